@@ -1,0 +1,1 @@
+//! Analyses derived from the model (no egui).

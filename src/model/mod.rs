@@ -1,0 +1,13 @@
+//! The data model every parser fills: reports, results, sections, rules and metrics with units.
+
+pub mod catalog;
+pub mod metric;
+pub mod report;
+pub mod result;
+pub mod units;
+pub mod value;
+
+pub use metric::{Metric, MetricRow, Printed};
+pub use report::{Device, Format, Report, Session};
+pub use result::{Dim3, KernelName, KernelResult, NvtxRange, RuleKind, RuleResult, Section, SpeedupKind};
+pub use value::{Instance, Value};

@@ -1,0 +1,115 @@
+//! A loaded report: where it came from, its format, session and device information, results.
+
+use super::result::KernelResult;
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// The form a result was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Format {
+    /// Native `.ncu-rep` report file.
+    #[serde(rename = "ncu-rep")]
+    NcuRep,
+    /// `ncu` CLI details text (either layout, also inside terminal logs).
+    #[serde(rename = "cli-text")]
+    CliText,
+    /// Text copied from the Nsight Compute GUI Details page.
+    #[serde(rename = "gui-copy")]
+    GuiCopy,
+    /// `--csv` details, one row per metric.
+    #[serde(rename = "csv-details")]
+    CsvDetails,
+    /// `--csv --page raw`, one row per result.
+    #[serde(rename = "csv-raw")]
+    CsvRaw,
+    /// `--page session`, text or CSV.
+    #[serde(rename = "session")]
+    Session,
+    /// `--print-summary per-kernel`.
+    #[serde(rename = "summary")]
+    Summary,
+}
+
+impl Format {
+    /// The name used in JSON output and the UI.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::NcuRep => "ncu-rep",
+            Format::CliText => "cli-text",
+            Format::GuiCopy => "gui-copy",
+            Format::CsvDetails => "csv-details",
+            Format::CsvRaw => "csv-raw",
+            Format::Session => "session",
+            Format::Summary => "summary",
+        }
+    }
+}
+
+/// One GPU of the session, with its attributes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Device {
+    /// Device index.
+    pub index: u64,
+    /// Display name (`NVIDIA H100 80GB HBM3`).
+    pub name: Option<String>,
+    /// Compute capability (major, minor).
+    pub cc: Option<(u32, u32)>,
+    /// Number of SMs.
+    pub sm_count: Option<u64>,
+    /// Every attribute as (name without `device__attribute_`, value text), in source order.
+    pub attributes: Vec<(String, String)>,
+}
+
+/// Session information: launch settings, host and target, tool versions, processes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Session {
+    /// Key/value pairs in source order (`Profiler Command Line`, `Host Name`, `CUDA Version`...).
+    pub attributes: Vec<(String, String)>,
+    /// Processes: (pid, name).
+    pub processes: Vec<(u64, String)>,
+}
+
+impl Session {
+    /// The value of a session attribute by its label.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.attributes.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+/// A loaded report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Where it was read from (a path, or a name such as `clipboard`).
+    pub source: PathBuf,
+    pub format: Format,
+    /// The Nsight Compute version that wrote it, when known.
+    pub tool_version: Option<String>,
+    pub session: Session,
+    pub devices: Vec<Device>,
+    pub results: Vec<KernelResult>,
+    /// Problems that did not stop loading (a truncated tail, skipped lines).
+    pub warnings: Vec<String>,
+}
+
+impl Report {
+    /// An empty report of a format.
+    pub fn new(source: impl Into<PathBuf>, format: Format) -> Self {
+        Report {
+            source: source.into(),
+            format,
+            tool_version: None,
+            session: Session::default(),
+            devices: Vec::new(),
+            results: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The device a result ran on, or the only device.
+    pub fn device_of(&self, result: &KernelResult) -> Option<&Device> {
+        match result.device {
+            Some(i) => self.devices.iter().find(|d| d.index == i).or(self.devices.first()),
+            None => self.devices.first(),
+        }
+    }
+}

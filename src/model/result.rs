@@ -1,0 +1,275 @@
+//! One profiled workload (a kernel launch): identity, launch shape, sections, rules, metrics.
+
+use super::metric::{Metric, MetricRow};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A grid or block shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Dim3 {
+    pub x: u64,
+    pub y: u64,
+    pub z: u64,
+}
+
+impl Dim3 {
+    /// The product of the three dimensions.
+    pub fn product(&self) -> u64 {
+        self.x.saturating_mul(self.y).saturating_mul(self.z)
+    }
+}
+
+impl std::fmt::Display for Dim3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({}, {}, {})", self.x, self.y, self.z)
+    }
+}
+
+/// The names of a kernel.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct KernelName {
+    /// The demangled name with parameters, as ncu prints it on the kernel line.
+    pub demangled: String,
+    /// The function name without parameters (`matmul_tiled`).
+    pub function: String,
+    /// The mangled name, when the source has it.
+    pub mangled: Option<String>,
+}
+
+impl KernelName {
+    /// Builds the names from a demangled name, deriving the short function name.
+    pub fn from_demangled(demangled: &str) -> Self {
+        KernelName {
+            demangled: demangled.to_string(),
+            function: short_function_name(demangled),
+            mangled: None,
+        }
+    }
+}
+
+/// The function name of a demangled signature: no return type, namespaces, template arguments
+/// or parameters (`void cutlass::Kernel<...>(T1::Params)` gives `Kernel`).
+pub fn short_function_name(demangled: &str) -> String {
+    let s = demangled.trim();
+    // Cut the parameter list: the last top-level '(' group at the end.
+    let bytes = s.as_bytes();
+    let mut end = s.len();
+    if s.ends_with(')') {
+        let mut depth = 0i32;
+        for i in (0..bytes.len()).rev() {
+            match bytes[i] {
+                b')' => depth += 1,
+                b'(' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let head = &s[..end];
+    // Strip template arguments at depth > 0 and keep the last path segment at depth 0.
+    let mut out = String::new();
+    let mut depth = 0i32;
+    let mut segment_start = 0usize;
+    let chars: Vec<char> = head.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ' ' if depth == 0 => {
+                // A return type or qualifier before the name.
+                out.clear();
+                segment_start = i + 1;
+            }
+            ':' if depth == 0 && i + 1 < chars.len() && chars[i + 1] == ':' => {
+                out.clear();
+                i += 2;
+                segment_start = i;
+                continue;
+            }
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+        i += 1;
+    }
+    let _ = segment_start;
+    let out = out.trim().to_string();
+    if out.is_empty() { s.to_string() } else { out }
+}
+
+/// The kind of a rule result, as the CLI tags it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum RuleKind {
+    /// `OPT`: an optimization opportunity.
+    #[serde(rename = "OPT")]
+    Opt,
+    /// `WRN`: a warning.
+    #[serde(rename = "WRN")]
+    Wrn,
+    /// `INF`: information.
+    #[serde(rename = "INF")]
+    Inf,
+    /// `ERR`: the rule failed.
+    #[serde(rename = "ERR")]
+    Err,
+}
+
+impl RuleKind {
+    /// Parses the CLI tag (`OPT`, `WRN`, `INF`, `ERR`).
+    pub fn from_tag(tag: &str) -> Option<Self> {
+        match tag {
+            "OPT" => Some(RuleKind::Opt),
+            "WRN" => Some(RuleKind::Wrn),
+            "INF" => Some(RuleKind::Inf),
+            "ERR" => Some(RuleKind::Err),
+            _ => None,
+        }
+    }
+
+    /// The CLI tag.
+    pub fn tag(self) -> &'static str {
+        match self {
+            RuleKind::Opt => "OPT",
+            RuleKind::Wrn => "WRN",
+            RuleKind::Inf => "INF",
+            RuleKind::Err => "ERR",
+        }
+    }
+}
+
+/// Whether an estimated speedup is for the whole workload or one hardware unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SpeedupKind {
+    /// "Est. Speedup": estimated decrease of the workload's runtime.
+    Global,
+    /// "Est. Local Speedup": estimated gain of the unit concerned.
+    Local,
+}
+
+/// One rule result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RuleResult {
+    /// The rule identifier (`SOLBottleneck`) when known.
+    pub identifier: Option<String>,
+    pub kind: RuleKind,
+    /// The title (`High Memory Throughput`); may be empty in text forms.
+    pub title: String,
+    /// The message text.
+    pub message: String,
+    /// The estimated speedup in percent and its kind, when the rule gives one.
+    pub speedup: Option<(SpeedupKind, f64)>,
+    /// Focus metrics (key performance indicators): metric name and value.
+    pub focus_metrics: Vec<(String, f64)>,
+}
+
+/// One section of a result, as ncu shows it on the Details page.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Section {
+    /// The section identifier (`SpeedOfLight`) when known.
+    pub identifier: Option<String>,
+    /// The display name (`GPU Speed Of Light Throughput`).
+    pub name: String,
+    /// The header table rows, in the source's order.
+    pub rows: Vec<MetricRow>,
+    /// The rule results attached to the section.
+    pub rules: Vec<RuleResult>,
+}
+
+/// One level of an NVTX push/pop stack or a start/end range.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NvtxRange {
+    pub domain: String,
+    pub name: String,
+}
+
+/// One result of a report: usually one kernel launch.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct KernelResult {
+    /// The result ID (position in the report, or the ID the source prints).
+    pub id: u64,
+    /// Process ID and name, when known.
+    pub process_id: Option<u64>,
+    pub process_name: Option<String>,
+    pub name: KernelName,
+    pub grid: Option<Dim3>,
+    pub block: Option<Dim3>,
+    pub context: Option<u64>,
+    pub stream: Option<u64>,
+    pub device: Option<u64>,
+    /// Compute capability (major, minor).
+    pub cc: Option<(u32, u32)>,
+    /// NVTX push/pop stack, outermost first.
+    pub nvtx: Vec<NvtxRange>,
+    /// Launch timestamp as printed by older CLI layouts.
+    pub timestamp: Option<String>,
+    /// Sections in display order.
+    pub sections: Vec<Section>,
+    /// Rules that belong to no section.
+    pub rules: Vec<RuleResult>,
+    /// Every metric, by ncu metric name where known, else by `Section/Label`.
+    pub metrics: BTreeMap<String, Metric>,
+    /// Number of invocations summarised (`--print-summary`), `None` for a single launch.
+    pub invocations: Option<u64>,
+}
+
+impl KernelResult {
+    /// The metric stored under `key` (an ncu metric name or `Section/Label`).
+    pub fn metric(&self, key: &str) -> Option<&Metric> {
+        self.metrics.get(key)
+    }
+
+    /// A metric's value as a number in its base unit.
+    pub fn number(&self, key: &str) -> Option<f64> {
+        self.metric(key).and_then(Metric::as_f64)
+    }
+
+    /// Every rule result, of all sections and of none.
+    pub fn all_rules(&self) -> impl Iterator<Item = &RuleResult> {
+        self.sections.iter().flat_map(|s| s.rules.iter()).chain(self.rules.iter())
+    }
+
+    /// The rule result with the highest estimated speedup.
+    pub fn top_rule(&self) -> Option<&RuleResult> {
+        self.all_rules()
+            .filter(|r| r.speedup.is_some())
+            .max_by(|a, b| {
+                let sa = a.speedup.map_or(0.0, |s| s.1);
+                let sb = b.speedup.map_or(0.0, |s| s.1);
+                sa.total_cmp(&sb)
+            })
+    }
+
+    /// Inserts a section row's metric into the metric map under its key, keeping the row.
+    pub fn index_section_metrics(&mut self) {
+        for section in &self.sections {
+            for row in &section.rows {
+                let key = match &row.metric.name {
+                    Some(name) => name.clone(),
+                    None => format!("{}/{}", section.name, row.label),
+                };
+                self.metrics.entry(key).or_insert_with(|| row.metric.clone());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_function_name;
+
+    #[test]
+    fn function_names() {
+        assert_eq!(short_function_name("vector_add(const float *, const float *, float *, int)"), "vector_add");
+        assert_eq!(short_function_name("void matmul_tiled<32>(const float *, const float *, float *, int)"), "matmul_tiled");
+        assert_eq!(short_function_name("void cutlass::Kernel<cutlass::conv::X<(int)1>>(T1::Params)"), "Kernel");
+        assert_eq!(short_function_name("void at::native::elementwise_kernel<128, 2, (lambda)>(int, T3)"), "elementwise_kernel");
+        assert_eq!(short_function_name("tiny_grid"), "tiny_grid");
+    }
+}

@@ -1,0 +1,81 @@
+//! The shared parser module: bytes of any form of an Nsight Compute result become a
+//! [`Report`]. Feeds both the app and the command line.
+
+pub mod cli_text;
+pub mod csv_details;
+pub mod csv_raw;
+pub mod detect;
+pub mod error;
+pub mod gui_copy;
+pub mod ncu_rep;
+pub mod number;
+pub mod session;
+pub mod text_clean;
+
+pub use detect::Detected;
+pub use error::{LoadError, ParseError};
+
+use crate::model::Report;
+use std::path::Path;
+
+/// Largest text file read whole (text forms are parsed from memory).
+pub const MAX_TEXT_BYTES: u64 = 4 << 30;
+
+/// Loads a file of any supported form. Never writes to the file.
+pub fn load_path(path: &Path) -> Result<Report, LoadError> {
+    let io = |source| LoadError::Io { path: path.to_path_buf(), source };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    if size > MAX_TEXT_BYTES {
+        return Err(LoadError::TooLarge { path: path.to_path_buf(), size });
+    }
+    // SAFETY: the map is read-only and private; a file truncated while mapped can raise SIGBUS,
+    // which is the documented risk of memory maps. Reports are normally written once.
+    let map = if size == 0 { None } else { Some(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?) };
+    let bytes: &[u8] = map.as_deref().unwrap_or(&[]);
+    parse_bytes(path, bytes)
+}
+
+/// Parses bytes of any supported form; `source` names them in the report and in errors.
+pub fn parse_bytes(source: &Path, bytes: &[u8]) -> Result<Report, LoadError> {
+    let wrap = |e| LoadError::Parse { path: source.to_path_buf(), source: e };
+    let mut report = parse_any(bytes).map_err(wrap)?;
+    report.source = source.to_path_buf();
+    Ok(report)
+}
+
+/// Detects the form and parses.
+pub fn parse_any(bytes: &[u8]) -> Result<Report, ParseError> {
+    if detect::is_ncu_rep(bytes) {
+        return ncu_rep::parse(bytes);
+    }
+    if bytes.is_empty() {
+        return Err(ParseError::NotAResult("the file is empty".into()));
+    }
+    if looks_binary(bytes) {
+        return Err(ParseError::NotAResult("binary content that is not an .ncu-rep report".into()));
+    }
+    let text = text_clean::clean(bytes);
+    let kind = detect::detect_text(&text).ok_or_else(|| {
+        ParseError::NotAResult("no ncu output, CSV export, session page or GUI copy found".into())
+    })?;
+    let mut report = match kind {
+        Detected::NcuRep => unreachable_binary(),
+        Detected::CsvDetails => csv_details::parse(&text),
+        Detected::CsvRaw => csv_raw::parse(&text),
+        Detected::SessionCsv | Detected::SessionText => session::parse(&text),
+        Detected::GuiCopy => gui_copy::parse(&text),
+        Detected::Summary | Detected::CliText => cli_text::parse(&text),
+    }?;
+    report.format = kind.format();
+    Ok(report)
+}
+
+fn unreachable_binary() -> Result<Report, ParseError> {
+    Err(ParseError::NotAResult("binary report detected as text".into()))
+}
+
+/// Text forms have no NUL bytes in their first kilobytes.
+fn looks_binary(bytes: &[u8]) -> bool {
+    bytes[..bytes.len().min(8192)].contains(&0)
+}
