@@ -1,1 +1,4 @@
-//! Analyses derived from the model (no egui).
+//! Analyses derived from the model: headline figures, speed of light, roofline, occupancy,
+//! matching and comparison. No egui here.
+
+pub mod headline;

@@ -16,11 +16,15 @@ struct Catalog {
     label_of: HashMap<&'static str, (&'static str, &'static str)>,
 }
 
-fn tsv_rows(text: &'static str) -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
-    text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).filter_map(|l| {
-        let mut it = l.split('\t');
-        Some((it.next()?, it.next()?, it.next()?))
-    })
+fn tsv_rows(
+    text: &'static str,
+) -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            let mut it = l.split('\t');
+            Some((it.next()?, it.next()?, it.next()?))
+        })
 }
 
 fn catalog() -> &'static Catalog {
@@ -42,7 +46,11 @@ fn catalog() -> &'static Catalog {
                 by_label.insert((section, old), metric);
             }
         }
-        Catalog { by_label, by_label_any_section, label_of }
+        Catalog {
+            by_label,
+            by_label_any_section,
+            label_of,
+        }
     })
 }
 
@@ -75,14 +83,23 @@ mod tests {
 
     #[test]
     fn knows_stock_labels() {
-        assert_eq!(metric_for("GPU Speed Of Light Throughput", "Duration"), Some("gpu__time_duration.sum"));
+        assert_eq!(
+            metric_for("GPU Speed Of Light Throughput", "Duration"),
+            Some("gpu__time_duration.sum")
+        );
         assert_eq!(
             metric_for("GPU Speed Of Light Throughput", "Memory [%]"),
             Some("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")
         );
         // "Memory Throughput" means different metrics in two sections.
-        assert_eq!(metric_for("Memory Workload Analysis", "Memory Throughput"), Some("dram__bytes.sum.per_second"));
+        assert_eq!(
+            metric_for("Memory Workload Analysis", "Memory Throughput"),
+            Some("dram__bytes.sum.per_second")
+        );
         assert_eq!(metric_for_label("Memory Throughput"), None);
-        assert_eq!(label_for("gpu__time_duration.sum"), Some(("GPU Speed Of Light Throughput", "Duration")));
+        assert_eq!(
+            label_for("gpu__time_duration.sum"),
+            Some(("GPU Speed Of Light Throughput", "Duration"))
+        );
     }
 }

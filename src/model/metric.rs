@@ -32,7 +32,13 @@ pub struct Metric {
 impl Metric {
     /// A metric with a value in a base unit and no instances.
     pub fn new(name: Option<String>, value: Value, unit: impl Into<String>) -> Self {
-        Metric { name, value, unit: unit.into(), instances: Vec::new(), printed: None }
+        Metric {
+            name,
+            value,
+            unit: unit.into(),
+            instances: Vec::new(),
+            printed: None,
+        }
     }
 
     /// The value as a number, when it is one.

@@ -2,6 +2,7 @@
 
 pub mod catalog;
 pub mod metric;
+pub mod names;
 pub mod report;
 pub mod result;
 pub mod units;
@@ -9,5 +10,7 @@ pub mod value;
 
 pub use metric::{Metric, MetricRow, Printed};
 pub use report::{Device, Format, Report, Session};
-pub use result::{Dim3, KernelName, KernelResult, NvtxRange, RuleKind, RuleResult, Section, SpeedupKind};
+pub use result::{
+    Dim3, KernelName, KernelResult, NvtxRange, RuleKind, RuleResult, Section, SpeedupKind,
+};
 pub use value::{Instance, Value};

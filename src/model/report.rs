@@ -72,7 +72,10 @@ pub struct Session {
 impl Session {
     /// The value of a session attribute by its label.
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.attributes.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.attributes
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -108,7 +111,11 @@ impl Report {
     /// The device a result ran on, or the only device.
     pub fn device_of(&self, result: &KernelResult) -> Option<&Device> {
         match result.device {
-            Some(i) => self.devices.iter().find(|d| d.index == i).or(self.devices.first()),
+            Some(i) => self
+                .devices
+                .iter()
+                .find(|d| d.index == i)
+                .or(self.devices.first()),
             None => self.devices.first(),
         }
     }

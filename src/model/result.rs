@@ -232,7 +232,10 @@ impl KernelResult {
 
     /// Every rule result, of all sections and of none.
     pub fn all_rules(&self) -> impl Iterator<Item = &RuleResult> {
-        self.sections.iter().flat_map(|s| s.rules.iter()).chain(self.rules.iter())
+        self.sections
+            .iter()
+            .flat_map(|s| s.rules.iter())
+            .chain(self.rules.iter())
     }
 
     /// The rule result with the highest estimated speedup.
@@ -254,7 +257,9 @@ impl KernelResult {
                     Some(name) => name.clone(),
                     None => format!("{}/{}", section.name, row.label),
                 };
-                self.metrics.entry(key).or_insert_with(|| row.metric.clone());
+                self.metrics
+                    .entry(key)
+                    .or_insert_with(|| row.metric.clone());
             }
         }
     }
@@ -266,10 +271,24 @@ mod tests {
 
     #[test]
     fn function_names() {
-        assert_eq!(short_function_name("vector_add(const float *, const float *, float *, int)"), "vector_add");
-        assert_eq!(short_function_name("void matmul_tiled<32>(const float *, const float *, float *, int)"), "matmul_tiled");
-        assert_eq!(short_function_name("void cutlass::Kernel<cutlass::conv::X<(int)1>>(T1::Params)"), "Kernel");
-        assert_eq!(short_function_name("void at::native::elementwise_kernel<128, 2, (lambda)>(int, T3)"), "elementwise_kernel");
+        assert_eq!(
+            short_function_name("vector_add(const float *, const float *, float *, int)"),
+            "vector_add"
+        );
+        assert_eq!(
+            short_function_name(
+                "void matmul_tiled<32>(const float *, const float *, float *, int)"
+            ),
+            "matmul_tiled"
+        );
+        assert_eq!(
+            short_function_name("void cutlass::Kernel<cutlass::conv::X<(int)1>>(T1::Params)"),
+            "Kernel"
+        );
+        assert_eq!(
+            short_function_name("void at::native::elementwise_kernel<128, 2, (lambda)>(int, T3)"),
+            "elementwise_kernel"
+        );
         assert_eq!(short_function_name("tiny_grid"), "tiny_grid");
     }
 }

@@ -50,22 +50,34 @@ fn prefixed(u: &str) -> Option<(&'static str, f64)> {
 /// Converts a printed unit to its base unit. Unknown units are kept with factor 1.
 pub fn to_base(unit: &str) -> BaseUnit {
     let unit = unit.trim();
-    let keep = |u: &str| BaseUnit { unit: u.to_string(), factor: 1.0 };
+    let keep = |u: &str| BaseUnit {
+        unit: u.to_string(),
+        factor: 1.0,
+    };
     if unit.is_empty() {
         return keep("");
     }
     if let Some(ns) = time_ns(unit) {
-        return BaseUnit { unit: "ns".into(), factor: ns };
+        return BaseUnit {
+            unit: "ns".into(),
+            factor: ns,
+        };
     }
     if let Some((base, f)) = prefixed(unit) {
-        return BaseUnit { unit: base.into(), factor: f };
+        return BaseUnit {
+            unit: base.into(),
+            factor: f,
+        };
     }
     if let Some((num, den)) = unit.split_once('/') {
         // cycle/nsecond is a frequency.
         if num == "cycle"
             && let Some(ns) = time_ns(den)
         {
-            return BaseUnit { unit: "hz".into(), factor: 1e9 / ns };
+            return BaseUnit {
+                unit: "hz".into(),
+                factor: 1e9 / ns,
+            };
         }
         let (num_base, num_f) = match prefixed(num) {
             Some((b, f)) => (b.to_string(), f),
@@ -73,13 +85,22 @@ pub fn to_base(unit: &str) -> BaseUnit {
         };
         // A rate: X per time unit becomes X per second.
         if let Some(ns) = time_ns(den) {
-            return BaseUnit { unit: format!("{num_base}/s"), factor: num_f * 1e9 / ns };
+            return BaseUnit {
+                unit: format!("{num_base}/s"),
+                factor: num_f * 1e9 / ns,
+            };
         }
         // A per-size quantity (`%/Kbyte`): the denominator's prefix divides.
         if let Some((den_base, den_f)) = prefixed(den) {
-            return BaseUnit { unit: format!("{num_base}/{den_base}"), factor: num_f / den_f };
+            return BaseUnit {
+                unit: format!("{num_base}/{den_base}"),
+                factor: num_f / den_f,
+            };
         }
-        return BaseUnit { unit: format!("{num_base}/{den}"), factor: num_f };
+        return BaseUnit {
+            unit: format!("{num_base}/{den}"),
+            factor: num_f,
+        };
     }
     keep(unit)
 }
@@ -133,7 +154,11 @@ pub fn format_value(value: f64, base_unit: &str) -> String {
     } else {
         group_thousands(&format!("{v:.2}"))
     };
-    if unit.is_empty() { text } else { format!("{text} {unit}") }
+    if unit.is_empty() {
+        text
+    } else {
+        format!("{text} {unit}")
+    }
 }
 
 /// Inserts `,` thousands separators into a plain decimal number.

@@ -43,14 +43,25 @@ pub fn detect_text(text: &str) -> Option<Detected> {
     let first = text.lines().map(str::trim).find(|l| !l.is_empty())?;
     if first.starts_with("\"ID\",\"Process ID\"") {
         let header = text.lines().find(|l| !l.trim().is_empty())?;
-        return Some(if header.contains("\"Section Name\"") { Detected::CsvDetails } else { Detected::CsvRaw });
-    }
-    if first == "Launch Settings" || first == "Session Info" || first == "\"Launch Attribute\",\"Value\"" {
-        return Some(if text.contains("\"Launch Attribute\",\"Value\"") || text.contains("\"Session Attribute\",\"Value\"") {
-            Detected::SessionCsv
+        return Some(if header.contains("\"Section Name\"") {
+            Detected::CsvDetails
         } else {
-            Detected::SessionText
+            Detected::CsvRaw
         });
+    }
+    if first == "Launch Settings"
+        || first == "Session Info"
+        || first == "\"Launch Attribute\",\"Value\""
+    {
+        return Some(
+            if text.contains("\"Launch Attribute\",\"Value\"")
+                || text.contains("\"Session Attribute\",\"Value\"")
+            {
+                Detected::SessionCsv
+            } else {
+                Detected::SessionText
+            },
+        );
     }
     if text.contains("Result\tSize\tTime") || has_gui_pairs(text) {
         return Some(Detected::GuiCopy);
@@ -90,9 +101,18 @@ mod tests {
 
     #[test]
     fn detects_csv_and_session() {
-        assert_eq!(detect_text("\"ID\",\"Process ID\",\"Section Name\"\n"), Some(Detected::CsvDetails));
-        assert_eq!(detect_text("\"ID\",\"Process ID\",\"gpu__time_duration.sum\"\n"), Some(Detected::CsvRaw));
-        assert_eq!(detect_text("Launch Settings\n---- ----\n"), Some(Detected::SessionText));
+        assert_eq!(
+            detect_text("\"ID\",\"Process ID\",\"Section Name\"\n"),
+            Some(Detected::CsvDetails)
+        );
+        assert_eq!(
+            detect_text("\"ID\",\"Process ID\",\"gpu__time_duration.sum\"\n"),
+            Some(Detected::CsvRaw)
+        );
+        assert_eq!(
+            detect_text("Launch Settings\n---- ----\n"),
+            Some(Detected::SessionText)
+        );
         assert_eq!(detect_text("hello world\n"), None);
         assert_eq!(detect_text(""), None);
     }

@@ -23,7 +23,10 @@ pub enum ParseError {
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("{}: {source}", path.display())]
     Parse { path: PathBuf, source: ParseError },
     #[error("{}: file is too large ({size} bytes)", path.display())]
@@ -34,7 +37,9 @@ impl LoadError {
     /// The file the error is about.
     pub fn path(&self) -> &std::path::Path {
         match self {
-            LoadError::Io { path, .. } | LoadError::Parse { path, .. } | LoadError::TooLarge { path, .. } => path,
+            LoadError::Io { path, .. }
+            | LoadError::Parse { path, .. }
+            | LoadError::TooLarge { path, .. } => path,
         }
     }
 }

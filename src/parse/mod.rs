@@ -23,22 +23,35 @@ pub const MAX_TEXT_BYTES: u64 = 4 << 30;
 
 /// Loads a file of any supported form. Never writes to the file.
 pub fn load_path(path: &Path) -> Result<Report, LoadError> {
-    let io = |source| LoadError::Io { path: path.to_path_buf(), source };
+    let io = |source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
     let file = std::fs::File::open(path).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();
     if size > MAX_TEXT_BYTES {
-        return Err(LoadError::TooLarge { path: path.to_path_buf(), size });
+        return Err(LoadError::TooLarge {
+            path: path.to_path_buf(),
+            size,
+        });
     }
     // SAFETY: the map is read-only and private; a file truncated while mapped can raise SIGBUS,
     // which is the documented risk of memory maps. Reports are normally written once.
-    let map = if size == 0 { None } else { Some(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?) };
+    let map = if size == 0 {
+        None
+    } else {
+        Some(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?)
+    };
     let bytes: &[u8] = map.as_deref().unwrap_or(&[]);
     parse_bytes(path, bytes)
 }
 
 /// Parses bytes of any supported form; `source` names them in the report and in errors.
 pub fn parse_bytes(source: &Path, bytes: &[u8]) -> Result<Report, LoadError> {
-    let wrap = |e| LoadError::Parse { path: source.to_path_buf(), source: e };
+    let wrap = |e| LoadError::Parse {
+        path: source.to_path_buf(),
+        source: e,
+    };
     let mut report = parse_any(bytes).map_err(wrap)?;
     report.source = source.to_path_buf();
     Ok(report)
@@ -53,7 +66,9 @@ pub fn parse_any(bytes: &[u8]) -> Result<Report, ParseError> {
         return Err(ParseError::NotAResult("the file is empty".into()));
     }
     if looks_binary(bytes) {
-        return Err(ParseError::NotAResult("binary content that is not an .ncu-rep report".into()));
+        return Err(ParseError::NotAResult(
+            "binary content that is not an .ncu-rep report".into(),
+        ));
     }
     let text = text_clean::clean(bytes);
     let kind = detect::detect_text(&text).ok_or_else(|| {
@@ -72,7 +87,9 @@ pub fn parse_any(bytes: &[u8]) -> Result<Report, ParseError> {
 }
 
 fn unreachable_binary() -> Result<Report, ParseError> {
-    Err(ParseError::NotAResult("binary report detected as text".into()))
+    Err(ParseError::NotAResult(
+        "binary report detected as text".into(),
+    ))
 }
 
 /// Text forms have no NUL bytes in their first kilobytes.

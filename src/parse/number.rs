@@ -52,7 +52,8 @@ pub fn parse_number(t: &str) -> Option<(Value, u8)> {
                 }
             }
             ',' if decimals.is_none() && !exponent => {
-                if (saw_comma && group_len != 3) || (!saw_comma && group_len > 3) || group_len == 0 {
+                if (saw_comma && group_len != 3) || (!saw_comma && group_len > 3) || group_len == 0
+                {
                     return None;
                 }
                 saw_comma = true;
@@ -81,7 +82,10 @@ pub fn parse_number(t: &str) -> Option<(Value, u8)> {
             return Some((Value::U64(v), 0));
         }
     }
-    clean.parse::<f64>().ok().map(|v| (Value::Double(v), decimals.unwrap_or(0)))
+    clean
+        .parse::<f64>()
+        .ok()
+        .map(|v| (Value::Double(v), decimals.unwrap_or(0)))
 }
 
 #[cfg(test)]
@@ -93,11 +97,17 @@ mod tests {
         assert_eq!(parse_value("142,196"), (Value::U64(142_196), 0));
         assert_eq!(parse_value("135,884.39"), (Value::Double(135_884.39), 2));
         assert_eq!(parse_value("(!) n/a"), (Value::Missing, 0));
-        assert_eq!(parse_value("CachePreferNone"), (Value::Str("CachePreferNone".into()), 0));
+        assert_eq!(
+            parse_value("CachePreferNone"),
+            (Value::Str("CachePreferNone".into()), 0)
+        );
         assert_eq!(parse_value("4.979e-05"), (Value::Double(4.979e-05), 3));
         assert_eq!(parse_value("-3"), (Value::I64(-3), 0));
         assert!(matches!(parse_value("nan").0, Value::Double(v) if v.is_nan()));
         assert_eq!(parse_value("1,2"), (Value::Str("1,2".into()), 0));
-        assert_eq!(parse_value("192.0.2.2, fd00::2").0, Value::Str("192.0.2.2, fd00::2".into()));
+        assert_eq!(
+            parse_value("192.0.2.2, fd00::2").0,
+            Value::Str("192.0.2.2, fd00::2".into())
+        );
     }
 }

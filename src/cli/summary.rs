@@ -1,0 +1,215 @@
+//! `sightline summary`: one row per result of every file, as a table or JSON.
+
+use crate::analysis::headline::{device_summary, headline};
+use crate::model::units::format_value;
+use crate::model::{Dim3, KernelResult, Report, Value};
+use crate::parse::{self, LoadError};
+use serde_json::{Map, Value as Json, json};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Loads every file, prints the summary, and returns the exit code: 0 when every file loaded,
+/// 2 when one could not be read as a result.
+pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
+    let mut reports = Vec::new();
+    let mut errors = Vec::new();
+    for path in files {
+        match parse::load_path(path) {
+            Ok(r) => reports.push(r),
+            Err(e) => errors.push(e),
+        }
+    }
+    let out = if as_json {
+        render_json(&reports, &errors)
+    } else {
+        render_table(&reports, &errors)
+    };
+    let mut stdout = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = stdout.write_all(out.as_bytes());
+    if !as_json {
+        for e in &errors {
+            eprintln!("error: {e}");
+        }
+    }
+    if errors.is_empty() { 0 } else { 2 }
+}
+
+fn dim_json(d: Option<Dim3>) -> Json {
+    d.map_or(Json::Null, |d| json!([d.x, d.y, d.z]))
+}
+
+fn cc_text(cc: Option<(u32, u32)>) -> Option<String> {
+    cc.map(|(a, b)| format!("{a}.{b}"))
+}
+
+fn value_json(v: &Value) -> Json {
+    match v {
+        Value::U64(x) => json!(x),
+        Value::I64(x) => json!(x),
+        Value::U32(x) => json!(x),
+        Value::Double(x) => serde_json::Number::from_f64(*x).map_or(Json::Null, Json::Number),
+        Value::Float(x) => {
+            serde_json::Number::from_f64(f64::from(*x)).map_or(Json::Null, Json::Number)
+        }
+        Value::Str(s) => json!(s),
+        Value::Missing => Json::Null,
+    }
+}
+
+fn num_json(v: Option<f64>) -> Json {
+    v.and_then(serde_json::Number::from_f64)
+        .map_or(Json::Null, Json::Number)
+}
+
+fn result_json(r: &KernelResult) -> Json {
+    let h = headline(r);
+    let rules: Vec<Json> = r
+        .all_rules()
+        .map(|rule| {
+            json!({
+                "kind": rule.kind.tag(),
+                "title": rule.title,
+                "speedup_kind": rule.speedup.map(|s| s.0),
+                "speedup_pct": num_json(rule.speedup.map(|s| s.1)),
+            })
+        })
+        .collect();
+    let mut metrics = Map::new();
+    for (key, m) in &r.metrics {
+        metrics.insert(
+            key.clone(),
+            json!({"value": value_json(&m.value), "unit": m.unit}),
+        );
+    }
+    json!({
+        "id": r.id,
+        "name": r.name.demangled,
+        "function": r.name.function,
+        "grid": dim_json(r.grid),
+        "block": dim_json(r.block),
+        "cc": cc_text(r.cc),
+        "duration_ns": num_json(h.duration_ns),
+        "sol_compute_pct": num_json(h.sol_compute_pct),
+        "sol_memory_pct": num_json(h.sol_memory_pct),
+        "achieved_occupancy_pct": num_json(h.achieved_occupancy_pct),
+        "rules": rules,
+        "metrics": metrics,
+    })
+}
+
+/// The JSON document of `summary --json`.
+pub fn render_json(reports: &[Report], errors: &[LoadError]) -> String {
+    let reports: Vec<Json> = reports
+        .iter()
+        .map(|rep| {
+            let dev = device_summary(rep, rep.results.first());
+            json!({
+                "path": rep.source.display().to_string(),
+                "format": rep.format.name(),
+                "tool_version": rep.tool_version,
+                "device": {"name": dev.name, "cc": cc_text(dev.cc), "sm_count": dev.sm_count},
+                "results": rep.results.iter().map(result_json).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let errors: Vec<Json> = errors
+        .iter()
+        .map(|e| json!({"path": e.path().display().to_string(), "message": one_line(&e.to_string())}))
+        .collect();
+    let mut s = serde_json::to_string_pretty(&json!({"reports": reports, "errors": errors}))
+        .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn opt_pct(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |v| format!("{v:.2}"))
+}
+
+/// The plain-text table of `summary`.
+pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
+    let mut rows: Vec<[String; 9]> = vec![[
+        "REPORT".into(),
+        "ID".into(),
+        "KERNEL".into(),
+        "GRID x BLOCK".into(),
+        "DURATION".into(),
+        "SM %".into(),
+        "MEM %".into(),
+        "OCC %".into(),
+        "TOP RULE (EST. SPEEDUP)".into(),
+    ]];
+    for rep in reports {
+        let file = rep.source.file_name().map_or_else(
+            || rep.source.display().to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        );
+        for r in &rep.results {
+            let h = headline(r);
+            let shape = match (r.grid, r.block) {
+                (Some(g), Some(b)) => format!("{g}x{b}"),
+                _ => "-".into(),
+            };
+            let rule = h.top_rule.map_or_else(
+                || "-".into(),
+                |rule| {
+                    let title = if rule.title.is_empty() {
+                        rule.identifier.clone().unwrap_or_default()
+                    } else {
+                        rule.title.clone()
+                    };
+                    match rule.speedup {
+                        Some((_, s)) => format!("{title} ({s:.2}%)"),
+                        None => title,
+                    }
+                },
+            );
+            rows.push([
+                file.clone(),
+                r.id.to_string(),
+                r.name.function.clone(),
+                shape,
+                h.duration_ns
+                    .map_or_else(|| "-".into(), |d| format_value(d, "ns")),
+                opt_pct(h.sol_compute_pct),
+                opt_pct(h.sol_memory_pct),
+                opt_pct(h.achieved_occupancy_pct),
+                rule,
+            ]);
+        }
+    }
+    let mut widths = [0usize; 9];
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in &rows {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            let pad = widths[i].saturating_sub(cell.chars().count());
+            let right = matches!(i, 1 | 4 | 5 | 6 | 7);
+            if right {
+                line.push_str(&" ".repeat(pad));
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                if i + 1 < row.len() {
+                    line.push_str(&" ".repeat(pad));
+                }
+            }
+            if i + 1 < row.len() {
+                line.push_str("  ");
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,65 @@
+//! Shared test helpers: fixture bytes (xz-compressed or plain) and the truth oracle.
+#![allow(dead_code)]
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::PathBuf;
+
+/// The path of a fixture, relative to `fixtures/`.
+pub fn fixture_path(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)
+}
+
+/// The bytes of a fixture; a `.xz` file is decompressed in memory.
+pub fn fixture_bytes(rel: &str) -> Vec<u8> {
+    let path = fixture_path(rel);
+    let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if rel.ends_with(".xz") {
+        let mut out = Vec::new();
+        xz2::read::XzDecoder::new(&raw[..]).read_to_end(&mut out).expect("xz");
+        out
+    } else {
+        raw
+    }
+}
+
+/// Parses a fixture with the shared parser, naming it by its path without `.xz`.
+pub fn load_fixture(rel: &str) -> sightline::model::Report {
+    let bytes = fixture_bytes(rel);
+    let name = fixture_path(rel.trim_end_matches(".xz"));
+    sightline::parse::parse_bytes(&name, &bytes).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// One metric of the oracle.
+#[derive(Debug, Deserialize)]
+pub struct TruthMetric {
+    pub kind: String,
+    pub unit: String,
+    #[serde(rename = "type")]
+    pub ty: i64,
+    #[serde(default)]
+    pub value: serde_json::Value,
+    #[serde(default)]
+    pub n_instances: Option<usize>,
+    #[serde(default)]
+    pub instances: Vec<(serde_json::Value, serde_json::Value)>,
+}
+
+/// One result of the oracle.
+#[derive(Debug, Deserialize)]
+pub struct TruthResult {
+    pub range: u64,
+    pub action: u64,
+    pub name: String,
+    pub function: String,
+    pub mangled: String,
+    pub metrics: BTreeMap<String, TruthMetric>,
+    #[serde(default)]
+    pub rules: Vec<serde_json::Value>,
+}
+
+/// Loads a `*.truth.json.xz` oracle.
+pub fn load_truth(rel: &str) -> Vec<TruthResult> {
+    serde_json::from_slice(&fixture_bytes(rel)).expect("truth json")
+}
