@@ -63,3 +63,35 @@ pub struct TruthResult {
 pub fn load_truth(rel: &str) -> Vec<TruthResult> {
     serde_json::from_slice(&fixture_bytes(rel)).expect("truth json")
 }
+
+fn json_to_value(v: &serde_json::Value, kind: &str) -> sightline::model::Value {
+    use sightline::model::Value;
+    match v {
+        serde_json::Value::String(s) => Value::Str(s.clone()),
+        serde_json::Value::Number(n) if kind == "uint64" || kind == "uint32" => {
+            n.as_u64().map_or_else(|| Value::Double(n.as_f64().unwrap_or(f64::NAN)), Value::U64)
+        }
+        serde_json::Value::Number(n) => Value::Double(n.as_f64().unwrap_or(f64::NAN)),
+        _ => Value::Missing,
+    }
+}
+
+/// Builds a model result straight from the oracle (for analysis tests that need exact inputs).
+pub fn truth_to_result(t: &TruthResult, id: u64) -> sightline::model::KernelResult {
+    use sightline::model::{Instance, KernelName, KernelResult, Metric};
+    let mut r = KernelResult {
+        id,
+        name: KernelName { demangled: t.name.clone(), function: t.function.clone(), mangled: Some(t.mangled.clone()) },
+        ..KernelResult::default()
+    };
+    for (name, m) in &t.metrics {
+        let mut metric = Metric::new(Some(name.clone()), json_to_value(&m.value, &m.kind), m.unit.clone());
+        metric.instances = m
+            .instances
+            .iter()
+            .map(|(id, v)| Instance { id: Some(json_to_value(id, "uint64")), value: json_to_value(v, &m.kind) })
+            .collect();
+        r.metrics.insert(name.clone(), metric);
+    }
+    r
+}
