@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the whole test suite on a fresh Debian machine with only the Rust toolchain.
+# The UI snapshot tests render on the CPU through Mesa (EGL/llvmpipe); no GPU or display needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+ldconfig -p | grep -q 'libEGL_mesa' || need+=(libegl1 libegl-mesa0 libgl1-mesa-dri libgbm1)
+if ((${#need[@]})); then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get update -qq && apt-get install -y -qq --no-install-recommends "${need[@]}"
+    else
+        echo "missing packages for the UI snapshot tests: ${need[*]}" >&2
+    fi
+fi
+
+export WGPU_BACKEND=gl
+if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR}" ]; then
+    XDG_RUNTIME_DIR=$(mktemp -d)
+    chmod 700 "$XDG_RUNTIME_DIR"
+    export XDG_RUNTIME_DIR
+fi
+
+cargo test --locked "$@"
