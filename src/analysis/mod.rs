@@ -1,4 +1,7 @@
 //! Analyses derived from the model: headline figures, speed of light, roofline, occupancy,
 //! matching and comparison. No egui here.
 
+pub mod compare;
 pub mod headline;
+pub mod occupancy;
+pub mod roofline;

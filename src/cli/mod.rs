@@ -1,5 +1,8 @@
 //! The command line: `sightline [FILE...]` opens the app; subcommands run headless.
 
+pub mod diff;
+pub mod occupancy;
+pub mod roofline;
 pub mod summary;
 
 use clap::{Parser, Subcommand};
@@ -35,11 +38,43 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Compares two reports kernel by kernel (Δ duration, SOL, occupancy, every shared metric);
+    /// exits 1 when a kernel got worse beyond the threshold, 2 when an input cannot be read.
+    Diff(diff::DiffArgs),
+    /// Occupancy per result: block limit of each resource, limiter, theoretical and achieved
+    /// occupancy, and the occupancy curves.
+    Occupancy {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Compute capability (such as 8.6) for sources that do not say, marked as assumed.
+        #[arg(long, value_name = "MAJOR.MINOR")]
+        arch: Option<String>,
+        /// Files to read.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Roofline per result: peak and achieved FLOP/s, memory traffic and arithmetic
+    /// intensity; estimated (and marked) where the report lacks the roofline metrics.
+    Roofline {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Compute capability (such as 8.6) for sources that do not say, marked as assumed.
+        #[arg(long, value_name = "MAJOR.MINOR")]
+        arch: Option<String>,
+        /// Files to read.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 /// Runs a headless command and returns the process exit code.
 pub fn run(command: Command) -> i32 {
     match command {
         Command::Summary { json, files } => summary::run(&files, json),
+        Command::Diff(args) => diff::run(&args),
+        Command::Occupancy { json, arch, files } => occupancy::run(&files, json, arch.as_deref()),
+        Command::Roofline { json, arch, files } => roofline::run(&files, json, arch.as_deref()),
     }
 }

@@ -5,6 +5,7 @@ pub mod metric;
 pub mod names;
 pub mod report;
 pub mod result;
+pub mod stock_sections;
 pub mod units;
 pub mod value;
 

@@ -90,11 +90,12 @@ pub fn to_base(unit: &str) -> BaseUnit {
                 factor: num_f * 1e9 / ns,
             };
         }
-        // A per-size quantity (`%/Kbyte`): the denominator's prefix divides.
+        // A per-size quantity: ncu scales such a value as a whole, so 2614 `%/byte` prints as
+        // 2.614 `%/Kbyte` and the denominator's prefix multiplies.
         if let Some((den_base, den_f)) = prefixed(den) {
             return BaseUnit {
                 unit: format!("{num_base}/{den_base}"),
-                factor: num_f / den_f,
+                factor: num_f * den_f,
             };
         }
         return BaseUnit {
@@ -211,7 +212,7 @@ mod tests {
         assert_eq!(b("Gbyte/second"), ("byte/s".into(), 1e9));
         assert_eq!(b("Tbyte/s"), ("byte/s".into(), 1e12));
         assert_eq!(b("sector/us"), ("sector/s".into(), 1e6));
-        assert_eq!(b("%/Kbyte"), ("%/byte".into(), 1e-3));
+        assert_eq!(b("%/Kbyte"), ("%/byte".into(), 1e3));
         assert_eq!(b("register/thread"), ("register/thread".into(), 1.0));
         assert_eq!(b("inst/cycle"), ("inst/cycle".into(), 1.0));
         assert_eq!(b("%"), ("%".into(), 1.0));

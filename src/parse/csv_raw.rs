@@ -1,9 +1,107 @@
-//! Parser placeholder, replaced by the real parser.
+//! The `--csv --page raw` export (wide form): a header row of identity columns and metric names,
+//! a units row, then one row per result. An empty cell means the metric was not collected.
 
 use super::ParseError;
-use crate::model::Report;
+use super::csv_details::identity::IdentityColumns;
+use super::csv_details::printed::metric_from_printed;
+use super::csv_details::{csv_error, csv_reader, devices_of};
+use crate::model::names::{CC_MAJOR, CC_MINOR, DEVICE_NAME, SM_COUNT};
+use crate::model::stock_sections::build_sections;
+use crate::model::{Device, Format, KernelResult, Report};
+use csv::StringRecord;
 
-/// Parses this form.
-pub fn parse(_text: &str) -> Result<Report, ParseError> {
-    Err(ParseError::NotAResult("this form is not read yet".into()))
+/// The prefix of device attribute metrics.
+const DEVICE_ATTRIBUTE: &str = "device__attribute_";
+
+/// Parses a `--csv --page raw` export.
+pub fn parse(text: &str) -> Result<Report, ParseError> {
+    let mut reader = csv_reader(text);
+    let mut rows = reader.records();
+    let header = match rows.next() {
+        Some(row) => row.map_err(|e| csv_error(&e))?,
+        None => return Err(ParseError::NotAResult("the CSV export is empty".into())),
+    };
+    let identity = IdentityColumns::from_header(header.iter());
+    let metric_columns: Vec<(usize, &str)> = header
+        .iter()
+        .enumerate()
+        .filter(|(i, name)| !identity.contains(*i) && !name.trim().is_empty())
+        .map(|(i, name)| (i, name.trim()))
+        .collect();
+    let mut report = Report::new("", Format::CsvRaw);
+    let mut units: Option<StringRecord> = None;
+    for (n, row) in rows.enumerate() {
+        let row = row.map_err(|e| csv_error(&e))?;
+        if row.iter().all(|c| c.trim().is_empty()) {
+            continue;
+        }
+        // The units row comes first and leaves the identity columns empty.
+        if n == 0 && identity.id_of(&row).is_none() {
+            units = Some(row);
+            continue;
+        }
+        let mut result = KernelResult::default();
+        identity.fill(&mut result, &row);
+        if identity.id_of(&row).is_none() {
+            result.id = report.results.len() as u64;
+        }
+        for &(i, name) in &metric_columns {
+            let value = row.get(i).unwrap_or("");
+            if value.trim().is_empty() {
+                continue;
+            }
+            let unit = units.as_ref().and_then(|u| u.get(i)).unwrap_or("");
+            let metric = metric_from_printed(Some(name.to_string()), value, unit);
+            result.metrics.insert(name.to_string(), metric);
+        }
+        result.sections = build_sections(&result.metrics);
+        add_device(&mut report.devices, &result, &row, &metric_columns);
+        report.results.push(result);
+    }
+    // Devices that no result describes still get an entry from the identity columns.
+    for device in devices_of(&report.results) {
+        if !report.devices.iter().any(|d| d.index == device.index) {
+            report.devices.push(device);
+        }
+    }
+    Ok(report)
+}
+
+/// Records the device a result ran on from its `device__attribute_*` columns, once per index.
+fn add_device(
+    devices: &mut Vec<Device>,
+    result: &KernelResult,
+    row: &StringRecord,
+    metric_columns: &[(usize, &str)],
+) {
+    let index = result.device.unwrap_or(0);
+    if devices.iter().any(|d| d.index == index) {
+        return;
+    }
+    let attributes: Vec<(String, String)> = metric_columns
+        .iter()
+        .filter_map(|&(i, name)| {
+            let attr = name.strip_prefix(DEVICE_ATTRIBUTE)?;
+            let text = row.get(i)?.trim();
+            (!text.is_empty()).then(|| (attr.to_string(), text.to_string()))
+        })
+        .collect();
+    if attributes.is_empty() {
+        return;
+    }
+    let number = |key: &str| result.number(key);
+    let cc = match (number(CC_MAJOR), number(CC_MINOR)) {
+        (Some(major), Some(minor)) => Some((major as u32, minor as u32)),
+        _ => result.cc,
+    };
+    devices.push(Device {
+        index,
+        name: result
+            .metric(DEVICE_NAME)
+            .and_then(|m| m.value.as_str())
+            .map(str::to_string),
+        cc,
+        sm_count: number(SM_COUNT).map(|v| v as u64),
+        attributes,
+    });
 }

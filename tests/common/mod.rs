@@ -59,9 +59,40 @@ pub struct TruthResult {
     pub rules: Vec<serde_json::Value>,
 }
 
-/// Loads a `*.truth.json.xz` oracle.
+/// Loads a `*.truth.json.xz` oracle. Python's JSON writer stores unset doubles as bare `NaN`,
+/// which JSON does not allow; they are read as `null` (a value that is not there).
 pub fn load_truth(rel: &str) -> Vec<TruthResult> {
-    serde_json::from_slice(&fixture_bytes(rel)).expect("truth json")
+    let text = String::from_utf8(fixture_bytes(rel)).expect("utf-8 truth");
+    serde_json::from_str(&nan_to_null(&text)).expect("truth json")
+}
+
+/// Replaces bare `NaN` tokens (outside strings) with `null`.
+pub fn nan_to_null(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut rest = json;
+    while let Some(c) = rest.chars().next() {
+        if !in_string && rest.starts_with("NaN") {
+            out.push_str("null");
+            rest = &rest[3..];
+            continue;
+        }
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 fn json_to_value(v: &serde_json::Value, kind: &str) -> sightline::model::Value {

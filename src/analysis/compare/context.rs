@@ -1,0 +1,395 @@
+//! The collection context of a report (GPU, compute capability, ncu version, sections, clock
+//! control, replay and cache control), and warnings where two compared reports differ in it.
+
+use crate::analysis::headline::device_summary;
+use crate::model::{Format, Report, catalog};
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// The phrase ncu prints (and stores as a clock status) for results collected without locked
+/// clocks.
+const UNLOCKED_CLOCKS_TEXT: &str = "without fixed GPU frequencies";
+
+/// What a context warning is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContextKind {
+    Gpu,
+    ComputeCapability,
+    ToolVersion,
+    SectionSet,
+    ClockControl,
+    ReplayMode,
+    CacheControl,
+}
+
+/// A difference between the two sides that can explain metric changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ContextWarning {
+    pub kind: ContextKind,
+    pub message: String,
+}
+
+/// Whether GPU clocks were locked during collection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockState {
+    Locked,
+    NotLocked,
+    /// Some results locked, some not.
+    Mixed,
+}
+
+impl ClockState {
+    fn describe(&self) -> &'static str {
+        match self {
+            ClockState::Locked => "locked clocks",
+            ClockState::NotLocked => "unlocked clocks",
+            ClockState::Mixed => "partly locked clocks",
+        }
+    }
+}
+
+/// What is known about how a report was collected.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RunContext {
+    /// GPU display names of the results.
+    pub gpus: BTreeSet<String>,
+    /// Compute capabilities of the results.
+    pub ccs: BTreeSet<(u32, u32)>,
+    /// The Nsight Compute version (`2025.3.1.0`).
+    pub tool_version: Option<String>,
+    /// Section names the results show, or (for forms without sections) the sections whose
+    /// metrics are present.
+    pub sections: BTreeSet<String>,
+    /// Whether `sections` are the ones the tool showed (not derived from metrics).
+    pub sections_listed: bool,
+    /// Average number of metrics per result.
+    pub metrics_per_result: usize,
+    pub clocks: Option<ClockState>,
+    /// `--replay-mode` (`kernel` when the command line is known and does not set it).
+    pub replay_mode: Option<String>,
+    /// `--cache-control` (`all` when the command line is known and does not set it).
+    pub cache_control: Option<String>,
+}
+
+impl RunContext {
+    /// Reads the context of a report.
+    pub fn of(report: &Report) -> Self {
+        let mut ctx = RunContext {
+            tool_version: tool_version(report),
+            clocks: clock_state(report),
+            ..RunContext::default()
+        };
+        let cmdline = report.session.get("Profiler Command Line");
+        if let Some(cmd) = cmdline {
+            ctx.replay_mode = Some(
+                option_value(cmd, "--replay-mode")
+                    .unwrap_or("kernel")
+                    .into(),
+            );
+            ctx.cache_control = Some(option_value(cmd, "--cache-control").unwrap_or("all").into());
+        }
+        for r in &report.results {
+            let dev = device_summary(report, Some(r));
+            if let Some(name) = dev.name {
+                ctx.gpus.insert(name);
+            }
+            if let Some(cc) = dev.cc {
+                ctx.ccs.insert(cc);
+            }
+        }
+        if report.results.is_empty() {
+            for d in &report.devices {
+                ctx.gpus.extend(d.name.clone());
+                ctx.ccs.extend(d.cc);
+            }
+        }
+        ctx.sections_listed = tool_lists_sections(report.format)
+            && report.results.iter().any(|r| !r.sections.is_empty());
+        ctx.sections = if ctx.sections_listed {
+            listed_sections(report)
+        } else {
+            sections_from_metrics(report)
+        };
+        let total: usize = report.results.iter().map(|r| r.metrics.len()).sum();
+        ctx.metrics_per_result = total / report.results.len().max(1);
+        ctx
+    }
+}
+
+fn tool_version(report: &Report) -> Option<String> {
+    let raw = report
+        .tool_version
+        .as_deref()
+        .or_else(|| report.session.get("Nsight Compute Target"))?;
+    let first = raw.split_whitespace().next()?;
+    // `2025.3.1` and `2025.3.1.0` are the same release.
+    let mut parts: Vec<&str> = first.split('.').collect();
+    while parts.len() > 3 && parts.last() == Some(&"0") {
+        parts.pop();
+    }
+    Some(parts.join("."))
+}
+
+/// The value of a command-line option given as `--opt value` or `--opt=value`.
+fn option_value<'a>(cmdline: &'a str, option: &str) -> Option<&'a str> {
+    let mut words = cmdline.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == option {
+            return words.next();
+        }
+        if let Some(v) = w.strip_prefix(option).and_then(|r| r.strip_prefix('=')) {
+            return Some(v);
+        }
+    }
+    None
+}
+
+fn clock_state(report: &Report) -> Option<ClockState> {
+    if let Some(v) = report.session.get("Clocks Locked") {
+        let v = v.trim().to_ascii_lowercase();
+        if v == "yes" {
+            return Some(ClockState::Locked);
+        }
+        if v == "no" {
+            return Some(ClockState::NotLocked);
+        }
+        if v.starts_with("mixed") {
+            return Some(ClockState::Mixed);
+        }
+    }
+    let warned = report
+        .warnings
+        .iter()
+        .any(|w| w.contains(UNLOCKED_CLOCKS_TEXT))
+        || report.results.iter().any(|r| {
+            r.all_rules()
+                .any(|rule| rule.message.contains(UNLOCKED_CLOCKS_TEXT))
+        });
+    if warned {
+        return Some(ClockState::NotLocked);
+    }
+    let cmd = report.session.get("Profiler Command Line")?;
+    Some(match option_value(cmd, "--clock-control") {
+        Some("none") => ClockState::NotLocked,
+        _ => ClockState::Locked,
+    })
+}
+
+fn listed_sections(report: &Report) -> BTreeSet<String> {
+    report
+        .results
+        .iter()
+        .flat_map(|r| r.sections.iter())
+        .map(|s| s.name.clone())
+        .filter(|n| !n.is_empty())
+        .collect()
+}
+
+/// Forms whose sections are the ones the tool showed (raw exports and summaries have none of
+/// their own; parsers lay out stock sections from their metrics).
+fn tool_lists_sections(format: Format) -> bool {
+    matches!(
+        format,
+        Format::NcuRep | Format::CliText | Format::GuiCopy | Format::CsvDetails
+    )
+}
+
+/// The sections whose header metrics a report holds, by the label catalog. Launch and device
+/// metrics are collected with every section set and say nothing about it.
+fn sections_from_metrics(report: &Report) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for r in &report.results {
+        for (key, m) in &r.metrics {
+            let name = m.name.as_deref().unwrap_or(key);
+            if name.starts_with("launch__") || name.starts_with("device__") {
+                continue;
+            }
+            if let Some((section, _)) = catalog::label_for(name) {
+                out.insert(section.to_string());
+            } else if !key.contains("__")
+                && let Some((section, _)) = key.split_once('/')
+            {
+                out.insert(section.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Forms that hold every collected metric (not only the section tables).
+fn holds_all_metrics(format: Format) -> bool {
+    matches!(format, Format::NcuRep | Format::CsvRaw)
+}
+
+fn join<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let v: Vec<String> = items.into_iter().map(|i| i.to_string()).collect();
+    if v.is_empty() {
+        "unknown".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// Warnings for every context difference between a base and a current report.
+pub fn context_warnings(base: &Report, current: &Report) -> Vec<ContextWarning> {
+    let b = RunContext::of(base);
+    let c = RunContext::of(current);
+    let mut out = Vec::new();
+    let mut warn = |kind, message: String| out.push(ContextWarning { kind, message });
+    if !b.gpus.is_empty() && !c.gpus.is_empty() && b.gpus != c.gpus {
+        warn(
+            ContextKind::Gpu,
+            format!(
+                "different GPUs: {} in base, {} in current",
+                join(&b.gpus),
+                join(&c.gpus)
+            ),
+        );
+    }
+    if !b.ccs.is_empty() && !c.ccs.is_empty() && b.ccs != c.ccs {
+        let cc = |s: &BTreeSet<(u32, u32)>| join(s.iter().map(|(a, b)| format!("{a}.{b}")));
+        warn(
+            ContextKind::ComputeCapability,
+            format!(
+                "different compute capabilities: {} in base, {} in current",
+                cc(&b.ccs),
+                cc(&c.ccs)
+            ),
+        );
+    }
+    if let (Some(bv), Some(cv)) = (&b.tool_version, &c.tool_version)
+        && bv != cv
+    {
+        warn(
+            ContextKind::ToolVersion,
+            format!("different Nsight Compute versions: {bv} in base, {cv} in current"),
+        );
+    }
+    section_warning(base, current, &b, &c, &mut warn);
+    if let (Some(bc), Some(cc)) = (&b.clocks, &c.clocks)
+        && bc != cc
+    {
+        warn(
+            ContextKind::ClockControl,
+            format!(
+                "clock control differs: base collected with {}, current with {}",
+                bc.describe(),
+                cc.describe()
+            ),
+        );
+    }
+    if let (Some(bm), Some(cm)) = (&b.replay_mode, &c.replay_mode)
+        && bm != cm
+    {
+        warn(
+            ContextKind::ReplayMode,
+            format!("replay mode differs: {bm} in base, {cm} in current"),
+        );
+    }
+    if let (Some(bm), Some(cm)) = (&b.cache_control, &c.cache_control)
+        && bm != cm
+    {
+        warn(
+            ContextKind::CacheControl,
+            format!("cache control differs: {bm} in base, {cm} in current"),
+        );
+    }
+    out
+}
+
+fn section_warning(
+    base: &Report,
+    current: &Report,
+    b: &RunContext,
+    c: &RunContext,
+    warn: &mut impl FnMut(ContextKind, String),
+) {
+    // Listed sections are only comparable with listed sections; otherwise compare what the
+    // metrics of both sides cover.
+    let (bs, cs) = if b.sections_listed && c.sections_listed {
+        (b.sections.clone(), c.sections.clone())
+    } else {
+        (sections_from_metrics(base), sections_from_metrics(current))
+    };
+    if bs.is_empty() || cs.is_empty() {
+        return;
+    }
+    if bs != cs {
+        let only_b: Vec<&String> = bs.difference(&cs).collect();
+        let only_c: Vec<&String> = cs.difference(&bs).collect();
+        let mut parts = Vec::new();
+        if !only_b.is_empty() {
+            parts.push(format!("only in base: {}", join(only_b)));
+        }
+        if !only_c.is_empty() {
+            parts.push(format!("only in current: {}", join(only_c)));
+        }
+        warn(
+            ContextKind::SectionSet,
+            format!(
+                "the section sets differ ({} sections in base, {} in current; {})",
+                bs.len(),
+                cs.len(),
+                parts.join("; ")
+            ),
+        );
+        return;
+    }
+    if holds_all_metrics(base.format) && holds_all_metrics(current.format) {
+        let (nb, nc) = (b.metrics_per_result, c.metrics_per_result);
+        let (lo, hi) = (nb.min(nc), nb.max(nc));
+        if lo > 0 && hi * 2 > lo * 3 {
+            warn(
+                ContextKind::SectionSet,
+                format!(
+                    "the metric sets differ: about {nb} metrics per result in base, {nc} in current"
+                ),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_line_options() {
+        let cmd = "/opt/ncu --clock-control none --set full --replay-mode=application -o x ./a";
+        assert_eq!(option_value(cmd, "--clock-control"), Some("none"));
+        assert_eq!(option_value(cmd, "--replay-mode"), Some("application"));
+        assert_eq!(option_value(cmd, "--cache-control"), None);
+    }
+
+    #[test]
+    fn clock_state_from_session_and_warnings() {
+        let mut r = Report::new("a", Format::CliText);
+        assert_eq!(clock_state(&r), None);
+        r.warnings.push(
+            "Warning: Data collection happened without fixed GPU frequencies. Profiling results may be inconsistent."
+                .into(),
+        );
+        assert_eq!(clock_state(&r), Some(ClockState::NotLocked));
+        let mut s = Report::new("b", Format::NcuRep);
+        s.session
+            .attributes
+            .push(("Profiler Command Line".into(), "ncu --set full ./a".into()));
+        assert_eq!(clock_state(&s), Some(ClockState::Locked));
+        let w = context_warnings(&r, &s);
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].kind, ContextKind::ClockControl);
+    }
+
+    #[test]
+    fn versions_compare_by_release() {
+        let mut a = Report::new("a", Format::NcuRep);
+        a.tool_version = Some("2025.3.1.0 (build 36398880) (public-release)".into());
+        let mut b = Report::new("b", Format::Session);
+        b.tool_version = Some("2025.3.1".into());
+        assert!(context_warnings(&a, &b).is_empty());
+        b.tool_version = Some("2023.3.0.0".into());
+        assert_eq!(context_warnings(&a, &b)[0].kind, ContextKind::ToolVersion);
+    }
+}

@@ -1,0 +1,195 @@
+//! Which way each metric should move: the direction table shipped as data
+//! (`assets/data/metric_directions.tsv`), with a reason per metric family.
+
+use serde::Serialize;
+use std::sync::OnceLock;
+
+const DIRECTIONS_TSV: &str = include_str!("../../../assets/data/metric_directions.tsv");
+
+/// The direction in which a metric improves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Less is better (duration, cycles, stalls, bank conflicts, spills).
+    Lower,
+    /// More is better (hit rates, occupancy, coalescing).
+    Higher,
+    /// More is better only when the duration also fell, worse only when it also rose
+    /// (throughput percentages, IPC, rates).
+    HigherIfFaster,
+    /// No verdict: sizes, counts, launch configuration, device attributes, frequencies.
+    Neutral,
+}
+
+impl Direction {
+    /// The name used in the table and in exports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Lower => "lower",
+            Direction::Higher => "higher",
+            Direction::HigherIfFaster => "higher_if_faster",
+            Direction::Neutral => "neutral",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "lower" => Direction::Lower,
+            "higher" => Direction::Higher,
+            "higher_if_faster" => Direction::HigherIfFaster,
+            "neutral" => Direction::Neutral,
+            _ => return None,
+        })
+    }
+}
+
+/// One row of the direction table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DirectionRule {
+    /// The glob the metric key is matched against.
+    pub pattern: &'static str,
+    pub direction: Direction,
+    /// The metric family (`stalls`, `hit rate`).
+    pub family: &'static str,
+    /// Why the family improves in that direction.
+    pub reason: &'static str,
+}
+
+const FALLBACK: DirectionRule = DirectionRule {
+    pattern: "*",
+    direction: Direction::Neutral,
+    family: "unknown",
+    reason: "No rule covers this metric.",
+};
+
+/// Every rule of the table, in the order they are tried.
+pub fn rules() -> &'static [DirectionRule] {
+    static RULES: OnceLock<Vec<DirectionRule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        DIRECTIONS_TSV
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .filter_map(|l| {
+                let mut it = l.split('\t');
+                let pattern = it.next()?;
+                let direction = Direction::parse(it.next()?)?;
+                Some(DirectionRule {
+                    pattern,
+                    direction,
+                    family: it.next().unwrap_or(""),
+                    reason: it.next().unwrap_or(""),
+                })
+            })
+            .collect()
+    })
+}
+
+/// The rule that decides a metric's direction. A key of the form `Section/Label` is matched by
+/// its label.
+pub fn rule_for(key: &str) -> &'static DirectionRule {
+    let subject = match key.split_once('/') {
+        Some((_, label)) if !key.contains("__") => label,
+        _ => key,
+    };
+    rules()
+        .iter()
+        .find(|r| glob_match(r.pattern, subject))
+        .unwrap_or(&FALLBACK)
+}
+
+/// The direction of a metric.
+pub fn direction_of(key: &str) -> Direction {
+    rule_for(key).direction
+}
+
+/// Matches `text` against a glob where `*` stands for any run of characters.
+pub fn glob_match(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let Some(first) = parts.next() else {
+        return text.is_empty();
+    };
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        // No `*` at all: the whole text must equal the pattern.
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(i) => rest = &rest[i + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("*hit_rate*", "lts__t_sector_hit_rate.pct"));
+        assert!(glob_match("launch__*", "launch__grid_size"));
+        assert!(glob_match("*.per_second", "dram__bytes.sum.per_second"));
+        assert!(!glob_match("*.per_second", "dram__bytes.sum.per_second.x"));
+        assert!(glob_match("Duration", "Duration"));
+        assert!(!glob_match("Duration", "Durations"));
+        assert!(glob_match("a*b*a", "aba"));
+        assert!(!glob_match("ab*ba", "aba"));
+        assert!(glob_match("*", ""));
+    }
+
+    #[test]
+    fn table_parses_completely() {
+        let lines = DIRECTIONS_TSV
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .count();
+        assert_eq!(rules().len(), lines, "every row has a known direction");
+        assert!(rules().iter().all(|r| !r.reason.is_empty()));
+    }
+
+    #[test]
+    fn families() {
+        use Direction::*;
+        let cases = [
+            ("gpu__time_duration.sum", Lower),
+            ("gpc__cycles_elapsed.max", Lower),
+            ("gpc__cycles_elapsed.avg.per_second", Neutral),
+            ("smsp__average_warp_latency_per_inst_issued.ratio", Lower),
+            ("smsp__pcsamp_warps_issue_stalled_long_scoreboard", Lower),
+            ("smsp__pcsamp_warps_issue_stalled_selected", Neutral),
+            ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", Lower),
+            (
+                "derived__memory_l2_theoretical_sectors_global_excessive",
+                Lower,
+            ),
+            ("sass__inst_executed_register_spilling", Lower),
+            ("lts__t_sector_hit_rate.pct", Higher),
+            ("sm__warps_active.avg.pct_of_peak_sustained_active", Higher),
+            ("sm__inst_executed.avg.per_cycle_active", HigherIfFaster),
+            (
+                "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+                HigherIfFaster,
+            ),
+            ("dram__bytes.sum.per_second", HigherIfFaster),
+            ("smsp__issue_inst0.avg.pct_of_peak_sustained_active", Lower),
+            ("launch__registers_per_thread", Neutral),
+            ("launch__occupancy_limit_registers", Neutral),
+            ("device__attribute_max_gpu_frequency_khz", Neutral),
+            ("dram__bytes_read.sum", Neutral),
+            ("smsp__inst_executed.sum", Neutral),
+            ("GPU Speed Of Light Throughput/Duration", Lower),
+            ("GPU Speed Of Light Throughput/SM Active Cycles", Lower),
+            ("GPU Speed Of Light Throughput/SM Frequency", Neutral),
+            ("Occupancy/Block Limit Registers", Neutral),
+            ("Memory Workload Analysis/L1/TEX Hit Rate", Higher),
+        ];
+        for (key, want) in cases {
+            assert_eq!(direction_of(key), want, "{key}");
+        }
+    }
+}

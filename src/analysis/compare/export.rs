@@ -1,0 +1,435 @@
+//! Export of a report comparison: JSON (the `diff --format json` document), CSV (one row per
+//! kernel and metric) and Markdown (for pull-request comments), plus the selection of
+//! headline metrics and biggest changes that the text forms show.
+
+use super::metric_diff::{MetricDiff, Verdict, metric_label};
+use super::{MatchedDiff, ReportDiff, UnmatchedResult};
+use crate::model::units::format_value;
+use crate::model::{Value, names};
+use serde_json::{Value as Json, json};
+
+/// The metrics a comparison table shows for every kernel, after the duration.
+pub const HEADLINE_METRICS: [(&str, &str); 3] = [
+    (names::SOL_COMPUTE, "SOL compute"),
+    (names::SOL_MEMORY, "SOL memory"),
+    (names::ACHIEVED_OCCUPANCY, "Occupancy"),
+];
+
+/// Default number of metric changes the text forms list.
+pub const DEFAULT_MAX_CHANGES: usize = 10;
+
+/// Longest kernel name the text forms print before shortening it.
+pub const MAX_NAME_CHARS: usize = 80;
+
+/// A metric change of one kernel, for the "biggest changes" lists.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelChange<'a> {
+    pub kernel: &'a MatchedDiff,
+    pub metric: &'a MetricDiff,
+}
+
+/// The metric changes to list: every selected metric when the comparison was restricted to
+/// chosen metrics, else the `max` largest better/worse changes outside the headline metrics
+/// (worse first, then by |Δ%|).
+pub fn listed_changes(diff: &ReportDiff, max: usize) -> Vec<KernelChange<'_>> {
+    let skip =
+        |key: &str| key == names::DURATION || HEADLINE_METRICS.iter().any(|(k, _)| *k == key);
+    let mut out: Vec<KernelChange<'_>> = diff
+        .matched
+        .iter()
+        .flat_map(|k| {
+            k.diff
+                .metrics
+                .iter()
+                .map(move |metric| KernelChange { kernel: k, metric })
+        })
+        .filter(|c| !skip(&c.metric.key))
+        .filter(|c| diff.restricted || matches!(c.metric.verdict, Verdict::Better | Verdict::Worse))
+        .collect();
+    if diff.restricted {
+        return out;
+    }
+    let magnitude = |m: &MetricDiff| m.delta_pct.map_or(f64::INFINITY, f64::abs);
+    out.sort_by(|a, b| {
+        let wa = a.metric.verdict != Verdict::Worse;
+        let wb = b.metric.verdict != Verdict::Worse;
+        wa.cmp(&wb)
+            .then(magnitude(b.metric).total_cmp(&magnitude(a.metric)))
+            .then(a.kernel.current_index.cmp(&b.kernel.current_index))
+    });
+    out.truncate(max);
+    out
+}
+
+/// A percentage change as text: `+20.00%`, `inf%`, or `-` when unknown.
+pub fn pct_text(delta: Option<f64>, known: bool) -> String {
+    match (delta, known) {
+        (Some(d), _) => format!("{d:+.2}%"),
+        (None, true) => "inf%".into(),
+        (None, false) => "-".into(),
+    }
+}
+
+/// The Δ% of a metric diff as text; `≈0%` when the difference is within the precision a
+/// text form printed.
+pub fn delta_text(m: Option<&MetricDiff>) -> String {
+    match m {
+        None => "-".into(),
+        Some(m) if m.within_precision && m.delta() != Some(0.0) => "≈0%".into(),
+        Some(m) => {
+            let numeric = m.base_f64().is_some() && m.current_f64().is_some();
+            pct_text(m.delta_pct, numeric)
+        }
+    }
+}
+
+/// A value in its base unit, formatted for people.
+pub fn value_text(v: &Value, unit: &str) -> String {
+    match v.as_f64() {
+        Some(x) if x.is_finite() => format_value(x, unit),
+        _ => v.to_string(),
+    }
+}
+
+/// A kernel name shortened to `max` characters.
+pub fn short_name(name: &str, max: usize) -> String {
+    if name.chars().count() <= max {
+        return name.to_string();
+    }
+    let mut s: String = name.chars().take(max.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}
+
+/// Time won or lost as text: `12.00 us lost`, `3.10 ms won`.
+pub fn time_delta_text(delta_ns: f64) -> String {
+    let word = if delta_ns > 0.0 { "lost" } else { "won" };
+    format!("{} {word}", format_value(delta_ns.abs(), "ns"))
+}
+
+fn num_json(v: Option<f64>) -> Json {
+    v.and_then(serde_json::Number::from_f64)
+        .map_or(Json::Null, Json::Number)
+}
+
+fn value_json(v: &Value) -> Json {
+    match v {
+        Value::U64(x) => json!(x),
+        Value::I64(x) => json!(x),
+        Value::U32(x) => json!(x),
+        Value::Double(x) => num_json(Some(*x)),
+        Value::Float(x) => num_json(Some(f64::from(*x))),
+        Value::Str(s) => json!(s),
+        Value::Missing => Json::Null,
+    }
+}
+
+fn metric_json(m: &MetricDiff) -> Json {
+    json!({
+        "key": m.key,
+        "unit": m.unit,
+        "direction": m.direction.name(),
+        "base": value_json(&m.base),
+        "current": value_json(&m.current),
+        "delta_pct": num_json(m.delta_pct),
+        "verdict": m.verdict.name(),
+    })
+}
+
+fn unmatched_json(u: &UnmatchedResult) -> Json {
+    json!({"id": u.id, "name": u.name, "duration_ns": num_json(u.duration_ns)})
+}
+
+/// The JSON document of a comparison.
+pub fn to_json(diff: &ReportDiff) -> Json {
+    let matched: Vec<Json> = diff
+        .matched
+        .iter()
+        .map(|k| {
+            let duration = match &k.diff.duration {
+                Some(d) => json!({
+                    "base": num_json(d.base_f64()),
+                    "current": num_json(d.current_f64()),
+                    "delta_pct": num_json(d.delta_pct),
+                    "verdict": d.verdict.name(),
+                }),
+                None => json!({
+                    "base": num_json(k.base_duration_ns),
+                    "current": num_json(k.current_duration_ns),
+                    "delta_pct": Json::Null,
+                    "verdict": Json::Null,
+                }),
+            };
+            json!({
+                "base_id": k.base_id,
+                "current_id": k.current_id,
+                "name": k.name,
+                "match": match k.kind {
+                    super::MatchKind::Exact => "exact",
+                    super::MatchKind::NameOnly => "name_only",
+                },
+                "shape_differs": k.shape_differs,
+                "duration_ns": duration,
+                "time_delta_ns": num_json(k.time_delta_ns()),
+                "metrics": k.diff.metrics.iter().map(metric_json).collect::<Vec<_>>(),
+                "metrics_only_in_base": k.diff.only_in_base,
+                "metrics_only_in_current": k.diff.only_in_current,
+            })
+        })
+        .collect();
+    let totals = diff.time_totals();
+    json!({
+        "threshold_pct": diff.threshold_pct,
+        "regressed": diff.has_regression(),
+        "matched": matched,
+        "only_in_base": diff.only_in_base.iter().map(unmatched_json).collect::<Vec<_>>(),
+        "only_in_current": diff.only_in_current.iter().map(unmatched_json).collect::<Vec<_>>(),
+        "totals": {
+            "matched_base_ns": totals.matched_base_ns,
+            "matched_current_ns": totals.matched_current_ns,
+            "matched_delta_ns": totals.matched_delta_ns(),
+            "all_base_ns": totals.all_base_ns,
+            "all_current_ns": totals.all_current_ns,
+        },
+        "warnings": diff.warnings,
+    })
+}
+
+/// The CSV columns of [`to_csv`].
+pub const CSV_HEADER: [&str; 13] = [
+    "status",
+    "base_id",
+    "current_id",
+    "kernel",
+    "metric",
+    "label",
+    "unit",
+    "direction",
+    "base",
+    "current",
+    "delta_pct",
+    "verdict",
+    "time_delta_ns",
+];
+
+fn opt_text(v: Option<f64>) -> String {
+    v.map_or_else(String::new, |v| format!("{v}"))
+}
+
+fn pct_cell(v: Option<f64>) -> String {
+    v.map_or_else(String::new, |v| format!("{v:.4}"))
+}
+
+fn metric_row(status: &str, k: &MatchedDiff, m: &MetricDiff) -> Vec<String> {
+    vec![
+        status.into(),
+        k.base_id.to_string(),
+        k.current_id.to_string(),
+        k.name.clone(),
+        m.key.clone(),
+        metric_label(&m.key),
+        m.unit.clone(),
+        m.direction.name().into(),
+        m.base.to_string(),
+        m.current.to_string(),
+        pct_cell(m.delta_pct),
+        m.verdict.name().into(),
+        if m.key == names::DURATION {
+            opt_text(m.delta())
+        } else {
+            String::new()
+        },
+    ]
+}
+
+/// The comparison as CSV: one row per matched kernel and metric (the duration first), then one
+/// row per result only one side has.
+pub fn to_csv(diff: &ReportDiff) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut rows: Vec<Vec<String>> = vec![CSV_HEADER.iter().map(|s| s.to_string()).collect()];
+    for k in &diff.matched {
+        if let Some(d) = &k.diff.duration {
+            rows.push(metric_row("matched", k, d));
+        }
+        for m in k.diff.metrics.iter().filter(|m| m.key != names::DURATION) {
+            rows.push(metric_row("matched", k, m));
+        }
+    }
+    let unmatched = |status: &str, u: &UnmatchedResult, base_side: bool| -> Vec<String> {
+        let duration = opt_text(u.duration_ns);
+        let (base_id, current_id, base, current) = if base_side {
+            (u.id.to_string(), String::new(), duration, String::new())
+        } else {
+            (String::new(), u.id.to_string(), String::new(), duration)
+        };
+        vec![
+            status.into(),
+            base_id,
+            current_id,
+            u.name.clone(),
+            names::DURATION.into(),
+            "Duration".into(),
+            "ns".into(),
+            "lower".into(),
+            base,
+            current,
+            String::new(),
+            String::new(),
+            String::new(),
+        ]
+    };
+    for u in &diff.only_in_base {
+        rows.push(unmatched("only_in_base", u, true));
+    }
+    for u in &diff.only_in_current {
+        rows.push(unmatched("only_in_current", u, false));
+    }
+    for row in rows {
+        // Writing into memory cannot fail for I/O reasons; a failed row is skipped.
+        let _ = w.write_record(&row);
+    }
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Options of [`to_markdown`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkdownOptions {
+    /// A heading line (`Comparison: a.ncu-rep → b.ncu-rep`); none when empty.
+    pub title: String,
+    /// How many metric changes to list when the comparison was not restricted.
+    pub max_changes: usize,
+}
+
+impl Default for MarkdownOptions {
+    fn default() -> Self {
+        MarkdownOptions {
+            title: String::new(),
+            max_changes: DEFAULT_MAX_CHANGES,
+        }
+    }
+}
+
+/// Escapes text for a Markdown table cell inside a code span.
+fn md_code(s: &str) -> String {
+    format!("`{}`", s.replace('`', "'").replace('|', "\\|"))
+}
+
+fn md_text(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+/// The comparison as Markdown: warnings, a table of matched kernels sorted by impact, the time
+/// totals, the biggest changes (or the chosen metrics), and the unmatched results.
+pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
+    let mut out = String::new();
+    if !opts.title.is_empty() {
+        out.push_str(&format!("### {}\n\n", md_text(&opts.title)));
+    }
+    let regressions = diff.regressions().count();
+    out.push_str(&if regressions == 0 {
+        format!(
+            "**No regression** beyond {}% ({} kernels matched).\n\n",
+            diff.threshold_pct,
+            diff.matched.len()
+        )
+    } else {
+        format!(
+            "**{regressions} kernel(s) got worse** beyond {}% ({} kernels matched).\n\n",
+            diff.threshold_pct,
+            diff.matched.len()
+        )
+    });
+    if !diff.warnings.is_empty() {
+        out.push_str("> [!WARNING]\n");
+        for w in &diff.warnings {
+            out.push_str(&format!("> - {}\n", md_text(w)));
+        }
+        out.push('\n');
+    }
+    if !diff.matched.is_empty() {
+        out.push_str(
+            "| Kernel | IDs | Duration base | Duration current | Δ duration | Verdict | Time |",
+        );
+        for (_, label) in HEADLINE_METRICS {
+            out.push_str(&format!(" Δ {label} |"));
+        }
+        out.push_str("\n|---|---|--:|--:|--:|---|--:|");
+        out.push_str(&"--:|".repeat(HEADLINE_METRICS.len()));
+        out.push('\n');
+        for k in diff.by_impact() {
+            let d = k.diff.duration.as_ref();
+            let value = |v: Option<f64>| v.map_or_else(|| "-".into(), |x| format_value(x, "ns"));
+            out.push_str(&format!(
+                "| {} | {} → {} | {} | {} | {} | {} | {} |",
+                md_code(&short_name(&k.name, MAX_NAME_CHARS)),
+                k.base_id,
+                k.current_id,
+                value(k.base_duration_ns),
+                value(k.current_duration_ns),
+                delta_text(d),
+                d.map_or("-", |d| d.verdict.name()),
+                k.time_delta_ns()
+                    .map_or_else(|| "-".into(), time_delta_text),
+            ));
+            for (key, _) in HEADLINE_METRICS {
+                out.push_str(&format!(" {} |", delta_text(k.diff.get(key))));
+            }
+            out.push('\n');
+        }
+        let t = diff.time_totals();
+        out.push_str(&format!(
+            "\n**Total (matched kernels):** {} → {} ({}, {})\n",
+            format_value(t.matched_base_ns, "ns"),
+            format_value(t.matched_current_ns, "ns"),
+            pct_text(
+                super::metric_diff::delta_pct(t.matched_base_ns, t.matched_current_ns),
+                true
+            ),
+            time_delta_text(t.matched_delta_ns()),
+        ));
+    }
+    let changes = listed_changes(diff, opts.max_changes);
+    if !changes.is_empty() {
+        out.push_str(if diff.restricted {
+            "\n#### Selected metrics\n\n"
+        } else {
+            "\n#### Biggest metric changes\n\n"
+        });
+        out.push_str(
+            "| Kernel | Metric | Base | Current | Δ | Verdict |\n|---|---|--:|--:|--:|---|\n",
+        );
+        for c in changes {
+            let m = c.metric;
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} |\n",
+                md_code(&short_name(&c.kernel.name, 50)),
+                md_code(&m.key),
+                md_text(&value_text(&m.base, &m.unit)),
+                md_text(&value_text(&m.current, &m.unit)),
+                delta_text(Some(m)),
+                m.verdict.name(),
+            ));
+        }
+    }
+    for (title, list) in [
+        ("Only in base", &diff.only_in_base),
+        ("Only in current", &diff.only_in_current),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n#### {title}\n\n"));
+        for u in list {
+            let duration = u
+                .duration_ns
+                .map_or_else(String::new, |d| format!(", {}", format_value(d, "ns")));
+            out.push_str(&format!(
+                "- {} (ID {}{duration})\n",
+                md_code(&short_name(&u.name, MAX_NAME_CHARS)),
+                u.id
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,229 @@
+//! Comparison of results and reports: kernel matching across reports of any form, per-metric
+//! diffs with directions and a noise threshold, context warnings, several baselines, and
+//! CSV/Markdown/JSON export. Used by `sightline diff` and the comparison views.
+
+pub mod baselines;
+pub mod context;
+pub mod direction;
+pub mod export;
+pub mod matching;
+pub mod metric_diff;
+pub mod normalize;
+
+pub use baselines::{BaselineStats, against_baselines, match_baselines, metric_against_baselines};
+pub use context::{ContextKind, ContextWarning, RunContext, context_warnings};
+pub use direction::{Direction, direction_of};
+pub use matching::{KernelMatch, MatchKind, MatchNote, Matching, match_results};
+pub use metric_diff::{DiffOptions, MetricDiff, ResultDiff, Verdict, diff_results, metric_number};
+pub use normalize::{KernelIdentity, normalize_kernel_name};
+
+use crate::model::{Report, names};
+use serde::Serialize;
+
+/// One matched pair of results and their diff.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchedDiff {
+    /// Indices into the base and current reports' results.
+    pub base_index: usize,
+    pub current_index: usize,
+    /// The result IDs the sources give.
+    pub base_id: u64,
+    pub current_id: u64,
+    /// The current result's display name.
+    pub name: String,
+    pub kind: MatchKind,
+    pub shape_differs: bool,
+    /// Each side's duration, also when the other side has none.
+    pub base_duration_ns: Option<f64>,
+    pub current_duration_ns: Option<f64>,
+    pub diff: ResultDiff,
+}
+
+impl MatchedDiff {
+    /// Time won (negative) or lost (positive), in ns.
+    pub fn time_delta_ns(&self) -> Option<f64> {
+        self.diff.time_delta_ns()
+    }
+
+    /// Whether this pair regressed: the duration, or (when the comparison was restricted to
+    /// chosen metrics) any of those, got worse beyond the threshold.
+    pub fn regressed(&self, restricted: bool) -> bool {
+        let duration_worse = self
+            .diff
+            .duration
+            .as_ref()
+            .is_some_and(|d| d.verdict == Verdict::Worse);
+        duration_worse || (restricted && self.diff.worse().next().is_some())
+    }
+}
+
+/// A result only one side has.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnmatchedResult {
+    pub index: usize,
+    pub id: u64,
+    pub name: String,
+    pub duration_ns: Option<f64>,
+}
+
+/// Two reports compared.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportDiff {
+    /// Matched pairs in the current report's launch order.
+    pub matched: Vec<MatchedDiff>,
+    pub only_in_base: Vec<UnmatchedResult>,
+    pub only_in_current: Vec<UnmatchedResult>,
+    /// Context differences and matching ambiguities.
+    pub warnings: Vec<String>,
+    pub context: Vec<ContextWarning>,
+    pub match_notes: Vec<MatchNote>,
+    pub threshold_pct: f64,
+    /// Whether the comparison was restricted to chosen metrics.
+    pub restricted: bool,
+}
+
+/// Total durations of both sides.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TimeTotals {
+    /// Sum of durations of matched pairs that have one on both sides.
+    pub matched_base_ns: f64,
+    pub matched_current_ns: f64,
+    /// Sum of durations of every result of each side.
+    pub all_base_ns: f64,
+    pub all_current_ns: f64,
+}
+
+impl TimeTotals {
+    /// Time won (negative) or lost (positive) over matched pairs, in ns.
+    pub fn matched_delta_ns(&self) -> f64 {
+        self.matched_current_ns - self.matched_base_ns
+    }
+}
+
+impl ReportDiff {
+    /// Matched pairs sorted by impact: the largest time won or lost first.
+    pub fn by_impact(&self) -> Vec<&MatchedDiff> {
+        let mut v: Vec<&MatchedDiff> = self.matched.iter().collect();
+        v.sort_by(|a, b| {
+            let ia = a.time_delta_ns().map(f64::abs);
+            let ib = b.time_delta_ns().map(f64::abs);
+            match (ia, ib) {
+                (Some(x), Some(y)) => y.total_cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            }
+            .then(a.current_index.cmp(&b.current_index))
+        });
+        v
+    }
+
+    /// Pairs that got worse beyond the threshold.
+    pub fn regressions(&self) -> impl Iterator<Item = &MatchedDiff> {
+        self.matched.iter().filter(|m| m.regressed(self.restricted))
+    }
+
+    /// Whether anything got worse beyond the threshold (the `diff` exit code).
+    pub fn has_regression(&self) -> bool {
+        self.regressions().next().is_some()
+    }
+
+    /// Durations summed over matched pairs and over each whole side.
+    pub fn time_totals(&self) -> TimeTotals {
+        let mut t = TimeTotals {
+            matched_base_ns: 0.0,
+            matched_current_ns: 0.0,
+            all_base_ns: 0.0,
+            all_current_ns: 0.0,
+        };
+        for m in &self.matched {
+            if let Some(d) = &m.diff.duration
+                && let (Some(b), Some(c)) = (d.base_f64(), d.current_f64())
+            {
+                t.matched_base_ns += b;
+                t.matched_current_ns += c;
+            }
+        }
+        t.all_base_ns = t.matched_base_ns
+            + self
+                .only_in_base
+                .iter()
+                .filter_map(|u| u.duration_ns)
+                .sum::<f64>();
+        t.all_current_ns = t.matched_current_ns
+            + self
+                .only_in_current
+                .iter()
+                .filter_map(|u| u.duration_ns)
+                .sum::<f64>();
+        // Matched results with a duration on one side only still count for their side.
+        for m in self.matched.iter().filter(|m| m.diff.duration.is_none()) {
+            t.all_base_ns += m.base_duration_ns.unwrap_or(0.0);
+            t.all_current_ns += m.current_duration_ns.unwrap_or(0.0);
+        }
+        t
+    }
+}
+
+/// Compares two reports: matches their results, diffs every pair and checks the context.
+pub fn diff_reports(base: &Report, current: &Report, opts: &DiffOptions) -> ReportDiff {
+    let matching = match_results(&base.results, &current.results);
+    let matched = matching
+        .pairs
+        .iter()
+        .filter_map(|p| {
+            let b = base.results.get(p.base)?;
+            let c = current.results.get(p.current)?;
+            let name = normalize::display_name(c);
+            let name = if name.is_empty() {
+                normalize::display_name(b)
+            } else {
+                name
+            };
+            Some(MatchedDiff {
+                base_index: p.base,
+                current_index: p.current,
+                base_id: b.id,
+                current_id: c.id,
+                name: name.to_string(),
+                kind: p.kind,
+                shape_differs: p.shape_differs,
+                base_duration_ns: metric_number(b, names::DURATION),
+                current_duration_ns: metric_number(c, names::DURATION),
+                diff: diff_results(b, c, opts),
+            })
+        })
+        .collect();
+    let unmatched = |report: &Report, indices: &[usize]| -> Vec<UnmatchedResult> {
+        indices
+            .iter()
+            .filter_map(|&i| {
+                let r = report.results.get(i)?;
+                Some(UnmatchedResult {
+                    index: i,
+                    id: r.id,
+                    name: normalize::display_name(r).to_string(),
+                    duration_ns: metric_number(r, names::DURATION),
+                })
+            })
+            .collect()
+    };
+    let context = context_warnings(base, current);
+    let mut warnings: Vec<String> = context.iter().map(|w| w.message.clone()).collect();
+    warnings.extend(
+        matching
+            .notes
+            .iter()
+            .map(|n| format!("{}: {}", n.kernel, n.message)),
+    );
+    ReportDiff {
+        matched,
+        only_in_base: unmatched(base, &matching.only_in_base),
+        only_in_current: unmatched(current, &matching.only_in_current),
+        warnings,
+        context,
+        match_notes: matching.notes,
+        threshold_pct: opts.threshold_pct,
+        restricted: opts.metrics.is_some(),
+    }
+}

@@ -1,0 +1,283 @@
+//! `sightline occupancy`: the occupancy calculator applied to every result of every file: block
+//! limits, limiter, theoretical and achieved occupancy, and the occupancy curves.
+
+use crate::analysis::occupancy::{
+    self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis, OccupancyOptions,
+};
+use crate::model::{KernelResult, Report};
+use crate::parse::{self, LoadError};
+use serde_json::{Map, Value as Json, json};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Loads every file; the reports that loaded and the errors of those that did not.
+pub(crate) fn load_all(files: &[PathBuf]) -> (Vec<Report>, Vec<LoadError>) {
+    let mut reports = Vec::new();
+    let mut errors = Vec::new();
+    for path in files {
+        match parse::load_path(path) {
+            Ok(r) => reports.push(r),
+            Err(e) => errors.push(e),
+        }
+    }
+    (reports, errors)
+}
+
+/// Parses `--arch 8.6`.
+pub(crate) fn parse_arch(arch: Option<&str>) -> Result<Option<(u32, u32)>, String> {
+    match arch {
+        None => Ok(None),
+        Some(text) => occupancy::limits::parse_cc(text)
+            .map(Some)
+            .ok_or_else(|| format!("--arch expects MAJOR.MINOR (such as 8.6), not '{text}'")),
+    }
+}
+
+/// Prints the output, then the load errors (table mode), and returns the exit code: 0 when
+/// every file loaded, 2 otherwise.
+pub(crate) fn finish(out: &str, errors: &[LoadError], as_json: bool) -> i32 {
+    let mut stdout = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = stdout.write_all(out.as_bytes());
+    if !as_json {
+        for e in errors {
+            eprintln!("error: {e}");
+        }
+    }
+    if errors.is_empty() { 0 } else { 2 }
+}
+
+pub(crate) fn num_json(v: Option<f64>) -> Json {
+    v.and_then(serde_json::Number::from_f64)
+        .map_or(Json::Null, Json::Number)
+}
+
+pub(crate) fn errors_json(errors: &[LoadError]) -> Vec<Json> {
+    errors
+        .iter()
+        .map(|e| {
+            let message = e
+                .to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            json!({"path": e.path().display().to_string(), "message": message})
+        })
+        .collect()
+}
+
+/// The file name a table shows for a report.
+pub(crate) fn file_label(rep: &Report) -> String {
+    rep.source.file_name().map_or_else(
+        || rep.source.display().to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    )
+}
+
+/// Lays out rows as aligned columns; columns in `right` are right-aligned.
+pub(crate) fn render_rows(rows: &[Vec<String>], right: &[usize]) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![0usize; cols];
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            let pad = " ".repeat(widths[i].saturating_sub(cell.chars().count()));
+            if right.contains(&i) {
+                line.push_str(&pad);
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                line.push_str(&pad);
+            }
+            line.push_str("  ");
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Runs the command.
+pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>) -> i32 {
+    let assumed_cc = match parse_arch(arch) {
+        Ok(cc) => cc,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return 2;
+        }
+    };
+    let options = OccupancyOptions {
+        assumed_cc,
+        table_only: false,
+    };
+    let (reports, errors) = load_all(files);
+    let out = if as_json {
+        render_json(&reports, &errors, &options)
+    } else {
+        render_table(&reports, &options)
+    };
+    finish(&out, &errors, as_json)
+}
+
+fn limiter_text(a: &OccupancyAnalysis) -> String {
+    let names: Vec<&str> = a.occupancy.limiters.iter().map(Limiter::name).collect();
+    names.join("+")
+}
+
+fn cc_text(cc: (u32, u32)) -> String {
+    format!("{}.{}", cc.0, cc.1)
+}
+
+/// The JSON object of one result.
+pub fn result_json(r: &KernelResult, a: Result<&OccupancyAnalysis, String>) -> Json {
+    let a = match a {
+        Ok(a) => a,
+        Err(message) => {
+            return json!({"id": r.id, "name": r.name.demangled, "error": message});
+        }
+    };
+    let o = &a.occupancy;
+    let mut curves = Map::new();
+    for kind in CurveKind::ALL {
+        if kind.applies_to(&a.limits) {
+            let points: Vec<Json> = occupancy::curves::points(&a.limits, &a.launch, kind)
+                .map(|(x, w)| json!([x, w]))
+                .collect();
+            curves.insert(kind.name().into(), Json::Array(points));
+        }
+    }
+    json!({
+        "id": r.id,
+        "name": r.name.demangled,
+        "cc": cc_text(a.cc),
+        "cc_assumed": a.cc_origin == CcOrigin::Assumed,
+        "source": a.source.name(),
+        "block_size": a.launch.block_size,
+        "registers_per_thread": a.launch.registers_per_thread,
+        "shared_mem_per_block": a.launch.shared_mem_per_block(),
+        "shared_mem_config_size": a.launch.shared_mem_config,
+        "barriers": a.launch.barriers,
+        "limits": {
+            "registers": o.limits.registers,
+            "shared_mem": o.limits.shared_mem,
+            "warps": o.limits.warps,
+            "blocks": o.limits.blocks,
+            "barriers": o.limits.barriers_as_reported(),
+        },
+        "limiter": limiter_text(a),
+        "limiters": o.limiters,
+        "theoretical_blocks_per_sm": o.active_blocks,
+        "theoretical_warps_per_sm": o.active_warps,
+        "theoretical_occupancy_pct": num_json(Some(o.occupancy_pct)),
+        "achieved_occupancy_pct": num_json(a.achieved_occupancy_pct),
+        "achieved_warps_per_sm": num_json(a.achieved_warps_per_sm),
+        "curves": curves,
+        "notes": a.notes,
+    })
+}
+
+/// The JSON document of `occupancy --json`.
+pub fn render_json(reports: &[Report], errors: &[LoadError], options: &OccupancyOptions) -> String {
+    let reports: Vec<Json> = reports
+        .iter()
+        .map(|rep| {
+            let results: Vec<Json> = rep
+                .results
+                .iter()
+                .map(|r| {
+                    let a = occupancy::analyze(r, rep.device_of(r), options);
+                    result_json(r, a.as_ref().map_err(ToString::to_string))
+                })
+                .collect();
+            json!({
+                "path": rep.source.display().to_string(),
+                "format": rep.format.name(),
+                "results": results,
+            })
+        })
+        .collect();
+    let mut s =
+        serde_json::to_string_pretty(&json!({"reports": reports, "errors": errors_json(errors)}))
+            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+fn opt(v: Option<u32>) -> String {
+    v.map_or_else(|| "-".into(), |v| v.to_string())
+}
+
+/// The plain-text table of `occupancy`.
+pub fn render_table(reports: &[Report], options: &OccupancyOptions) -> String {
+    let header = [
+        "REPORT", "ID", "KERNEL", "CC", "SOURCE", "BLOCK", "REGS", "SMEM", "L.REG", "L.SMEM",
+        "L.WARP", "L.SM", "L.BAR", "LIMITER", "WARPS", "THEO %", "ACH %",
+    ];
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
+    let mut notes: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for rep in reports {
+        let file = file_label(rep);
+        for r in &rep.results {
+            let mut row = vec![file.clone(), r.id.to_string(), r.name.function.clone()];
+            match occupancy::analyze(r, rep.device_of(r), options) {
+                Ok(a) => {
+                    let o = &a.occupancy;
+                    let assumed = if a.cc_origin == CcOrigin::Assumed {
+                        "?"
+                    } else {
+                        ""
+                    };
+                    row.extend([
+                        format!("{}{assumed}", cc_text(a.cc)),
+                        a.source.name().to_string(),
+                        a.launch.block_size.to_string(),
+                        a.launch.registers_per_thread.to_string(),
+                        a.launch.shared_mem_per_block().to_string(),
+                        opt(o.limits.registers),
+                        opt(o.limits.shared_mem),
+                        opt(o.limits.warps),
+                        o.limits.blocks.to_string(),
+                        if a.limits.enforces_barriers() {
+                            o.limits.barriers_as_reported().to_string()
+                        } else {
+                            "-".into()
+                        },
+                        limiter_text(&a),
+                        o.active_warps.to_string(),
+                        format!("{:.2}", o.occupancy_pct),
+                        a.achieved_occupancy_pct
+                            .map_or_else(|| "-".into(), |v| format!("{v:.2}")),
+                    ]);
+                    for n in &a.notes {
+                        *notes.entry(n.clone()).or_default() += 1;
+                    }
+                }
+                Err(e) => {
+                    row.push(format!("({e})"));
+                }
+            }
+            rows.push(row);
+        }
+    }
+    let mut out = render_rows(&rows, &[1, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16]);
+    push_notes(&mut out, &notes);
+    out
+}
+
+/// Appends each distinct note once, with the number of results it applies to.
+pub(crate) fn push_notes(out: &mut String, notes: &std::collections::BTreeMap<String, usize>) {
+    if notes.is_empty() {
+        return;
+    }
+    out.push('\n');
+    for (text, count) in notes {
+        let plural = if *count == 1 { "" } else { "s" };
+        out.push_str(&format!("note ({count} result{plural}): {text}\n"));
+    }
+}

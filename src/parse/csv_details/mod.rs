@@ -1,0 +1,228 @@
+//! The `--csv` details export (long form): one row per header metric and one per rule result,
+//! grouped into results by `ID`. Columns are found by header name.
+
+pub mod identity;
+pub mod printed;
+
+use super::ParseError;
+use crate::model::catalog::metric_for;
+use crate::model::stock_sections::{display_name_for, identifier_for};
+use crate::model::{
+    Device, Format, KernelResult, MetricRow, Report, RuleKind, RuleResult, Section, SpeedupKind,
+};
+use crate::parse::number::parse_number;
+use csv::StringRecord;
+use identity::IdentityColumns;
+use printed::metric_from_printed;
+use std::collections::HashMap;
+
+/// A CSV reader over text: no header handling, rows of any length.
+pub(crate) fn csv_reader(text: &str) -> csv::Reader<&[u8]> {
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+}
+
+/// A CSV error as a parse error at its line.
+pub(crate) fn csv_error(e: &csv::Error) -> ParseError {
+    let line = e
+        .position()
+        .map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX));
+    ParseError::Line {
+        line,
+        message: e.to_string(),
+    }
+}
+
+/// The line a record starts on, for messages.
+fn line_of(row: &StringRecord) -> usize {
+    row.position()
+        .map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX))
+}
+
+/// The per-row columns of the long form.
+struct RowColumns {
+    section: usize,
+    metric_name: usize,
+    metric_unit: Option<usize>,
+    metric_value: Option<usize>,
+    rule_name: Option<usize>,
+    rule_type: Option<usize>,
+    rule_description: Option<usize>,
+    speedup_type: Option<usize>,
+    speedup: Option<usize>,
+}
+
+impl RowColumns {
+    fn from_header(header: &StringRecord) -> Result<Self, ParseError> {
+        let find = |name: &str| header.iter().position(|h| h.trim() == name);
+        let missing = |name: &str| ParseError::Line {
+            line: 1,
+            message: format!("the CSV header has no \"{name}\" column"),
+        };
+        Ok(RowColumns {
+            section: find("Section Name").ok_or_else(|| missing("Section Name"))?,
+            metric_name: find("Metric Name").ok_or_else(|| missing("Metric Name"))?,
+            metric_unit: find("Metric Unit"),
+            metric_value: find("Metric Value"),
+            rule_name: find("Rule Name"),
+            rule_type: find("Rule Type"),
+            rule_description: find("Rule Description"),
+            speedup_type: find("Estimated Speedup Type"),
+            speedup: find("Estimated Speedup"),
+        })
+    }
+}
+
+/// A cell's text, empty when the row is shorter.
+fn cell(row: &StringRecord, col: Option<usize>) -> &str {
+    col.and_then(|i| row.get(i)).unwrap_or("")
+}
+
+/// Parses a `--csv` details export.
+pub fn parse(text: &str) -> Result<Report, ParseError> {
+    let mut reader = csv_reader(text);
+    let mut rows = reader.records();
+    let header = match rows.next() {
+        Some(row) => row.map_err(|e| csv_error(&e))?,
+        None => return Err(ParseError::NotAResult("the CSV export is empty".into())),
+    };
+    let identity = IdentityColumns::from_header(header.iter());
+    let cols = RowColumns::from_header(&header)?;
+    let mut report = Report::new("", Format::CsvDetails);
+    let mut results: Vec<KernelResult> = Vec::new();
+    let mut index_of: HashMap<u64, usize> = HashMap::new();
+    for row in rows {
+        let row = row.map_err(|e| csv_error(&e))?;
+        if row.iter().all(|c| c.trim().is_empty()) {
+            continue;
+        }
+        let Some(id) = identity.id_of(&row) else {
+            report.warnings.push(format!(
+                "line {}: row without a result ID skipped",
+                line_of(&row)
+            ));
+            continue;
+        };
+        let index = *index_of.entry(id).or_insert_with(|| {
+            let mut result = KernelResult::default();
+            identity.fill(&mut result, &row);
+            results.push(result);
+            results.len() - 1
+        });
+        let Some(result) = results.get_mut(index) else {
+            continue;
+        };
+        if let Err(message) = add_row(result, &row, &cols) {
+            report
+                .warnings
+                .push(format!("line {}: {message}", line_of(&row)));
+        }
+    }
+    for result in &mut results {
+        result.index_section_metrics();
+    }
+    report.devices = devices_of(&results);
+    report.results = results;
+    Ok(report)
+}
+
+/// Adds one metric row or rule row to its result.
+fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> Result<(), String> {
+    let section = cell(row, Some(cols.section)).trim();
+    let label = cell(row, Some(cols.metric_name)).trim();
+    if !label.is_empty() {
+        let metric = metric_from_printed(
+            metric_for(section, label).map(str::to_string),
+            cell(row, cols.metric_value),
+            cell(row, cols.metric_unit),
+        );
+        section_by_name(&mut result.sections, section)
+            .rows
+            .push(MetricRow {
+                label: label.to_string(),
+                metric,
+            });
+        return Ok(());
+    }
+    let rule_name = cell(row, cols.rule_name).trim();
+    if rule_name.is_empty() {
+        return Err("row with neither a metric nor a rule skipped".into());
+    }
+    let tag = cell(row, cols.rule_type).trim();
+    let kind = RuleKind::from_tag(tag).ok_or_else(|| format!("unknown rule type \"{tag}\""))?;
+    let rule = RuleResult {
+        identifier: Some(rule_name.to_string()),
+        kind,
+        title: String::new(),
+        message: cell(row, cols.rule_description).trim().to_string(),
+        speedup: speedup_of(cell(row, cols.speedup_type), cell(row, cols.speedup)),
+        focus_metrics: Vec::new(),
+    };
+    if section.is_empty() {
+        result.rules.push(rule);
+    } else {
+        section_by_identifier(&mut result.sections, section)
+            .rules
+            .push(rule);
+    }
+    Ok(())
+}
+
+/// The estimated speedup of a rule row: `global`/`local` and a percentage.
+fn speedup_of(kind: &str, value: &str) -> Option<(SpeedupKind, f64)> {
+    let value = parse_number(value.trim())?.0.as_f64()?;
+    let kind = match kind.trim() {
+        "local" => SpeedupKind::Local,
+        _ => SpeedupKind::Global,
+    };
+    Some((kind, value))
+}
+
+/// The section with a display name, appended when new.
+fn section_by_name<'a>(sections: &'a mut Vec<Section>, name: &str) -> &'a mut Section {
+    let at = match sections.iter().position(|s| s.name == name) {
+        Some(at) => at,
+        None => {
+            sections.push(Section {
+                identifier: identifier_for(name).map(str::to_string),
+                name: name.to_string(),
+                ..Section::default()
+            });
+            sections.len() - 1
+        }
+    };
+    &mut sections[at]
+}
+
+/// The section a rule row names by identifier (`SpeedOfLight`), appended when new. An unknown
+/// identifier becomes a section of its own; a display name is accepted too.
+fn section_by_identifier<'a>(sections: &'a mut Vec<Section>, identifier: &str) -> &'a mut Section {
+    if identifier_for(identifier).is_some() {
+        return section_by_name(sections, identifier);
+    }
+    let name = display_name_for(identifier).unwrap_or(identifier);
+    let section = section_by_name(sections, name);
+    if section.identifier.is_none() {
+        section.identifier = Some(identifier.to_string());
+    }
+    section
+}
+
+/// One device per device index the results name, with the compute capability they print.
+pub(crate) fn devices_of(results: &[KernelResult]) -> Vec<Device> {
+    let mut devices: Vec<Device> = Vec::new();
+    for r in results {
+        let Some(index) = r.device else { continue };
+        if devices.iter().any(|d| d.index == index) {
+            continue;
+        }
+        devices.push(Device {
+            index,
+            cc: r.cc,
+            ..Device::default()
+        });
+    }
+    devices
+}
