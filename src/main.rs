@@ -6,15 +6,19 @@ use sightline::cli::{self, Args};
 
 fn main() {
     let args = Args::parse();
-    let code = match args.command {
-        Some(command) => cli::run(command),
-        None => match sightline::ui::run(args.files) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("sightline: {e}");
-                1
-            }
-        },
+    let code = if args.install_desktop {
+        sightline::ui::desktop::run_install()
+    } else {
+        match args.command {
+            Some(command) => cli::run(command),
+            None => match sightline::ui::run(args.files) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("sightline: {e}");
+                    1
+                }
+            },
+        }
     };
     std::process::exit(code);
 }

@@ -238,15 +238,13 @@ impl KernelResult {
             .chain(self.rules.iter())
     }
 
-    /// The rule result with the highest estimated speedup.
+    /// The rule result with the highest estimated speedup: a global estimate (a decrease of the
+    /// workload's runtime) wins over a local one (the gain of one hardware unit).
     pub fn top_rule(&self) -> Option<&RuleResult> {
         self.all_rules()
-            .filter(|r| r.speedup.is_some())
-            .max_by(|a, b| {
-                let sa = a.speedup.map_or(0.0, |s| s.1);
-                let sb = b.speedup.map_or(0.0, |s| s.1);
-                sa.total_cmp(&sb)
-            })
+            .filter_map(|r| r.speedup.map(|(kind, pct)| (kind == SpeedupKind::Global, pct, r)))
+            .max_by(|a, b| (a.0, a.1).partial_cmp(&(b.0, b.1)).unwrap_or(std::cmp::Ordering::Equal))
+            .map(|(_, _, r)| r)
     }
 
     /// Inserts a section row's metric into the metric map under its key, keeping the row.

@@ -1,9 +1,111 @@
-//! The desktop app (egui/eframe views).
+//! The desktop app (egui/eframe): a results table across every open report, and the Details,
+//! Raw and Session pages of the selected result.
+//!
+//! Opening files (argv, File > Open, recent files, drag and drop, paste, the built-in demo)
+//! goes through one [`Command::Open`]; files load on background threads ([`loader`]).
+//! [`SightlineApp`] can be driven without eframe, which is how the tests run it.
+
+pub mod app;
+pub mod commands;
+pub mod demo;
+pub mod desktop;
+pub mod details;
+pub mod drop_overlay;
+pub mod format;
+pub mod header;
+pub mod loader;
+pub mod menu;
+pub mod occupancy_view;
+pub mod pages;
+pub mod plot_util;
+pub mod raw_page;
+pub mod reports_panel;
+pub mod results_table;
+pub mod roofline_view;
+pub mod rows;
+pub mod session_page;
+pub mod settings;
+pub mod sol_bars;
+pub mod theme;
+pub mod workspace;
+
+pub use app::{AppOptions, SightlineApp};
+pub use commands::{Command, OpenRequest};
+pub use pages::Page;
+pub use settings::Settings;
+pub use theme::ThemeChoice;
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
-/// Starts the desktop app on the given files.
+/// Environment variables read only when `EFRAME_SCREENSHOT_TO` is set (documentation
+/// screenshots): the page to show, the row (in table order) to select, and the theme.
+const SCREENSHOT_PAGE_VAR: &str = "SIGHTLINE_SCREENSHOT_PAGE";
+const SCREENSHOT_ROW_VAR: &str = "SIGHTLINE_SCREENSHOT_ROW";
+const SCREENSHOT_THEME_VAR: &str = "SIGHTLINE_SCREENSHOT_THEME";
+
+/// Starts the desktop app on the given files (the demo report when there are none).
 pub fn run(files: Vec<PathBuf>) -> Result<(), String> {
-    let _ = files;
-    Err("the desktop app is not built yet".into())
+    let screenshot = std::env::var_os("EFRAME_SCREENSHOT_TO").is_some();
+    let mut viewport = egui::ViewportBuilder::default()
+        .with_title("Sightline")
+        .with_app_id(desktop::APP_ID)
+        .with_inner_size([1360.0, 860.0])
+        .with_min_inner_size([640.0, 420.0])
+        .with_drag_and_drop(true);
+    if let Ok(icon) = eframe::icon_data::from_png_bytes(desktop::ICON_PNG) {
+        viewport = viewport.with_icon(Arc::new(icon));
+    }
+    let options = eframe::NativeOptions {
+        renderer: eframe::Renderer::Glow,
+        viewport,
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Sightline",
+        options,
+        Box::new(move |cc| {
+            let mut app = SightlineApp::new(
+                cc.storage,
+                AppOptions {
+                    files,
+                    demo_when_empty: true,
+                    persist_state: !screenshot,
+                    file_dialog: true,
+                },
+            );
+            app.set_context(&cc.egui_ctx);
+            if screenshot {
+                prepare_screenshot(&mut app);
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// The first frames are the screenshot: load everything first and apply the requested view.
+fn prepare_screenshot(app: &mut SightlineApp) {
+    app.wait_for_loads(Duration::from_secs(300));
+    if let Ok(page) = std::env::var(SCREENSHOT_PAGE_VAR)
+        && let Some(p) = Page::ALL
+            .iter()
+            .find(|p| p.label().eq_ignore_ascii_case(&page))
+    {
+        app.settings_mut().page = *p;
+    }
+    if let Ok(theme) = std::env::var(SCREENSHOT_THEME_VAR) {
+        app.settings_mut().theme = if theme.eq_ignore_ascii_case("light") {
+            ThemeChoice::Light
+        } else {
+            ThemeChoice::Dark
+        };
+    }
+    if let Some(row) = std::env::var(SCREENSHOT_ROW_VAR)
+        .ok()
+        .and_then(|r| r.parse::<usize>().ok())
+    {
+        app.select_row(row);
+    }
 }

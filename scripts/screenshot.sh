@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Takes a screenshot of the app showing FILE under Xvfb and writes OUT.png.
+#
+#   scripts/screenshot.sh FILE OUT.png [PAGE] [ROW] [THEME]
+#
+# PAGE is a tab name (Details, Raw, Session), ROW the row of the results table to select
+# (0 = first), THEME dark or light. Builds the release binary if it is missing. Needs
+# `xvfb-run` (Debian: apt-get install xvfb xauth).
+set -euo pipefail
+
+if [ $# -lt 2 ]; then
+    echo "usage: $0 FILE OUT.png [PAGE] [ROW] [THEME]" >&2
+    exit 2
+fi
+file=$1
+out=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin="$root/target/release/sightline"
+
+if ! command -v xvfb-run >/dev/null; then
+    echo "xvfb-run not found: apt-get install xvfb xauth" >&2
+    exit 1
+fi
+if [ ! -x "$bin" ]; then
+    (cd "$root" && cargo build --release --bin sightline)
+fi
+case "$out" in
+    /*) ;;
+    *) out="$PWD/$out" ;;
+esac
+mkdir -p "$(dirname "$out")"
+rm -f "$out"
+
+runtime=$(mktemp -d)
+chmod 700 "$runtime"
+trap 'rm -rf "$runtime"' EXIT
+
+# A private HOME keeps the user's saved settings out of the picture (and untouched).
+env -u WAYLAND_DISPLAY \
+    HOME="$runtime" XDG_RUNTIME_DIR="$runtime" XDG_DATA_HOME="$runtime/data" \
+    EFRAME_SCREENSHOT_TO="$out" \
+    SIGHTLINE_SCREENSHOT_PAGE="${3:-Details}" \
+    SIGHTLINE_SCREENSHOT_ROW="${4:-0}" \
+    SIGHTLINE_SCREENSHOT_THEME="${5:-dark}" \
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" "$file"
+
+if [ ! -s "$out" ]; then
+    echo "no screenshot written to $out" >&2
+    exit 1
+fi
+echo "$out"

@@ -1,0 +1,69 @@
+//! What the user asks for: every way of opening something (argv, File > Open, recent files, a
+//! drop, a paste, the demo) becomes one [`Command::Open`], handled in one place by the app.
+
+use super::loader::LoadId;
+use super::workspace::ReportId;
+use std::path::{Path, PathBuf};
+
+/// Something to open as a report.
+#[derive(Debug, Clone)]
+pub enum OpenRequest {
+    /// A file on disk.
+    Path(PathBuf),
+    /// Text, e.g. pasted from the clipboard; `name` is how lists show it.
+    Text { name: String, text: String },
+    /// A dropped file whose path cannot be read directly (its bytes come from the handle).
+    Dropped(egui::DroppedFileHandle),
+    /// The report built into the binary.
+    Demo,
+}
+
+impl OpenRequest {
+    /// How the file lists name it.
+    pub fn display_name(&self) -> String {
+        match self {
+            OpenRequest::Path(p) => super::format::file_name(p),
+            OpenRequest::Text { name, .. } => name.clone(),
+            OpenRequest::Dropped(h) => super::format::file_name(h.path()),
+            OpenRequest::Demo => super::demo::DEMO_NAME.to_string(),
+        }
+    }
+
+    /// The file on disk, when there is one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            OpenRequest::Path(p) => Some(p),
+            OpenRequest::Dropped(h) => Some(h.path()),
+            OpenRequest::Text { .. } | OpenRequest::Demo => None,
+        }
+    }
+
+    /// The size in bytes, when cheap to know.
+    pub fn size_hint(&self) -> Option<u64> {
+        match self {
+            OpenRequest::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            OpenRequest::Text { text, .. } => Some(text.len() as u64),
+            OpenRequest::Dropped(h) => std::fs::metadata(h.path()).ok().map(|m| m.len()),
+            OpenRequest::Demo => Some(super::demo::demo_size()),
+        }
+    }
+}
+
+/// One user action that changes what is open or shown.
+#[derive(Debug, Clone)]
+pub enum Command {
+    /// Open a file, text or the demo on a background thread.
+    Open(OpenRequest),
+    /// Show the native file dialog (File > Open, Ctrl+O).
+    ShowOpenDialog,
+    /// Close one report.
+    CloseReport(ReportId),
+    /// Close every report.
+    CloseAll,
+    /// Forget a failed file.
+    DismissFailed(LoadId),
+    /// Empty the recent files list.
+    ClearRecent,
+    /// Hide the notice bar.
+    DismissNotice,
+}

@@ -1,0 +1,163 @@
+//! The Details page: speed-of-light bars, then every section in order (collapsible) with its
+//! metric table and rule results.
+
+use super::format::{clean_markup, rule_title, speedup_text, value_and_unit};
+use super::{sol_bars, theme};
+use crate::model::{KernelResult, Metric, RuleKind, RuleResult, Section};
+
+/// Shows the Details page of a result.
+pub fn show(ui: &mut egui::Ui, result: &KernelResult, show_breakdown: &mut bool) {
+    egui::ScrollArea::vertical()
+        .id_salt("details_page")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            sol_bars::show(ui, result, show_breakdown);
+            ui.separator();
+            if result.sections.is_empty() {
+                ui.weak("This form of report has no sections; the Raw page lists every metric.");
+            }
+            for (i, section) in result.sections.iter().enumerate() {
+                section_ui(ui, i, section);
+            }
+            if !result.rules.is_empty() {
+                egui::CollapsingHeader::new(egui::RichText::new("Other rule results").strong())
+                    .id_salt("section_other_rules")
+                    .default_open(true)
+                    .show(ui, |ui| rules_ui(ui, &result.rules));
+            }
+        });
+}
+
+/// One collapsible section: its metric table, then its rule results.
+fn section_ui(ui: &mut egui::Ui, index: usize, section: &Section) {
+    let title = if section.name.is_empty() {
+        section
+            .identifier
+            .clone()
+            .unwrap_or_else(|| "Section".into())
+    } else {
+        section.name.clone()
+    };
+    egui::CollapsingHeader::new(egui::RichText::new(&title).strong())
+        .id_salt(("section", &title, index))
+        .default_open(true)
+        .show(ui, |ui| {
+            if !section.rows.is_empty() {
+                egui::Grid::new(("section_metrics", index))
+                    .striped(true)
+                    .num_columns(3)
+                    .min_col_width(60.0)
+                    .show(ui, |ui| {
+                        ui.weak("Metric Name");
+                        ui.weak("Metric Unit");
+                        ui.weak("Metric Value");
+                        ui.end_row();
+                        for row in &section.rows {
+                            let (value, unit) = value_and_unit(&row.metric.value, &row.metric.unit);
+                            ui.label(&row.label)
+                                .on_hover_ui(|ui| metric_tooltip(ui, &row.label, &row.metric));
+                            ui.label(&unit);
+                            ui.label(&value)
+                                .on_hover_ui(|ui| metric_tooltip(ui, &row.label, &row.metric));
+                            ui.end_row();
+                        }
+                    });
+            }
+            rules_ui(ui, &section.rules);
+        });
+}
+
+/// The tooltip of a metric: name, unit and raw value.
+pub fn metric_tooltip(ui: &mut egui::Ui, label: &str, metric: &Metric) {
+    ui.strong(label);
+    egui::Grid::new("metric_tooltip")
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.weak("Metric");
+            ui.monospace(
+                metric
+                    .name
+                    .as_deref()
+                    .unwrap_or("(no metric name in this form)"),
+            );
+            ui.end_row();
+            ui.weak("Unit");
+            ui.monospace(if metric.unit.is_empty() {
+                "-"
+            } else {
+                &metric.unit
+            });
+            ui.end_row();
+            ui.weak("Raw value");
+            ui.monospace(format!("{} ({})", metric.value, metric.value.kind_name()));
+            ui.end_row();
+            if let Some(printed) = &metric.printed {
+                ui.weak("Printed");
+                ui.monospace(
+                    format!("{} {}", printed.value, printed.unit)
+                        .trim_end()
+                        .to_string(),
+                );
+                ui.end_row();
+            }
+            if !metric.instances.is_empty() {
+                ui.weak("Instances");
+                ui.monospace(metric.instances.len().to_string());
+                ui.end_row();
+            }
+        });
+}
+
+/// The tag shown for a rule kind.
+pub fn kind_tag(kind: RuleKind) -> &'static str {
+    match kind {
+        RuleKind::Opt => "OPT",
+        RuleKind::Wrn => "WRN",
+        RuleKind::Inf => "INF",
+        RuleKind::Err => "ERR",
+    }
+}
+
+/// Rule results: kind tag in its colour, title, estimated speedup, message.
+pub fn rules_ui(ui: &mut egui::Ui, rules: &[RuleResult]) {
+    for rule in rules {
+        ui.add_space(4.0);
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.horizontal_wrapped(|ui| {
+                let color = theme::rule_color(ui, rule.kind);
+                ui.label(
+                    egui::RichText::new(kind_tag(rule.kind))
+                        .strong()
+                        .monospace()
+                        .color(color),
+                );
+                // Text exports carry no rule title; the message says it all.
+                if !rule.title.trim().is_empty() || rule.identifier.is_some() {
+                    ui.label(egui::RichText::new(rule_title(rule)).strong());
+                }
+                if let Some(speedup) = speedup_text(rule) {
+                    ui.label(egui::RichText::new(speedup).color(color));
+                }
+            });
+            ui.label(clean_markup(&rule.message));
+            if !rule.focus_metrics.is_empty() {
+                egui::CollapsingHeader::new("Key performance indicators")
+                    .id_salt(("kpi", rule_title(rule)))
+                    .show(ui, |ui| {
+                        egui::Grid::new(("kpi_grid", rule_title(rule)))
+                            .num_columns(2)
+                            .show(ui, |ui| {
+                                for (name, value) in &rule.focus_metrics {
+                                    ui.monospace(name);
+                                    ui.label(crate::model::units::group_thousands(&format!(
+                                        "{value:.3}"
+                                    )));
+                                    ui.end_row();
+                                }
+                            });
+                    });
+            }
+        });
+    }
+}

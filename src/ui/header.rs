@@ -1,0 +1,74 @@
+//! The header above the pages: kernel, report, GPU, duration, launch shape, ncu version.
+
+use super::workspace::OpenReport;
+use crate::analysis::headline::{device_summary, headline};
+use crate::model::KernelResult;
+use crate::model::units::format_value;
+
+/// Facts shown in the header, as (label, value) pairs.
+pub fn facts(open: &OpenReport, result: &KernelResult) -> Vec<(&'static str, String)> {
+    let report = &open.report;
+    let dev = device_summary(report, Some(result));
+    let mut extra = Vec::new();
+    if let Some((a, b)) = dev.cc {
+        extra.push(format!("CC {a}.{b}"));
+    }
+    if let Some(n) = dev.sm_count {
+        extra.push(format!("{n} SMs"));
+    }
+    let gpu = match (dev.name, extra.is_empty()) {
+        (Some(name), true) => name,
+        (Some(name), false) => format!("{name} ({})", extra.join(", ")),
+        (None, false) => extra.join(", "),
+        (None, true) => "-".into(),
+    };
+    let h = headline(result);
+    let shape = |d: Option<crate::model::Dim3>| d.map_or_else(|| "-".into(), |d| d.to_string());
+    let mut facts = vec![
+        ("Report", open.name.clone()),
+        ("ID", result.id.to_string()),
+        ("GPU", gpu),
+        (
+            "Duration",
+            h.duration_ns
+                .map_or_else(|| "-".into(), |d| format_value(d, "ns")),
+        ),
+        ("Grid", shape(result.grid)),
+        ("Block", shape(result.block)),
+    ];
+    // Text exports do not name the ncu version; the report file and session page do.
+    if let Some(version) = &report.tool_version {
+        facts.push(("ncu", version.clone()));
+    }
+    facts
+}
+
+/// Shows the header of the selected result.
+pub fn show(ui: &mut egui::Ui, open: &OpenReport, result: &KernelResult) {
+    let function = if result.name.function.is_empty() {
+        result.name.demangled.as_str()
+    } else {
+        result.name.function.as_str()
+    };
+    ui.horizontal(|ui| {
+        ui.heading(function);
+        if let Some(n) = result.invocations {
+            ui.weak(format!("{n} invocations"));
+        }
+    });
+    if result.name.demangled != function {
+        ui.add(
+            egui::Label::new(egui::RichText::new(&result.name.demangled).weak().small()).truncate(),
+        )
+        .on_hover_text(&result.name.demangled);
+    }
+    ui.horizontal_wrapped(|ui| {
+        for (i, (label, value)) in facts(open, result).into_iter().enumerate() {
+            if i > 0 {
+                ui.separator();
+            }
+            ui.weak(label);
+            ui.label(value);
+        }
+    });
+}

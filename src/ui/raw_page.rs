@@ -1,0 +1,94 @@
+//! The Raw page: every metric of the result (name, unit, value, instances), searchable by name,
+//! in a virtualised table.
+
+use super::details::metric_tooltip;
+use super::format::value_and_unit;
+use super::workspace::ResultRef;
+use crate::model::KernelResult;
+use egui_extras::{Column, TableBuilder};
+
+/// Search text and the matching metric names of the last frame.
+#[derive(Default)]
+pub struct RawPageState {
+    pub query: String,
+    cache: Option<(ResultRef, String, Vec<String>)>,
+}
+
+impl RawPageState {
+    /// The metric names of `result` containing the query (case-insensitive), cached.
+    fn matches(&mut self, at: ResultRef, result: &KernelResult) -> &[String] {
+        let fresh = matches!(&self.cache, Some((r, q, _)) if *r == at && *q == self.query);
+        if !fresh {
+            let needle = self.query.trim().to_lowercase();
+            let names = result
+                .metrics
+                .keys()
+                .filter(|k| needle.is_empty() || k.to_lowercase().contains(&needle))
+                .cloned()
+                .collect();
+            self.cache = Some((at, self.query.clone(), names));
+        }
+        self.cache
+            .as_ref()
+            .map_or(&[], |(_, _, names)| names.as_slice())
+    }
+}
+
+/// Shows the Raw page.
+pub fn show(ui: &mut egui::Ui, at: ResultRef, result: &KernelResult, state: &mut RawPageState) {
+    ui.horizontal(|ui| {
+        let label = ui.label("Search metrics");
+        ui.add(
+            egui::TextEdit::singleline(&mut state.query)
+                .hint_text("e.g. dram__bytes")
+                .desired_width(280.0),
+        )
+        .labelled_by(label.id);
+    });
+    let total = result.metrics.len();
+    let names = state.matches(at, result);
+    ui.weak(format!("{} of {total} metrics", names.len()));
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
+    TableBuilder::new(ui)
+        .id_salt("raw_metrics")
+        .striped(true)
+        .auto_shrink([false, false])
+        .column(Column::remainder().at_least(240.0).clip(true))
+        .column(Column::initial(110.0).at_least(50.0).clip(true))
+        .column(Column::initial(160.0).at_least(60.0).clip(true))
+        .column(Column::initial(80.0).at_least(40.0))
+        .header(row_height + 2.0, |mut header| {
+            for title in ["Metric Name", "Metric Unit", "Metric Value", "Instances"] {
+                header.col(|ui| {
+                    ui.strong(title);
+                });
+            }
+        })
+        .body(|body| {
+            body.rows(row_height, names.len(), |mut row| {
+                let Some(name) = names.get(row.index()) else {
+                    return;
+                };
+                let Some(metric) = result.metrics.get(name) else {
+                    return;
+                };
+                let (value, unit) = value_and_unit(&metric.value, &metric.unit);
+                row.col(|ui| {
+                    ui.monospace(name)
+                        .on_hover_ui(|ui| metric_tooltip(ui, name, metric));
+                });
+                row.col(|ui| {
+                    ui.label(unit);
+                });
+                row.col(|ui| {
+                    ui.label(value)
+                        .on_hover_ui(|ui| metric_tooltip(ui, name, metric));
+                });
+                row.col(|ui| {
+                    if !metric.instances.is_empty() {
+                        ui.label(metric.instances.len().to_string());
+                    }
+                });
+            });
+        });
+}

@@ -1,0 +1,230 @@
+//! The results table across every open report: sortable by each column, filtered by kernel
+//! name, virtualised (only visible rows are laid out), keyboard up/down moves the selection.
+
+use super::rows::{RowSummary, SortColumn, SortState, visible_order};
+use super::theme;
+use super::workspace::{ResultRef, Workspace};
+use egui_extras::{Column, TableBuilder};
+
+/// The filter text and the cached visible order.
+#[derive(Default)]
+pub struct ResultsTable {
+    /// Case-insensitive substring of the kernel name.
+    pub filter: String,
+    order: Vec<usize>,
+    cache_key: Option<(u64, String, SortState)>,
+    /// Row (in visible order) to scroll into view on the next frame.
+    scroll_to: Option<usize>,
+}
+
+impl ResultsTable {
+    /// The visible rows (indices into `Workspace::rows`), recomputed only when the rows, the
+    /// filter or the sort change.
+    pub fn order(&mut self, workspace: &Workspace, sort: SortState) -> &[usize] {
+        let key = (workspace.generation(), self.filter.clone(), sort);
+        if self.cache_key.as_ref() != Some(&key) {
+            self.order = visible_order(workspace.rows(), &self.filter, sort);
+            self.cache_key = Some(key);
+        }
+        &self.order
+    }
+
+    /// Moves the selection by `delta` rows in visible order (selects the first row when
+    /// nothing visible is selected) and scrolls it into view.
+    pub fn move_selection(
+        &mut self,
+        workspace: &Workspace,
+        sort: SortState,
+        selection: &mut Option<ResultRef>,
+        delta: isize,
+    ) {
+        let rows = workspace.rows();
+        let order = self.order(workspace, sort);
+        if order.is_empty() {
+            return;
+        }
+        let current = selection.and_then(|sel| {
+            order
+                .iter()
+                .position(|&i| rows.get(i).is_some_and(|r| r.result == sel))
+        });
+        let next = match current {
+            Some(pos) => pos
+                .saturating_add_signed(delta)
+                .min(order.len().saturating_sub(1)),
+            None => 0,
+        };
+        if let Some(row) = order.get(next).and_then(|&i| rows.get(i)) {
+            *selection = Some(row.result);
+            self.scroll_to = Some(next);
+        }
+    }
+
+    /// The filter box and the table.
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        workspace: &Workspace,
+        sort: &mut SortState,
+        selection: &mut Option<ResultRef>,
+    ) {
+        self.keyboard(ui, workspace, *sort, selection);
+        ui.horizontal(|ui| {
+            let label = ui.label("Filter kernels");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.filter)
+                    .hint_text("kernel name")
+                    .desired_width(220.0),
+            )
+            .labelled_by(label.id);
+            if !self.filter.is_empty() && ui.button("Clear filter").clicked() {
+                self.filter.clear();
+            }
+            let shown = self.order(workspace, *sort).len();
+            ui.weak(format!("{shown} of {} results", workspace.result_count()));
+        });
+        let scroll_to = self.scroll_to.take();
+        let order = self.order(workspace, *sort);
+        let rows = workspace.rows();
+        let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+        let mut clicked_header = None;
+        let mut clicked_row = None;
+        let mut table = TableBuilder::new(ui)
+            .id_salt("results_table")
+            .striped(true)
+            .resizable(true)
+            .auto_shrink([false, false])
+            .sense(egui::Sense::click())
+            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+            .column(Column::initial(130.0).at_least(50.0).clip(true))
+            .column(Column::initial(36.0).at_least(24.0))
+            .column(Column::initial(160.0).at_least(60.0).clip(true))
+            .column(Column::initial(150.0).at_least(60.0).clip(true))
+            .column(Column::initial(76.0).at_least(50.0))
+            .column(Column::initial(104.0).at_least(60.0))
+            .column(Column::initial(104.0).at_least(60.0))
+            .column(Column::initial(78.0).at_least(50.0))
+            .column(Column::remainder().at_least(100.0).clip(true));
+        if let Some(pos) = scroll_to {
+            table = table.scroll_to_row(pos, None);
+        }
+        table
+            .header(row_height + 2.0, |mut header| {
+                for column in SortColumn::ALL {
+                    header.col(|ui| {
+                        let sorted = sort.column == column;
+                        if ui.selectable_label(sorted, column.title()).clicked() {
+                            clicked_header = Some(column);
+                        }
+                        if sorted {
+                            ui.label(
+                                egui::RichText::new(if sort.ascending { "▲" } else { "▼" })
+                                    .monospace(),
+                            );
+                        }
+                    });
+                }
+            })
+            .body(|body| {
+                body.rows(row_height, order.len(), |mut row| {
+                    let Some(summary) = order.get(row.index()).and_then(|&i| rows.get(i)) else {
+                        return;
+                    };
+                    row.set_selected(*selection == Some(summary.result));
+                    row_cells(&mut row, summary);
+                    if row.response().clicked() {
+                        clicked_row = Some(summary.result);
+                    }
+                });
+            });
+        if let Some(column) = clicked_header {
+            sort.clicked(column);
+        }
+        if let Some(result) = clicked_row {
+            *selection = Some(result);
+        }
+    }
+
+    /// Up/down move the selection unless a text field has the keyboard.
+    fn keyboard(
+        &mut self,
+        ui: &mut egui::Ui,
+        workspace: &Workspace,
+        sort: SortState,
+        selection: &mut Option<ResultRef>,
+    ) {
+        if ui.ctx().text_edit_focused() {
+            return;
+        }
+        let (up, down) = ui.input_mut(|i| {
+            (
+                i.count_and_consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+                i.count_and_consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
+            )
+        });
+        let delta = down as isize - up as isize;
+        if up + down > 0 {
+            self.move_selection(workspace, sort, selection, delta);
+        }
+    }
+}
+
+/// The cells of one row.
+fn row_cells(row: &mut egui_extras::TableRow<'_, '_>, r: &RowSummary) {
+    row.col(|ui| {
+        ui.add(
+            egui::Label::new(&r.report_name)
+                .truncate()
+                .selectable(false),
+        );
+    });
+    row.col(|ui| {
+        ui.add(egui::Label::new(r.id.to_string()).selectable(false));
+    });
+    row.col(|ui| {
+        ui.add(egui::Label::new(&r.kernel).truncate().selectable(false))
+            .on_hover_text(&r.kernel_full);
+    });
+    row.col(|ui| {
+        ui.add(egui::Label::new(&r.shape).truncate().selectable(false));
+    });
+    row.col(|ui| {
+        ui.add(egui::Label::new(&r.duration_text).selectable(false));
+    });
+    row.col(|ui| cell_bar(ui, r.sol_compute_pct, false));
+    row.col(|ui| cell_bar(ui, r.sol_memory_pct, true));
+    row.col(|ui| {
+        ui.add(egui::Label::new(super::format::percent_text(r.occupancy_pct)).selectable(false));
+    });
+    row.col(|ui| {
+        let text = egui::RichText::new(&r.top_rule_text);
+        let text = match r.top_rule_kind {
+            Some(kind) => text.color(theme::rule_color(ui, kind)),
+            None => text,
+        };
+        let response = ui.add(egui::Label::new(text).truncate().selectable(false));
+        if !r.top_rule_message.is_empty() {
+            response.on_hover_text(super::format::clean_markup(&r.top_rule_message));
+        }
+    });
+}
+
+/// A percentage as a bar filling the cell, with the number on top.
+fn cell_bar(ui: &mut egui::Ui, pct: Option<f64>, memory: bool) {
+    let size = egui::vec2(ui.available_width(), ui.available_height() - 4.0);
+    let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+    if let Some(p) = pct.filter(|p| p.is_finite()) {
+        let painter = ui.painter();
+        painter.rect_filled(rect, 2.0, theme::bar_track(ui));
+        let mut fill = rect;
+        fill.set_width(rect.width() * (p / 100.0).clamp(0.0, 1.0) as f32);
+        painter.rect_filled(
+            fill,
+            2.0,
+            theme::bar_fill(ui, memory, p).gamma_multiply(0.55),
+        );
+    }
+    let text = egui::RichText::new(super::format::percent_text(pct))
+        .color(ui.visuals().strong_text_color());
+    ui.put(rect, egui::Label::new(text).selectable(false));
+}

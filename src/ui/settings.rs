@@ -1,0 +1,83 @@
+//! What the app remembers across runs (eframe storage): theme, zoom, page, sort order, recent
+//! files. Loaded reports are never persisted.
+
+use super::pages::Page;
+use super::rows::SortState;
+use super::theme::ThemeChoice;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// How many recent files the File menu lists.
+pub const MAX_RECENT_FILES: usize = 10;
+
+/// The persisted settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    pub theme: ThemeChoice,
+    /// egui zoom factor (Ctrl+wheel, Ctrl+plus/minus).
+    pub zoom_factor: f32,
+    /// The page shown for the selected result.
+    pub page: Page,
+    /// The results table's order.
+    pub sort: SortState,
+    /// Whether the Details page shows the throughput breakdown under the SOL bars.
+    pub show_sol_breakdown: bool,
+    /// Files opened from a path, most recent first.
+    pub recent_files: Vec<PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            theme: ThemeChoice::default(),
+            zoom_factor: 1.0,
+            page: Page::default(),
+            sort: SortState::default(),
+            show_sol_breakdown: false,
+            recent_files: Vec::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// Puts a file at the top of the recent list (absolute path, no duplicates, bounded).
+    pub fn remember_file(&mut self, path: &Path) {
+        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        self.recent_files.retain(|p| p != &path);
+        self.recent_files.insert(0, path);
+        self.recent_files.truncate(MAX_RECENT_FILES);
+    }
+
+    /// Zoom factors outside this range make the window unusable.
+    pub fn clamp_zoom(zoom: f32) -> f32 {
+        if zoom.is_finite() {
+            zoom.clamp(0.5, 3.0)
+        } else {
+            1.0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_files_are_unique_and_bounded() {
+        let mut s = Settings::default();
+        for i in 0..12 {
+            s.remember_file(Path::new(&format!("/tmp/r{i}.ncu-rep")));
+        }
+        s.remember_file(Path::new("/tmp/r5.ncu-rep"));
+        assert_eq!(s.recent_files.len(), MAX_RECENT_FILES);
+        assert_eq!(s.recent_files[0], PathBuf::from("/tmp/r5.ncu-rep"));
+        assert_eq!(
+            s.recent_files
+                .iter()
+                .filter(|p| p.ends_with("r5.ncu-rep"))
+                .count(),
+            1
+        );
+    }
+}

@@ -1,0 +1,80 @@
+//! Light and dark themes, and the few colours the views share (bars, rule kinds).
+
+use crate::model::RuleKind;
+use egui::Color32;
+use serde::{Deserialize, Serialize};
+
+/// The theme the user picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ThemeChoice {
+    #[default]
+    Dark,
+    Light,
+}
+
+impl ThemeChoice {
+    /// The egui theme.
+    pub fn egui_theme(self) -> egui::Theme {
+        match self {
+            ThemeChoice::Dark => egui::Theme::Dark,
+            ThemeChoice::Light => egui::Theme::Light,
+        }
+    }
+
+    /// The menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            ThemeChoice::Dark => "Dark",
+            ThemeChoice::Light => "Light",
+        }
+    }
+}
+
+/// Applies the theme to the context when it differs from the current one.
+pub fn apply(ctx: &egui::Context, choice: ThemeChoice) {
+    if ctx.theme() != choice.egui_theme() {
+        ctx.set_theme(choice.egui_theme());
+    }
+}
+
+/// Whether the UI is currently dark.
+fn is_dark(ui: &egui::Ui) -> bool {
+    ui.visuals().dark_mode
+}
+
+/// The fill of a throughput bar: blue for compute, teal for memory, orange above 80 %.
+pub fn bar_fill(ui: &egui::Ui, memory: bool, pct: f64) -> Color32 {
+    let dark = is_dark(ui);
+    match (pct >= 80.0, memory, dark) {
+        (true, _, true) => Color32::from_rgb(222, 140, 50),
+        (true, _, false) => Color32::from_rgb(230, 130, 30),
+        (false, false, true) => Color32::from_rgb(64, 126, 205),
+        (false, false, false) => Color32::from_rgb(90, 150, 225),
+        (false, true, true) => Color32::from_rgb(40, 150, 140),
+        (false, true, false) => Color32::from_rgb(70, 175, 160),
+    }
+}
+
+/// The background track of a bar.
+pub fn bar_track(ui: &egui::Ui) -> Color32 {
+    ui.visuals().extreme_bg_color
+}
+
+/// The colour of a rule kind's tag.
+pub fn rule_color(ui: &egui::Ui, kind: RuleKind) -> Color32 {
+    let dark = is_dark(ui);
+    match (kind, dark) {
+        (RuleKind::Opt, true) => Color32::from_rgb(110, 170, 255),
+        (RuleKind::Opt, false) => Color32::from_rgb(20, 90, 200),
+        (RuleKind::Wrn, true) => Color32::from_rgb(240, 190, 60),
+        (RuleKind::Wrn, false) => Color32::from_rgb(170, 110, 0),
+        (RuleKind::Err, true) => Color32::from_rgb(255, 100, 100),
+        (RuleKind::Err, false) => Color32::from_rgb(200, 30, 30),
+        (RuleKind::Inf, _) => ui.visuals().weak_text_color(),
+    }
+}
+
+/// The colour of an error message.
+pub fn error_color(ui: &egui::Ui) -> Color32 {
+    ui.visuals().error_fg_color
+}
