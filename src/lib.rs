@@ -8,4 +8,5 @@ pub mod analysis;
 pub mod cli;
 pub mod model;
 pub mod parse;
+#[cfg(feature = "app")]
 pub mod ui;

@@ -1,5 +1,4 @@
 //! The sightline binary: parses the command line and starts the app or a headless command.
-#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 use clap::Parser;
 use sightline::cli::{self, Args};
@@ -7,18 +6,40 @@ use sightline::cli::{self, Args};
 fn main() {
     let args = Args::parse();
     let code = if args.install_desktop {
-        sightline::ui::desktop::run_install()
+        install_desktop()
     } else {
         match args.command {
             Some(command) => cli::run(command),
-            None => match sightline::ui::run(args.files) {
-                Ok(()) => 0,
-                Err(e) => {
-                    eprintln!("sightline: {e}");
-                    1
-                }
-            },
+            None => run_app(args.files),
         }
     };
     std::process::exit(code);
+}
+
+#[cfg(feature = "app")]
+fn install_desktop() -> i32 {
+    sightline::ui::desktop::run_install()
+}
+
+#[cfg(feature = "app")]
+fn run_app(files: Vec<std::path::PathBuf>) -> i32 {
+    match sightline::ui::run(files) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("sightline: {e}");
+            1
+        }
+    }
+}
+
+#[cfg(not(feature = "app"))]
+fn install_desktop() -> i32 {
+    eprintln!("sightline: built without the desktop app (feature `app`)");
+    1
+}
+
+#[cfg(not(feature = "app"))]
+fn run_app(_files: Vec<std::path::PathBuf>) -> i32 {
+    eprintln!("sightline: built without the desktop app (feature `app`); use a subcommand, see --help");
+    1
 }
