@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Takes a screenshot of the app showing FILE under Xvfb and writes OUT.png.
 #
-#   scripts/screenshot.sh FILE OUT.png [PAGE] [ROW] [THEME]
+#   scripts/screenshot.sh FILE OUT.png [PAGE] [ROW] [THEME] [BASELINES]
 #
-# PAGE is a tab name (Details, Raw, Session), ROW the row of the results table to select
-# (0 = first), THEME dark or light. Builds the release binary if it is missing. Needs
-# `xvfb-run` (Debian: apt-get install xvfb xauth).
+# FILE may list several files separated by commas (opened in that order). PAGE is a tab name
+# (Details, Raw, Session, Roofline, Occupancy, Compare, "Report vs report"), ROW the row of the
+# results table to select (0 = first, across all files), THEME dark or light, BASELINES the
+# rows to make baselines first (comma-separated). SIGHTLINE_SCREENSHOT_SIZE=WIDTHxHEIGHT in the
+# environment sets the window size (default 1360x860, at most 1920x1600 here). Builds the
+# release binary if it is missing. Needs `xvfb-run` (Debian: apt-get install xvfb xauth).
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
     echo "usage: $0 FILE OUT.png [PAGE] [ROW] [THEME]" >&2
     exit 2
 fi
-file=$1
+IFS=, read -r -a files <<< "$1"
 out=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin="$root/target/release/sightline"
@@ -42,7 +45,9 @@ env -u WAYLAND_DISPLAY \
     SIGHTLINE_SCREENSHOT_PAGE="${3:-Details}" \
     SIGHTLINE_SCREENSHOT_ROW="${4:-0}" \
     SIGHTLINE_SCREENSHOT_THEME="${5:-dark}" \
-    xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" "$file"
+    SIGHTLINE_SCREENSHOT_BASELINES="${6:-}" \
+    SIGHTLINE_SCREENSHOT_SIZE="${SIGHTLINE_SCREENSHOT_SIZE:-}" \
+    xvfb-run -a -s "-screen 0 1920x1600x24" "$bin" "${files[@]}"
 
 if [ ! -s "$out" ]; then
     echo "no screenshot written to $out" >&2

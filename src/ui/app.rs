@@ -7,7 +7,7 @@ use super::pages::{self, PageContext, PageStates};
 use super::results_table::ResultsTable;
 use super::settings::Settings;
 use super::workspace::{FailedLoad, PendingLoad, ResultRef, Workspace};
-use super::{drop_overlay, header, menu, reports_panel, theme};
+use super::{baselines, drop_overlay, header, menu, plot_util, reports_panel, theme};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -118,6 +118,11 @@ impl SightlineApp {
         &mut self.settings
     }
 
+    /// The baselines, open or not, in the order they were set.
+    pub fn baselines(&self) -> &[baselines::Baseline] {
+        &self.settings.baselines
+    }
+
     /// The selected result.
     pub fn selection(&self) -> Option<ResultRef> {
         self.selection
@@ -174,6 +179,7 @@ impl SightlineApp {
             Command::ShowOpenDialog => self.show_open_dialog(),
             Command::CloseReport(id) => {
                 self.workspace.close_report(id);
+                baselines::sync(&mut self.settings.baselines, &self.workspace);
                 if self.selection.is_some_and(|s| s.report == id) {
                     self.selection = None;
                     self.select_first_if_none();
@@ -181,12 +187,53 @@ impl SightlineApp {
             }
             Command::CloseAll => {
                 self.workspace.close_all();
+                baselines::sync(&mut self.settings.baselines, &self.workspace);
                 self.selection = None;
             }
             Command::DismissFailed(id) => self.workspace.dismiss_failed(id),
             Command::ClearRecent => self.settings.recent_files.clear(),
             Command::DismissNotice => self.notice = None,
+            Command::SetBaseline(at) => {
+                baselines::add(&mut self.settings.baselines, &self.workspace, at);
+            }
+            Command::RemoveBaseline(index) => {
+                baselines::remove(&mut self.settings.baselines, index);
+            }
+            Command::ComparePair { base, current } => {
+                if self.workspace.result(base).is_some() && self.workspace.result(current).is_some()
+                {
+                    self.selection = Some(current);
+                    self.pages.compare.pin(base, current);
+                    self.settings.page = super::Page::Compare;
+                }
+            }
+            Command::SaveText { file_name, text } => self.save_text(&file_name, &text),
         }
+    }
+
+    /// Saves an export to a file picked in the native save dialog; says so when none can be
+    /// shown (copying still works).
+    fn save_text(&mut self, file_name: &str, text: &str) {
+        const NO_DIALOG: &str =
+            "No save dialog can be shown here (no desktop portal and no zenity); use Copy instead.";
+        if !self.file_dialog || !file_dialog_possible() {
+            self.pages.export_status = Some(NO_DIALOG.into());
+            return;
+        }
+        let started = Instant::now();
+        let picked = rfd::FileDialog::new()
+            .set_title("Save the comparison")
+            .set_file_name(file_name)
+            .save_file();
+        self.pages.export_status = Some(match picked {
+            Some(path) => match std::fs::write(&path, text) {
+                Ok(()) => format!("Saved {}.", path.display()),
+                Err(e) => format!("Could not save {}: {e}", path.display()),
+            },
+            // No person cancels a dialog this fast: none was shown.
+            None if started.elapsed() < Duration::from_millis(150) => NO_DIALOG.into(),
+            None => "Not saved.".into(),
+        });
     }
 
     /// Adds a report that was parsed elsewhere (benchmarks, other front ends), as if loaded.
@@ -198,6 +245,7 @@ impl SightlineApp {
         let id = self
             .workspace
             .add_report(name.into(), None, report, Duration::ZERO);
+        baselines::sync(&mut self.settings.baselines, &self.workspace);
         self.select_first_if_none();
         id
     }
@@ -241,6 +289,7 @@ impl SightlineApp {
                 }
                 self.workspace
                     .add_report(pending.name, pending.path, report, outcome.elapsed);
+                baselines::sync(&mut self.settings.baselines, &self.workspace);
                 self.select_first_if_none();
             }
             Err(message) => self.workspace.add_failed(FailedLoad {
@@ -321,9 +370,14 @@ impl SightlineApp {
         for request in drop_overlay::take_dropped(ctx) {
             self.queued.push(Command::Open(request));
         }
-        // Ctrl+wheel (and pinch) arrive as a zoom delta, never as scrolling.
+        // Ctrl+wheel (and pinch) arrive as a zoom delta, never as scrolling. Over a plot they
+        // zoom the plot only (the plots drawn last frame say where they are).
+        let plots = plot_util::take_plot_areas(ctx);
+        let over_plot = ctx
+            .pointer_hover_pos()
+            .is_some_and(|p| plots.iter().any(|r| r.contains(p)));
         let zoom = ctx.input(|i| i.zoom_delta());
-        if zoom != 1.0 {
+        if zoom != 1.0 && !over_plot {
             self.settings.zoom_factor = Settings::clamp_zoom(self.settings.zoom_factor * zoom);
         }
     }
@@ -375,7 +429,13 @@ impl SightlineApp {
             .default_size(250.0)
             .size_range(160.0..=500.0)
             .show(ui, |ui| {
-                reports_panel::show(ui, &self.workspace, &mut self.selection, &mut self.queued);
+                reports_panel::show(
+                    ui,
+                    &self.workspace,
+                    &mut self.selection,
+                    &mut self.settings.baselines,
+                    &mut self.queued,
+                );
             });
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         drop_overlay::paint_hover(&ctx);
@@ -437,6 +497,8 @@ impl SightlineApp {
                     &self.workspace,
                     &mut self.settings.sort,
                     &mut self.selection,
+                    &self.settings.baselines,
+                    &mut self.queued,
                 );
             });
         let selected = self.selection.and_then(|at| {
@@ -448,17 +510,28 @@ impl SightlineApp {
             ui.weak("Select a result in the table above (click, or Up/Down).");
             return;
         };
-        header::show(ui, open, result);
+        let baseline = baselines::index_of(&self.settings.baselines, at)
+            .and_then(|i| self.settings.baselines.get(i).map(|b| (i, b.color32())));
+        header::show(ui, open, result, at, baseline, &mut self.queued);
         pages::tabs(ui, &mut self.settings.page);
         ui.separator();
+        let visible = baselines::visible(&self.settings.baselines);
         let cx = PageContext {
             workspace: &self.workspace,
             open,
             result,
             at,
+            baselines: &visible,
         };
         let page = self.settings.page;
-        pages::show(ui, page, &cx, &mut self.pages, &mut self.settings);
+        pages::show(
+            ui,
+            page,
+            &cx,
+            &mut self.pages,
+            &mut self.settings,
+            &mut self.queued,
+        );
         if let Some(at) = self.pages.take_selection_request() {
             self.selection = Some(at);
         }
@@ -498,7 +571,7 @@ impl eframe::App for SightlineApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.persist_state {
-            eframe::set_value(storage, eframe::APP_KEY, &self.settings);
+            eframe::set_value(storage, eframe::APP_KEY, &self.settings.to_save());
         }
     }
 

@@ -1,8 +1,9 @@
 //! What the user asks for: every way of opening something (argv, File > Open, recent files, a
-//! drop, a paste, the demo) becomes one [`Command::Open`], handled in one place by the app.
+//! drop, a paste, the demo) becomes one [`Command::Open`], handled in one place by the app, as
+//! do baselines, comparisons and saving exports.
 
 use super::loader::LoadId;
-use super::workspace::ReportId;
+use super::workspace::{ReportId, ResultRef};
 use std::path::{Path, PathBuf};
 
 /// Something to open as a report.
@@ -66,4 +67,12 @@ pub enum Command {
     ClearRecent,
     /// Hide the notice bar.
     DismissNotice,
+    /// Make a result a baseline.
+    SetBaseline(ResultRef),
+    /// Stop using the baseline at this position of the list.
+    RemoveBaseline(usize),
+    /// Show the side-by-side comparison of two results (a row of the report comparison).
+    ComparePair { base: ResultRef, current: ResultRef },
+    /// Save text (an export) to a file the user picks.
+    SaveText { file_name: String, text: String },
 }

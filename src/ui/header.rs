@@ -1,6 +1,8 @@
-//! The header above the pages: kernel, report, GPU, duration, launch shape, ncu version.
+//! The header above the pages: kernel, report, GPU, duration, launch shape, ncu version, and
+//! the button that makes the result a baseline (or stops it being one).
 
-use super::workspace::OpenReport;
+use super::commands::Command;
+use super::workspace::{OpenReport, ResultRef};
 use crate::analysis::headline::{device_summary, headline};
 use crate::model::KernelResult;
 use crate::model::units::format_value;
@@ -43,8 +45,16 @@ pub fn facts(open: &OpenReport, result: &KernelResult) -> Vec<(&'static str, Str
     facts
 }
 
-/// Shows the header of the selected result.
-pub fn show(ui: &mut egui::Ui, open: &OpenReport, result: &KernelResult) {
+/// Shows the header of the selected result `at`; `baseline` is its place in the baseline list
+/// and its colour when it is one.
+pub fn show(
+    ui: &mut egui::Ui,
+    open: &OpenReport,
+    result: &KernelResult,
+    at: ResultRef,
+    baseline: Option<(usize, egui::Color32)>,
+    commands: &mut Vec<Command>,
+) {
     let function = if result.name.function.is_empty() {
         result.name.demangled.as_str()
     } else {
@@ -54,6 +64,31 @@ pub fn show(ui: &mut egui::Ui, open: &OpenReport, result: &KernelResult) {
         ui.heading(function);
         if let Some(n) = result.invocations {
             ui.weak(format!("{n} invocations"));
+        }
+        match baseline {
+            Some((index, color)) => {
+                super::theme::swatch(ui, color);
+                ui.label(egui::RichText::new("Baseline").color(color).strong());
+                if ui
+                    .button("Remove baseline")
+                    .on_hover_text("Stop comparing other results with this one")
+                    .clicked()
+                {
+                    commands.push(Command::RemoveBaseline(index));
+                }
+            }
+            None => {
+                if ui
+                    .button("Set as baseline")
+                    .on_hover_text(
+                        "Compare other results with this one (Compare and Roofline pages); \
+                         kept across restarts",
+                    )
+                    .clicked()
+                {
+                    commands.push(Command::SetBaseline(at));
+                }
+            }
         }
     });
     if result.name.demangled != function {

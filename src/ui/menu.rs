@@ -100,5 +100,6 @@ fn help_menu(ui: &mut egui::Ui) {
     ui.label("Open: Ctrl+O, drag files in, or pass them on the command line");
     ui.label("Paste ncu text: Ctrl+V");
     ui.label("Select results: click, or Up/Down");
+    ui.label("Baselines: Set as baseline in the header, or right-click a row");
     ui.label("Zoom: Ctrl+wheel, Ctrl+plus/minus");
 }

@@ -1,12 +1,27 @@
-//! The desktop app (egui/eframe): a results table across every open report, and the Details,
-//! Raw and Session pages of the selected result.
+//! The desktop app (egui/eframe): a results table across every open report, the list of open
+//! reports and baselines, and the pages of the selected result:
+//!
+//! - Details ([`details`]): speed-of-light bars, every section's metrics and rule results;
+//! - Raw ([`raw_page`]): every metric, searchable;
+//! - Session ([`session_page`]): session, device and launch information;
+//! - Roofline ([`roofline_view`]): the result's rooflines with arrows from the baselines, or
+//!   one chart of every result of a report or of all open reports;
+//! - Occupancy ([`occupancy_view`]): block limits, occupancy graphs and what-if;
+//! - Compare ([`compare_view`]): the result side by side with the visible baselines
+//!   ([`baselines`]);
+//! - Report vs report ([`report_compare`]): two open reports compared kernel by kernel.
+//!
+//! Comparisons export as CSV or Markdown ([`compare_export`]).
 //!
 //! Opening files (argv, File > Open, recent files, drag and drop, paste, the built-in demo)
 //! goes through one [`Command::Open`]; files load on background threads ([`loader`]).
 //! [`SightlineApp`] can be driven without eframe, which is how the tests run it.
 
 pub mod app;
+pub mod baselines;
 pub mod commands;
+pub mod compare_export;
+pub mod compare_view;
 pub mod demo;
 pub mod desktop;
 pub mod details;
@@ -19,6 +34,7 @@ pub mod occupancy_view;
 pub mod pages;
 pub mod plot_util;
 pub mod raw_page;
+pub mod report_compare;
 pub mod reports_panel;
 pub mod results_table;
 pub mod roofline_view;
@@ -40,10 +56,22 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Environment variables read only when `EFRAME_SCREENSHOT_TO` is set (documentation
-/// screenshots): the page to show, the row (in table order) to select, and the theme.
+/// screenshots): the page to show, the row (in table order) to select, the theme, and the rows
+/// (comma-separated, in table order) to make baselines first.
 const SCREENSHOT_PAGE_VAR: &str = "SIGHTLINE_SCREENSHOT_PAGE";
 const SCREENSHOT_ROW_VAR: &str = "SIGHTLINE_SCREENSHOT_ROW";
 const SCREENSHOT_THEME_VAR: &str = "SIGHTLINE_SCREENSHOT_THEME";
+const SCREENSHOT_BASELINES_VAR: &str = "SIGHTLINE_SCREENSHOT_BASELINES";
+/// The window size of a screenshot, `WIDTHxHEIGHT` (default 1360x860).
+const SCREENSHOT_SIZE_VAR: &str = "SIGHTLINE_SCREENSHOT_SIZE";
+
+/// The window size asked for by [`SCREENSHOT_SIZE_VAR`].
+fn screenshot_size() -> Option<[f32; 2]> {
+    let text = std::env::var(SCREENSHOT_SIZE_VAR).ok()?;
+    let (w, h) = text.trim().split_once('x')?;
+    let (w, h) = (w.trim().parse::<f32>().ok()?, h.trim().parse::<f32>().ok()?);
+    (w >= 640.0 && h >= 420.0 && w <= 8000.0 && h <= 8000.0).then_some([w, h])
+}
 
 /// Starts the desktop app on the given files (the demo report when there are none).
 pub fn run(files: Vec<PathBuf>) -> Result<(), String> {
@@ -51,7 +79,12 @@ pub fn run(files: Vec<PathBuf>) -> Result<(), String> {
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Sightline")
         .with_app_id(desktop::APP_ID)
-        .with_inner_size([1360.0, 860.0])
+        .with_inner_size(
+            screenshot
+                .then(screenshot_size)
+                .flatten()
+                .unwrap_or([1360.0, 860.0]),
+        )
         .with_min_inner_size([640.0, 420.0])
         .with_drag_and_drop(true);
     if let Ok(icon) = eframe::icon_data::from_png_bytes(desktop::ICON_PNG) {
@@ -66,18 +99,24 @@ pub fn run(files: Vec<PathBuf>) -> Result<(), String> {
         "Sightline",
         options,
         Box::new(move |cc| {
+            // A screenshot opens the files one after the other, so their order is fixed.
+            let (now, later) = if screenshot && !files.is_empty() {
+                (Vec::new(), files)
+            } else {
+                (files, Vec::new())
+            };
             let mut app = SightlineApp::new(
                 cc.storage,
                 AppOptions {
-                    files,
-                    demo_when_empty: true,
+                    demo_when_empty: now.is_empty() && later.is_empty(),
+                    files: now,
                     persist_state: !screenshot,
                     file_dialog: true,
                 },
             );
             app.set_context(&cc.egui_ctx);
             if screenshot {
-                prepare_screenshot(&mut app);
+                prepare_screenshot(&mut app, later);
             }
             Ok(Box::new(app))
         }),
@@ -85,9 +124,14 @@ pub fn run(files: Vec<PathBuf>) -> Result<(), String> {
     .map_err(|e| e.to_string())
 }
 
-/// The first frames are the screenshot: load everything first and apply the requested view.
-fn prepare_screenshot(app: &mut SightlineApp) {
+/// The first frames are the screenshot: load everything first (`files` in order) and apply
+/// the requested view.
+fn prepare_screenshot(app: &mut SightlineApp, files: Vec<PathBuf>) {
     app.wait_for_loads(Duration::from_secs(300));
+    for file in files {
+        app.open(OpenRequest::Path(file));
+        app.wait_for_loads(Duration::from_secs(300));
+    }
     if let Ok(page) = std::env::var(SCREENSHOT_PAGE_VAR)
         && let Some(p) = Page::ALL
             .iter()
@@ -101,6 +145,16 @@ fn prepare_screenshot(app: &mut SightlineApp) {
         } else {
             ThemeChoice::Dark
         };
+    }
+    if let Ok(rows) = std::env::var(SCREENSHOT_BASELINES_VAR) {
+        for row in rows
+            .split(',')
+            .filter_map(|r| r.trim().parse::<usize>().ok())
+        {
+            if let Some(at) = app.select_row(row) {
+                app.handle(Command::SetBaseline(at));
+            }
+        }
     }
     if let Some(row) = std::env::var(SCREENSHOT_ROW_VAR)
         .ok()

@@ -1,9 +1,13 @@
 //! The pages of the selected result, as tabs. To add a page: add a variant to [`Page`], list it
 //! in [`Page::ALL`], name it in [`Page::label`], and call its `show` function in [`show`].
 
+use super::baselines::VisibleBaseline;
+use super::commands::Command;
 use super::settings::Settings;
 use super::workspace::{OpenReport, ResultRef, Workspace};
-use super::{details, occupancy_view, raw_page, roofline_view, session_page};
+use super::{
+    compare_view, details, occupancy_view, raw_page, report_compare, roofline_view, session_page,
+};
 use crate::model::KernelResult;
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +25,10 @@ pub enum Page {
     Roofline,
     /// Occupancy limits, graphs and what-if.
     Occupancy,
+    /// The result side by side with the visible baselines.
+    Compare,
+    /// Two open reports compared kernel by kernel.
+    ReportDiff,
 }
 
 impl Page {
@@ -31,6 +39,8 @@ impl Page {
         Page::Session,
         Page::Roofline,
         Page::Occupancy,
+        Page::Compare,
+        Page::ReportDiff,
     ];
 
     /// The tab label.
@@ -41,6 +51,8 @@ impl Page {
             Page::Session => "Session",
             Page::Roofline => "Roofline",
             Page::Occupancy => "Occupancy",
+            Page::Compare => "Compare",
+            Page::ReportDiff => "Report vs report",
         }
     }
 }
@@ -52,6 +64,8 @@ pub struct PageContext<'a> {
     pub open: &'a OpenReport,
     pub result: &'a KernelResult,
     pub at: ResultRef,
+    /// The baselines that are open and shown.
+    pub baselines: &'a [VisibleBaseline],
 }
 
 /// View state of the pages that need some (search text, caches); not persisted.
@@ -60,8 +74,12 @@ pub struct PageStates {
     pub raw: raw_page::RawPageState,
     pub roofline: roofline_view::RooflineViewState,
     pub occupancy: occupancy_view::OccupancyViewState,
+    pub compare: compare_view::CompareViewState,
+    pub reports: report_compare::ReportCompareState,
     /// The architecture chosen for sources that name no compute capability.
     pub assumed_cc: Option<(u32, u32)>,
+    /// What the last export did (copied, saved, no dialog), shown by the comparison pages.
+    pub export_status: Option<String>,
 }
 
 impl PageStates {
@@ -80,13 +98,14 @@ pub fn tabs(ui: &mut egui::Ui, current: &mut Page) {
     });
 }
 
-/// Shows a page in the remaining space.
+/// Shows a page in the remaining space; what it asks for goes to `commands`.
 pub fn show(
     ui: &mut egui::Ui,
     page: Page,
     cx: &PageContext<'_>,
     states: &mut PageStates,
     settings: &mut Settings,
+    commands: &mut Vec<Command>,
 ) {
     match page {
         Page::Details => details::show(ui, cx.result, &mut settings.show_sol_breakdown),
@@ -98,5 +117,21 @@ pub fn show(
         Page::Occupancy => {
             occupancy_view::show(ui, cx, &mut states.occupancy, &mut states.assumed_cc);
         }
+        Page::Compare => compare_view::show(
+            ui,
+            cx,
+            &mut states.compare,
+            settings,
+            &mut states.export_status,
+            commands,
+        ),
+        Page::ReportDiff => report_compare::show(
+            ui,
+            cx,
+            &mut states.reports,
+            settings,
+            &mut states.export_status,
+            commands,
+        ),
     }
 }

@@ -1,7 +1,7 @@
 //! Log axes for egui_plot, which has none: values are plotted as log10, the grid is drawn in
 //! decades (with 2..9 subdivisions when zoomed in) and tick labels are written back in real
 //! units. Also the readable units the roofline and occupancy views print (GFLOP/s, TB/s,
-//! FLOP/byte).
+//! FLOP/byte), and the record of where plots are on screen (for the window zoom).
 
 use egui_plot::{GridInput, GridMark};
 use std::ops::RangeInclusive;
@@ -103,6 +103,28 @@ fn labelled(mark: &GridMark, range: &RangeInclusive<f64>) -> bool {
                     .iter()
                     .any(|m| near(*m)))
     }
+}
+
+/// Where the plots drawn this frame are kept, so the next frame can tell whether the pointer
+/// is over one (Ctrl+wheel then zooms the plot, not the whole window).
+fn plot_areas_id() -> egui::Id {
+    egui::Id::unique("sightline_plot_areas")
+}
+
+/// Records the screen area of a plot drawn this frame.
+pub fn note_plot_area(ctx: &egui::Context, rect: egui::Rect) {
+    ctx.data_mut(|d| {
+        d.get_temp_mut_or_default::<Vec<egui::Rect>>(plot_areas_id())
+            .push(rect);
+    });
+}
+
+/// The plot areas recorded since the last call (the previous frame's plots), emptied.
+pub fn take_plot_areas(ctx: &egui::Context) -> Vec<egui::Rect> {
+    ctx.data_mut(|d| {
+        d.remove_temp::<Vec<egui::Rect>>(plot_areas_id())
+            .unwrap_or_default()
+    })
 }
 
 /// The tick label of a log10 axis in `unit` (`FLOP/s` gives `10 TFLOP/s`; an empty unit gives

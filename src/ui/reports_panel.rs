@@ -1,6 +1,8 @@
 //! The side list of files: open reports (one click closes one), files still loading (spinner,
-//! size, time so far) and files that failed (their error, dismissable).
+//! size, time so far) and files that failed (their error, dismissable); then the baselines,
+//! each shown or hidden with its checkbox, removable, and reopened when its file is closed.
 
+use super::baselines::Baseline;
 use super::commands::{Command, OpenRequest};
 use super::format::size_text;
 use super::theme;
@@ -19,6 +21,7 @@ pub fn show(
     ui: &mut egui::Ui,
     workspace: &Workspace,
     selection: &mut Option<ResultRef>,
+    baselines: &mut [Baseline],
     commands: &mut Vec<Command>,
 ) {
     ui.heading("Reports");
@@ -99,5 +102,59 @@ pub fn show(
                     );
                 });
             }
+            if !workspace.reports().is_empty() || !baselines.is_empty() {
+                ui.add_space(8.0);
+                baselines_ui(ui, selection, baselines, commands);
+            }
         });
+}
+
+/// The baselines: a checkbox to show or hide each (in its colour), a button to remove it, its
+/// report, or a button to open its file again.
+fn baselines_ui(
+    ui: &mut egui::Ui,
+    selection: &mut Option<ResultRef>,
+    baselines: &mut [Baseline],
+    commands: &mut Vec<Command>,
+) {
+    ui.heading("Baselines");
+    if baselines.is_empty() {
+        ui.weak("None. Use \"Set as baseline\" in a result's header or its row's context menu.");
+        return;
+    }
+    for (i, b) in baselines.iter_mut().enumerate() {
+        let title = b.title();
+        ui.horizontal(|ui| {
+            if icon_button(ui, "×", &format!("Remove baseline {title}")).clicked() {
+                commands.push(Command::RemoveBaseline(i));
+            }
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+            ui.painter().rect_filled(rect, 2.0, b.color32());
+            ui.checkbox(&mut b.visible, &title)
+                .on_hover_text("Show this baseline in the comparisons");
+        });
+        ui.indent(("baseline_facts", i), |ui| match (b.attached, &b.path) {
+            (Some(at), _) => {
+                if ui
+                    .link(&b.report_name)
+                    .on_hover_text("Select this result")
+                    .clicked()
+                {
+                    *selection = Some(at);
+                }
+            }
+            (None, Some(path)) => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.weak(format!("{} is not open", b.report_name))
+                        .on_hover_text(path.display().to_string());
+                    if ui.small_button("Open").clicked() {
+                        commands.push(Command::Open(OpenRequest::Path(path.clone())));
+                    }
+                });
+            }
+            (None, None) => {
+                ui.weak(format!("{} is not open", b.report_name));
+            }
+        });
+    }
 }

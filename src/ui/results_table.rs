@@ -1,6 +1,9 @@
 //! The results table across every open report: sortable by each column, filtered by kernel
 //! name, virtualised (only visible rows are laid out), keyboard up/down moves the selection.
+//! Baselines carry a dot in their colour; a row's context menu sets or removes one.
 
+use super::baselines::{self, Baseline};
+use super::commands::Command;
 use super::rows::{RowSummary, SortColumn, SortState, visible_order};
 use super::theme;
 use super::workspace::{ResultRef, Workspace};
@@ -60,13 +63,15 @@ impl ResultsTable {
         }
     }
 
-    /// The filter box and the table.
+    /// The filter box and the table; baseline changes go to `commands`.
     pub fn show(
         &mut self,
         ui: &mut egui::Ui,
         workspace: &Workspace,
         sort: &mut SortState,
         selection: &mut Option<ResultRef>,
+        baseline_list: &[Baseline],
+        commands: &mut Vec<Command>,
     ) {
         self.keyboard(ui, workspace, *sort, selection);
         ui.horizontal(|ui| {
@@ -131,10 +136,29 @@ impl ResultsTable {
                         return;
                     };
                     row.set_selected(*selection == Some(summary.result));
-                    row_cells(&mut row, summary);
-                    if row.response().clicked() {
+                    let baseline = baselines::index_of(baseline_list, summary.result);
+                    let color = baseline
+                        .and_then(|i| baseline_list.get(i))
+                        .map(|b| (b.color32(), b.visible));
+                    row_cells(&mut row, summary, color);
+                    let response = row.response();
+                    if response.clicked() {
                         clicked_row = Some(summary.result);
                     }
+                    response.context_menu(|ui| match baseline {
+                        Some(i) => {
+                            if ui.button("Remove baseline").clicked() {
+                                commands.push(Command::RemoveBaseline(i));
+                                ui.close();
+                            }
+                        }
+                        None => {
+                            if ui.button("Set as baseline").clicked() {
+                                commands.push(Command::SetBaseline(summary.result));
+                                ui.close();
+                            }
+                        }
+                    });
                 });
             });
         if let Some(column) = clicked_header {
@@ -169,8 +193,13 @@ impl ResultsTable {
     }
 }
 
-/// The cells of one row.
-fn row_cells(row: &mut egui_extras::TableRow<'_, '_>, r: &RowSummary) {
+/// The cells of one row; a baseline has a dot of its colour before the kernel name (a ring
+/// while it is hidden).
+fn row_cells(
+    row: &mut egui_extras::TableRow<'_, '_>,
+    r: &RowSummary,
+    baseline: Option<(egui::Color32, bool)>,
+) {
     row.col(|ui| {
         ui.add(
             egui::Label::new(&r.report_name)
@@ -182,6 +211,15 @@ fn row_cells(row: &mut egui_extras::TableRow<'_, '_>, r: &RowSummary) {
         ui.add(egui::Label::new(r.id.to_string()).selectable(false));
     });
     row.col(|ui| {
+        if let Some((color, visible)) = baseline {
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+            if visible {
+                ui.painter().circle_filled(rect.center(), 4.5, color);
+            } else {
+                ui.painter()
+                    .circle_stroke(rect.center(), 4.0, egui::Stroke::new(1.5, color));
+            }
+        }
         ui.add(egui::Label::new(&r.kernel).truncate().selectable(false))
             .on_hover_text(&r.kernel_full);
     });

@@ -1,8 +1,11 @@
 //! The Roofline page: the selected result's rooflines on log-log axes (each ceiling with its
 //! values and ridge point, the memory- and compute-bound regions shaded, achieved points with a
 //! hover tooltip), estimated rooflines marked with their assumptions, points above their roof
-//! called out, and a report-wide chart of every result sized by its duration.
+//! called out, an arrow from each visible baseline's achieved value to the selected result's
+//! (labelled with the change, in the baseline's colour), and a report-wide chart of every
+//! result sized by its duration.
 
+use super::baselines::VisibleBaseline;
 use super::pages::PageContext;
 use super::plot_util::{self, format_intensity, format_pct, format_rate, log_bounds, to_log};
 use super::workspace::{ReportId, ResultRef, Workspace};
@@ -15,7 +18,7 @@ use crate::model::names;
 use crate::model::units::format_value;
 use egui::{Color32, RichText};
 use egui_plot::{
-    Line, LineStyle, MarkerShape, Plot, PlotPoint, PlotTransform, Points, Polygon, Text,
+    Arrows, Line, LineStyle, MarkerShape, Plot, PlotPoint, PlotTransform, Points, Polygon, Text,
 };
 
 /// Bandwidth unit of the ceilings.
@@ -296,7 +299,10 @@ pub fn show(
                         .iter()
                         .find(|(k, _)| Some(*k) == chart_kind)
                         .map(|(k, c)| (*k, c));
-                    result_view(ui, &roof, chart, plot_height, reset);
+                    let arrows = chart.map_or_else(Vec::new, |(kind, chart)| {
+                        baseline_arrows(cx, state, &options, kind, chart)
+                    });
+                    result_view(ui, &roof, chart, &arrows, plot_height, reset);
                 }
                 Scope::Report | Scope::AllReports => {
                     wide_view(ui, cx, state, &roof, &options, plot_height, reset);
@@ -390,11 +396,85 @@ struct Marker {
     target: Option<ResultRef>,
 }
 
+/// An arrow from a baseline's achieved value to the selected result's, log10 coordinates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BaselineArrow {
+    pub from: (f64, f64),
+    pub to: (f64, f64),
+    pub color: Color32,
+    /// The change of performance (`+35% FLOP/s`).
+    pub label: String,
+    /// The baseline (`matmul_naive · ID 3`) and the achieved value it belongs to.
+    pub baseline: String,
+    pub point: String,
+}
+
+/// The change of an achieved performance as the arrows label it: `+35% FLOP/s`, `-4.2% FLOP/s`.
+pub fn change_label(base_work: f64, current_work: f64, work_unit: &str) -> String {
+    let pct = (current_work / base_work - 1.0) * 100.0;
+    if !pct.is_finite() {
+        return format!("{work_unit}/s changed");
+    }
+    if pct.abs() >= 10.0 {
+        format!("{pct:+.0}% {work_unit}/s")
+    } else {
+        format!("{pct:+.1}% {work_unit}/s")
+    }
+}
+
+/// One arrow per visible baseline and achieved value both have on this chart.
+fn baseline_arrows(
+    cx: &PageContext<'_>,
+    state: &mut RooflineViewState,
+    options: &RooflineOptions,
+    kind: ChartKind,
+    chart: &Chart,
+) -> Vec<BaselineArrow> {
+    let mut out = Vec::new();
+    for b in cx.baselines.iter().filter(|b| b.at != cx.at) {
+        out.extend(arrows_of(cx, state, options, kind, chart, b));
+    }
+    out
+}
+
+fn arrows_of(
+    cx: &PageContext<'_>,
+    state: &mut RooflineViewState,
+    options: &RooflineOptions,
+    kind: ChartKind,
+    chart: &Chart,
+    b: &VisibleBaseline,
+) -> Vec<BaselineArrow> {
+    let Some((open, result)) = cx.workspace.result(b.at) else {
+        return Vec::new();
+    };
+    let context = state.context(cx.workspace, b.at.report);
+    let roof = roofline::analyze(result, open.report.device_of(result), &context, options);
+    let theirs = roof.chart(kind);
+    chart
+        .points
+        .iter()
+        .filter_map(|p| {
+            let q = theirs.points.iter().find(|q| q.label == p.label)?;
+            Some(BaselineArrow {
+                from: (to_log(q.intensity)?, to_log(q.work)?),
+                to: (to_log(p.intensity)?, to_log(p.work)?),
+                color: b.color,
+                label: change_label(q.work, p.work, chart.work_unit),
+                baseline: b.title.clone(),
+                point: p.label.clone(),
+            })
+        })
+        .collect()
+}
+
 /// What one plot draws.
 struct PlotSpec<'s> {
     work_unit: &'static str,
     roofs: &'s [Roof],
     markers: &'s [Marker],
+    /// Arrows from baselines to the selected result.
+    arrows: &'s [BaselineArrow],
     /// The roof whose regions are shaded.
     shade: Option<usize>,
     estimated: bool,
@@ -408,6 +488,7 @@ fn result_view(
     ui: &mut egui::Ui,
     roof: &Roofline,
     chart: Option<(ChartKind, &Chart)>,
+    arrows: &[BaselineArrow],
     plot_height: f32,
     reset: bool,
 ) {
@@ -464,6 +545,13 @@ fn result_view(
     let Some(bounds) = chart.extent().and_then(|((xa, xb), (ya, yb))| {
         let x = log_bounds(xa, xb, 0.0)?;
         let y = log_bounds(ya, yb, 0.0)?;
+        // Room for the baselines' ends of the arrows.
+        let x = arrows.iter().fold(x, |(lo, hi), a| {
+            (lo.min(a.from.0 - 0.3), hi.max(a.from.0 + 0.3))
+        });
+        let y = arrows
+            .iter()
+            .fold(y, |(lo, hi), a| (lo.min(a.from.1 - 0.3), hi.max(a.from.1)));
         Some((x, (y.0, y.1 + HEADROOM)))
     }) else {
         ui.label("Nothing on this chart can be drawn on log axes.");
@@ -473,12 +561,14 @@ fn result_view(
         work_unit: chart.work_unit,
         roofs: &roofs,
         markers: &markers,
+        arrows,
         shade: chart.points.first().map(|p| p.ceiling).or(Some(0)),
         estimated: roof.estimated,
         bounds,
         height: plot_height,
     };
     draw_plot(ui, &spec, reset);
+    arrows_legend(ui, arrows);
     ui.add_space(6.0);
     ceilings_table(ui, chart);
     ui.add_space(6.0);
@@ -751,6 +841,7 @@ fn wide_view(
         work_unit: "FLOP",
         roofs: &roofs,
         markers: &markers,
+        arrows: &[],
         shade: (!roofs.is_empty()).then_some(0),
         estimated,
         bounds,
@@ -998,8 +1089,12 @@ fn draw_plot(ui: &mut egui::Ui, spec: &PlotSpec<'_>, reset: bool) -> Option<Resu
                     .allow_hover(false),
             );
         }
+        for a in spec.arrows {
+            draw_arrow(plot_ui, a);
+        }
     });
     let rect = response.response.rect;
+    plot_util::note_plot_area(ui.ctx(), rect);
     if spec.estimated {
         ui.painter().text(
             egui::pos2(rect.right() - 10.0, rect.top() + 8.0),
@@ -1037,6 +1132,57 @@ fn draw_plot(ui: &mut egui::Ui, spec: &PlotSpec<'_>, reset: bool) -> Option<Resu
         return marker.target;
     }
     None
+}
+
+/// A baseline's arrow: a hollow marker at the baseline's value, the arrow to the selected
+/// result's, and the change written at its middle.
+fn draw_arrow(plot_ui: &mut egui_plot::PlotUi<'_>, a: &BaselineArrow) {
+    plot_ui.points(
+        Points::new("", vec![[a.from.0, a.from.1]])
+            .shape(MarkerShape::Circle)
+            .radius(5.0)
+            .filled(false)
+            .color(a.color)
+            .allow_hover(false),
+    );
+    let from = plot_ui.screen_from_plot(PlotPoint::new(a.from.0, a.from.1));
+    let to = plot_ui.screen_from_plot(PlotPoint::new(a.to.0, a.to.1));
+    if from.distance(to) < 2.0 {
+        return;
+    }
+    plot_ui.arrows(
+        Arrows::new("", vec![[a.from.0, a.from.1]], vec![[a.to.0, a.to.1]])
+            .color(a.color)
+            .tip_length(12.0)
+            .allow_hover(false),
+    );
+    // Beside the middle of the arrow, in the baseline's colour.
+    let middle = plot_ui.plot_from_screen(from.lerp(to, 0.5) + egui::vec2(10.0, 0.0));
+    plot_ui.text(
+        Text::new(
+            "",
+            middle,
+            RichText::new(&a.label).size(LABEL_SIZE).color(a.color),
+        )
+        .anchor(egui::Align2::LEFT_CENTER)
+        .allow_hover(false),
+    );
+}
+
+/// The arrows in words under the chart, in the baselines' colours.
+fn arrows_legend(ui: &mut egui::Ui, arrows: &[BaselineArrow]) {
+    if arrows.is_empty() {
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.weak("From baselines (hollow markers) to this result:");
+        for a in arrows {
+            super::theme::swatch(ui, a.color);
+            ui.label(
+                RichText::new(format!("{} {}: {}", a.baseline, a.point, a.label)).color(a.color),
+            );
+        }
+    });
 }
 
 /// The index of the marker under the pointer (the nearest within its radius).

@@ -1,6 +1,8 @@
 //! What the app remembers across runs (eframe storage): theme, zoom, page, sort order, recent
-//! files. Loaded reports are never persisted.
+//! files, baselines (by file path and result ID) and comparison choices. Loaded reports are
+//! never persisted.
 
+use super::baselines::Baseline;
 use super::pages::Page;
 use super::rows::SortState;
 use super::theme::ThemeChoice;
@@ -25,6 +27,12 @@ pub struct Settings {
     pub show_sol_breakdown: bool,
     /// Files opened from a path, most recent first.
     pub recent_files: Vec<PathBuf>,
+    /// Results to compare others with, in the order they were set.
+    pub baselines: Vec<Baseline>,
+    /// Changes smaller than this percentage count as unchanged in comparisons.
+    pub compare_threshold_pct: f64,
+    /// The side-by-side comparison lists only metrics that changed.
+    pub compare_changed_only: bool,
 }
 
 impl Default for Settings {
@@ -36,6 +44,9 @@ impl Default for Settings {
             sort: SortState::default(),
             show_sol_breakdown: false,
             recent_files: Vec::new(),
+            baselines: Vec::new(),
+            compare_threshold_pct: crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT,
+            compare_changed_only: false,
         }
     }
 }
@@ -47,6 +58,22 @@ impl Settings {
         self.recent_files.retain(|p| p != &path);
         self.recent_files.insert(0, path);
         self.recent_files.truncate(MAX_RECENT_FILES);
+    }
+
+    /// The settings as saved: baselines that cannot attach again (no file) are left out.
+    pub fn to_save(&self) -> Settings {
+        let mut saved = self.clone();
+        saved.baselines.retain(|b| b.path.is_some());
+        saved
+    }
+
+    /// The comparison threshold, made sane (finite, 0–100 %).
+    pub fn threshold_pct(&self) -> f64 {
+        if self.compare_threshold_pct.is_finite() {
+            self.compare_threshold_pct.clamp(0.0, 100.0)
+        } else {
+            crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT
+        }
     }
 
     /// Zoom factors outside this range make the window unusable.

@@ -1,5 +1,7 @@
-//! Light and dark themes, and the few colours the views share (bars, rule kinds).
+//! Light and dark themes, and the few colours the views share (bars, rule kinds, comparison
+//! verdicts).
 
+use crate::analysis::compare::Verdict;
 use crate::model::RuleKind;
 use egui::Color32;
 use serde::{Deserialize, Serialize};
@@ -77,4 +79,26 @@ pub fn rule_color(ui: &egui::Ui, kind: RuleKind) -> Color32 {
 /// The colour of an error message.
 pub fn error_color(ui: &egui::Ui) -> Color32 {
     ui.visuals().error_fg_color
+}
+
+/// A small square of `color` (the mark of a baseline), laid out like a glyph.
+pub fn swatch(ui: &mut egui::Ui, color: Color32) {
+    let size = egui::vec2(10.0, 10.0);
+    let (rect, _) = ui.allocate_exact_size(size, egui::Sense::hover());
+    ui.painter().rect_filled(rect, 2.0, color);
+}
+
+/// The colour of a comparison verdict: green for better, red for worse, blue for a change
+/// without a direction, the weak text colour when unchanged.
+pub fn verdict_color(ui: &egui::Ui, verdict: Verdict) -> Color32 {
+    let dark = is_dark(ui);
+    match (verdict, dark) {
+        (Verdict::Better, true) => Color32::from_rgb(95, 200, 115),
+        (Verdict::Better, false) => Color32::from_rgb(20, 135, 50),
+        (Verdict::Worse, true) => Color32::from_rgb(255, 105, 100),
+        (Verdict::Worse, false) => Color32::from_rgb(200, 35, 35),
+        (Verdict::Neutral, true) => Color32::from_rgb(120, 170, 235),
+        (Verdict::Neutral, false) => Color32::from_rgb(40, 95, 185),
+        (Verdict::Unchanged, _) => ui.visuals().weak_text_color(),
+    }
 }

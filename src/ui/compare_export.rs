@@ -1,0 +1,112 @@
+//! Export buttons of the comparison pages: copy the comparison as CSV or Markdown (for a pull
+//! request) to the clipboard, or save it to a file (the save dialog runs in the app, which
+//! says so when no dialog can be shown).
+
+use super::commands::Command;
+use crate::analysis::compare::ReportDiff;
+use crate::analysis::compare::export::{self, DEFAULT_MAX_CHANGES, MarkdownOptions};
+
+/// What is exported and under which names.
+pub struct ExportSource<'a> {
+    pub diff: &'a ReportDiff,
+    /// The Markdown heading (`Comparison: a → b`).
+    pub title: String,
+    /// The file name offered by the save dialog, without extension.
+    pub file_stem: String,
+}
+
+/// The comparison as CSV.
+pub fn csv_text(source: &ExportSource<'_>) -> String {
+    export::to_csv(source.diff)
+}
+
+/// The comparison as Markdown.
+pub fn markdown_text(source: &ExportSource<'_>) -> String {
+    export::to_markdown(
+        source.diff,
+        &MarkdownOptions {
+            title: source.title.clone(),
+            max_changes: DEFAULT_MAX_CHANGES,
+        },
+    )
+}
+
+/// A file name made of letters, digits, `-`, `_` and `.` only.
+pub fn safe_file_stem(text: &str) -> String {
+    let stem: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let stem = stem.trim_matches('_');
+    if stem.is_empty() {
+        "comparison".into()
+    } else {
+        stem.chars().take(100).collect()
+    }
+}
+
+/// The four export buttons and the last export's outcome. The text is built only when a
+/// button is pressed.
+pub fn buttons(
+    ui: &mut egui::Ui,
+    source: &ExportSource<'_>,
+    status: &mut Option<String>,
+    commands: &mut Vec<Command>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.weak("Export");
+        if ui
+            .button("Copy CSV")
+            .on_hover_text("One row per kernel and metric, to the clipboard")
+            .clicked()
+        {
+            let text = csv_text(source);
+            let rows = text.lines().count().saturating_sub(1);
+            ui.ctx().copy_text(text);
+            *status = Some(format!("Copied CSV ({rows} rows) to the clipboard."));
+        }
+        if ui
+            .button("Copy Markdown")
+            .on_hover_text("A table for a pull request, to the clipboard")
+            .clicked()
+        {
+            ui.ctx().copy_text(markdown_text(source));
+            *status = Some("Copied Markdown to the clipboard.".into());
+        }
+        if ui.button("Save CSV…").clicked() {
+            commands.push(Command::SaveText {
+                file_name: format!("{}.csv", source.file_stem),
+                text: csv_text(source),
+            });
+        }
+        if ui.button("Save Markdown…").clicked() {
+            commands.push(Command::SaveText {
+                file_name: format!("{}.md", source.file_stem),
+                text: markdown_text(source),
+            });
+        }
+        if let Some(s) = status.as_deref() {
+            ui.weak(s);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_file_stem;
+
+    #[test]
+    fn file_stems_are_plain() {
+        assert_eq!(
+            safe_file_stem("kernels_basic.details.txt vs kernels_full"),
+            "kernels_basic.details.txt_vs_kernels_full"
+        );
+        assert_eq!(safe_file_stem("→"), "comparison");
+    }
+}

@@ -1,0 +1,384 @@
+//! The Report vs report page: two open reports (a baseline report and a current report)
+//! compared kernel by kernel. Every matched kernel with Δ duration, Δ SOL compute and memory,
+//! Δ occupancy and the time won or lost, sorted by impact; the kernels only one side has; the
+//! context warnings; export. Clicking a row opens the side-by-side view of that pair.
+
+use super::commands::Command;
+use super::compare_export::{self, ExportSource};
+use super::pages::PageContext;
+use super::settings::Settings;
+use super::theme;
+use super::workspace::{ReportId, ResultRef, Workspace};
+use crate::analysis::compare::export::{
+    HEADLINE_METRICS, delta_text, pct_text, short_name, time_delta_text,
+};
+use crate::analysis::compare::metric_diff::delta_pct;
+use crate::analysis::compare::{DiffOptions, ReportDiff, Verdict, diff_reports};
+use crate::model::units::format_value;
+use egui::RichText;
+use egui_extras::{Column, TableBuilder};
+
+/// Longest kernel name in the table before it is shortened (the full name is on hover).
+const NAME_CHARS: usize = 200;
+
+/// What the cached comparison was built from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DiffKey {
+    generation: u64,
+    base: ReportId,
+    current: ReportId,
+    threshold_bits: u64,
+}
+
+/// The chosen reports and the cached comparison.
+#[derive(Default)]
+pub struct ReportCompareState {
+    base: Option<ReportId>,
+    current: Option<ReportId>,
+    cache: Option<(DiffKey, ReportDiff)>,
+}
+
+impl ReportCompareState {
+    /// The reports compared now: the chosen ones while open, else the selected result's
+    /// report as the current one and the first other open report as the baseline.
+    pub fn sides(&self, workspace: &Workspace, selected: ReportId) -> Option<(ReportId, ReportId)> {
+        let open = |id: Option<ReportId>| id.filter(|id| workspace.report(*id).is_some());
+        let current = open(self.current).unwrap_or(selected);
+        let base = open(self.base).filter(|b| *b != current).or_else(|| {
+            workspace
+                .reports()
+                .iter()
+                .map(|r| r.id)
+                .find(|id| *id != current)
+        })?;
+        Some((base, current))
+    }
+
+    /// Chooses the two reports.
+    pub fn choose(&mut self, base: ReportId, current: ReportId) {
+        self.base = Some(base);
+        self.current = Some(current);
+    }
+}
+
+/// Shows the Report vs report page.
+pub fn show(
+    ui: &mut egui::Ui,
+    cx: &PageContext<'_>,
+    state: &mut ReportCompareState,
+    settings: &mut Settings,
+    status: &mut Option<String>,
+    commands: &mut Vec<Command>,
+) {
+    let workspace = cx.workspace;
+    let Some((base, current)) = state.sides(workspace, cx.at.report) else {
+        ui.add_space(8.0);
+        ui.label("Open a second report to compare two reports kernel by kernel.");
+        ui.weak(
+            "Kernels are matched by name (then launch order and shape) across any two forms: \
+             .ncu-rep, ncu text, CSV exports.",
+        );
+        return;
+    };
+    let (mut new_base, mut new_current) = (base, current);
+    ui.horizontal_wrapped(|ui| {
+        report_picker(ui, workspace, "Baseline report", &mut new_base);
+        report_picker(ui, workspace, "Current report", &mut new_current);
+        if ui.button("Swap").clicked() {
+            std::mem::swap(&mut new_base, &mut new_current);
+        }
+        ui.separator();
+        let label = ui.label("Noise threshold");
+        ui.add(
+            egui::DragValue::new(&mut settings.compare_threshold_pct)
+                .range(0.0..=100.0)
+                .speed(0.1)
+                .suffix(" %"),
+        )
+        .labelled_by(label.id);
+    });
+    if (new_base, new_current) != (base, current) {
+        state.choose(new_base, new_current);
+    }
+    let (base, current) = (new_base, new_current);
+    if base == current {
+        ui.label("Pick two different reports.");
+        return;
+    }
+    let key = DiffKey {
+        generation: workspace.generation(),
+        base,
+        current,
+        threshold_bits: settings.threshold_pct().to_bits(),
+    };
+    if state.cache.as_ref().is_none_or(|(k, _)| *k != key) {
+        let (Some(b), Some(c)) = (workspace.report(base), workspace.report(current)) else {
+            return;
+        };
+        let opts = DiffOptions {
+            threshold_pct: settings.threshold_pct(),
+            metrics: None,
+        };
+        state.cache = Some((key, diff_reports(&b.report, &c.report, &opts)));
+    }
+    let Some((_, diff)) = state.cache.as_ref() else {
+        return;
+    };
+    let name = |id: ReportId| workspace.report(id).map_or("-", |r| r.name.as_str());
+    for w in &diff.warnings {
+        ui.label(RichText::new(format!("Warning: {w}")).color(ui.visuals().warn_fg_color));
+    }
+    summary_ui(ui, diff);
+    compare_export::buttons(
+        ui,
+        &ExportSource {
+            diff,
+            title: format!("Comparison: {} → {}", name(base), name(current)),
+            file_stem: compare_export::safe_file_stem(&format!(
+                "compare_{}_vs_{}",
+                name(current),
+                name(base)
+            )),
+        },
+        status,
+        commands,
+    );
+    ui.weak("Sorted by time won or lost. Click a kernel to see the pair side by side.");
+    if let Some((b, c)) = table_ui(ui, diff) {
+        commands.push(Command::ComparePair {
+            base: ResultRef {
+                report: base,
+                index: b,
+            },
+            current: ResultRef {
+                report: current,
+                index: c,
+            },
+        });
+    }
+}
+
+/// A combo box of the open reports, after its label.
+fn report_picker(ui: &mut egui::Ui, workspace: &Workspace, label: &str, chosen: &mut ReportId) {
+    let text = workspace
+        .report(*chosen)
+        .map_or_else(|| "-".to_string(), |r| r.name.clone());
+    let label = ui.label(label);
+    egui::ComboBox::from_id_salt(("report_picker", label.id))
+        .selected_text(text)
+        .show_ui(ui, |ui| {
+            for r in workspace.reports() {
+                ui.selectable_value(chosen, r.id, &r.name);
+            }
+        })
+        .response
+        .labelled_by(label.id);
+}
+
+/// Counts and the total time won or lost.
+fn summary_ui(ui: &mut egui::Ui, diff: &ReportDiff) {
+    let worse = diff.regressions().count();
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(format!("{} matched kernels", diff.matched.len())).strong());
+        ui.separator();
+        ui.label(format!(
+            "{} only in the baseline report",
+            diff.only_in_base.len()
+        ));
+        ui.separator();
+        ui.label(format!(
+            "{} only in the current report",
+            diff.only_in_current.len()
+        ));
+        ui.separator();
+        let text = RichText::new(if worse == 0 {
+            format!("nothing got worse beyond {}%", diff.threshold_pct)
+        } else {
+            format!("{worse} got worse beyond {}%", diff.threshold_pct)
+        });
+        ui.label(if worse == 0 {
+            text
+        } else {
+            text.color(theme::verdict_color(ui, Verdict::Worse))
+        });
+    });
+    if diff.matched.is_empty() {
+        return;
+    }
+    let t = diff.time_totals();
+    let delta = t.matched_delta_ns();
+    let change = delta_pct(t.matched_base_ns, t.matched_current_ns);
+    let verdict = match change {
+        Some(p) if p.abs() < diff.threshold_pct => Verdict::Unchanged,
+        _ if delta < 0.0 => Verdict::Better,
+        _ if delta > 0.0 => Verdict::Worse,
+        _ => Verdict::Unchanged,
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!(
+            "Total time of the matched kernels {}, was {}: {}",
+            format_value(t.matched_current_ns, "ns"),
+            format_value(t.matched_base_ns, "ns"),
+            pct_text(change, true),
+        ));
+        ui.label(
+            RichText::new(time_delta_text(delta))
+                .strong()
+                .color(theme::verdict_color(ui, verdict)),
+        );
+    });
+}
+
+/// A cell text coloured by a verdict.
+fn verdict_text(ui: &egui::Ui, text: String, verdict: Option<Verdict>) -> RichText {
+    let t = RichText::new(text);
+    match verdict {
+        Some(v) => t.color(theme::verdict_color(ui, v)),
+        None => t,
+    }
+}
+
+fn cell(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> egui::Response {
+    ui.add(egui::Label::new(text).truncate().selectable(false))
+}
+
+/// The table of matched kernels by impact, then the unmatched ones; returns the pair
+/// (base index, current index) of a clicked row.
+fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<(usize, usize)> {
+    let rows = diff.by_impact();
+    let unmatched: Vec<(&str, &crate::analysis::compare::UnmatchedResult)> = diff
+        .only_in_base
+        .iter()
+        .map(|u| ("only in baseline", u))
+        .chain(diff.only_in_current.iter().map(|u| ("only in current", u)))
+        .collect();
+    let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+    let mut clicked = None;
+    let mut table = TableBuilder::new(ui)
+        .id_salt("report_compare_table")
+        .striped(true)
+        .resizable(true)
+        .auto_shrink([false, false])
+        .sense(egui::Sense::click())
+        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+        .column(Column::initial(64.0).at_least(40.0))
+        .column(Column::initial(260.0).at_least(80.0).clip(true))
+        .column(Column::initial(84.0).at_least(50.0))
+        .column(Column::initial(84.0).at_least(50.0))
+        .column(Column::initial(84.0).at_least(50.0))
+        .column(Column::initial(72.0).at_least(50.0))
+        .column(Column::initial(100.0).at_least(60.0));
+    for _ in HEADLINE_METRICS {
+        table = table.column(Column::initial(100.0).at_least(50.0));
+    }
+    table
+        .header(row_height + 2.0, |mut header| {
+            let titles = [
+                "IDs",
+                "Kernel",
+                "Baseline",
+                "Current",
+                "Δ Duration",
+                "Verdict",
+                "Time",
+            ];
+            for t in titles {
+                header.col(|ui| {
+                    ui.strong(t);
+                });
+            }
+            for (_, label) in HEADLINE_METRICS {
+                header.col(|ui| {
+                    ui.strong(format!("Δ {label}"));
+                });
+            }
+        })
+        .body(|body| {
+            body.rows(row_height, rows.len() + unmatched.len(), |mut row| {
+                let i = row.index();
+                if let Some(k) = rows.get(i) {
+                    let d = k.diff.duration.as_ref();
+                    let verdict = d.map(|d| d.verdict);
+                    let value =
+                        |v: Option<f64>| v.map_or_else(|| "-".into(), |x| format_value(x, "ns"));
+                    row.col(|ui| {
+                        cell(
+                            ui,
+                            RichText::new(format!("{}→{}", k.base_id, k.current_id)).monospace(),
+                        );
+                    });
+                    row.col(|ui| {
+                        cell(ui, short_name(&k.name, NAME_CHARS)).on_hover_text(&k.name);
+                    });
+                    row.col(|ui| {
+                        cell(ui, value(k.base_duration_ns));
+                    });
+                    row.col(|ui| {
+                        cell(ui, value(k.current_duration_ns));
+                    });
+                    row.col(|ui| {
+                        let t = verdict_text(ui, delta_text(d), verdict);
+                        cell(ui, t);
+                    });
+                    row.col(|ui| {
+                        let t = verdict_text(ui, verdict.map_or("-", |v| v.name()).into(), verdict);
+                        cell(ui, t);
+                    });
+                    row.col(|ui| {
+                        let text = k
+                            .time_delta_ns()
+                            .map_or_else(|| "-".into(), time_delta_text);
+                        let t = verdict_text(ui, text, verdict);
+                        cell(ui, t);
+                    });
+                    for (key, _) in HEADLINE_METRICS {
+                        let m = k.diff.get(key);
+                        row.col(|ui| {
+                            let t = verdict_text(ui, delta_text(m), m.map(|m| m.verdict));
+                            cell(ui, t);
+                        });
+                    }
+                    if row.response().clicked() {
+                        clicked = Some((k.base_index, k.current_index));
+                    }
+                } else if let Some((side, u)) =
+                    i.checked_sub(rows.len()).and_then(|j| unmatched.get(j))
+                {
+                    let base_side = *side == "only in baseline";
+                    row.col(|ui| {
+                        let ids = if base_side {
+                            format!("{}→–", u.id)
+                        } else {
+                            format!("–→{}", u.id)
+                        };
+                        cell(ui, RichText::new(ids).monospace().weak());
+                    });
+                    row.col(|ui| {
+                        cell(ui, RichText::new(short_name(&u.name, NAME_CHARS)).weak())
+                            .on_hover_text(&u.name);
+                    });
+                    let duration = u
+                        .duration_ns
+                        .map_or_else(|| "-".into(), |d| format_value(d, "ns"));
+                    let (b, c) = if base_side {
+                        (duration, "-".to_string())
+                    } else {
+                        ("-".to_string(), duration)
+                    };
+                    row.col(|ui| {
+                        cell(ui, RichText::new(b).weak());
+                    });
+                    row.col(|ui| {
+                        cell(ui, RichText::new(c).weak());
+                    });
+                    row.col(|ui| {
+                        cell(ui, RichText::new(*side).color(ui.visuals().warn_fg_color));
+                    });
+                    for _ in 0..2 + HEADLINE_METRICS.len() {
+                        row.col(|_| {});
+                    }
+                }
+            });
+        });
+    clicked
+}

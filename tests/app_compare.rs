@@ -1,0 +1,618 @@
+//! Comparison in the desktop app, driven headless with egui_kittest: baselines set from the
+//! header and the results table's context menu, shown, hidden and kept across restarts; the
+//! side-by-side view (Δ, Δ%, verdict, several baselines with z); report vs report (matched
+//! kernels, context warnings, a row opening the pair); CSV and Markdown export; arrows on the
+//! roofline; Ctrl+wheel over a plot; image snapshots of both comparison views.
+
+mod common;
+
+use common::{fixture_bytes, fixture_path, load_fixture};
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::{Harness, SnapshotOptions};
+use sightline::model::names;
+use sightline::ui::workspace::{ReportId, ResultRef};
+use sightline::ui::{AppOptions, Command, OpenRequest, Page, SightlineApp, roofline_view};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const WINDOW: [f32; 2] = [1400.0, 900.0];
+const BASIC: &str = "h100/kernels_basic.details.txt";
+const FULL: &str = "h100/kernels_full.details.txt";
+const BASIC_NAME: &str = "kernels_basic.details.txt";
+const FULL_NAME: &str = "kernels_full.details.txt";
+/// Result indices (and IDs) of the run.
+const MATMUL_NAIVE: usize = 3;
+const MATMUL_TILED: usize = 4;
+
+/// A fresh folder for one test's temporary files.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sightline-cmp-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A fixture as a plain file (decompressed when it is `.xz`) in `dir`.
+fn fixture_file(dir: &Path, rel: &str) -> PathBuf {
+    let name = Path::new(rel.trim_end_matches(".xz"))
+        .file_name()
+        .unwrap()
+        .to_owned();
+    let path = dir.join(name);
+    std::fs::write(&path, fixture_bytes(rel)).unwrap();
+    path
+}
+
+fn options(files: Vec<PathBuf>, persist: bool) -> AppOptions {
+    AppOptions {
+        files,
+        demo_when_empty: false,
+        persist_state: persist,
+        file_dialog: false,
+    }
+}
+
+fn harness(app: SightlineApp, snapshots: bool) -> Harness<'static, SightlineApp> {
+    let builder = Harness::builder().with_size(WINDOW).with_max_steps(12);
+    if snapshots {
+        builder
+            // Text rasterisation differs slightly between software renderers.
+            .with_options(SnapshotOptions::new().threshold(2.0).max_failed_pixels(400))
+            .wgpu()
+            .build_ui_state(|ui, app: &mut SightlineApp| app.ui(ui), app)
+    } else {
+        builder.build_ui_state(|ui, app: &mut SightlineApp| app.ui(ui), app)
+    }
+}
+
+/// Runs a frame, waits for every background load, then lets the UI settle.
+fn settle(h: &mut Harness<'static, SightlineApp>) {
+    h.step();
+    assert!(
+        h.state_mut().wait_for_loads(Duration::from_secs(120)),
+        "loads did not finish"
+    );
+    h.run();
+    let failed: Vec<String> = h
+        .state()
+        .workspace()
+        .failed()
+        .iter()
+        .map(|f| format!("{}: {}", f.name, f.message))
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}");
+}
+
+/// Opens the files one after the other (so the report order is fixed).
+fn open_in_order(
+    app: SightlineApp,
+    files: &[PathBuf],
+    snapshots: bool,
+) -> Harness<'static, SightlineApp> {
+    let mut h = harness(app, snapshots);
+    for f in files {
+        h.state_mut().open(OpenRequest::Path(f.clone()));
+        settle(&mut h);
+    }
+    h
+}
+
+/// The basic and the full text report of the run, in that order.
+fn open_both(snapshots: bool) -> Harness<'static, SightlineApp> {
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    open_in_order(app, &[fixture_path(BASIC), fixture_path(FULL)], snapshots)
+}
+
+/// The open report of that name.
+fn report_id(h: &Harness<'static, SightlineApp>, name: &str) -> ReportId {
+    h.state()
+        .workspace()
+        .reports()
+        .iter()
+        .find(|r| r.name == name)
+        .unwrap_or_else(|| panic!("{name} is not open"))
+        .id
+}
+
+fn result_at(h: &Harness<'static, SightlineApp>, report: &str, index: usize) -> ResultRef {
+    ResultRef {
+        report: report_id(h, report),
+        index,
+    }
+}
+
+fn select(h: &mut Harness<'static, SightlineApp>, at: ResultRef) {
+    h.state_mut().select(Some(at));
+    h.run();
+}
+
+/// Selects a result and makes it a baseline with the header's button.
+fn set_baseline_from_header(h: &mut Harness<'static, SightlineApp>, at: ResultRef) {
+    select(h, at);
+    h.get_by_role_and_label(Role::Button, "Set as baseline")
+        .click();
+    h.run();
+}
+
+/// Selects a result of the report named `report`.
+fn select_in(h: &mut Harness<'static, SightlineApp>, report: &str, index: usize) {
+    let at = result_at(h, report, index);
+    select(h, at);
+}
+
+/// Selects a result of the report named `report` and makes it a baseline from its header.
+fn baseline_in(h: &mut Harness<'static, SightlineApp>, report: &str, index: usize) {
+    let at = result_at(h, report, index);
+    set_baseline_from_header(h, at);
+}
+
+/// Clicks a page's tab (the lowest button with its name).
+fn show_page(h: &mut Harness<'static, SightlineApp>, page: Page) {
+    h.query_all_by_role_and_label(Role::Button, page.label())
+        .max_by(|a, b| a.rect().center().y.total_cmp(&b.rect().center().y))
+        .expect("a tab")
+        .click();
+    h.run();
+    assert_eq!(h.state().settings().page, page);
+}
+
+fn has_label(h: &Harness<'static, SightlineApp>, label: &str) -> bool {
+    h.query_all_by_label(label).next().is_some()
+}
+
+fn has_label_containing(h: &Harness<'static, SightlineApp>, part: &str) -> bool {
+    h.query_all_by_label_contains(part).next().is_some()
+}
+
+#[track_caller]
+fn assert_label(h: &Harness<'static, SightlineApp>, label: &str) {
+    assert!(has_label(h, label), "no label {label:?} on screen");
+}
+
+#[track_caller]
+fn assert_label_containing(h: &Harness<'static, SightlineApp>, part: &str) {
+    assert!(
+        has_label_containing(h, part),
+        "no label containing {part:?}"
+    );
+}
+
+/// Whether `value` is shown on the same row of a table as (any widget named) `row_label`.
+fn in_row(h: &Harness<'static, SightlineApp>, row_label: &str, value: &str) -> bool {
+    let rows: Vec<egui::Rect> = h.query_all_by_label(row_label).map(|n| n.rect()).collect();
+    assert!(!rows.is_empty(), "no row {row_label:?}");
+    h.query_all_by_label(value).any(|n| {
+        let r = n.rect();
+        rows.iter().any(|row| {
+            r.center().y > row.top() && r.center().y < row.bottom() && r.left() > row.left()
+        })
+    })
+}
+
+#[track_caller]
+fn assert_in_row(h: &Harness<'static, SightlineApp>, row_label: &str, value: &str) {
+    assert!(
+        in_row(h, row_label, value),
+        "{value:?} not on the row of {row_label:?}"
+    );
+}
+
+/// The duration of a result as parsed.
+fn duration(report: &str, index: usize) -> f64 {
+    load_fixture(report).results[index]
+        .number(names::DURATION)
+        .expect("a duration")
+}
+
+/// Δ% as ncu prints it: (current − base) / base × 100.
+fn pct(base: f64, current: f64) -> f64 {
+    (current - base) / base.abs() * 100.0
+}
+
+/// The text the app put on the clipboard in the last frame.
+fn copied_text(h: &Harness<'static, SightlineApp>) -> String {
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .expect("text copied to the clipboard")
+}
+
+#[test]
+fn side_by_side_shows_the_duration_change_and_its_verdict() {
+    let mut h = open_both(false);
+    let naive = result_at(&h, BASIC_NAME, MATMUL_NAIVE);
+    set_baseline_from_header(&mut h, naive);
+    let baselines = h.state().baselines();
+    assert_eq!(baselines.len(), 1);
+    assert_eq!(baselines[0].attached, Some(naive));
+    assert_eq!(baselines[0].kernel, "matmul_naive");
+    assert_eq!(baselines[0].result_id, 3);
+    // The baseline's header says so and offers to remove it.
+    assert_label(&h, "Remove baseline");
+
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, Page::Compare);
+    let expected = format!(
+        "{:+.2}%",
+        pct(duration(BASIC, MATMUL_NAIVE), duration(FULL, MATMUL_TILED))
+    );
+    assert!(expected.starts_with("-4"), "tiled is faster: {expected}");
+    assert_in_row(&h, "Duration", &expected);
+    assert_in_row(&h, "Duration", "better");
+    assert_label_containing(&h, &format!(": {expected} · "));
+    // Both sides' names, the section-set warning of the two reports and the launch shapes.
+    assert_label(&h, "matmul_naive · ID 3 (kernels_basic.details.txt)");
+    assert_label(&h, "matmul_tiled · ID 4 (kernels_full.details.txt)");
+    assert_label_containing(&h, "the section sets differ");
+    assert_label_containing(&h, "Launch shapes differ");
+    // SOL bars and occupancy of both.
+    assert_label(&h, "Compute (SM) Throughput");
+    assert_label(&h, "Theoretical Occupancy");
+    // A metric both have unchanged goes away with "Changed only"; Duration stays.
+    assert_label(&h, "Function Cache Configuration");
+    h.get_by_label("Changed only").click();
+    h.run();
+    assert!(h.state().settings().compare_changed_only);
+    assert!(!has_label(&h, "Function Cache Configuration"));
+    assert_in_row(&h, "Duration", &expected);
+}
+
+#[test]
+fn several_baselines_give_the_change_against_their_mean_and_z() {
+    let mut h = open_both(false);
+    let basic_naive = result_at(&h, BASIC_NAME, MATMUL_NAIVE);
+    let full_naive = result_at(&h, FULL_NAME, MATMUL_NAIVE);
+    set_baseline_from_header(&mut h, basic_naive);
+    // The second one from the results table's context menu: of the two matmul_naive rows
+    // (above the header that names the selected result), the lower one.
+    h.state_mut().filter_mut().push_str("matmul_naive");
+    h.run();
+    let mut labels: Vec<_> = h.query_all_by_label("matmul_naive").collect();
+    labels.sort_by(|a, b| a.rect().top().total_cmp(&b.rect().top()));
+    assert!(labels.len() >= 3, "two rows and the header");
+    labels[1].click_secondary();
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Set as baseline")
+        .click();
+    h.run();
+    let attached: Vec<Option<ResultRef>> =
+        h.state().baselines().iter().map(|b| b.attached).collect();
+    assert_eq!(attached, vec![Some(basic_naive), Some(full_naive)]);
+    assert_ne!(
+        h.state().baselines()[0].color,
+        h.state().baselines()[1].color
+    );
+
+    h.state_mut().filter_mut().clear();
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, Page::Compare);
+    let (b1, b2) = (duration(BASIC, MATMUL_NAIVE), duration(FULL, MATMUL_NAIVE));
+    let c = duration(FULL, MATMUL_TILED);
+    let mean = (b1 + b2) / 2.0;
+    let all_mean = (b1 + b2 + c) / 3.0;
+    let sd =
+        (((b1 - all_mean).powi(2) + (b2 - all_mean).powi(2) + (c - all_mean).powi(2)) / 3.0).sqrt();
+    let z = (c - all_mean) / sd;
+    let cell = format!("({:+.2}%, z={z:.2})", pct(mean, c));
+    assert_label_containing(&h, &cell);
+    assert_label_containing(&h, "(mean of 2 baselines)");
+}
+
+#[test]
+fn baselines_hide_show_and_remove() {
+    let mut h = open_both(false);
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, Page::Compare);
+    assert_label(&h, "matmul_naive · ID 3 (kernels_basic.details.txt)");
+    // The list on the left hides it...
+    h.get_by_role_and_label(Role::CheckBox, "matmul_naive · ID 3")
+        .click();
+    h.run();
+    assert!(!h.state().baselines()[0].visible);
+    assert_label(&h, "No baseline to compare with.");
+    assert!(!has_label(
+        &h,
+        "matmul_naive · ID 3 (kernels_basic.details.txt)"
+    ));
+    // ...shows it again...
+    h.get_by_role_and_label(Role::CheckBox, "matmul_naive · ID 3")
+        .click();
+    h.run();
+    assert!(h.state().baselines()[0].visible);
+    assert_label(&h, "matmul_naive · ID 3 (kernels_basic.details.txt)");
+    // ...and removes it.
+    h.get_by_label("Remove baseline matmul_naive · ID 3")
+        .click();
+    h.run();
+    assert!(h.state().baselines().is_empty());
+    assert_label(&h, "No baseline to compare with.");
+    // Closing the report of a baseline keeps it (by file) until it is removed.
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    h.get_by_label(&format!("Close {BASIC_NAME}")).click();
+    h.run();
+    assert_eq!(h.state().baselines().len(), 1);
+    assert_eq!(h.state().baselines()[0].attached, None);
+    assert_label(&h, &format!("{BASIC_NAME} is not open"));
+}
+
+#[test]
+fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
+    let mut h = open_both(false);
+    select_in(&mut h, FULL_NAME, 0);
+    show_page(&mut h, Page::ReportDiff);
+    assert_label(&h, "13 matched kernels");
+    assert_label(&h, "0 only in the baseline report");
+    assert_label(&h, "0 only in the current report");
+    assert_label_containing(
+        &h,
+        "the section sets differ (4 sections in base, 14 in current",
+    );
+    // Sorted by impact: conv2d_naive lost the most time (956.61 us → 961.25 us), before
+    // matmul_tiled (770 ns won).
+    let conv = "conv2d_naive(const float *, const float *, float *, int, int, int, int)";
+    let tiled = "void matmul_tiled<32>(const float *, const float *, float *, int)";
+    assert!(h.get_by_label(conv).rect().top() < h.get_by_label(tiled).rect().top());
+    let expected = format!(
+        "{:+.2}%",
+        pct(duration(BASIC, MATMUL_TILED), duration(FULL, MATMUL_TILED))
+    );
+    assert_in_row(&h, tiled, &expected);
+    assert_in_row(&h, "4→4", tiled);
+    // A click opens the pair side by side.
+    h.get_by_label(tiled).click();
+    h.run();
+    assert_eq!(h.state().settings().page, Page::Compare);
+    assert_eq!(
+        h.state().selection(),
+        Some(result_at(&h, FULL_NAME, MATMUL_TILED))
+    );
+    assert_label(&h, "Pair picked in the report comparison.");
+    assert_in_row(&h, "Duration", &expected);
+    assert_label(&h, "matmul_tiled · ID 4 (kernels_full.details.txt)");
+    // Another selection goes back to the (here: no) baselines.
+    select_in(&mut h, FULL_NAME, 0);
+    assert_label(&h, "No baseline to compare with.");
+}
+
+#[test]
+fn comparisons_export_as_csv_and_markdown() {
+    let mut h = open_both(false);
+    select_in(&mut h, FULL_NAME, 0);
+    show_page(&mut h, Page::ReportDiff);
+    let (base, current) = (duration(BASIC, MATMUL_TILED), duration(FULL, MATMUL_TILED));
+
+    h.get_by_label("Copy CSV").click();
+    h.step();
+    let csv = copied_text(&h);
+    let header = csv.lines().next().unwrap();
+    assert!(header.starts_with("status,base_id,current_id,kernel,metric"));
+    let duration_row = csv
+        .lines()
+        .find(|l| l.contains("matmul_tiled") && l.contains(names::DURATION))
+        .expect("matmul_tiled's duration row");
+    assert!(
+        duration_row.contains(&format!(",{:.4},", pct(base, current))),
+        "{duration_row}"
+    );
+    for kernel in ["vector_add", "matmul_naive", "conv2d_naive", "tiny_grid"] {
+        assert!(csv.contains(kernel), "{kernel} in the CSV");
+    }
+    h.run();
+    assert_label_containing(&h, "Copied CSV (");
+
+    h.get_by_label("Copy Markdown").click();
+    h.step();
+    let md = copied_text(&h);
+    assert!(md.starts_with(&format!("### Comparison: {BASIC_NAME} → {FULL_NAME}")));
+    assert!(md.contains("the section sets differ"));
+    let tiled_line = md
+        .lines()
+        .find(|l| l.contains("`void matmul_tiled<32>(const float *, const float *, float *, int)`"))
+        .expect("matmul_tiled in the table");
+    assert!(
+        tiled_line.contains(&format!("| {:+.2}% |", pct(base, current))),
+        "{tiled_line}"
+    );
+    h.run();
+
+    // No save dialog here: the app says so, copying still works.
+    h.get_by_label("Save CSV…").click();
+    h.run();
+    assert_label_containing(&h, "No save dialog can be shown here");
+
+    // The side-by-side view exports the pair the same way.
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, Page::Compare);
+    h.get_by_label("Copy Markdown").click();
+    h.step();
+    let md = copied_text(&h);
+    let naive = duration(BASIC, MATMUL_NAIVE);
+    assert!(md.contains("matmul_naive → matmul_tiled"), "{md}");
+    assert!(md.contains("| 3 → 4 |"), "{md}");
+    assert!(
+        md.contains(&format!("| {:+.2}% |", pct(naive, current))),
+        "{md}"
+    );
+}
+
+/// A storage that keeps values in memory, as eframe's does on disk.
+#[derive(Default)]
+struct MemoryStorage(std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
+
+#[test]
+fn baselines_persist_and_attach_when_their_file_opens() {
+    let files = [fixture_path(BASIC), fixture_path(FULL)];
+    let app = SightlineApp::new(None, options(Vec::new(), true));
+    let mut h = open_in_order(app, &files, false);
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    baseline_in(&mut h, FULL_NAME, MATMUL_NAIVE);
+    // The second one hidden.
+    h.query_all_by_role_and_label(Role::CheckBox, "matmul_naive · ID 3")
+        .nth(1)
+        .expect("the second baseline's checkbox")
+        .click();
+    h.run();
+    let saved = h.state().baselines().to_vec();
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+
+    // Restart with the full report first and the basic one second.
+    let restored = SightlineApp::new(Some(&storage), options(Vec::new(), true));
+    assert_eq!(restored.baselines().len(), 2);
+    assert!(restored.baselines().iter().all(|b| b.attached.is_none()));
+    let mut h = open_in_order(restored, &[files[1].clone()], false);
+    let full_naive = result_at(&h, FULL_NAME, MATMUL_NAIVE);
+    let b = h.state().baselines();
+    assert_eq!(b[0].attached, None, "basic is not open yet");
+    assert_eq!(b[1].attached, Some(full_naive));
+    h.state_mut().open(OpenRequest::Path(files[0].clone()));
+    settle(&mut h);
+    let basic_naive = result_at(&h, BASIC_NAME, MATMUL_NAIVE);
+    let b = h.state().baselines();
+    assert_eq!(b[0].attached, Some(basic_naive));
+    for (now, before) in b.iter().zip(&saved) {
+        assert_eq!(now.path, before.path);
+        assert_eq!(now.result_id, before.result_id);
+        assert_eq!(now.color, before.color);
+        assert_eq!(now.visible, before.visible);
+    }
+    assert!(b[0].visible);
+    assert!(!b[1].visible);
+    assert_eq!(b[0].path.as_deref(), Some(files[0].as_path()));
+}
+
+#[test]
+fn baselines_of_pasted_text_are_not_saved() {
+    let mut h = harness(SightlineApp::new(None, options(Vec::new(), true)), false);
+    let text = String::from_utf8(fixture_bytes(BASIC)).unwrap();
+    h.state_mut().open(OpenRequest::Text {
+        name: "Pasted text 1".into(),
+        text,
+    });
+    settle(&mut h);
+    let at = result_at(&h, "Pasted text 1", MATMUL_NAIVE);
+    h.state_mut().handle(Command::SetBaseline(at));
+    assert_eq!(h.state().baselines().len(), 1);
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+    let restored = SightlineApp::new(Some(&storage), options(Vec::new(), true));
+    assert!(restored.baselines().is_empty());
+    // Closing its report forgets it.
+    let id = report_id(&h, "Pasted text 1");
+    h.state_mut().handle(Command::CloseReport(id));
+    assert!(h.state().baselines().is_empty());
+}
+
+#[test]
+fn roofline_draws_an_arrow_from_each_baseline() {
+    let dir = temp_dir("arrow");
+    let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[report], false);
+    let name = h.state().workspace().reports()[0].name.clone();
+    baseline_in(&mut h, &name, MATMUL_NAIVE);
+    select_in(&mut h, &name, MATMUL_TILED);
+    show_page(&mut h, Page::Roofline);
+    // The FP32 performance of both, by the roofline section's formula, from the oracle.
+    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
+    let fp32 = |t: &common::TruthResult| {
+        let v = |k: &str| t.metrics[k].value.as_f64().unwrap();
+        let e = "per_cycle_elapsed";
+        let inst = |op: &str| {
+            v(&format!(
+                "smsp__sass_thread_inst_executed_op_{op}_pred_on.sum.{e}"
+            ))
+        };
+        (inst("fadd") + inst("fmul") + 2.0 * inst("ffma"))
+            * v("smsp__cycles_elapsed.avg.per_second")
+    };
+    let change = (fp32(&truth[MATMUL_TILED]) / fp32(&truth[MATMUL_NAIVE]) - 1.0) * 100.0;
+    assert!(change.abs() >= 10.0, "{change}");
+    assert_label_containing(
+        &h,
+        &format!("matmul_naive · ID 3 Single Precision Achieved Value: {change:+.0}% FLOP/s"),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ctrl_wheel_over_a_plot_zooms_the_plot_not_the_window() {
+    let dir = temp_dir("zoom");
+    let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[report], false);
+    show_page(&mut h, Page::Roofline);
+    let memory = || egui_plot::PlotMemory::load(&h.ctx, roofline_view::plot_id()).expect("a plot");
+    let before = *memory().bounds();
+    let center = memory().transform().frame().center();
+    let ctrl_wheel = |h: &mut Harness<'static, SightlineApp>| {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, 60.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+            modifiers: egui::Modifiers::COMMAND,
+        });
+        h.run_steps(30);
+    };
+    h.hover_at(center);
+    h.run();
+    ctrl_wheel(&mut h);
+    assert_eq!(h.ctx.zoom_factor(), 1.0);
+    assert_eq!(h.state().settings().zoom_factor, 1.0);
+    let after = *egui_plot::PlotMemory::load(&h.ctx, roofline_view::plot_id())
+        .unwrap()
+        .bounds();
+    assert!(
+        after.width() < before.width() * 0.99,
+        "the plot zoomed in: {before:?} -> {after:?}"
+    );
+    // Elsewhere it zooms the window.
+    let panel = h.get_by_label("Reports").rect().center();
+    h.hover_at(panel);
+    h.run();
+    ctrl_wheel(&mut h);
+    assert!(h.ctx.zoom_factor() > 1.05, "zoom {}", h.ctx.zoom_factor());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn snapshot_side_by_side() {
+    let mut h = open_both(true);
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, Page::Compare);
+    // Tall enough to show the first metric sections under the bars and occupancy.
+    h.set_size(egui::vec2(WINDOW[0], 1300.0));
+    h.run();
+    h.snapshot("compare_side_by_side");
+}
+
+#[test]
+fn snapshot_report_vs_report() {
+    let mut h = open_both(true);
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, Page::ReportDiff);
+    h.snapshot("compare_reports");
+}
