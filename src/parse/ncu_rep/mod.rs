@@ -1,0 +1,150 @@
+//! Reader of native Nsight Compute reports (`.ncu-rep`, container version 7).
+//!
+//! Opening walks the block headers only ([`container`]), then decodes every result message
+//! ([`result`]) in parallel across the cores, borrowing from the caller's bytes (normally a
+//! memory map). Embedded cubins and imported source files are located but not decoded; ask for
+//! them with [`modules`] and [`source_files`].
+
+pub mod container;
+pub mod messages;
+pub mod result;
+pub mod rules;
+pub mod sections;
+pub mod session;
+pub mod sources;
+pub mod units;
+pub mod wire;
+
+pub use sources::{Module, SourceFile, modules, source_files};
+
+use super::ParseError;
+use crate::model::{Format, Report};
+use container::{Container, Entry};
+use result::{Context, Decoded, decode_result};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Parses a `.ncu-rep` report. Damage after at least one result gives a partial report with a
+/// warning; damage before any result is an error.
+pub fn parse(bytes: &[u8]) -> Result<Report, ParseError> {
+    let c = container::walk(bytes)?;
+    let ctx = Context::new(&c);
+    let decoded = decode_all(&ctx, &c.results);
+
+    let info = session::session_info(&c);
+    let mut report = Report::new("", Format::NcuRep);
+    report.tool_version = info.tool_version;
+    report.session = info.session;
+    report.devices = info.devices;
+
+    let mut first_error: Option<ParseError> = None;
+    let mut clocks = Vec::new();
+    let mut driver = None;
+    for d in decoded {
+        match d {
+            Ok(d) if first_error.is_none() => {
+                if let Some(s) = &d.clock_status {
+                    clocks.push((s.lock_requested.unwrap_or(false), s.locked.unwrap_or(false)));
+                }
+                driver = driver.or(d.driver_version);
+                report.results.push(d.result);
+            }
+            Ok(_) => {}
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    add_clock_attributes(&mut report, &clocks, driver);
+
+    let total = c.results.len();
+    let damage = first_error.or(c.damage);
+    if let Some(e) = damage {
+        if report.results.is_empty() {
+            return Err(e);
+        }
+        report.warnings.push(format!(
+            "the report is damaged ({e}); kept the {} result(s) read before it{}",
+            report.results.len(),
+            if total > report.results.len() {
+                format!(", {} more could not be read", total - report.results.len())
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if c.other_results > 0 {
+        report.warnings.push(format!(
+            "{} range, command-list or graph result(s) are not shown",
+            c.other_results
+        ));
+    }
+    Ok(report)
+}
+
+/// Decodes every result, in parallel when there are several, returning them in file order.
+fn decode_all(ctx: &Context<'_>, entries: &[Entry<'_>]) -> Vec<Result<Decoded, ParseError>> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(entries.len() / 2)
+        .clamp(1, 16);
+    if threads == 1 {
+        return entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| decode_result(ctx, e, i as u64))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut parts: Vec<(usize, Result<Decoded, ParseError>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(e) = entries.get(i) else { break };
+                        done.push((i, decode_result(ctx, e, i as u64)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            // A panic in a worker is a bug; pass it on rather than lose results quietly.
+            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    parts.sort_by_key(|(i, _)| *i);
+    parts.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Session attributes for the clock control of the results (the details page warns about
+/// results collected without locked clocks) and the display driver version.
+fn add_clock_attributes(report: &mut Report, clocks: &[(bool, bool)], driver: Option<f32>) {
+    let summary = |pick: fn(&(bool, bool)) -> bool| {
+        let yes = clocks.iter().filter(|c| pick(c)).count();
+        if yes == clocks.len() {
+            "yes".to_string()
+        } else if yes == 0 {
+            "no".to_string()
+        } else {
+            format!("mixed ({yes} of {} results)", clocks.len())
+        }
+    };
+    let attrs = &mut report.session.attributes;
+    if !clocks.is_empty() {
+        attrs.push(("Clock Lock Requested".into(), summary(|c| c.0)));
+        attrs.push(("Clocks Locked".into(), summary(|c| c.1)));
+    }
+    if let Some(v) = driver
+        && !attrs.iter().any(|(k, _)| k == "Display Driver Version")
+    {
+        attrs.push(("Display Driver Version".into(), v.to_string()));
+    }
+}
+
+/// The walked container of a report, for callers that want offsets without decoding results.
+pub fn container(bytes: &[u8]) -> Result<Container<'_>, ParseError> {
+    container::walk(bytes)
+}

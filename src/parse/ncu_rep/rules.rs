@@ -1,0 +1,122 @@
+//! Rule results (guided analysis): one [`RuleResult`] per message of a rule's body, with its
+//! kind, title, text (link markup rendered the way the ncu CLI prints it), estimated speedup and
+//! focus metrics, tagged with the identifier of the section it belongs to.
+
+use super::messages::RuleResultMsg;
+use crate::model::{RuleKind, RuleResult, SpeedupKind};
+use prost::Message;
+
+/// The kind of a stored message type: 1 INF, 2 WRN, 3 ERR, 4 OPT. Unknown types read as INF.
+pub fn kind_of(message_type: i32) -> RuleKind {
+    match message_type {
+        2 => RuleKind::Wrn,
+        3 => RuleKind::Err,
+        4 => RuleKind::Opt,
+        _ => RuleKind::Inf,
+    }
+}
+
+/// Decodes one stored rule result into (section identifier, rule) pairs, one per message.
+pub fn decode_rule(bytes: &[u8]) -> Result<Vec<(Option<String>, RuleResult)>, prost::DecodeError> {
+    let rule = RuleResultMsg::decode(bytes)?;
+    let mut out = Vec::new();
+    for item in rule.body.into_iter().flat_map(|b| b.items) {
+        let Some(msg) = item.message else { continue };
+        let text = msg.message.unwrap_or_default();
+        let kind = msg.kind.unwrap_or(0);
+        if text.is_empty() && kind == 0 {
+            continue;
+        }
+        let speedup = item.speedup.and_then(|s| {
+            let kind = if s.speedup_type == Some(1) {
+                SpeedupKind::Local
+            } else {
+                SpeedupKind::Global
+            };
+            s.value.map(|v| (kind, v))
+        });
+        out.push((
+            rule.section_identifier.clone(),
+            RuleResult {
+                identifier: rule.identifier.clone(),
+                kind: kind_of(kind),
+                title: msg.name.unwrap_or_default(),
+                message: render_markup(&text),
+                speedup,
+                focus_metrics: item
+                    .focus_metrics
+                    .into_iter()
+                    .map(|f| {
+                        (
+                            f.metric_name.unwrap_or_default(),
+                            f.metric_value.unwrap_or(f64::NAN),
+                        )
+                    })
+                    .collect(),
+            },
+        ));
+    }
+    Ok(out)
+}
+
+/// Renders link markup as the CLI prints it: `@section:<id>:<label>@` and
+/// `@source:<file>:<line>:<label>@` become the label, `@url:<label>:<url>@` becomes
+/// `label (url)`. Text without complete markup is kept as it is.
+pub fn render_markup(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('@') {
+        let after = &rest[start + 1..];
+        let rendered = ["section:", "url:", "source:"].iter().find_map(|kind| {
+            let body_and_more = after.strip_prefix(kind)?;
+            let end = body_and_more.find('@')?;
+            let body = &body_and_more[..end];
+            let text = match *kind {
+                "url:" => {
+                    let (label, url) = body.split_once(':')?;
+                    format!("{label} ({url})")
+                }
+                "section:" => body.split_once(':')?.1.to_string(),
+                _ => body.splitn(3, ':').nth(2)?.to_string(),
+            };
+            Some((text, kind.len() + end + 1))
+        });
+        out.push_str(&rest[..start]);
+        match rendered {
+            Some((text, used)) => {
+                out.push_str(&text);
+                rest = &after[used..];
+            }
+            None => {
+                out.push('@');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render_markup;
+
+    #[test]
+    fn renders_links_like_the_cli() {
+        assert_eq!(
+            render_markup(
+                "Look at the @section:MemoryWorkloadAnalysis:Memory Workload Analysis@ section"
+            ),
+            "Look at the Memory Workload Analysis section"
+        );
+        assert_eq!(
+            render_markup("See the @url:CUDA Guide:https://docs.nvidia.com/x#occupancy@ for more."),
+            "See the CUDA Guide (https://docs.nvidia.com/x#occupancy) for more."
+        );
+        assert_eq!(
+            render_markup("@source:kernels.cu:10:kernels.cu, line 11@"),
+            "kernels.cu, line 11"
+        );
+        assert_eq!(render_markup("mail a@b and 5 @ 3"), "mail a@b and 5 @ 3");
+    }
+}
