@@ -40,6 +40,8 @@ fn install_desktop() -> i32 {
 
 #[cfg(not(feature = "app"))]
 fn run_app(_files: Vec<std::path::PathBuf>) -> i32 {
-    eprintln!("sightline: built without the desktop app (feature `app`); use a subcommand, see --help");
+    eprintln!(
+        "sightline: built without the desktop app (feature `app`); use a subcommand, see --help"
+    );
     1
 }

@@ -21,7 +21,6 @@ const FULL_TEXT: &str = "h100/kernels_full.details.txt";
 const BASIC_TEXT: &str = "h100/kernels_basic.details.txt";
 const FULL_REP: &str = "h100/kernels_full.ncu-rep.xz";
 
-
 /// A report built straight from the oracle.
 fn truth_report(rel: &str) -> Report {
     let mut report = Report::new(rel, Format::NcuRep);

@@ -4,9 +4,8 @@
 mod common;
 
 use common::{TruthMetric, TruthResult, fixture_bytes, load_fixture, load_truth};
-use sightline::model::{Format, Metric, Report, RuleKind, SpeedupKind, Value};
 use sightline::model::units::to_base;
-
+use sightline::model::{Format, Metric, Report, RuleKind, SpeedupKind, Value};
 
 /// Compared values and the mismatches found.
 #[derive(Default)]

@@ -8,7 +8,13 @@ use sightline::model::{KernelResult, SpeedupKind};
 fn rule_keys(r: &KernelResult) -> Vec<(String, Option<SpeedupKind>, Option<String>)> {
     let mut keys: Vec<_> = r
         .all_rules()
-        .map(|rule| (rule.kind.tag().to_string(), rule.speedup.map(|s| s.0), rule.speedup.map(|s| format!("{:.6e}", s.1))))
+        .map(|rule| {
+            (
+                rule.kind.tag().to_string(),
+                rule.speedup.map(|s| s.0),
+                rule.speedup.map(|s| format!("{:.6e}", s.1)),
+            )
+        })
         .collect();
     keys.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
     keys
@@ -22,7 +28,11 @@ fn check(text: &str, csv: &str) {
     for (t, c) in text.results.iter().zip(&csv.results) {
         assert_eq!(t.name.demangled, c.name.demangled);
         let (kt, kc) = (rule_keys(t), rule_keys(c));
-        assert_eq!(kt, kc, "rules of result {} ({}) differ", t.id, t.name.function);
+        assert_eq!(
+            kt, kc,
+            "rules of result {} ({}) differ",
+            t.id, t.name.function
+        );
         compared += kt.len();
     }
     println!("{compared} rule results agree");
@@ -31,10 +41,16 @@ fn check(text: &str, csv: &str) {
 
 #[test]
 fn basic_rules_agree_between_text_and_csv() {
-    check("h100/kernels_basic.details.txt", "h100/kernels_basic.details.csv");
+    check(
+        "h100/kernels_basic.details.txt",
+        "h100/kernels_basic.details.csv",
+    );
 }
 
 #[test]
 fn full_rules_agree_between_text_and_csv() {
-    check("h100/kernels_full.details.txt", "h100/kernels_full.details.csv.xz");
+    check(
+        "h100/kernels_full.details.txt",
+        "h100/kernels_full.details.csv.xz",
+    );
 }

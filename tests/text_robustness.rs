@@ -47,7 +47,10 @@ fn parse_must_not_panic(label: &str, bytes: &[u8]) {
                     let _ = r.metrics.len();
                 }
             }
-            Err(e) => assert!(e.to_string().starts_with("case.txt: "), "error does not name the file: {e}"),
+            Err(e) => assert!(
+                e.to_string().starts_with("case.txt: "),
+                "error does not name the file: {e}"
+            ),
         }
     }));
     assert!(outcome.is_ok(), "parser panicked on {label}");
@@ -70,7 +73,10 @@ fn truncated_text_never_panics() {
 
 #[test]
 fn flipped_bytes_never_panic() {
-    let fixtures: Vec<(&str, Vec<u8>)> = TEXT_FIXTURES.iter().map(|rel| (*rel, common::fixture_bytes(rel))).collect();
+    let fixtures: Vec<(&str, Vec<u8>)> = TEXT_FIXTURES
+        .iter()
+        .map(|rel| (*rel, common::fixture_bytes(rel)))
+        .collect();
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     let mut cases = 0;
     for case in 0..20_000 {
@@ -78,7 +84,11 @@ fn flipped_bytes_never_panic() {
         // A window keeps each case small; it starts at the file start half of the time so that
         // format detection sees the real first line.
         let len = 1 + rng.below(12 * 1024).min(bytes.len());
-        let start = if case % 2 == 0 { 0 } else { rng.below(bytes.len().saturating_sub(len)) };
+        let start = if case % 2 == 0 {
+            0
+        } else {
+            rng.below(bytes.len().saturating_sub(len))
+        };
         let mut window = bytes[start..(start + len).min(bytes.len())].to_vec();
         for _ in 0..1 + rng.below(8) {
             let at = rng.below(window.len());
@@ -107,7 +117,9 @@ fn not_a_result_is_one_clear_line() {
         (&b"\x7fELF\x02\x01\x01\x00\x00\x00"[..], "binary"),
         (&b"NVR\x00\x02\x00"[..], "truncated report"),
     ] {
-        let err = sightline::parse::parse_bytes(Path::new("bad.file"), bytes).expect_err(what).to_string();
+        let err = sightline::parse::parse_bytes(Path::new("bad.file"), bytes)
+            .expect_err(what)
+            .to_string();
         assert!(err.starts_with("bad.file: "), "{what}: {err}");
         assert!(!err.contains('\n'), "{what}: error spans lines: {err}");
     }

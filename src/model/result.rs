@@ -242,8 +242,15 @@ impl KernelResult {
     /// workload's runtime) wins over a local one (the gain of one hardware unit).
     pub fn top_rule(&self) -> Option<&RuleResult> {
         self.all_rules()
-            .filter_map(|r| r.speedup.map(|(kind, pct)| (kind == SpeedupKind::Global, pct, r)))
-            .max_by(|a, b| (a.0, a.1).partial_cmp(&(b.0, b.1)).unwrap_or(std::cmp::Ordering::Equal))
+            .filter_map(|r| {
+                r.speedup
+                    .map(|(kind, pct)| (kind == SpeedupKind::Global, pct, r))
+            })
+            .max_by(|a, b| {
+                (a.0, a.1)
+                    .partial_cmp(&(b.0, b.1))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
             .map(|(_, _, r)| r)
     }
 

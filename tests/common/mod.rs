@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 /// The path of a fixture, relative to `fixtures/`.
 pub fn fixture_path(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(rel)
 }
 
 /// The bytes of a fixture; a `.xz` file is decompressed in memory.
@@ -17,7 +19,9 @@ pub fn fixture_bytes(rel: &str) -> Vec<u8> {
     let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     if rel.ends_with(".xz") {
         let mut out = Vec::new();
-        xz2::read::XzDecoder::new(&raw[..]).read_to_end(&mut out).expect("xz");
+        xz2::read::XzDecoder::new(&raw[..])
+            .read_to_end(&mut out)
+            .expect("xz");
         out
     } else {
         raw
@@ -99,9 +103,9 @@ fn json_to_value(v: &serde_json::Value, kind: &str) -> sightline::model::Value {
     use sightline::model::Value;
     match v {
         serde_json::Value::String(s) => Value::Str(s.clone()),
-        serde_json::Value::Number(n) if kind == "uint64" || kind == "uint32" => {
-            n.as_u64().map_or_else(|| Value::Double(n.as_f64().unwrap_or(f64::NAN)), Value::U64)
-        }
+        serde_json::Value::Number(n) if kind == "uint64" || kind == "uint32" => n
+            .as_u64()
+            .map_or_else(|| Value::Double(n.as_f64().unwrap_or(f64::NAN)), Value::U64),
         serde_json::Value::Number(n) => Value::Double(n.as_f64().unwrap_or(f64::NAN)),
         _ => Value::Missing,
     }
@@ -112,15 +116,26 @@ pub fn truth_to_result(t: &TruthResult, id: u64) -> sightline::model::KernelResu
     use sightline::model::{Instance, KernelName, KernelResult, Metric};
     let mut r = KernelResult {
         id,
-        name: KernelName { demangled: t.name.clone(), function: t.function.clone(), mangled: Some(t.mangled.clone()) },
+        name: KernelName {
+            demangled: t.name.clone(),
+            function: t.function.clone(),
+            mangled: Some(t.mangled.clone()),
+        },
         ..KernelResult::default()
     };
     for (name, m) in &t.metrics {
-        let mut metric = Metric::new(Some(name.clone()), json_to_value(&m.value, &m.kind), m.unit.clone());
+        let mut metric = Metric::new(
+            Some(name.clone()),
+            json_to_value(&m.value, &m.kind),
+            m.unit.clone(),
+        );
         metric.instances = m
             .instances
             .iter()
-            .map(|(id, v)| Instance { id: Some(json_to_value(id, "uint64")), value: json_to_value(v, &m.kind) })
+            .map(|(id, v)| Instance {
+                id: Some(json_to_value(id, "uint64")),
+                value: json_to_value(v, &m.kind),
+            })
             .collect();
         r.metrics.insert(name.clone(), metric);
     }

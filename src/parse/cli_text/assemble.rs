@@ -1,0 +1,234 @@
+//! Splits a text at result boundaries so that its parts can be read on several cores, and
+//! assembles the parts' results into one report (ids, processes, devices, warnings).
+//!
+//! A kernel line always starts a new result whatever came before it, so reading the parts
+//! separately gives the same results as reading the whole text, once results at the start of
+//! a part are given the process of the part before.
+
+use super::heading::{kernel_line, process_line};
+use super::layout::leading_spaces;
+use super::reader::{Part, Reader};
+use crate::model::{Device, Format, KernelResult, Report};
+use crate::parse::ParseError;
+use std::collections::HashMap;
+
+/// Texts smaller than this are read on one core.
+pub const PARALLEL_MIN_BYTES: usize = 1 << 20;
+
+/// At most this many parts.
+const MAX_PARTS: usize = 16;
+
+/// Reads a whole text (or one part of it) line by line.
+pub fn read_part(text: &str, last_part: bool) -> Part {
+    let mut reader = Reader::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (line, next, unterminated) = match rest.find('\n') {
+            Some(i) => (&rest[..i], &rest[i + 1..], false),
+            None => (rest, "", true),
+        };
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        reader.line(line, unterminated && last_part);
+        rest = next;
+    }
+    reader.finish(last_part)
+}
+
+/// Reads a text, in parallel parts when it is large, and assembles the report.
+pub fn read(text: &str) -> Result<Report, ParseError> {
+    let workers = if text.len() >= PARALLEL_MIN_BYTES {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_PARTS))
+    } else {
+        1
+    };
+    let pieces = split_at_results(text, workers);
+    let parts: Vec<Part> = if pieces.len() == 1 {
+        vec![read_part(text, true)]
+    } else {
+        let last = pieces.len() - 1;
+        std::thread::scope(|scope| {
+            // The first part is read on this thread, the others on their own.
+            let handles: Vec<_> = pieces
+                .iter()
+                .enumerate()
+                .skip(1)
+                .map(|(i, piece)| scope.spawn(move || read_part(piece, i == last)))
+                .collect();
+            let mut parts = vec![read_part(pieces[0], false)];
+            parts.extend(
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))),
+            );
+            parts
+        })
+    };
+    merge(parts)
+}
+
+/// Cuts a text into at most `parts` pieces, each starting at a process or kernel line.
+pub fn split_at_results(text: &str, parts: usize) -> Vec<&str> {
+    let mut pieces = Vec::with_capacity(parts);
+    let mut start = 0;
+    for k in 1..parts {
+        let target = text.len() / parts * k;
+        if target <= start {
+            continue;
+        }
+        if let Some(at) = next_result_start(text, target)
+            && at > start
+        {
+            pieces.push(&text[start..at]);
+            start = at;
+        }
+    }
+    pieces.push(&text[start..]);
+    pieces
+}
+
+/// The byte offset of the first line after `from` that opens a result or names a process.
+fn next_result_start(text: &str, from: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut pos = from + bytes.get(from..)?.iter().position(|&b| b == b'\n')? + 1;
+    while pos < bytes.len() {
+        let end = bytes[pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| pos + i);
+        let line = text.get(pos..end)?;
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let indent = leading_spaces(line);
+        if indent <= 3 {
+            let rest = &line[indent..];
+            if !rest.starts_with("==")
+                && (process_line(rest).is_some() || kernel_line(rest).is_some())
+            {
+                return Some(pos);
+            }
+        }
+        pos = end + 1;
+    }
+    None
+}
+
+/// Joins parts in order: renumbers results, gives results at the start of a part the process
+/// of the part before, collects warnings and fills the device list.
+pub fn merge(parts: Vec<Part>) -> Result<Report, ParseError> {
+    let mut parts = parts.into_iter();
+    let Some(first) = parts.next() else {
+        return Err(no_result());
+    };
+    let mut carry = first.last_process;
+    let mut report = first.report;
+    for part in parts {
+        let mut r = part.report;
+        for result in &mut r.results {
+            if result.process_id.is_some() {
+                break;
+            }
+            if let Some((pid, name)) = &carry {
+                result.process_id = Some(*pid);
+                result.process_name = Some(name.clone());
+            }
+        }
+        if part.last_process.is_some() {
+            carry = part.last_process;
+        }
+        report.results.append(&mut r.results);
+        report.warnings.append(&mut r.warnings);
+        if r.format == Format::Summary {
+            report.format = Format::Summary;
+        }
+        if report.tool_version.is_none() {
+            report.tool_version = r.tool_version;
+        }
+    }
+    if report.results.is_empty() {
+        return Err(no_result());
+    }
+    for (id, result) in (0u64..).zip(report.results.iter_mut()) {
+        result.id = id;
+    }
+    report.devices = devices_of(&report.results);
+    Ok(report)
+}
+
+fn no_result() -> ParseError {
+    ParseError::NotAResult(
+        "no ncu kernel line (`name (grid)x(block), Context C, Stream S, ...`) found".into(),
+    )
+}
+
+/// The devices results ran on, with the attributes a raw page prints.
+fn devices_of(results: &[KernelResult]) -> Vec<Device> {
+    use crate::model::names::{CC_MAJOR, CC_MINOR, DEVICE_NAME, SM_COUNT};
+    let mut devices: Vec<Device> = Vec::new();
+    let mut position: HashMap<u64, usize> = HashMap::new();
+    for r in results {
+        let Some(index) = r.device else {
+            continue;
+        };
+        let pos = *position.entry(index).or_insert_with(|| {
+            devices.push(Device {
+                index,
+                ..Device::default()
+            });
+            devices.len() - 1
+        });
+        let d = &mut devices[pos];
+        if d.cc.is_none() {
+            d.cc = r.cc;
+        }
+        if d.attributes.is_empty() {
+            for (name, m) in r.metrics.range("device__attribute_".to_string()..) {
+                let Some(attr) = name.strip_prefix("device__attribute_") else {
+                    break;
+                };
+                d.attributes.push((attr.to_string(), m.value.to_string()));
+            }
+        }
+        if d.name.is_none() {
+            d.name = r
+                .metric(DEVICE_NAME)
+                .and_then(|m| m.value.as_str().map(str::to_string));
+        }
+        if d.sm_count.is_none() {
+            d.sm_count = r.number(SM_COUNT).map(|v| v as u64);
+        }
+        if d.cc.is_none()
+            && let (Some(a), Some(b)) = (r.number(CC_MAJOR), r.number(CC_MINOR))
+        {
+            d.cc = Some((a as u32, b as u32));
+        }
+    }
+    devices
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_only_at_result_lines() {
+        let text = "[1] a@h\n  k(int) (1, 1, 1)x(1, 1, 1), Context 1, Stream 7, Device 0, CC 9.0\n    Section: S\n    x\n  k(int) (1, 1, 1)x(1, 1, 1), Context 1, Stream 7, Device 0, CC 9.0\n    Section: S\n";
+        let pieces = split_at_results(text, 2);
+        assert_eq!(pieces.len(), 2);
+        assert_eq!(pieces.concat(), text);
+        assert!(pieces[1].starts_with("  k(int)"));
+        let report = merge(
+            pieces
+                .iter()
+                .enumerate()
+                .map(|(i, p)| read_part(p, i == 1))
+                .collect(),
+        )
+        .unwrap();
+        assert_eq!(report.results.len(), 2);
+        assert_eq!(report.results[1].id, 1);
+        assert_eq!(report.results[1].process_id, Some(1));
+        assert_eq!(
+            split_at_results("no results\nhere\n", 4),
+            ["no results\nhere\n"]
+        );
+    }
+}

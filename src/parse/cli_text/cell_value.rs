@@ -1,0 +1,283 @@
+//! Table cells to metrics: the printed value and unit become a value in the base unit, with the
+//! printed form kept; instanced values `agg (v1; v2; ...)` keep their instances.
+
+use crate::model::units::{BaseUnit, to_base};
+use crate::model::{Instance, Metric, Printed, Value};
+use crate::parse::number::parse_value;
+
+/// A printed value and its decimals: plain numbers (`142,196`, `2.62`) are read without
+/// allocating; everything else goes through [`parse_value`], which gives the same result for
+/// plain numbers.
+pub fn value_of(text: &str) -> (Value, u8) {
+    plain_number(text.trim()).unwrap_or_else(|| parse_value(text))
+}
+
+/// Digits with optional `,` groups of three and an optional fraction, as `parse_number` reads
+/// them. `None` for anything else (signs, exponents, odd grouping, very long numbers).
+fn plain_number(t: &str) -> Option<(Value, u8)> {
+    let bytes = t.as_bytes();
+    let mut buf = [0u8; 40];
+    if bytes.is_empty() || bytes.len() > buf.len() || !bytes[0].is_ascii_digit() {
+        return None;
+    }
+    let mut len = 0;
+    let mut group = 0usize;
+    let mut saw_comma = false;
+    let mut decimals: Option<u8> = None;
+    for &b in bytes {
+        match b {
+            b'0'..=b'9' => {
+                buf[len] = b;
+                len += 1;
+                match decimals.as_mut() {
+                    Some(d) => *d += 1,
+                    None => group += 1,
+                }
+            }
+            b',' if decimals.is_none() => {
+                if group == 0 || (saw_comma && group != 3) || (!saw_comma && group > 3) {
+                    return None;
+                }
+                saw_comma = true;
+                group = 0;
+            }
+            b'.' if decimals.is_none() => {
+                buf[len] = b'.';
+                len += 1;
+                decimals = Some(0);
+            }
+            _ => return None,
+        }
+    }
+    let digits = std::str::from_utf8(&buf[..len]).ok()?;
+    match decimals {
+        None => {
+            if saw_comma && group != 3 {
+                return None;
+            }
+            digits.parse::<u64>().ok().map(|v| (Value::U64(v), 0))
+        }
+        Some(0) => None,
+        Some(d) => digits.parse::<f64>().ok().map(|v| (Value::Double(v), d)),
+    }
+}
+
+/// Most units kept by [`UnitCache`]; ncu prints a few dozen distinct units at most.
+const UNIT_CACHE_SIZE: usize = 64;
+
+/// Base units of the printed units seen last (a table uses a handful of distinct units).
+#[derive(Debug, Default)]
+pub struct UnitCache<'a> {
+    entries: Vec<(&'a str, BaseUnit)>,
+    next_evicted: usize,
+}
+
+impl<'a> UnitCache<'a> {
+    /// The base unit of a printed unit.
+    pub fn base(&mut self, unit: &'a str) -> &BaseUnit {
+        let pos = match self.entries.iter().position(|(u, _)| *u == unit) {
+            Some(pos) => pos,
+            None if self.entries.len() < UNIT_CACHE_SIZE => {
+                self.entries.push((unit, to_base(unit)));
+                self.entries.len() - 1
+            }
+            None => {
+                // Full (odd input): replace entries in turn, keeping lookups bounded.
+                let pos = self.next_evicted % UNIT_CACHE_SIZE;
+                self.next_evicted = pos + 1;
+                self.entries[pos] = (unit, to_base(unit));
+                pos
+            }
+        };
+        &self.entries[pos].1
+    }
+}
+
+/// Splits a label `Label (metric__name)` printed by `--print-metric-name label-name` into
+/// the label and the metric name.
+pub fn split_label_name(label: &str) -> Option<(&str, &str)> {
+    let open = label.strip_suffix(')')?.rfind(" (")?;
+    let name = label.get(open + 2..label.len() - 1)?;
+    let is_name = name.contains("__")
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+    if !is_name {
+        return None;
+    }
+    Some((label.get(..open)?.trim_end(), name))
+}
+
+/// Splits an instanced value `agg (v1; v2; ...)` into the aggregate and the instance list.
+fn split_instances(text: &str) -> Option<(&str, &str)> {
+    let inner_end = text.strip_suffix(')')?;
+    let open = inner_end.find(" (")?;
+    Some((&inner_end[..open], &inner_end[open + 2..]))
+}
+
+fn is_number_like(v: &Value) -> bool {
+    !matches!(v, Value::Str(_))
+}
+
+/// Instance values of a printed list, converted with `factor`. `None` when an item is not a
+/// number (the text is a plain string then).
+fn instances(list: &str, factor: f64) -> Option<Vec<Instance>> {
+    let mut out = Vec::new();
+    for item in list.split(';') {
+        let (v, _) = value_of(item);
+        if !is_number_like(&v) {
+            return None;
+        }
+        out.push(Instance {
+            id: None,
+            value: v.scaled(factor),
+        });
+    }
+    Some(out)
+}
+
+/// A metric from a printed value and unit.
+pub fn printed_metric(name: Option<&str>, value_text: &str, unit: &str, base: &BaseUnit) -> Metric {
+    let mut metric_instances = Vec::new();
+    let mut shown = value_text;
+    if value_text.ends_with(')')
+        && let Some((agg, list)) = split_instances(value_text)
+        && is_number_like(&value_of(agg).0)
+        && let Some(list) = instances(list, base.factor)
+    {
+        shown = agg;
+        metric_instances = list;
+    } else if value_text.as_bytes().contains(&b';')
+        && value_text.contains("; ")
+        && let Some(list) = instances(value_text, base.factor)
+    {
+        // The older form lists instances without an aggregate.
+        return Metric {
+            name: name.map(str::to_string),
+            value: Value::Missing,
+            unit: base.unit.clone(),
+            instances: list,
+            printed: Some(Printed {
+                value: Value::Missing,
+                unit: unit.to_string(),
+                decimals: 0,
+            }),
+        };
+    }
+    let (value, decimals) = value_of(shown);
+    Metric {
+        name: name.map(str::to_string),
+        value: value.scaled(base.factor),
+        unit: base.unit.clone(),
+        instances: metric_instances,
+        printed: Some(Printed {
+            value,
+            unit: unit.to_string(),
+            decimals,
+        }),
+    }
+}
+
+/// The statistic columns of `--print-summary`, in the order they are stored as instances.
+pub const SUMMARY_STATS: [&str; 3] = ["Minimum", "Maximum", "Average"];
+
+/// A summary metric: the value is the average; the three statistics are the instances.
+pub fn summary_metric(name: Option<&str>, stats: [&str; 3], unit: &str, base: &BaseUnit) -> Metric {
+    let mut metric = printed_metric(name, stats[2], unit, base);
+    metric.instances = SUMMARY_STATS
+        .iter()
+        .zip(stats)
+        .map(|(id, text)| Instance {
+            id: Some(Value::Str((*id).to_string())),
+            value: value_of(text).0.scaled(base.factor),
+        })
+        .collect();
+    metric
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts_printed_values() {
+        let mut units = UnitCache::default();
+        let m = printed_metric(
+            Some("gpu__time_duration.sum"),
+            "72.64",
+            "us",
+            units.base("us"),
+        );
+        assert_eq!(m.unit, "ns");
+        assert!((m.as_f64().unwrap() - 72_640.0).abs() < 1e-6);
+        let p = m.printed.unwrap();
+        assert_eq!(
+            (p.value, p.unit.as_str(), p.decimals),
+            (Value::Double(72.64), "us", 2)
+        );
+
+        let m = printed_metric(
+            None,
+            "8,524 (100; 100; 75)",
+            "%/register",
+            units.base("%/register"),
+        );
+        assert_eq!(m.value, Value::U64(8524));
+        assert_eq!(m.instances.len(), 3);
+        assert_eq!(m.instances[2].value, Value::U64(75));
+        assert_eq!(m.instances[2].id, None);
+
+        let m = printed_metric(None, "NVIDIA H100 (SXM)", "", units.base(""));
+        assert_eq!(m.value, Value::Str("NVIDIA H100 (SXM)".into()));
+        assert!(m.instances.is_empty());
+    }
+
+    #[test]
+    fn plain_numbers_read_like_parse_value() {
+        for t in [
+            "0",
+            "7",
+            "142,196",
+            "135,884.39",
+            "2.62",
+            "1,2",
+            "12,34",
+            "1,234,5678",
+            "1,23.5",
+            "1.",
+            ".5",
+            "1.2.3",
+            "-3",
+            "4.979e-05",
+            "nan",
+            "(!) n/a",
+            "n/a",
+            "PolicySpread",
+            "18446744073709551615",
+            "18446744073709551616",
+            "2,618,678,414.10",
+            "0.00",
+            "123456789012345678901234567890.5",
+            "1,000",
+            "1000,000",
+            "1 000",
+        ] {
+            // Debug text, so that NaN compares equal to NaN.
+            assert_eq!(
+                format!("{:?}", value_of(t)),
+                format!("{:?}", parse_value(t)),
+                "{t}"
+            );
+        }
+    }
+
+    #[test]
+    fn splits_label_names() {
+        assert_eq!(
+            split_label_name("Duration (gpu__time_duration.sum)"),
+            Some(("Duration", "gpu__time_duration.sum"))
+        );
+        assert_eq!(split_label_name("Compute (SM) Throughput"), None);
+        assert_eq!(split_label_name("L1 Roofline (Global/Local)"), None);
+    }
+}

@@ -1,0 +1,33 @@
+//! The `ncu` CLI text parser: details pages in the newer layout (a `Metric Name / Metric Unit /
+//! Metric Value` header row) and the older one (fixed widths, long unit names), inside terminal
+//! or `script` logs or not, `--print-summary per-kernel`, `--page raw` as text, and the
+//! `--print-details all`, `--print-rule-details`, `--print-metric-name label-name` and
+//! `--print-metric-instances values` variants.
+//!
+//! The text is read line by line over borrowed slices; each line is recognised by its shape
+//! (see `reader`), never by the file name, and lines that fit no shape are skipped. Large texts
+//! are cut at result boundaries and the parts read in parallel (see `assemble`).
+
+mod assemble;
+mod cell_value;
+mod heading;
+mod labels;
+mod layout;
+mod metric_index;
+mod reader;
+mod rule_text;
+mod table;
+
+pub use reader::RAW_SECTION;
+
+use super::ParseError;
+use crate::model::Report;
+
+/// Parses `ncu` CLI text (already cleaned of CRLF line ends and ANSI codes).
+///
+/// Sections' header tables become `MetricRow`s; body tables of `--print-details all` are kept
+/// in `KernelResult::metrics` only, keyed by metric name or `Section/Table Name/Label`.
+/// Texts of a megabyte or more are read in parts on all cores.
+pub fn parse(text: &str) -> Result<Report, ParseError> {
+    assemble::read(text)
+}

@@ -1,0 +1,674 @@
+//! The line-by-line reader: recognises each line by its shape (process and kernel lines,
+//! NVTX preface, `Section:` lines, dash-rule tables, rule messages, rule detail blocks) and
+//! builds results as it goes. Lines that fit no shape are skipped.
+
+use super::cell_value::{UnitCache, printed_metric, split_label_name, summary_metric};
+use super::heading::{KernelLine, is_nvtx_header, kernel_line, nvtx_range, process_line};
+use super::labels::LabelCache;
+use super::layout::{Layout, is_dash_rule, leading_spaces};
+use super::metric_index::index_metrics;
+use super::rule_text::{OpenRule, tag_line};
+use super::table::{Kind, NO_COLUMN, PendingRow, Phase, Role, Table, kind_of_header};
+use crate::model::catalog::metric_for;
+use crate::model::{
+    Format, KernelName, KernelResult, Metric, MetricRow, NvtxRange, Report, Section,
+};
+use crate::parse::number::parse_value;
+
+/// Name of the section that holds a `--page raw` table.
+pub const RAW_SECTION: &str = "Raw";
+
+/// State shared by all results: caches and warnings.
+struct Shared<'a> {
+    labels: LabelCache<'a>,
+    units: UnitCache<'a>,
+    warnings: Vec<String>,
+    /// A truncation was already reported.
+    truncated: bool,
+    /// The line being read is the last one and has no line break: it may be cut.
+    unterminated: bool,
+    /// Sections of the last result (to size the next result's section list).
+    last_sections: usize,
+}
+
+/// Where the last rule was stored, so that its key performance indicators can follow it.
+#[derive(Debug, Clone, Copy)]
+enum RuleSlot {
+    Section(usize),
+    Result,
+}
+
+/// After a `> Title: ...` line of `--print-rule-details`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RuleBlock {
+    None,
+    Kpi,
+    Other,
+}
+
+/// The section being read.
+#[derive(Debug)]
+struct SectionState<'a> {
+    name: &'a str,
+    index: usize,
+    label_slot: usize,
+    header_done: bool,
+    body_seen: bool,
+    table_name: &'a str,
+    has_content: bool,
+}
+
+/// A result being read.
+struct ResultState<'a> {
+    result: KernelResult,
+    body_metrics: Vec<(String, Metric)>,
+    section: Option<SectionState<'a>>,
+    table: Option<Table<'a>>,
+    rule: Option<OpenRule>,
+    last_rule: Option<RuleSlot>,
+    rule_block: RuleBlock,
+    /// Inside an NVTX block: the current domain.
+    nvtx: Option<Option<&'a str>>,
+}
+
+/// Reads the lines of a text page into a report.
+pub struct Reader<'a> {
+    report: Report,
+    shared: Shared<'a>,
+    process: Option<(u64, &'a str)>,
+    current: Option<ResultState<'a>>,
+    next_id: u64,
+    banner_seen: bool,
+    summary: bool,
+}
+
+impl Default for Reader<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'a> Reader<'a> {
+    /// A reader with no results yet.
+    pub fn new() -> Self {
+        Reader {
+            report: Report::new("", Format::CliText),
+            shared: Shared {
+                labels: LabelCache::default(),
+                units: UnitCache::default(),
+                warnings: Vec::new(),
+                truncated: false,
+                unterminated: false,
+                last_sections: 0,
+            },
+            process: None,
+            current: None,
+            next_id: 0,
+            banner_seen: false,
+            summary: false,
+        }
+    }
+
+    /// Reads one line (without its line break); `unterminated` marks a last line with none.
+    pub fn line(&mut self, line: &'a str, unterminated: bool) {
+        self.shared.unterminated = unterminated;
+        let indent = leading_spaces(line);
+        let rest = line.get(indent..).unwrap_or("");
+        let starts_blank = rest.as_bytes().first().is_none_or(u8::is_ascii_whitespace);
+        if starts_blank && rest.trim_end().is_empty() {
+            if let Some(cur) = &mut self.current {
+                cur.blank(&mut self.shared);
+            }
+            return;
+        }
+        if indent <= 3 && self.top_level(rest) {
+            return;
+        }
+        if let Some(cur) = &mut self.current {
+            cur.line(&mut self.shared, line, indent, rest);
+        }
+    }
+
+    /// Lines outside results: profiler messages, process and kernel lines, the version banner.
+    fn top_level(&mut self, rest: &'a str) -> bool {
+        let first = rest.as_bytes().first().copied().unwrap_or(b' ');
+        if first == b'=' && rest.starts_with("==") {
+            // ==PROF==, ==WARNING==, ==ERROR== lines.
+            return true;
+        }
+        if first == b'['
+            && let Some(p) = process_line(rest)
+        {
+            self.finish_result();
+            self.process = Some((p.pid, p.name));
+            return true;
+        }
+        if let Some(k) = kernel_line(rest) {
+            self.start_result(&k);
+            return true;
+        }
+        if rest.starts_with("NVIDIA (R) Nsight Compute") {
+            self.banner_seen = true;
+            return true;
+        }
+        if self.banner_seen
+            && let Some(v) = rest.strip_prefix("Version ")
+        {
+            let version = v.split_whitespace().next().unwrap_or("");
+            if !version.is_empty() {
+                self.report.tool_version = Some(version.to_string());
+            }
+            self.banner_seen = false;
+            return true;
+        }
+        false
+    }
+
+    fn start_result(&mut self, k: &KernelLine<'_>) {
+        self.finish_result();
+        if k.invocations.is_some() {
+            self.summary = true;
+        }
+        let result = KernelResult {
+            id: self.next_id,
+            process_id: self.process.map(|p| p.0),
+            process_name: self.process.map(|p| p.1.to_string()),
+            name: KernelName::from_demangled(k.name),
+            grid: k.grid,
+            block: k.block,
+            context: k.context,
+            stream: k.stream,
+            device: k.device,
+            cc: k.cc,
+            timestamp: k.timestamp.map(str::to_string),
+            invocations: k.invocations,
+            sections: Vec::with_capacity(self.shared.last_sections),
+            ..KernelResult::default()
+        };
+        self.next_id += 1;
+        self.current = Some(ResultState {
+            result,
+            body_metrics: Vec::new(),
+            section: None,
+            table: None,
+            rule: None,
+            last_rule: None,
+            rule_block: RuleBlock::None,
+            nvtx: None,
+        });
+    }
+
+    fn finish_result(&mut self) {
+        if let Some(cur) = self.current.take() {
+            let result = cur.finish(&mut self.shared);
+            self.shared.last_sections = result.sections.len();
+            self.report.results.push(result);
+        }
+    }
+
+    /// Ends the text (or this part of it): closes the last result and, for the last part,
+    /// notes a truncated tail.
+    pub fn finish(mut self, last_part: bool) -> Part {
+        if last_part
+            && !self.shared.truncated
+            && let Some(cur) = &self.current
+            && let Some(why) = cur.unfinished()
+        {
+            self.shared.warnings.push(format!(
+                "the text ends {why} of the last result (`{}`): it looks truncated",
+                cur.result.name.function
+            ));
+        }
+        self.finish_result();
+        let mut report = self.report;
+        report.warnings.append(&mut self.shared.warnings);
+        if self.summary {
+            report.format = Format::Summary;
+        }
+        Part {
+            report,
+            last_process: self.process.map(|(pid, name)| (pid, name.to_string())),
+        }
+    }
+}
+
+/// What reading a part of a text gives.
+#[derive(Debug)]
+pub struct Part {
+    /// Results (numbered from 0 within the part), warnings, format and tool version.
+    pub report: Report,
+    /// The process of the part's last process line: results at the start of the next part
+    /// belong to it.
+    pub last_process: Option<(u64, String)>,
+}
+
+impl<'a> ResultState<'a> {
+    /// A non-blank line inside a result.
+    fn line(&mut self, sh: &mut Shared<'a>, line: &'a str, indent: usize, rest: &'a str) {
+        if let Some(domain) = &mut self.nvtx {
+            if indent >= 6 {
+                match nvtx_range(rest) {
+                    Some((_, name)) => self.result.nvtx.push(NvtxRange {
+                        domain: domain.unwrap_or("").to_string(),
+                        name: name.to_string(),
+                    }),
+                    None => *domain = Some(rest.trim_end()),
+                }
+                return;
+            }
+            self.nvtx = None;
+        }
+        // Table rows: the common case, checked first.
+        if let Some(table) = &self.table
+            && table.phase == Phase::Rows
+        {
+            let table_indent = table.layout.indent();
+            if indent > table_indent {
+                self.table_row(sh, line);
+                return;
+            }
+            if indent == table_indent {
+                let first = rest.as_bytes().first().copied().unwrap_or(b' ');
+                if first == b'-' && is_dash_rule(rest) {
+                    // The closing rule.
+                    self.end_table(sh);
+                    return;
+                }
+                let ends =
+                    (first == b'S' && rest.starts_with("Section: ")) || tag_line(rest).is_some();
+                if !ends {
+                    self.table_row(sh, line);
+                    return;
+                }
+            } else if indent == 0 {
+                // Program output printed in the middle of a table.
+                return;
+            }
+            self.end_table(sh);
+        }
+        if let Some(name) = rest.strip_prefix("Section: ") {
+            self.open_section(sh, name.trim_end());
+            return;
+        }
+        let first = rest.as_bytes().first().copied().unwrap_or(b' ');
+        if first == b'-' && is_dash_rule(rest) {
+            self.dash_rule(sh, line);
+            return;
+        }
+        if let Some((kind, text)) = tag_line(rest) {
+            self.end_table(sh);
+            self.finish_rule();
+            self.rule_block = RuleBlock::None;
+            self.rule = Some(OpenRule::new(kind, indent, text));
+            return;
+        }
+        if let Some(rule) = &mut self.rule {
+            if indent > rule.indent + 3 {
+                rule.push(rest);
+                return;
+            }
+            self.finish_rule();
+        }
+        if first == b'>' && indent >= 5 {
+            self.end_table(sh);
+            self.rule_block = if rest.starts_with("> Key Performance Indicators") {
+                RuleBlock::Kpi
+            } else {
+                RuleBlock::Other
+            };
+            return;
+        }
+        if let Some(table) = &mut self.table {
+            if table.phase == Phase::AfterRule && indent == table.layout.indent() {
+                if rest.starts_with("Metric Name") || self.rule_block != RuleBlock::None {
+                    table.phase = Phase::Header {
+                        line,
+                        opened_by_rule: true,
+                    };
+                    return;
+                }
+                if table.layout.len() == 3 {
+                    // Older layout: rows follow the first rule with no header row.
+                    let layout = table.layout;
+                    self.start_rows(layout, Kind::Metric, true);
+                    self.table_row(sh, line);
+                    return;
+                }
+            }
+            self.table = None;
+        }
+        if indent <= 3 && rest.starts_with("Metric Name") {
+            // `--page raw`: the header row comes before the first rule.
+            self.end_table(sh);
+            self.table = Some(Table::header_first(line));
+            return;
+        }
+        if is_nvtx_header(rest) {
+            self.nvtx = Some(None);
+            return;
+        }
+        if indent >= 4 {
+            // Preface warnings, body item titles, `Table Name : ...` lines.
+            self.rule_block = RuleBlock::None;
+            if let Some(section) = &mut self.section {
+                section.body_seen = true;
+                section.has_content = true;
+                if let Some(name) = rest.strip_prefix("Table Name : ") {
+                    section.table_name = name.trim_end();
+                }
+            }
+        }
+    }
+
+    fn blank(&mut self, sh: &mut Shared<'a>) {
+        self.finish_rule();
+        self.nvtx = None;
+        if self.table.as_ref().is_some_and(|t| t.phase == Phase::Rows) {
+            self.end_table(sh);
+        } else {
+            self.table = None;
+        }
+    }
+
+    fn open_section(&mut self, sh: &mut Shared<'a>, name: &'a str) {
+        self.end_table(sh);
+        self.finish_rule();
+        self.rule_block = RuleBlock::None;
+        let index = self.result.sections.len();
+        let label_slot = sh.labels.slot(name);
+        self.result.sections.push(Section {
+            identifier: None,
+            name: name.to_string(),
+            rows: Vec::with_capacity(sh.labels.known_rows(label_slot)),
+            rules: Vec::new(),
+        });
+        self.section = Some(SectionState {
+            name,
+            index,
+            label_slot,
+            header_done: false,
+            body_seen: false,
+            table_name: "",
+            has_content: false,
+        });
+    }
+
+    fn dash_rule(&mut self, sh: &mut Shared<'a>, line: &'a str) {
+        self.finish_rule();
+        let Some(layout) = Layout::from_rule(line) else {
+            return;
+        };
+        if let Some(Table {
+            phase:
+                Phase::Header {
+                    line: header,
+                    opened_by_rule,
+                },
+            ..
+        }) = self.table
+        {
+            let kind = kind_of_header(
+                &layout,
+                header,
+                self.rule_block != RuleBlock::None,
+                self.rule_block == RuleBlock::Kpi,
+            );
+            self.start_rows(layout, kind, opened_by_rule);
+            return;
+        }
+        self.end_table(sh);
+        self.table = Some(Table::after_rule(layout));
+    }
+
+    /// Starts the data rows of a table and decides where they go.
+    fn start_rows(&mut self, layout: Layout, kind: Kind, opened_by_rule: bool) {
+        let metric_table = matches!(kind, Kind::Metric | Kind::Summary { .. });
+        let role = if metric_table {
+            self.role_of_new_table()
+        } else {
+            Role::Body
+        };
+        self.table = Some(Table {
+            layout,
+            phase: Phase::Rows,
+            kind,
+            role,
+            expects_close: opened_by_rule && metric_table,
+            rows: 0,
+            pending: None,
+        });
+    }
+
+    fn role_of_new_table(&mut self) -> Role {
+        match &mut self.section {
+            None => {
+                let index = self.result.sections.len();
+                self.result.sections.push(Section {
+                    identifier: None,
+                    name: RAW_SECTION.to_string(),
+                    rows: Vec::new(),
+                    rules: Vec::new(),
+                });
+                self.section = Some(SectionState {
+                    name: RAW_SECTION,
+                    index,
+                    label_slot: usize::MAX,
+                    header_done: true,
+                    body_seen: false,
+                    table_name: "",
+                    has_content: true,
+                });
+                Role::Raw
+            }
+            Some(s) => {
+                s.has_content = true;
+                if !s.header_done && !s.body_seen {
+                    s.header_done = true;
+                    Role::Header
+                } else {
+                    Role::Body
+                }
+            }
+        }
+    }
+
+    /// A data or continuation row of the open table.
+    fn table_row(&mut self, sh: &mut Shared<'a>, line: &'a str) {
+        let Some(table) = &mut self.table else {
+            return;
+        };
+        let layout = table.layout;
+        match table.kind {
+            Kind::Skip => {}
+            Kind::Kpi => {
+                if layout.blank_before(line, 0) {
+                    // Guidance text wrapped onto the next line.
+                    return;
+                }
+                let name = layout.cell(line, 0).unwrap_or("");
+                let value = layout.cell(line, 1).unwrap_or("");
+                if value.is_empty() {
+                    if let Some(p) = &mut table.pending {
+                        p.continue_name(name);
+                    }
+                    return;
+                }
+                let row = PendingRow::new(name, "", [value, "", ""], [usize::MAX; 3]);
+                if let Some(done) = table.pending.replace(row) {
+                    self.store_focus_metric(&done);
+                }
+            }
+            Kind::Metric | Kind::Summary { .. } => {
+                if sh.unterminated && line.len() < layout.end() {
+                    // The text was cut inside this row.
+                    sh.warnings.push(format!(
+                        "the last line is cut inside a table row of the last result (`{}`): \
+                         the row was skipped and the text looks truncated",
+                        self.result.name.function
+                    ));
+                    sh.truncated = true;
+                    return;
+                }
+                let value_cols = table.kind.value_columns();
+                let widths = value_cols.map(|c| layout.col(c).map_or(usize::MAX, |(s, e)| e - s));
+                if layout.blank_before(line, 0) {
+                    if let Some(p) = &mut table.pending {
+                        for (slot, &col) in value_cols.iter().enumerate() {
+                            if col == NO_COLUMN {
+                                continue;
+                            }
+                            let piece = layout
+                                .cell(line, col)
+                                .unwrap_or_else(|| if slot == 0 { line.trim() } else { "" });
+                            p.continue_value(slot, piece, widths[slot]);
+                        }
+                    }
+                    return;
+                }
+                let (label, unit, values) = layout.cut_row(line, value_cols);
+                let row = PendingRow::new(label, unit, values, widths);
+                if let Some(done) = table.pending.replace(row) {
+                    self.store_row(sh, done);
+                }
+            }
+        }
+    }
+
+    /// Stores a finished metric row in its section, or among the body metrics.
+    fn store_row(&mut self, sh: &mut Shared<'a>, row: PendingRow<'a>) {
+        let ResultState {
+            result,
+            body_metrics,
+            section,
+            table,
+            ..
+        } = self;
+        let (Some(table), Some(section)) = (table.as_mut(), section.as_ref()) else {
+            return;
+        };
+        let full_label: &str = &row.label;
+        let (label, name) = match split_label_name(full_label) {
+            Some((l, n)) => (l, Some(n)),
+            None => {
+                let name = match (table.role, &row.label) {
+                    (Role::Raw, _) => Some(full_label),
+                    (Role::Header, std::borrow::Cow::Borrowed(l)) => {
+                        sh.labels
+                            .metric(section.label_slot, table.rows, section.name, l)
+                    }
+                    _ => metric_for(section.name, full_label),
+                };
+                (full_label, name)
+            }
+        };
+        let base = sh.units.base(row.unit);
+        let metric = match table.kind {
+            Kind::Summary { .. } => summary_metric(
+                name,
+                [&row.values[0], &row.values[1], &row.values[2]],
+                row.unit,
+                base,
+            ),
+            _ => printed_metric(name, &row.values[0], row.unit, base),
+        };
+        table.rows += 1;
+        match table.role {
+            Role::Header | Role::Raw => {
+                if let Some(s) = result.sections.get_mut(section.index) {
+                    s.rows.push(MetricRow {
+                        label: label.to_string(),
+                        metric,
+                    });
+                }
+            }
+            Role::Body => {
+                let key = match name {
+                    Some(n) => n.to_string(),
+                    None => format!("{}/{}/{}", section.name, section.table_name, label),
+                };
+                body_metrics.push((key, metric));
+            }
+        }
+    }
+
+    /// Adds a key performance indicator to the last rule.
+    fn store_focus_metric(&mut self, row: &PendingRow<'_>) {
+        let Some(value) = parse_value(&row.values[0]).0.as_f64() else {
+            return;
+        };
+        let rule = match self.last_rule {
+            Some(RuleSlot::Section(i)) => self
+                .result
+                .sections
+                .get_mut(i)
+                .and_then(|s| s.rules.last_mut()),
+            Some(RuleSlot::Result) => self.result.rules.last_mut(),
+            None => None,
+        };
+        if let Some(rule) = rule {
+            rule.focus_metrics.push((row.label.to_string(), value));
+        }
+    }
+
+    fn end_table(&mut self, sh: &mut Shared<'a>) {
+        let Some(mut table) = self.table.take() else {
+            return;
+        };
+        if let Some(row) = table.pending.take() {
+            let kind = table.kind;
+            self.table = Some(table);
+            match kind {
+                Kind::Kpi => self.store_focus_metric(&row),
+                Kind::Metric | Kind::Summary { .. } => self.store_row(sh, row),
+                Kind::Skip => {}
+            }
+            self.table = None;
+        }
+    }
+
+    fn finish_rule(&mut self) {
+        let Some(rule) = self.rule.take() else {
+            return;
+        };
+        let rule = rule.finish();
+        match &self.section {
+            Some(s) if s.index < self.result.sections.len() => {
+                self.result.sections[s.index].rules.push(rule);
+                self.last_rule = Some(RuleSlot::Section(s.index));
+            }
+            _ => {
+                self.result.rules.push(rule);
+                self.last_rule = Some(RuleSlot::Result);
+            }
+        }
+        if let Some(s) = &mut self.section {
+            s.has_content = true;
+        }
+    }
+
+    /// Why the text looks cut at this point, if it does.
+    fn unfinished(&self) -> Option<&'static str> {
+        if let Some(t) = &self.table {
+            match t.phase {
+                Phase::Rows if t.expects_close => return Some("inside a table"),
+                Phase::Header { .. } => return Some("after a table header"),
+                Phase::AfterRule if t.layout.len() >= 3 => return Some("after a table rule"),
+                _ => {}
+            }
+        }
+        match &self.section {
+            Some(s) if !s.has_content && self.rule.is_none() && self.table.is_none() => {
+                Some("right after a section title")
+            }
+            _ => None,
+        }
+    }
+
+    fn finish(mut self, sh: &mut Shared<'a>) -> KernelResult {
+        self.end_table(sh);
+        self.finish_rule();
+        let mut result = self.result;
+        index_metrics(&mut result, self.body_metrics);
+        result
+    }
+}
