@@ -1,6 +1,7 @@
 //! The command line: `sightline [FILE...]` opens the app; subcommands run headless.
 
 pub mod diff;
+pub mod loading;
 pub mod occupancy;
 pub mod roofline;
 pub mod summary;

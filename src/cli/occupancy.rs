@@ -1,27 +1,15 @@
 //! `sightline occupancy`: the occupancy calculator applied to every result of every file: block
 //! limits, limiter, theoretical and achieved occupancy, and the occupancy curves.
 
+pub(crate) use super::loading::{errors_json, load_all};
 use crate::analysis::occupancy::{
     self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis, OccupancyOptions,
 };
 use crate::model::{KernelResult, Report};
-use crate::parse::{self, LoadError};
+use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
 use std::io::Write;
 use std::path::PathBuf;
-
-/// Loads every file; the reports that loaded and the errors of those that did not.
-pub(crate) fn load_all(files: &[PathBuf]) -> (Vec<Report>, Vec<LoadError>) {
-    let mut reports = Vec::new();
-    let mut errors = Vec::new();
-    for path in files {
-        match parse::load_path(path) {
-            Ok(r) => reports.push(r),
-            Err(e) => errors.push(e),
-        }
-    }
-    (reports, errors)
-}
 
 /// Parses `--arch 8.6`.
 pub(crate) fn parse_arch(arch: Option<&str>) -> Result<Option<(u32, u32)>, String> {
@@ -50,20 +38,6 @@ pub(crate) fn finish(out: &str, errors: &[LoadError], as_json: bool) -> i32 {
 pub(crate) fn num_json(v: Option<f64>) -> Json {
     v.and_then(serde_json::Number::from_f64)
         .map_or(Json::Null, Json::Number)
-}
-
-pub(crate) fn errors_json(errors: &[LoadError]) -> Vec<Json> {
-    errors
-        .iter()
-        .map(|e| {
-            let message = e
-                .to_string()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            json!({"path": e.path().display().to_string(), "message": message})
-        })
-        .collect()
 }
 
 /// The file name a table shows for a report.

@@ -1,9 +1,10 @@
 //! `sightline summary`: one row per result of every file, as a table or JSON.
 
+use super::loading::{errors_json, load_all};
 use crate::analysis::headline::{device_summary, headline};
 use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, Value};
-use crate::parse::{self, LoadError};
+use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
 use std::io::Write;
 use std::path::PathBuf;
@@ -11,14 +12,7 @@ use std::path::PathBuf;
 /// Loads every file, prints the summary, and returns the exit code: 0 when every file loaded,
 /// 2 when one could not be read as a result.
 pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
-    let mut reports = Vec::new();
-    let mut errors = Vec::new();
-    for path in files {
-        match parse::load_path(path) {
-            Ok(r) => reports.push(r),
-            Err(e) => errors.push(e),
-        }
-    }
+    let (reports, errors) = load_all(files);
     let out = if as_json {
         render_json(&reports, &errors)
     } else {
@@ -113,18 +107,11 @@ pub fn render_json(reports: &[Report], errors: &[LoadError]) -> String {
             })
         })
         .collect();
-    let errors: Vec<Json> = errors
-        .iter()
-        .map(|e| json!({"path": e.path().display().to_string(), "message": one_line(&e.to_string())}))
-        .collect();
-    let mut s = serde_json::to_string_pretty(&json!({"reports": reports, "errors": errors}))
-        .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    let mut s =
+        serde_json::to_string_pretty(&json!({"reports": reports, "errors": errors_json(errors)}))
+            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
     s.push('\n');
     s
-}
-
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn opt_pct(v: Option<f64>) -> String {
@@ -158,10 +145,17 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
             let rule = h.top_rule.map_or_else(
                 || "-".into(),
                 |rule| {
-                    let title = if rule.title.is_empty() {
-                        rule.identifier.clone().unwrap_or_default()
-                    } else {
+                    let title = if !rule.title.is_empty() {
                         rule.title.clone()
+                    } else if let Some(id) = &rule.identifier {
+                        id.clone()
+                    } else {
+                        // Text forms print no rule title: show the message's first words.
+                        rule.message
+                            .split_whitespace()
+                            .take(6)
+                            .collect::<Vec<_>>()
+                            .join(" ")
                     };
                     match rule.speedup {
                         Some((_, s)) => format!("{title} ({s:.2}%)"),
