@@ -1,6 +1,7 @@
 //! `sightline diff BASE CURRENT`: compares two reports of any form kernel by kernel, for people
 //! (text, Markdown) and for CI (JSON, CSV, exit code).
 
+use super::output::render_rows;
 use crate::analysis::compare::export::{
     self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, MarkdownOptions, delta_text,
     pct_text, short_name, time_delta_text, value_text,
@@ -130,35 +131,6 @@ fn render_json(diff: &ReportDiff, base: &Report, current: &Report) -> String {
     s
 }
 
-/// Lays out rows as aligned columns; `right[i]` right-aligns column `i`.
-fn columns(rows: &[Vec<String>], right: &[bool]) -> String {
-    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let mut widths = vec![0usize; n];
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            let pad = " ".repeat(widths[i].saturating_sub(cell.chars().count()));
-            if right.get(i).copied().unwrap_or(false) {
-                line.push_str(&pad);
-                line.push_str(cell);
-            } else {
-                line.push_str(cell);
-                line.push_str(&pad);
-            }
-            line.push_str("  ");
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
 fn describe(r: &Report) -> String {
     format!(
         "{} ({}, {} results{})",
@@ -227,10 +199,8 @@ pub fn render_text(diff: &ReportDiff, base: &Report, current: &Report) -> String
             );
             rows.push(row);
         }
-        let right = [
-            false, false, true, true, true, false, true, true, true, true,
-        ];
-        for line in columns(&rows, &right).lines() {
+        let right = [2, 3, 4, 6, 7, 8, 9];
+        for line in render_rows(&rows, &right).lines() {
             out.push_str("  ");
             out.push_str(line);
             out.push('\n');
@@ -264,8 +234,8 @@ pub fn render_text(diff: &ReportDiff, base: &Report, current: &Report) -> String
                 m.verdict.name().to_string(),
             ]);
         }
-        let right = [false, false, false, true, true, true, false];
-        for line in columns(&rows, &right).lines() {
+        let right = [3, 4, 5];
+        for line in render_rows(&rows, &right).lines() {
             out.push_str("  ");
             out.push_str(line);
             out.push('\n');

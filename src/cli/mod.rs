@@ -3,6 +3,7 @@
 pub mod diff;
 pub mod loading;
 pub mod occupancy;
+pub mod output;
 pub mod roofline;
 pub mod summary;
 

@@ -1,7 +1,8 @@
 //! `sightline occupancy`: the occupancy calculator applied to every result of every file: block
 //! limits, limiter, theoretical and achieved occupancy, and the occupancy curves.
 
-pub(crate) use super::loading::{errors_json, load_all};
+pub(crate) use super::loading::load_all;
+pub(crate) use super::output::{json_document, render_rows};
 use crate::analysis::occupancy::{
     self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis, OccupancyOptions,
 };
@@ -46,35 +47,6 @@ pub(crate) fn file_label(rep: &Report) -> String {
         || rep.source.display().to_string(),
         |f| f.to_string_lossy().into_owned(),
     )
-}
-
-/// Lays out rows as aligned columns; columns in `right` are right-aligned.
-pub(crate) fn render_rows(rows: &[Vec<String>], right: &[usize]) -> String {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let mut widths = vec![0usize; cols];
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            let pad = " ".repeat(widths[i].saturating_sub(cell.chars().count()));
-            if right.contains(&i) {
-                line.push_str(&pad);
-                line.push_str(cell);
-            } else {
-                line.push_str(cell);
-                line.push_str(&pad);
-            }
-            line.push_str("  ");
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
 }
 
 /// Runs the command.
@@ -176,11 +148,7 @@ pub fn render_json(reports: &[Report], errors: &[LoadError], options: &Occupancy
             })
         })
         .collect();
-    let mut s =
-        serde_json::to_string_pretty(&json!({"reports": reports, "errors": errors_json(errors)}))
-            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    s.push('\n');
-    s
+    json_document(reports, errors)
 }
 
 fn opt(v: Option<u32>) -> String {

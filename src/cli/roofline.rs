@@ -2,7 +2,7 @@
 //! where the roofline metrics exist, estimated (and marked) where they do not.
 
 use super::occupancy::{
-    errors_json, file_label, finish, load_all, num_json, parse_arch, push_notes, render_rows,
+    file_label, finish, json_document, load_all, num_json, parse_arch, push_notes, render_rows,
 };
 use crate::analysis::roofline::{
     self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
@@ -103,11 +103,7 @@ pub fn render_json(reports: &[Report], errors: &[LoadError], options: &RooflineO
             })
         })
         .collect();
-    let mut s =
-        serde_json::to_string_pretty(&json!({"reports": reports, "errors": errors_json(errors)}))
-            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    s.push('\n');
-    s
+    json_document(reports, errors)
 }
 
 /// A rate with an SI prefix: `66.92 T` + unit.

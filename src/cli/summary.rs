@@ -1,6 +1,7 @@
 //! `sightline summary`: one row per result of every file, as a table or JSON.
 
-use super::loading::{errors_json, load_all};
+use super::loading::load_all;
+use super::output::json_document;
 use crate::analysis::headline::{device_summary, headline};
 use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, Value};
@@ -107,11 +108,7 @@ pub fn render_json(reports: &[Report], errors: &[LoadError]) -> String {
             })
         })
         .collect();
-    let mut s =
-        serde_json::to_string_pretty(&json!({"reports": reports, "errors": errors_json(errors)}))
-            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    s.push('\n');
-    s
+    json_document(reports, errors)
 }
 
 fn opt_pct(v: Option<f64>) -> String {

@@ -1,0 +1,44 @@
+//! Output shared by the headless commands: aligned text columns and the JSON document.
+
+use super::loading::errors_json;
+use crate::parse::LoadError;
+use serde_json::{Value as Json, json};
+
+/// Lays out rows as aligned columns; columns in `right` are right-aligned.
+pub fn render_rows(rows: &[Vec<String>], right: &[usize]) -> String {
+    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![0usize; cols];
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            let pad = " ".repeat(widths[i].saturating_sub(cell.chars().count()));
+            if right.contains(&i) {
+                line.push_str(&pad);
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                line.push_str(&pad);
+            }
+            line.push_str("  ");
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The JSON document of `summary`, `occupancy` and `roofline`: the reports that loaded and the
+/// files that did not, pretty-printed with a final newline.
+pub fn json_document(reports: Vec<Json>, errors: &[LoadError]) -> String {
+    let mut s =
+        serde_json::to_string_pretty(&json!({"reports": reports, "errors": errors_json(errors)}))
+            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    s.push('\n');
+    s
+}
