@@ -314,43 +314,20 @@ fn older_layout_in_a_script_log() {
         .metric("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")
         .unwrap();
     assert!((memory.as_f64().unwrap() - 9.05).abs() < 1e-9);
-    let launch = r
-        .sections
-        .iter()
-        .find(|s| s.name == "Launch Statistics")
-        .unwrap();
-    let cache = launch
-        .rows
-        .iter()
-        .find(|row| row.label == "Function Cache Configuration")
-        .unwrap();
+    let launch = r.section("Launch Statistics").unwrap();
+    let cache = launch.row("Function Cache Configuration").unwrap();
     assert_eq!(
         cache.metric.value,
         Value::Str("cudaFuncCachePreferNone".into())
     );
-    let mws = launch
-        .rows
-        .iter()
-        .find(|row| row.label == "Memory Throughput");
+    let mws = launch.row("Memory Throughput");
     assert!(mws.is_none());
-    let mem = r
-        .sections
-        .iter()
-        .find(|s| s.name == "Memory Workload Analysis")
-        .unwrap();
-    let bw = mem
-        .rows
-        .iter()
-        .find(|row| row.label == "Memory Throughput")
-        .unwrap();
+    let mem = r.section("Memory Workload Analysis").unwrap();
+    let bw = mem.row("Memory Throughput").unwrap();
     assert_eq!(bw.metric.unit, "byte/s");
     assert!((bw.metric.as_f64().unwrap() - 2.32e9).abs() < 1.0);
     // Rules follow the closing rule directly and are separated by `----- ---` lines.
-    let sched = r
-        .sections
-        .iter()
-        .find(|s| s.name == "Scheduler Statistics")
-        .unwrap();
+    let sched = r.section("Scheduler Statistics").unwrap();
     assert_eq!(sched.rules.len(), 2);
     assert!(
         sched
@@ -506,11 +483,7 @@ fn rules_match_the_oracle() {
     // Rules sit in the section printed above them.
     let report = load_fixture("h100/kernels_cli_full.txt");
     let r = &report.results[0];
-    let cwa = r
-        .sections
-        .iter()
-        .find(|s| s.name == "Compute Workload Analysis")
-        .unwrap();
+    let cwa = r.section("Compute Workload Analysis").unwrap();
     assert_eq!(cwa.rules.len(), 1);
     assert_eq!(cwa.rules[0].speedup, Some((SpeedupKind::Local, 94.36)));
     assert!(
@@ -519,11 +492,7 @@ fn rules_match_the_oracle() {
             .starts_with("All compute pipelines are under-utilized.")
     );
     assert!(cwa.rules[0].title.is_empty() && cwa.rules[0].identifier.is_none());
-    let chart = r
-        .sections
-        .iter()
-        .find(|s| s.name == "Memory Workload Analysis Chart")
-        .unwrap();
+    let chart = r.section("Memory Workload Analysis Chart").unwrap();
     assert!(chart.rows.is_empty());
     assert_eq!(chart.rules[0].speedup, Some((SpeedupKind::Global, 43.11)));
 }
@@ -608,11 +577,7 @@ fn truncated_text_keeps_earlier_results() {
         assert_eq!(report.results[..7], full.results[..7], "{what}");
         assert_eq!(report.warnings.len(), 1, "{what}: {:?}", report.warnings);
         let last = &report.results[7];
-        let launch = last
-            .sections
-            .iter()
-            .find(|s| s.name == "Launch Statistics")
-            .unwrap();
+        let launch = last.section("Launch Statistics").unwrap();
         let labels: Vec<&str> = launch.rows.iter().map(|r| r.label.as_str()).collect();
         let expected: &[&str] = if cut == line_end {
             &["Block Size"]
@@ -762,12 +727,8 @@ fn label_name_exports_give_metric_names() {
         Some("dram__cycles_elapsed.avg.per_second")
     );
     assert_eq!(sol.rows.len(), 10);
-    let pm = r.sections.iter().find(|s| s.name == "PM Sampling").unwrap();
-    let groups = pm
-        .rows
-        .iter()
-        .find(|row| row.label == "# Pass Groups")
-        .unwrap();
+    let pm = r.section("PM Sampling").unwrap();
+    let groups = pm.row("# Pass Groups").unwrap();
     assert_eq!(
         groups.metric.name.as_deref(),
         Some("profiler__pmsampler_pass_groups")
@@ -800,7 +761,7 @@ fn rule_details_give_focus_metrics() {
         )]
     );
     assert!(sol.rules[0].message.ends_with("(re)compute."));
-    let occ = r.sections.iter().find(|s| s.name == "Occupancy").unwrap();
+    let occ = r.section("Occupancy").unwrap();
     assert_eq!(occ.rows.len(), 13);
     assert_eq!(occ.rules[0].speedup, Some((SpeedupKind::Local, 23.72)));
     assert_eq!(
@@ -810,11 +771,7 @@ fn rule_details_give_focus_metrics() {
             76.277562
         )]
     );
-    let launch = r
-        .sections
-        .iter()
-        .find(|s| s.name == "Launch Statistics")
-        .unwrap();
+    let launch = r.section("Launch Statistics").unwrap();
     assert_eq!(launch.rows.len(), 17);
     assert!(report.warnings.is_empty());
 }

@@ -217,7 +217,7 @@ fn whole_curves_of_many_kernels_match() {
 
 /// The value of a row of the text's Occupancy section.
 fn printed(r: &KernelResult, label: &str) -> Option<(f64, u8)> {
-    let section = r.sections.iter().find(|s| s.name == "Occupancy")?;
+    let section = r.section("Occupancy")?;
     let row = section.rows.iter().find(|row| row.label == label)?;
     let decimals = row.metric.printed.as_ref().map_or(0, |p| p.decimals);
     let value = row

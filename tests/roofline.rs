@@ -9,18 +9,9 @@ use sightline::analysis::roofline::{
 };
 use sightline::model::{KernelResult, Value};
 
-/// The oracle, with the bare `NaN` tokens some values have read as null.
-fn load_truth(rel: &str) -> Vec<common::TruthResult> {
-    let text = String::from_utf8(common::fixture_bytes(rel)).expect("utf-8");
-    serde_json::from_str(&text.replace(": NaN", ": null")).expect("truth json")
-}
-
 /// A raw metric value of the oracle.
 fn v(t: &common::TruthResult, key: &str) -> f64 {
-    t.metrics
-        .get(key)
-        .and_then(|m| m.value.as_f64())
-        .unwrap_or_else(|| panic!("{}: no {key}", t.function))
+    t.number(key)
 }
 
 fn assert_close(ours: Option<f64>, expected: f64, what: &str) {
@@ -47,7 +38,7 @@ fn analyze_alone(r: &KernelResult) -> Roofline {
 
 #[test]
 fn exact_rooflines_follow_the_section_formulas() {
-    let truth = load_truth("h100/kernels_full.truth.json.xz");
+    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
     assert_eq!(truth.len(), 13);
     for (i, t) in truth.iter().enumerate() {
         let r = common::truth_to_result(t, i as u64);
@@ -178,7 +169,7 @@ fn exact_rooflines_follow_the_section_formulas() {
 
 #[test]
 fn worked_example_vector_add() {
-    let truth = load_truth("h100/kernels_full.truth.json.xz");
+    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
     let t = &truth[0];
     assert_eq!(t.function, "vector_add");
     let roof = analyze_alone(&common::truth_to_result(t, 0));
@@ -228,7 +219,7 @@ fn worked_example_vector_add() {
 fn active_tensor_datapath_gets_a_roofline_per_level() {
     // One tensor datapath made active on a real result: its roofline uses the path's own peak
     // and the SM frequency, and the chart gets a DRAM, L2 and L1/TEX ceiling for it.
-    let truth = load_truth("h100/kernels_full.truth.json.xz");
+    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
     let mut r = common::truth_to_result(&truth[3], 3);
     let path = "sm__ops_path_tensor_op_hgmma_src_fp16_sparsity_off";
     let achieved_key = format!("{path}.sum.per_cycle_elapsed");
@@ -260,7 +251,7 @@ fn rel_err(a: f64, b: f64) -> f64 {
 
 #[test]
 fn text_estimates_are_close_to_the_exact_values() {
-    let truth = load_truth("h100/kernels_full.truth.json.xz");
+    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
     let report = common::load_fixture("h100/kernels_full.details.txt");
     assert_eq!(report.results.len(), truth.len());
     let roofs = roofline::analyze_report(&report, &RooflineOptions::default());
@@ -326,7 +317,7 @@ fn text_estimates_are_close_to_the_exact_values() {
 fn basic_set_estimates_peaks_from_lanes_and_bus_width() {
     // The basic set has no roofline metrics: peaks come from the SM count, the CC 9.0 lanes and
     // the DRAM bus width; the full set's exact values of the same GPU agree within 2 %.
-    let truth = load_truth("h100/kernels_full.truth.json.xz");
+    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
     let exact = analyze_alone(&common::truth_to_result(&truth[0], 0));
     let report = common::load_fixture("h100/kernels_basic.ncu-rep.xz");
     let roofs = roofline::analyze_report(&report, &RooflineOptions::default());

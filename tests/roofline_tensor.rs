@@ -15,17 +15,9 @@ const TRUTH: &str = "tensor/tensor_full.truth.json.xz";
 const HMMA: &str = "op_hmma_src_fp16_dst_fp32_sparsity_off";
 const TENSOR_PREFIX: &str = "sm__ops_path_tensor_";
 
-/// The oracle, with the bare `NaN` tokens some values have read as null.
-fn load_truth() -> Vec<common::TruthResult> {
-    let text = String::from_utf8(common::fixture_bytes(TRUTH)).expect("utf-8");
-    serde_json::from_str(&text.replace(": NaN", ": null")).expect("truth json")
-}
-
+/// A raw metric value of the oracle.
 fn v(t: &common::TruthResult, key: &str) -> f64 {
-    t.metrics
-        .get(key)
-        .and_then(|m| m.value.as_f64())
-        .unwrap_or_else(|| panic!("{}: no {key}", t.function))
+    t.number(key)
 }
 
 fn assert_close(ours: f64, expected: f64, tolerance: f64, what: &str) {
@@ -160,7 +152,7 @@ fn check_wmma(roof: &Roofline, t: &common::TruthResult, tolerance: f64, source: 
 
 #[test]
 fn hmma_datapath_from_the_oracle_values() {
-    let truth = load_truth();
+    let truth = common::load_truth(TRUTH);
     assert_eq!(truth.len(), 2);
     let t = &truth[0];
     assert_eq!(t.function, "wmma_gemm");
@@ -170,7 +162,7 @@ fn hmma_datapath_from_the_oracle_values() {
 
 #[test]
 fn hmma_datapath_from_the_report_file() {
-    let truth = load_truth();
+    let truth = common::load_truth(TRUTH);
     let report = common::load_fixture("tensor/tensor_full.ncu-rep.xz");
     assert_eq!(report.results.len(), 2);
     let r = &report.results[0];
@@ -180,7 +172,7 @@ fn hmma_datapath_from_the_report_file() {
 
 #[test]
 fn hmma_datapath_from_the_raw_csv() {
-    let truth = load_truth();
+    let truth = common::load_truth(TRUTH);
     let report = common::load_fixture("tensor/tensor_full.raw.csv.xz");
     let r = &report.results[0];
     assert_eq!(r.name.function, "wmma_gemm");
@@ -191,7 +183,7 @@ fn hmma_datapath_from_the_raw_csv() {
 
 #[test]
 fn saxpy_has_no_tensor_roofline() {
-    let truth = load_truth();
+    let truth = common::load_truth(TRUTH);
     let t = &truth[1];
     assert_eq!(t.function, "saxpy");
     let roof = analyze(&common::truth_to_result(t, 1), None);

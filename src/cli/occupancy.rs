@@ -1,8 +1,8 @@
 //! `sightline occupancy`: the occupancy calculator applied to every result of every file: block
 //! limits, limiter, theoretical and achieved occupancy, and the occupancy curves.
 
-pub(crate) use super::loading::load_all;
-pub(crate) use super::output::{json_document, render_rows};
+use super::loading::load_all;
+use super::output::{json_document, render_rows, report_json};
 use crate::analysis::occupancy::{
     self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis, OccupancyOptions,
 };
@@ -133,18 +133,9 @@ pub fn render_json(reports: &[Report], errors: &[LoadError], options: &Occupancy
     let reports: Vec<Json> = reports
         .iter()
         .map(|rep| {
-            let results: Vec<Json> = rep
-                .results
-                .iter()
-                .map(|r| {
-                    let a = occupancy::analyze(r, rep.device_of(r), options);
-                    result_json(r, a.as_ref().map_err(ToString::to_string))
-                })
-                .collect();
-            json!({
-                "path": rep.source.display().to_string(),
-                "format": rep.format.name(),
-                "results": results,
+            report_json(rep, |r| {
+                let a = occupancy::analyze(r, rep.device_of(r), options);
+                result_json(r, a.as_ref().map_err(ToString::to_string))
             })
         })
         .collect();

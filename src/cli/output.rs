@@ -1,6 +1,7 @@
 //! Output shared by the headless commands: aligned text columns and the JSON document.
 
 use super::loading::errors_json;
+use crate::model::Report;
 use crate::parse::LoadError;
 use serde_json::{Value as Json, json};
 
@@ -41,4 +42,13 @@ pub fn json_document(reports: Vec<Json>, errors: &[LoadError]) -> String {
             .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
     s.push('\n');
     s
+}
+
+/// One report of the JSON document: its file, its form and one JSON value per result.
+pub fn report_json(rep: &Report, result: impl Fn(&crate::model::KernelResult) -> Json) -> Json {
+    json!({
+        "path": rep.source.display().to_string(),
+        "format": rep.format.name(),
+        "results": rep.results.iter().map(result).collect::<Vec<_>>(),
+    })
 }

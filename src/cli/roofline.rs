@@ -1,9 +1,9 @@
 //! `sightline roofline`: peak and achieved FP work and memory traffic of every result, exact
 //! where the roofline metrics exist, estimated (and marked) where they do not.
 
-use super::occupancy::{
-    file_label, finish, json_document, load_all, num_json, parse_arch, push_notes, render_rows,
-};
+use super::loading::load_all;
+use super::occupancy::{file_label, finish, num_json, parse_arch, push_notes};
+use super::output::{json_document, render_rows, report_json};
 use crate::analysis::roofline::{
     self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
 };
@@ -86,20 +86,11 @@ pub fn render_json(reports: &[Report], errors: &[LoadError], options: &RooflineO
         .iter()
         .map(|rep| {
             let context = RooflineContext::from_results(&rep.results);
-            let results: Vec<Json> = rep
-                .results
-                .iter()
-                .map(|r| {
-                    result_json(
-                        r,
-                        &roofline::analyze(r, rep.device_of(r), &context, options),
-                    )
-                })
-                .collect();
-            json!({
-                "path": rep.source.display().to_string(),
-                "format": rep.format.name(),
-                "results": results,
+            report_json(rep, |r| {
+                result_json(
+                    r,
+                    &roofline::analyze(r, rep.device_of(r), &context, options),
+                )
             })
         })
         .collect();

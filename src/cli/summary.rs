@@ -1,7 +1,7 @@
 //! `sightline summary`: one row per result of every file, as a table or JSON.
 
 use super::loading::load_all;
-use super::output::json_document;
+use super::output::{json_document, render_rows, report_json};
 use crate::analysis::headline::{device_summary, headline};
 use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, Value};
@@ -99,13 +99,11 @@ pub fn render_json(reports: &[Report], errors: &[LoadError]) -> String {
         .iter()
         .map(|rep| {
             let dev = device_summary(rep, rep.results.first());
-            json!({
-                "path": rep.source.display().to_string(),
-                "format": rep.format.name(),
-                "tool_version": rep.tool_version,
-                "device": {"name": dev.name, "cc": cc_text(dev.cc), "sm_count": dev.sm_count},
-                "results": rep.results.iter().map(result_json).collect::<Vec<_>>(),
-            })
+            let mut report = report_json(rep, result_json);
+            report["tool_version"] = json!(rep.tool_version);
+            report["device"] =
+                json!({"name": dev.name, "cc": cc_text(dev.cc), "sm_count": dev.sm_count});
+            report
         })
         .collect();
     json_document(reports, errors)
@@ -117,7 +115,7 @@ fn opt_pct(v: Option<f64>) -> String {
 
 /// The plain-text table of `summary`.
 pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
-    let mut rows: Vec<[String; 9]> = vec![[
+    let mut rows: Vec<Vec<String>> = vec![vec![
         "REPORT".into(),
         "ID".into(),
         "KERNEL".into(),
@@ -160,7 +158,7 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
                     }
                 },
             );
-            rows.push([
+            rows.push(vec![
                 file.clone(),
                 r.id.to_string(),
                 r.name.function.clone(),
@@ -174,33 +172,5 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
             ]);
         }
     }
-    let mut widths = [0usize; 9];
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in &rows {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            let pad = widths[i].saturating_sub(cell.chars().count());
-            let right = matches!(i, 1 | 4 | 5 | 6 | 7);
-            if right {
-                line.push_str(&" ".repeat(pad));
-                line.push_str(cell);
-            } else {
-                line.push_str(cell);
-                if i + 1 < row.len() {
-                    line.push_str(&" ".repeat(pad));
-                }
-            }
-            if i + 1 < row.len() {
-                line.push_str("  ");
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    render_rows(&rows, &[1, 4, 5, 6, 7])
 }

@@ -182,6 +182,13 @@ pub struct Section {
     pub rules: Vec<RuleResult>,
 }
 
+impl Section {
+    /// The first header-table row with this label.
+    pub fn row(&self, label: &str) -> Option<&MetricRow> {
+        self.rows.iter().find(|row| row.label == label)
+    }
+}
+
 /// One level of an NVTX push/pop stack or a start/end range.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NvtxRange {
@@ -220,6 +227,11 @@ pub struct KernelResult {
 }
 
 impl KernelResult {
+    /// The section with this display name.
+    pub fn section(&self, name: &str) -> Option<&Section> {
+        self.sections.iter().find(|s| s.name == name)
+    }
+
     /// The metric stored under `key` (an ncu metric name or `Section/Label`).
     pub fn metric(&self, key: &str) -> Option<&Metric> {
         self.metrics.get(key)

@@ -4,7 +4,7 @@
 use super::ParseError;
 use super::csv_details::identity::IdentityColumns;
 use super::csv_details::printed::metric_from_printed;
-use super::csv_details::{csv_error, csv_reader, devices_of};
+use super::csv_details::{csv_error, csv_reader, devices_of, header_row};
 use crate::model::names::{CC_MAJOR, CC_MINOR, DEVICE_NAME, SM_COUNT};
 use crate::model::stock_sections::build_sections;
 use crate::model::{Device, Format, KernelResult, Report};
@@ -17,10 +17,7 @@ const DEVICE_ATTRIBUTE: &str = "device__attribute_";
 pub fn parse(text: &str) -> Result<Report, ParseError> {
     let mut reader = csv_reader(text);
     let mut rows = reader.records();
-    let header = match rows.next() {
-        Some(row) => row.map_err(|e| csv_error(&e))?,
-        None => return Err(ParseError::NotAResult("the CSV export is empty".into())),
-    };
+    let header = header_row(&mut rows)?;
     let identity = IdentityColumns::from_header(header.iter());
     let metric_columns: Vec<(usize, &str)> = header
         .iter()

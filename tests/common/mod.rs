@@ -63,6 +63,16 @@ pub struct TruthResult {
     pub rules: Vec<serde_json::Value>,
 }
 
+impl TruthResult {
+    /// A numeric metric value of the oracle; panics naming the kernel when it is missing.
+    pub fn number(&self, key: &str) -> f64 {
+        self.metrics
+            .get(key)
+            .and_then(|m| m.value.as_f64())
+            .unwrap_or_else(|| panic!("{}: no {key}", self.function))
+    }
+}
+
 /// Loads a `*.truth.json.xz` oracle. Python's JSON writer stores unset doubles as bare `NaN`,
 /// which JSON does not allow; they are read as `null` (a value that is not there).
 pub fn load_truth(rel: &str) -> Vec<TruthResult> {

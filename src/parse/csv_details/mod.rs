@@ -35,6 +35,16 @@ pub(crate) fn csv_error(e: &csv::Error) -> ParseError {
     }
 }
 
+/// The first row of an export: its header.
+pub(crate) fn header_row<R: std::io::Read>(
+    rows: &mut csv::StringRecordsIter<'_, R>,
+) -> Result<StringRecord, ParseError> {
+    match rows.next() {
+        Some(row) => row.map_err(|e| csv_error(&e)),
+        None => Err(ParseError::NotAResult("the CSV export is empty".into())),
+    }
+}
+
 /// The line a record starts on, for messages.
 fn line_of(row: &StringRecord) -> usize {
     row.position()
@@ -84,10 +94,7 @@ fn cell(row: &StringRecord, col: Option<usize>) -> &str {
 pub fn parse(text: &str) -> Result<Report, ParseError> {
     let mut reader = csv_reader(text);
     let mut rows = reader.records();
-    let header = match rows.next() {
-        Some(row) => row.map_err(|e| csv_error(&e))?,
-        None => return Err(ParseError::NotAResult("the CSV export is empty".into())),
-    };
+    let header = header_row(&mut rows)?;
     let identity = IdentityColumns::from_header(header.iter());
     let cols = RowColumns::from_header(&header)?;
     let mut report = Report::new("", Format::CsvDetails);
