@@ -158,21 +158,28 @@ fn rule_columns(line: &str) -> Option<Vec<(usize, usize)>> {
     Some(cols)
 }
 
-/// The cells of a table line, each padded to its column width (the last column may be longer),
-/// so that wrapped continuation lines join exactly.
+/// The cells of a table line: the text under each dash group (the last column takes the rest of
+/// the line). A cell the line ends inside gets one space for the blanks a trimmed line lost, so
+/// wrapped continuation lines join at their word break. Cells past the end of the line are left
+/// out (the first two are kept, empty): a short line under a very wide rule costs no more than
+/// its own length.
 fn raw_cells(line: &str, cols: &[(usize, usize)]) -> Vec<String> {
     let chars: Vec<char> = line.chars().collect();
     cols.iter()
         .enumerate()
+        .take_while(|&(k, &(start, _))| k < 2 || start < chars.len())
         .map(|(k, &(start, width))| {
+            let full = start.saturating_add(width);
             let end = if k + 1 == cols.len() {
-                chars.len().max(start + width)
+                chars.len()
             } else {
-                start + width
+                full.min(chars.len())
             };
-            (start..end)
-                .map(|i| chars.get(i).copied().unwrap_or(' '))
-                .collect()
+            let mut cell: String = chars.get(start..end).unwrap_or_default().iter().collect();
+            if start < chars.len() && end < full {
+                cell.push(' ');
+            }
+            cell
         })
         .collect()
 }
@@ -215,8 +222,11 @@ fn text_blocks(text: &str) -> Vec<Block> {
             let continues = cells.first().is_some_and(|c| c.trim().is_empty());
             match raw_rows.last_mut() {
                 Some(last) if continues => {
-                    for (into, more) in last.iter_mut().zip(cells) {
-                        into.push_str(&more);
+                    for (k, more) in cells.into_iter().enumerate() {
+                        match last.get_mut(k) {
+                            Some(into) => into.push_str(&more),
+                            None => last.push(more),
+                        }
                     }
                 }
                 _ => raw_rows.push(cells),
