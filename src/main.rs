@@ -1,19 +1,41 @@
 //! The sightline binary: parses the command line and starts the app or a headless command.
+//!
+//! `sightline --time-to-table FILE...` (for benchmarks, not in `--help`) opens the files in the
+//! window, prints how long the results table took to show every result, and exits.
 
 use clap::Parser;
 use sightline::cli::{self, Args};
+use std::time::Instant;
 
 fn main() {
+    let started = Instant::now();
     let args = Args::parse();
     let code = if args.install_desktop {
         install_desktop()
     } else {
         match args.command {
             Some(command) => cli::run(command),
+            None if args.time_to_table => run_time_to_table(args.files, started),
             None => run_app(args.files),
         }
     };
     std::process::exit(code);
+}
+
+#[cfg(feature = "app")]
+fn run_time_to_table(files: Vec<std::path::PathBuf>, started: Instant) -> i32 {
+    match sightline::ui::run_time_to_table(files, started) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("sightline: {e}");
+            1
+        }
+    }
+}
+
+#[cfg(not(feature = "app"))]
+fn run_time_to_table(_files: Vec<std::path::PathBuf>, _started: Instant) -> i32 {
+    run_app(Vec::new())
 }
 
 #[cfg(feature = "app")]

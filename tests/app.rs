@@ -4,140 +4,42 @@
 
 mod common;
 
+use common::app_harness::{
+    MemoryStorage, assert_label, assert_labels, assert_loaded, fixture_file, harness, harness_with,
+    has_label, has_label_containing, new_app, open_settled, selected_function, settle, temp_dir,
+    type_into,
+};
 use common::{fixture_bytes, fixture_path, load_truth};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use egui_kittest::{Harness, SnapshotOptions};
 use sightline::ui::{AppOptions, OpenRequest, Page, SightlineApp, ThemeChoice};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
-
-const WINDOW: [f32; 2] = [1400.0, 900.0];
-
-/// A fresh folder for one test's temporary files.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sightline-app-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A fixture as a plain file (decompressed when it is `.xz`) in `dir`.
-fn fixture_file(dir: &Path, rel: &str) -> PathBuf {
-    let name = Path::new(rel.trim_end_matches(".xz"))
-        .file_name()
-        .unwrap()
-        .to_owned();
-    let path = dir.join(name);
-    std::fs::write(&path, fixture_bytes(rel)).unwrap();
-    path
-}
-
-fn new_app(files: Vec<PathBuf>) -> SightlineApp {
-    SightlineApp::new(
-        None,
-        AppOptions {
-            files,
-            demo_when_empty: false,
-            persist_state: false,
-            file_dialog: false,
-        },
-    )
-}
-
-fn harness(app: SightlineApp) -> Harness<'static, SightlineApp> {
-    Harness::builder()
-        .with_size(WINDOW)
-        .with_max_steps(12)
-        .build_ui_state(|ui, app: &mut SightlineApp| app.ui(ui), app)
-}
-
-/// Runs a frame, waits for every background load, then lets the UI settle.
-fn settle(h: &mut Harness<'static, SightlineApp>) {
-    h.step();
-    assert!(
-        h.state_mut().wait_for_loads(Duration::from_secs(120)),
-        "loads did not finish"
-    );
-    h.run();
-}
-
-fn open_settled(files: Vec<PathBuf>) -> Harness<'static, SightlineApp> {
-    let mut h = harness(new_app(files));
-    settle(&mut h);
-    h
-}
-
-/// The failure messages, to show when a report that should have loaded did not.
-fn failures(h: &Harness<'static, SightlineApp>) -> String {
-    h.state()
-        .workspace()
-        .failed()
-        .iter()
-        .map(|f| format!("{}: {}", f.name, f.message))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn assert_loaded(h: &Harness<'static, SightlineApp>, reports: usize, results: usize) {
-    let ws = h.state().workspace();
-    assert_eq!(ws.reports().len(), reports, "failed: {}", failures(h));
-    assert_eq!(ws.result_count(), results);
-}
-
-fn has_label(h: &Harness<'static, SightlineApp>, label: &str) -> bool {
-    h.query_all_by_label(label).next().is_some()
-}
-
-fn has_label_containing(h: &Harness<'static, SightlineApp>, part: &str) -> bool {
-    h.query_all_by_label_contains(part).next().is_some()
-}
-
-#[track_caller]
-fn assert_label(h: &Harness<'static, SightlineApp>, label: &str) {
-    assert!(has_label(h, label), "no label {label:?} on screen");
-}
-
-/// Focuses the text field labelled `label` and types into it.
-fn type_into(h: &mut Harness<'static, SightlineApp>, label: &str, text: &str) {
-    h.get_by_role_and_label(Role::TextInput, label).focus();
-    h.run();
-    h.get_by_role_and_label(Role::TextInput, label)
-        .type_text(text);
-    h.run();
-}
-
-/// Name of the selected result's kernel function.
-fn selected_function(h: &Harness<'static, SightlineApp>) -> String {
-    let app = h.state();
-    let at = app.selection().expect("a selected result");
-    let (_, result) = app.workspace().result(at).expect("selected result exists");
-    result.name.function.clone()
-}
 
 #[test]
 fn cli_text_report_fills_the_table_and_selects_the_first_result() {
     let mut h = open_settled(vec![fixture_path("h100/kernels_basic.details.txt")]);
     assert_loaded(&h, 1, 13);
-    assert_label(&h, "13 of 13 results");
-    for kernel in [
-        "vector_add",
-        "strided_copy",
-        "matmul_naive",
-        "matmul_tiled",
-        "dgemm_naive",
-    ] {
-        assert!(has_label(&h, kernel), "kernel {kernel} not in the table");
-    }
+    assert_labels(
+        &h,
+        &[
+            "13 of 13 results",
+            "vector_add",
+            "strided_copy",
+            "matmul_naive",
+            "matmul_tiled",
+            "dgemm_naive",
+            // Row 0 as the fixture prints it: duration, SOL compute and memory, achieved
+            // occupancy, shape.
+            "72.64 us",
+            "33.22 %",
+            "78.53 %",
+            "76.28 %",
+            "(65536, 1, 1)×(256, 1, 1)",
+        ],
+    );
     // Rows below the visible part are not laid out (virtualised)...
     assert!(!has_label(&h, "tiny_grid"));
-    // Row 0 as the fixture prints it: duration, SOL compute and memory, achieved occupancy.
-    assert_label(&h, "72.64 us");
-    assert_label(&h, "33.22 %");
-    assert_label(&h, "78.53 %");
-    assert_label(&h, "76.28 %");
-    assert_label(&h, "(65536, 1, 1)×(256, 1, 1)");
     // Its top rule is the occupancy rule, a local speedup of 23.72%.
     assert!(
         has_label_containing(&h, "23.72% local · "),
@@ -163,24 +65,25 @@ fn details_page_shows_sol_bars_sections_metrics_and_rules() {
     let h = open_settled(vec![fixture_path("h100/kernels_basic.details.txt")]);
     assert_loaded(&h, 1, 13);
     assert_eq!(h.state().settings().page, Page::Details);
-    assert_label(&h, "Compute (SM) Throughput");
-    assert_label(&h, "Memory Throughput");
-    // Sections in order, collapsible, with label / unit / value.
-    for section in [
-        "GPU Speed Of Light Throughput",
-        "Launch Statistics",
-        "Occupancy",
-    ] {
-        assert!(has_label(&h, section), "section {section}");
-    }
-    assert_label(&h, "Registers Per Thread");
-    assert_label(&h, "register/thread");
-    assert_label(&h, "16,777,216");
-    assert_label(&h, "PolicySpread");
-    assert_label(&h, "Kbyte/block");
-    // Rule results with kind and estimated speedup.
-    assert_label(&h, "OPT");
-    assert_label(&h, "Est. Local Speedup: 23.72%");
+    assert_labels(
+        &h,
+        &[
+            "Compute (SM) Throughput",
+            "Memory Throughput",
+            // Sections in order, collapsible, with label / unit / value.
+            "GPU Speed Of Light Throughput",
+            "Launch Statistics",
+            "Occupancy",
+            "Registers Per Thread",
+            "register/thread",
+            "16,777,216",
+            "PolicySpread",
+            "Kbyte/block",
+            // Rule results with kind and estimated speedup.
+            "OPT",
+            "Est. Local Speedup: 23.72%",
+        ],
+    );
     assert!(has_label_containing(
         &h,
         "Memory is more heavily utilized than Compute"
@@ -543,23 +446,6 @@ fn open_without_a_file_dialog_says_so_and_takes_a_path() {
     assert_loaded(&h, 1, 1);
 }
 
-/// A storage that keeps values in memory.
-#[derive(Default)]
-struct MemoryStorage(std::collections::HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
-}
-
 #[test]
 fn theme_page_and_recent_files_persist() {
     let file = fixture_path("seeds/gui_details_copy_a100.txt");
@@ -653,22 +539,12 @@ fn open_request_from_code_is_the_same_command() {
     assert_loaded(&h, 1, 13);
 }
 
-fn snapshot_options() -> SnapshotOptions {
-    // Text rasterisation differs slightly between software renderers.
-    SnapshotOptions::new().threshold(2.0).max_failed_pixels(400)
-}
-
 #[test]
 fn snapshot_results_table_and_details_page() {
-    let mut h = Harness::builder()
-        .with_size(WINDOW)
-        .with_max_steps(12)
-        .with_options(snapshot_options())
-        .wgpu()
-        .build_ui_state(
-            |ui, app: &mut SightlineApp| app.ui(ui),
-            new_app(vec![fixture_path("h100/kernels_basic.details.txt")]),
-        );
+    let mut h = harness_with(
+        new_app(vec![fixture_path("h100/kernels_basic.details.txt")]),
+        true,
+    );
     settle(&mut h);
     assert_loaded(&h, 1, 13);
     h.state_mut().select_row(3);
@@ -684,12 +560,7 @@ fn snapshot_light_theme_with_breakdown() {
     let mut app = new_app(vec![fixture_path("h100/kernels_basic.details.txt")]);
     app.settings_mut().theme = ThemeChoice::Light;
     app.settings_mut().show_sol_breakdown = true;
-    let mut h = Harness::builder()
-        .with_size(WINDOW)
-        .with_max_steps(12)
-        .with_options(snapshot_options())
-        .wgpu()
-        .build_ui_state(|ui, app: &mut SightlineApp| app.ui(ui), app);
+    let mut h = harness_with(app, true);
     settle(&mut h);
     h.snapshot("details_page_light");
 }
@@ -700,18 +571,13 @@ fn snapshot_failed_file_next_to_an_open_report() {
     let broken = dir.join("truncated.ncu-rep");
     // The magic of a report and nothing else.
     std::fs::write(&broken, b"NVR\0").unwrap();
-    let mut h = Harness::builder()
-        .with_size(WINDOW)
-        .with_max_steps(12)
-        .with_options(snapshot_options())
-        .wgpu()
-        .build_ui_state(
-            |ui, app: &mut SightlineApp| app.ui(ui),
-            new_app(vec![
-                fixture_path("seeds/gui_details_copy_a100.txt"),
-                broken,
-            ]),
-        );
+    let mut h = harness_with(
+        new_app(vec![
+            fixture_path("seeds/gui_details_copy_a100.txt"),
+            broken,
+        ]),
+        true,
+    );
     settle(&mut h);
     assert_loaded(&h, 1, 1);
     assert_eq!(h.state().workspace().failed().len(), 1);

@@ -6,17 +6,18 @@
 
 mod common;
 
+use common::app_harness::{
+    AppHarness, MemoryStorage, WINDOW, assert_in_row, assert_label, assert_label_containing,
+    assert_labels, fixture_file, harness_with, has_label, open_in_order, options, settle_ok,
+    show_page, temp_dir,
+};
 use common::{fixture_bytes, fixture_path, load_fixture};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use egui_kittest::{Harness, SnapshotOptions};
 use sightline::model::names;
 use sightline::ui::workspace::{ReportId, ResultRef};
-use sightline::ui::{AppOptions, Command, OpenRequest, Page, SightlineApp, roofline_view};
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use sightline::ui::{Command, OpenRequest, Page, SightlineApp, roofline_view};
 
-const WINDOW: [f32; 2] = [1400.0, 900.0];
 const BASIC: &str = "h100/kernels_basic.details.txt";
 const FULL: &str = "h100/kernels_full.details.txt";
 const BASIC_NAME: &str = "kernels_basic.details.txt";
@@ -25,87 +26,14 @@ const FULL_NAME: &str = "kernels_full.details.txt";
 const MATMUL_NAIVE: usize = 3;
 const MATMUL_TILED: usize = 4;
 
-/// A fresh folder for one test's temporary files.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sightline-cmp-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A fixture as a plain file (decompressed when it is `.xz`) in `dir`.
-fn fixture_file(dir: &Path, rel: &str) -> PathBuf {
-    let name = Path::new(rel.trim_end_matches(".xz"))
-        .file_name()
-        .unwrap()
-        .to_owned();
-    let path = dir.join(name);
-    std::fs::write(&path, fixture_bytes(rel)).unwrap();
-    path
-}
-
-fn options(files: Vec<PathBuf>, persist: bool) -> AppOptions {
-    AppOptions {
-        files,
-        demo_when_empty: false,
-        persist_state: persist,
-        file_dialog: false,
-    }
-}
-
-fn harness(app: SightlineApp, snapshots: bool) -> Harness<'static, SightlineApp> {
-    let builder = Harness::builder().with_size(WINDOW).with_max_steps(12);
-    if snapshots {
-        builder
-            // Text rasterisation differs slightly between software renderers.
-            .with_options(SnapshotOptions::new().threshold(2.0).max_failed_pixels(400))
-            .wgpu()
-            .build_ui_state(|ui, app: &mut SightlineApp| app.ui(ui), app)
-    } else {
-        builder.build_ui_state(|ui, app: &mut SightlineApp| app.ui(ui), app)
-    }
-}
-
-/// Runs a frame, waits for every background load, then lets the UI settle.
-fn settle(h: &mut Harness<'static, SightlineApp>) {
-    h.step();
-    assert!(
-        h.state_mut().wait_for_loads(Duration::from_secs(120)),
-        "loads did not finish"
-    );
-    h.run();
-    let failed: Vec<String> = h
-        .state()
-        .workspace()
-        .failed()
-        .iter()
-        .map(|f| format!("{}: {}", f.name, f.message))
-        .collect();
-    assert!(failed.is_empty(), "{failed:?}");
-}
-
-/// Opens the files one after the other (so the report order is fixed).
-fn open_in_order(
-    app: SightlineApp,
-    files: &[PathBuf],
-    snapshots: bool,
-) -> Harness<'static, SightlineApp> {
-    let mut h = harness(app, snapshots);
-    for f in files {
-        h.state_mut().open(OpenRequest::Path(f.clone()));
-        settle(&mut h);
-    }
-    h
-}
-
 /// The basic and the full text report of the run, in that order.
-fn open_both(snapshots: bool) -> Harness<'static, SightlineApp> {
+fn open_both(snapshots: bool) -> AppHarness {
     let app = SightlineApp::new(None, options(Vec::new(), false));
     open_in_order(app, &[fixture_path(BASIC), fixture_path(FULL)], snapshots)
 }
 
 /// The open report of that name.
-fn report_id(h: &Harness<'static, SightlineApp>, name: &str) -> ReportId {
+fn report_id(h: &AppHarness, name: &str) -> ReportId {
     h.state()
         .workspace()
         .reports()
@@ -115,20 +43,20 @@ fn report_id(h: &Harness<'static, SightlineApp>, name: &str) -> ReportId {
         .id
 }
 
-fn result_at(h: &Harness<'static, SightlineApp>, report: &str, index: usize) -> ResultRef {
+fn result_at(h: &AppHarness, report: &str, index: usize) -> ResultRef {
     ResultRef {
         report: report_id(h, report),
         index,
     }
 }
 
-fn select(h: &mut Harness<'static, SightlineApp>, at: ResultRef) {
+fn select(h: &mut AppHarness, at: ResultRef) {
     h.state_mut().select(Some(at));
     h.run();
 }
 
 /// Selects a result and makes it a baseline with the header's button.
-fn set_baseline_from_header(h: &mut Harness<'static, SightlineApp>, at: ResultRef) {
+fn set_baseline_from_header(h: &mut AppHarness, at: ResultRef) {
     select(h, at);
     h.get_by_role_and_label(Role::Button, "Set as baseline")
         .click();
@@ -136,66 +64,15 @@ fn set_baseline_from_header(h: &mut Harness<'static, SightlineApp>, at: ResultRe
 }
 
 /// Selects a result of the report named `report`.
-fn select_in(h: &mut Harness<'static, SightlineApp>, report: &str, index: usize) {
+fn select_in(h: &mut AppHarness, report: &str, index: usize) {
     let at = result_at(h, report, index);
     select(h, at);
 }
 
 /// Selects a result of the report named `report` and makes it a baseline from its header.
-fn baseline_in(h: &mut Harness<'static, SightlineApp>, report: &str, index: usize) {
+fn baseline_in(h: &mut AppHarness, report: &str, index: usize) {
     let at = result_at(h, report, index);
     set_baseline_from_header(h, at);
-}
-
-/// Clicks a page's tab (the lowest button with its name).
-fn show_page(h: &mut Harness<'static, SightlineApp>, page: Page) {
-    h.query_all_by_role_and_label(Role::Button, page.label())
-        .max_by(|a, b| a.rect().center().y.total_cmp(&b.rect().center().y))
-        .expect("a tab")
-        .click();
-    h.run();
-    assert_eq!(h.state().settings().page, page);
-}
-
-fn has_label(h: &Harness<'static, SightlineApp>, label: &str) -> bool {
-    h.query_all_by_label(label).next().is_some()
-}
-
-fn has_label_containing(h: &Harness<'static, SightlineApp>, part: &str) -> bool {
-    h.query_all_by_label_contains(part).next().is_some()
-}
-
-#[track_caller]
-fn assert_label(h: &Harness<'static, SightlineApp>, label: &str) {
-    assert!(has_label(h, label), "no label {label:?} on screen");
-}
-
-#[track_caller]
-fn assert_label_containing(h: &Harness<'static, SightlineApp>, part: &str) {
-    assert!(
-        has_label_containing(h, part),
-        "no label containing {part:?}"
-    );
-}
-
-/// Whether `value` is shown on the same row of a table as (any widget named) `row_label`.
-fn in_row(h: &Harness<'static, SightlineApp>, row_label: &str, value: &str) -> bool {
-    let rows: Vec<egui::Rect> = h.query_all_by_label(row_label).map(|n| n.rect()).collect();
-    assert!(!rows.is_empty(), "no row {row_label:?}");
-    h.query_all_by_label(value).any(|n| {
-        let r = n.rect();
-        rows.iter().any(|row| {
-            r.center().y > row.top() && r.center().y < row.bottom() && r.left() > row.left()
-        })
-    })
-}
-
-#[track_caller]
-fn assert_in_row(h: &Harness<'static, SightlineApp>, row_label: &str, value: &str) {
-    assert!(
-        in_row(h, row_label, value),
-        "{value:?} not on the row of {row_label:?}"
-    );
 }
 
 /// The duration of a result as parsed.
@@ -211,7 +88,7 @@ fn pct(base: f64, current: f64) -> f64 {
 }
 
 /// The text the app put on the clipboard in the last frame.
-fn copied_text(h: &Harness<'static, SightlineApp>) -> String {
+fn copied_text(h: &AppHarness) -> String {
     h.output()
         .platform_output
         .commands
@@ -247,15 +124,20 @@ fn side_by_side_shows_the_duration_change_and_its_verdict() {
     assert_in_row(&h, "Duration", "better");
     assert_label_containing(&h, &format!(": {expected} · "));
     // Both sides' names, the section-set warning of the two reports and the launch shapes.
-    assert_label(&h, "matmul_naive · ID 3 (kernels_basic.details.txt)");
-    assert_label(&h, "matmul_tiled · ID 4 (kernels_full.details.txt)");
     assert_label_containing(&h, "the section sets differ");
     assert_label_containing(&h, "Launch shapes differ");
-    // SOL bars and occupancy of both.
-    assert_label(&h, "Compute (SM) Throughput");
-    assert_label(&h, "Theoretical Occupancy");
-    // A metric both have unchanged goes away with "Changed only"; Duration stays.
-    assert_label(&h, "Function Cache Configuration");
+    assert_labels(
+        &h,
+        &[
+            "matmul_naive · ID 3 (kernels_basic.details.txt)",
+            "matmul_tiled · ID 4 (kernels_full.details.txt)",
+            // SOL bars and occupancy of both.
+            "Compute (SM) Throughput",
+            "Theoretical Occupancy",
+            // A metric both have unchanged goes away with "Changed only"; Duration stays.
+            "Function Cache Configuration",
+        ],
+    );
     h.get_by_label("Changed only").click();
     h.run();
     assert!(h.state().settings().compare_changed_only);
@@ -443,23 +325,6 @@ fn comparisons_export_as_csv_and_markdown() {
     );
 }
 
-/// A storage that keeps values in memory, as eframe's does on disk.
-#[derive(Default)]
-struct MemoryStorage(std::collections::HashMap<String, String>);
-
-impl eframe::Storage for MemoryStorage {
-    fn get_string(&self, key: &str) -> Option<String> {
-        self.0.get(key).cloned()
-    }
-    fn set_string(&mut self, key: &str, value: String) {
-        self.0.insert(key.to_string(), value);
-    }
-    fn remove_string(&mut self, key: &str) {
-        self.0.remove(key);
-    }
-    fn flush(&mut self) {}
-}
-
 #[test]
 fn baselines_persist_and_attach_when_their_file_opens() {
     let files = [fixture_path(BASIC), fixture_path(FULL)];
@@ -487,7 +352,7 @@ fn baselines_persist_and_attach_when_their_file_opens() {
     assert_eq!(b[0].attached, None, "basic is not open yet");
     assert_eq!(b[1].attached, Some(full_naive));
     h.state_mut().open(OpenRequest::Path(files[0].clone()));
-    settle(&mut h);
+    settle_ok(&mut h);
     let basic_naive = result_at(&h, BASIC_NAME, MATMUL_NAIVE);
     let b = h.state().baselines();
     assert_eq!(b[0].attached, Some(basic_naive));
@@ -504,13 +369,13 @@ fn baselines_persist_and_attach_when_their_file_opens() {
 
 #[test]
 fn baselines_of_pasted_text_are_not_saved() {
-    let mut h = harness(SightlineApp::new(None, options(Vec::new(), true)), false);
+    let mut h = harness_with(SightlineApp::new(None, options(Vec::new(), true)), false);
     let text = String::from_utf8(fixture_bytes(BASIC)).unwrap();
     h.state_mut().open(OpenRequest::Text {
         name: "Pasted text 1".into(),
         text,
     });
-    settle(&mut h);
+    settle_ok(&mut h);
     let at = result_at(&h, "Pasted text 1", MATMUL_NAIVE);
     h.state_mut().handle(Command::SetBaseline(at));
     assert_eq!(h.state().baselines().len(), 1);
@@ -566,7 +431,7 @@ fn ctrl_wheel_over_a_plot_zooms_the_plot_not_the_window() {
     let memory = || egui_plot::PlotMemory::load(&h.ctx, roofline_view::plot_id()).expect("a plot");
     let before = *memory().bounds();
     let center = memory().transform().frame().center();
-    let ctrl_wheel = |h: &mut Harness<'static, SightlineApp>| {
+    let ctrl_wheel = |h: &mut AppHarness| {
         h.event(egui::Event::MouseWheel {
             unit: egui::MouseWheelUnit::Point,
             delta: egui::vec2(0.0, 60.0),

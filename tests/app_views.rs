@@ -6,17 +6,17 @@
 
 mod common;
 
-use common::{fixture_bytes, fixture_path, load_fixture};
+use common::app_harness::{
+    AppHarness, assert_in_row, assert_label, assert_label_containing, assert_rows, fixture_file,
+    has_label, has_label_containing, in_row, open_ok, show_page, temp_dir,
+};
+use common::{fixture_path, load_fixture, load_truth};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use egui_kittest::{Harness, SnapshotOptions};
 use sightline::model::{KernelResult, Report};
 use sightline::ui::plot_util::{format_intensity, format_pct, format_rate};
-use sightline::ui::{AppOptions, Page, SightlineApp, roofline_view};
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use sightline::ui::{Page, roofline_view};
 
-const WINDOW: [f32; 2] = [1400.0, 900.0];
 const TEXT: &str = "h100/kernels_full.details.txt";
 const REPORT: &str = "h100/kernels_full.ncu-rep.xz";
 const TRUTH: &str = "h100/kernels_full.truth.json.xz";
@@ -24,72 +24,11 @@ const TRUTH: &str = "h100/kernels_full.truth.json.xz";
 const VECTOR_ADD: usize = 0;
 const MATMUL_TILED: usize = 4;
 const DGEMM_NAIVE: usize = 5;
+/// Rows of the roofline page's table: the FP32 roof and the FP32 point.
+const SP_ROOF: &str = "Single Precision Roofline";
+const SP_POINT: &str = "Single Precision Achieved Value";
 
-/// A fresh folder for one test's temporary files.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sightline-views-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A fixture as a plain file (decompressed when it is `.xz`) in `dir`.
-fn fixture_file(dir: &Path, rel: &str) -> PathBuf {
-    let name = Path::new(rel.trim_end_matches(".xz"))
-        .file_name()
-        .unwrap()
-        .to_owned();
-    let path = dir.join(name);
-    std::fs::write(&path, fixture_bytes(rel)).unwrap();
-    path
-}
-
-fn new_app(files: Vec<PathBuf>) -> SightlineApp {
-    SightlineApp::new(
-        None,
-        AppOptions {
-            files,
-            demo_when_empty: false,
-            persist_state: false,
-            file_dialog: false,
-        },
-    )
-}
-
-fn harness(app: SightlineApp, snapshots: bool) -> Harness<'static, SightlineApp> {
-    let builder = Harness::builder().with_size(WINDOW).with_max_steps(12);
-    if snapshots {
-        builder
-            // Text rasterisation differs slightly between software renderers.
-            .with_options(SnapshotOptions::new().threshold(2.0).max_failed_pixels(400))
-            .wgpu()
-            .build_ui_state(|ui, app: &mut SightlineApp| app.ui(ui), app)
-    } else {
-        builder.build_ui_state(|ui, app: &mut SightlineApp| app.ui(ui), app)
-    }
-}
-
-/// Opens files, waits for them, and lets the UI settle.
-fn open(files: Vec<PathBuf>, snapshots: bool) -> Harness<'static, SightlineApp> {
-    let mut h = harness(new_app(files), snapshots);
-    h.step();
-    assert!(
-        h.state_mut().wait_for_loads(Duration::from_secs(120)),
-        "loads did not finish"
-    );
-    h.run();
-    let failed: Vec<String> = h
-        .state()
-        .workspace()
-        .failed()
-        .iter()
-        .map(|f| format!("{}: {}", f.name, f.message))
-        .collect();
-    assert!(failed.is_empty(), "{failed:?}");
-    h
-}
-
-fn select(h: &mut Harness<'static, SightlineApp>, index: usize) {
+fn select(h: &mut AppHarness, index: usize) {
     assert_eq!(
         h.state_mut().select_row(index).map(|at| at.index),
         Some(index)
@@ -97,60 +36,8 @@ fn select(h: &mut Harness<'static, SightlineApp>, index: usize) {
     h.run();
 }
 
-/// Clicks a page's tab (the lowest button with its name: the results table above has an
-/// Occupancy column).
-fn show_page(h: &mut Harness<'static, SightlineApp>, page: Page) {
-    h.query_all_by_role_and_label(Role::Button, page.label())
-        .max_by(|a, b| a.rect().center().y.total_cmp(&b.rect().center().y))
-        .expect("a tab")
-        .click();
-    h.run();
-    assert_eq!(h.state().settings().page, page);
-}
-
-fn has_label(h: &Harness<'static, SightlineApp>, label: &str) -> bool {
-    h.query_all_by_label(label).next().is_some()
-}
-
-fn has_label_containing(h: &Harness<'static, SightlineApp>, part: &str) -> bool {
-    h.query_all_by_label_contains(part).next().is_some()
-}
-
-#[track_caller]
-fn assert_label(h: &Harness<'static, SightlineApp>, label: &str) {
-    assert!(has_label(h, label), "no label {label:?} on screen");
-}
-
-#[track_caller]
-fn assert_label_containing(h: &Harness<'static, SightlineApp>, part: &str) {
-    assert!(
-        has_label_containing(h, part),
-        "no label containing {part:?}"
-    );
-}
-
-/// Whether `value` is shown on the same row of a table as (any widget named) `row_label`.
-fn in_row(h: &Harness<'static, SightlineApp>, row_label: &str, value: &str) -> bool {
-    let rows: Vec<egui::Rect> = h.query_all_by_label(row_label).map(|n| n.rect()).collect();
-    assert!(!rows.is_empty(), "no row {row_label:?}");
-    h.query_all_by_label(value).any(|n| {
-        let r = n.rect();
-        rows.iter().any(|row| {
-            r.center().y > row.top() && r.center().y < row.bottom() && r.left() > row.left()
-        })
-    })
-}
-
-#[track_caller]
-fn assert_in_row(h: &Harness<'static, SightlineApp>, row_label: &str, value: &str) {
-    assert!(
-        in_row(h, row_label, value),
-        "{value:?} not on the row of {row_label:?}"
-    );
-}
-
 /// The selected result.
-fn selected(h: &Harness<'static, SightlineApp>) -> (usize, String) {
+fn selected(h: &AppHarness) -> (usize, String) {
     let at = h.state().selection().expect("a selection");
     let (_, r) = h.state().workspace().result(at).expect("selected result");
     (at.index, r.name.function.clone())
@@ -166,10 +53,28 @@ fn row_value(r: &KernelResult, label: &str) -> f64 {
         .unwrap_or_else(|| panic!("{}: no row {label}", r.name.function))
 }
 
-/// The oracle, with the bare `NaN` tokens read as null.
+/// The block limits of the Occupancy section.
+const BLOCK_LIMITS: [&str; 5] = [
+    "Block Limit Registers",
+    "Block Limit Shared Mem",
+    "Block Limit Warps",
+    "Block Limit SM",
+    "Block Limit Barriers",
+];
+
+/// A row of the Occupancy page with the percentage the fixture prints for it (`50.00 %`).
+fn pct_row(r: &KernelResult, label: &'static str) -> (&'static str, String) {
+    (label, format!("{:.2} %", row_value(r, label)))
+}
+
+/// A row of the Occupancy page with the count the fixture prints for it.
+fn count_row(r: &KernelResult, label: &'static str) -> (&'static str, String) {
+    (label, format!("{}", row_value(r, label)))
+}
+
+/// The oracle of the run.
 fn truth() -> Vec<common::TruthResult> {
-    let text = String::from_utf8(fixture_bytes(TRUTH)).unwrap();
-    serde_json::from_str(&text.replace(": NaN", ": null")).unwrap()
+    load_truth(TRUTH)
 }
 
 fn v(t: &common::TruthResult, key: &str) -> f64 {
@@ -214,7 +119,7 @@ fn fp32_roof(t: &common::TruthResult) -> Fp32Roof {
 #[test]
 fn text_report_roofline_is_estimated_and_lists_its_assumptions() {
     let report: Report = load_fixture(TEXT);
-    let mut h = open(vec![fixture_path(TEXT)], false);
+    let mut h = open_ok(vec![fixture_path(TEXT)], false);
     show_page(&mut h, Page::Roofline);
     assert_eq!(selected(&h), (VECTOR_ADD, "vector_add".into()));
     assert_label(&h, "Estimated roofline");
@@ -228,15 +133,15 @@ fn text_report_roofline_is_estimated_and_lists_its_assumptions() {
     // but the lanes as the fixture prints them (132 SMs, 1.97 GHz).
     let r = &report.results[VECTOR_ADD];
     let peak = row_value(r, "# SMs") * 128.0 * 2.0 * row_value(r, "SM Frequency");
-    assert_in_row(
+    assert_rows(
         &h,
-        "Single Precision Roofline",
-        &format_rate(peak, "FLOP/s"),
-    );
-    assert_in_row(
-        &h,
-        "Double Precision Roofline",
-        &format_rate(peak / 2.0, "FLOP/s"),
+        &[
+            (SP_ROOF, format_rate(peak, "FLOP/s")),
+            (
+                "Double Precision Roofline",
+                format_rate(peak / 2.0, "FLOP/s"),
+            ),
+        ],
     );
     assert_label_containing(
         &h,
@@ -244,68 +149,49 @@ fn text_report_roofline_is_estimated_and_lists_its_assumptions() {
     );
     // The roofline rule printed "close to 0%" of the FP32 peak: the point is an estimate.
     assert_label_containing(&h, "the roofline rule printed close to 0%");
-    assert_in_row(&h, "Single Precision Achieved Value", "Memory bound");
+    assert_in_row(&h, SP_POINT, "Memory bound");
 
     // matmul_tiled: "achieved 13% of this device's FP32 peak", far right of the ridge.
     select(&mut h, MATMUL_TILED);
     let r = &report.results[MATMUL_TILED];
     let peak = row_value(r, "# SMs") * 128.0 * 2.0 * row_value(r, "SM Frequency");
-    assert_in_row(
+    assert_rows(
         &h,
-        "Single Precision Roofline",
-        &format_rate(peak, "FLOP/s"),
+        &[
+            (SP_ROOF, format_rate(peak, "FLOP/s")),
+            (SP_POINT, format_rate(0.13 * peak, "FLOP/s")),
+            (SP_POINT, "Compute bound".into()),
+            (SP_POINT, format_pct(13.0)),
+        ],
     );
-    assert_in_row(
-        &h,
-        "Single Precision Achieved Value",
-        &format_rate(0.13 * peak, "FLOP/s"),
-    );
-    assert_in_row(&h, "Single Precision Achieved Value", "Compute bound");
-    assert_in_row(&h, "Single Precision Achieved Value", &format_pct(13.0));
 }
 
 #[test]
 fn ncu_rep_roofline_is_exact_and_follows_the_section_formulas() {
     let truth = truth();
     let dir = temp_dir("exact");
-    let mut h = open(vec![fixture_file(&dir, REPORT)], false);
+    let mut h = open_ok(vec![fixture_file(&dir, REPORT)], false);
     show_page(&mut h, Page::Roofline);
     assert!(!has_label(&h, "Estimated roofline"));
 
     // vector_add: memory bound, under the DRAM slope.
     let t = fp32_roof(&truth[VECTOR_ADD]);
-    assert_in_row(
-        &h,
-        "Single Precision Roofline",
-        &format_rate(t.peak, "FLOP/s"),
-    );
-    assert_in_row(
-        &h,
-        "Single Precision Roofline",
-        &format_rate(t.dram_peak, "B/s"),
-    );
-    assert_in_row(
-        &h,
-        "Single Precision Roofline",
-        &format_intensity(t.peak / t.dram_peak, "FLOP"),
-    );
     let ai = t.achieved / t.dram;
-    assert_in_row(
+    assert_rows(
         &h,
-        "Single Precision Achieved Value",
-        &format_intensity(ai, "FLOP"),
+        &[
+            (SP_ROOF, format_rate(t.peak, "FLOP/s")),
+            (SP_ROOF, format_rate(t.dram_peak, "B/s")),
+            (SP_ROOF, format_intensity(t.peak / t.dram_peak, "FLOP")),
+            (SP_POINT, format_intensity(ai, "FLOP")),
+            (SP_POINT, format_rate(t.achieved, "FLOP/s")),
+            (
+                SP_POINT,
+                format_pct(100.0 * t.achieved / (t.dram_peak * ai)),
+            ),
+            (SP_POINT, "Memory bound".into()),
+        ],
     );
-    assert_in_row(
-        &h,
-        "Single Precision Achieved Value",
-        &format_rate(t.achieved, "FLOP/s"),
-    );
-    assert_in_row(
-        &h,
-        "Single Precision Achieved Value",
-        &format_pct(100.0 * t.achieved / (t.dram_peak * ai)),
-    );
-    assert_in_row(&h, "Single Precision Achieved Value", "Memory bound");
 
     // matmul_tiled: compute bound, under the flat FP32 roof.
     select(&mut h, MATMUL_TILED);
@@ -314,22 +200,15 @@ fn ncu_rep_roofline_is_exact_and_follows_the_section_formulas() {
         t.achieved / t.dram > t.peak / t.dram_peak,
         "right of the ridge"
     );
-    assert_in_row(
+    assert_rows(
         &h,
-        "Single Precision Roofline",
-        &format_rate(t.peak, "FLOP/s"),
+        &[
+            (SP_ROOF, format_rate(t.peak, "FLOP/s")),
+            (SP_POINT, format_rate(t.achieved, "FLOP/s")),
+            (SP_POINT, format_pct(100.0 * t.achieved / t.peak)),
+            (SP_POINT, "Compute bound".into()),
+        ],
     );
-    assert_in_row(
-        &h,
-        "Single Precision Achieved Value",
-        &format_rate(t.achieved, "FLOP/s"),
-    );
-    assert_in_row(
-        &h,
-        "Single Precision Achieved Value",
-        &format_pct(100.0 * t.achieved / t.peak),
-    );
-    assert_in_row(&h, "Single Precision Achieved Value", "Compute bound");
 
     // The hierarchical FP32 chart adds the L1 roof (global, local and distributed shared).
     h.get_by_role_and_label(Role::ComboBox, "Chart").click();
@@ -337,17 +216,18 @@ fn ncu_rep_roofline_is_exact_and_follows_the_section_formulas() {
     h.get_by_label("Floating Point Operations Roofline (Single Precision)")
         .click();
     h.run();
-    assert_in_row(
+    assert_rows(
         &h,
-        "L1 Roofline (Global/Local)",
-        &format_rate(t.l1_peak, "B/s"),
+        &[
+            ("L1 Roofline (Global/Local)", format_rate(t.l1_peak, "B/s")),
+            ("DRAM Roofline", format_rate(t.dram_peak, "B/s")),
+        ],
     );
-    assert_in_row(&h, "DRAM Roofline", &format_rate(t.dram_peak, "B/s"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The screen position of a (intensity, performance) point in the roofline plot.
-fn plot_position(h: &Harness<'static, SightlineApp>, intensity: f64, work: f64) -> egui::Pos2 {
+fn plot_position(h: &AppHarness, intensity: f64, work: f64) -> egui::Pos2 {
     let memory = egui_plot::PlotMemory::load(&h.ctx, roofline_view::plot_id()).expect("a plot");
     memory
         .transform()
@@ -358,7 +238,7 @@ fn plot_position(h: &Harness<'static, SightlineApp>, intensity: f64, work: f64) 
 fn report_wide_roofline_names_results_on_hover_and_selects_on_click() {
     let truth = truth();
     let dir = temp_dir("wide");
-    let mut h = open(vec![fixture_file(&dir, REPORT)], false);
+    let mut h = open_ok(vec![fixture_file(&dir, REPORT)], false);
     select(&mut h, MATMUL_TILED);
     show_page(&mut h, Page::Roofline);
     h.get_by_label("All results of this report").click();
@@ -396,9 +276,9 @@ fn report_wide_roofline_names_results_on_hover_and_selects_on_click() {
 #[test]
 fn roofline_pans_and_resets() {
     let dir = temp_dir("reset");
-    let mut h = open(vec![fixture_file(&dir, REPORT)], false);
+    let mut h = open_ok(vec![fixture_file(&dir, REPORT)], false);
     show_page(&mut h, Page::Roofline);
-    let bounds = |h: &Harness<'static, SightlineApp>| {
+    let bounds = |h: &AppHarness| {
         *egui_plot::PlotMemory::load(&h.ctx, roofline_view::plot_id())
             .expect("a plot")
             .bounds()
@@ -441,24 +321,16 @@ fn roofline_pans_and_resets() {
 #[test]
 fn occupancy_page_shows_limits_limiter_and_what_if() {
     let report: Report = load_fixture(TEXT);
-    let mut h = open(vec![fixture_path(TEXT)], false);
+    let mut h = open_ok(vec![fixture_path(TEXT)], false);
     show_page(&mut h, Page::Occupancy);
     let r = &report.results[VECTOR_ADD];
     // The calculator agrees with the Occupancy section the fixture prints.
-    let printed = row_value(r, "Theoretical Occupancy");
-    assert_in_row(&h, "Theoretical Occupancy", &format!("{printed:.2} %"));
-    let achieved = row_value(r, "Achieved Occupancy");
-    assert_in_row(&h, "Achieved Occupancy", &format!("{achieved:.2} %"));
-    for (row, label) in [
-        ("Block Limit Registers", "Block Limit Registers"),
-        ("Block Limit Shared Mem", "Block Limit Shared Mem"),
-        ("Block Limit Warps", "Block Limit Warps"),
-        ("Block Limit SM", "Block Limit SM"),
-        ("Block Limit Barriers", "Block Limit Barriers"),
-    ] {
-        let value = row_value(r, label);
-        assert_in_row(&h, row, &format!("{value}"));
-    }
+    let mut printed = vec![
+        pct_row(r, "Theoretical Occupancy"),
+        pct_row(r, "Achieved Occupancy"),
+    ];
+    printed.extend(BLOCK_LIMITS.map(|label| count_row(r, label)));
+    assert_rows(&h, &printed);
     // Warps allow the fewest blocks (8 of 8 warps each): the limiter, highlighted.
     assert_in_row(&h, "Limiter", "Warps");
     assert_in_row(&h, "Block Limit Warps", "limiter");
@@ -485,7 +357,7 @@ fn occupancy_page_shows_limits_limiter_and_what_if() {
     );
     assert_label(&h, "What-if curve");
     // The kernel's own figures stay.
-    assert_in_row(&h, "Theoretical Occupancy", &format!("{printed:.2} %"));
+    assert_rows(&h, &[pct_row(r, "Theoretical Occupancy")]);
     h.get_by_label("Reset to the kernel's values").click();
     h.run();
     assert!(!has_label_containing(&h, "What-if occupancy"));
@@ -493,16 +365,16 @@ fn occupancy_page_shows_limits_limiter_and_what_if() {
     // matmul_tiled: 1,024 threads, 32 registers: registers and warps both allow 2 blocks.
     select(&mut h, MATMUL_TILED);
     let r = &report.results[MATMUL_TILED];
-    let printed = row_value(r, "Theoretical Occupancy");
-    assert_in_row(&h, "Theoretical Occupancy", &format!("{printed:.2} %"));
     assert_eq!(row_value(r, "Block Limit Registers"), 2.0);
     assert_eq!(row_value(r, "Block Limit Warps"), 2.0);
-    assert_in_row(&h, "Limiter", "Registers, Warps");
-    assert_in_row(&h, "Block Limit Registers", "limiter");
-    assert_in_row(
+    assert_rows(
         &h,
-        "Block Limit Shared Mem",
-        &format!("{}", row_value(r, "Block Limit Shared Mem")),
+        &[
+            pct_row(r, "Theoretical Occupancy"),
+            count_row(r, "Block Limit Shared Mem"),
+            ("Limiter", "Registers, Warps".into()),
+            ("Block Limit Registers", "limiter".into()),
+        ],
     );
 }
 
@@ -510,7 +382,7 @@ fn occupancy_page_shows_limits_limiter_and_what_if() {
 fn older_cli_layout_asks_for_an_architecture() {
     let file = "seeds/cli_script_log_cutlass.txt";
     let report: Report = load_fixture(file);
-    let mut h = open(vec![fixture_path(file)], false);
+    let mut h = open_ok(vec![fixture_path(file)], false);
     show_page(&mut h, Page::Occupancy);
     assert_label(&h, "The source names no compute capability.");
     assert_label_containing(&h, "the compute capability is unknown");
@@ -523,13 +395,13 @@ fn older_cli_layout_asks_for_an_architecture() {
     // With CC 8.6 the calculator reproduces the printed section (the log is from a CC 8.6 GPU:
     // 16 blocks and 48 warps per SM).
     let r = &report.results[0];
-    let printed = row_value(r, "Theoretical Occupancy");
-    assert_in_row(&h, "Theoretical Occupancy", &format!("{printed:.2} %"));
-    assert_in_row(&h, "Limiter", "Shared Memory");
-    assert_in_row(
+    assert_rows(
         &h,
-        "Block Limit Shared Mem",
-        &format!("{}", row_value(r, "Block Limit Shared Mem")),
+        &[
+            pct_row(r, "Theoretical Occupancy"),
+            count_row(r, "Block Limit Shared Mem"),
+            ("Limiter", "Shared Memory".into()),
+        ],
     );
     // The roofline page now has peaks for the assumed architecture and says so.
     show_page(&mut h, Page::Roofline);
@@ -540,7 +412,7 @@ fn older_cli_layout_asks_for_an_architecture() {
 /// Opens the report on a page with a result selected, for a snapshot.
 fn snapshot(page: Page, index: usize, name: &str) {
     let dir = temp_dir(name);
-    let mut h = open(vec![fixture_file(&dir, REPORT)], true);
+    let mut h = open_ok(vec![fixture_file(&dir, REPORT)], true);
     select(&mut h, index);
     show_page(&mut h, page);
     h.run();
@@ -571,7 +443,7 @@ fn snapshot_occupancy_compute_bound() {
 #[test]
 fn snapshot_report_wide_roofline() {
     let dir = temp_dir("snapshot_wide");
-    let mut h = open(vec![fixture_file(&dir, REPORT)], true);
+    let mut h = open_ok(vec![fixture_file(&dir, REPORT)], true);
     select(&mut h, MATMUL_TILED);
     show_page(&mut h, Page::Roofline);
     h.get_by_label("All results of this report").click();
@@ -582,7 +454,7 @@ fn snapshot_report_wide_roofline() {
 
 #[test]
 fn snapshot_estimated_roofline_from_text() {
-    let mut h = open(vec![fixture_path(TEXT)], true);
+    let mut h = open_ok(vec![fixture_path(TEXT)], true);
     select(&mut h, MATMUL_TILED);
     show_page(&mut h, Page::Roofline);
     h.run();

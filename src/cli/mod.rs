@@ -26,6 +26,10 @@ pub struct Args {
     /// Register the app, its icon and the .ncu-rep file type for the current user, then exit.
     #[arg(long)]
     pub install_desktop: bool,
+    /// For benchmarks: open the files, print how long the results table took to show every
+    /// result, and exit.
+    #[arg(long, hide = true)]
+    pub time_to_table: bool,
 }
 
 /// Headless commands.
@@ -45,30 +49,24 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// Occupancy per result: block limit of each resource, limiter, theoretical and achieved
     /// occupancy, and the occupancy curves.
-    Occupancy {
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-        /// Compute capability (such as 8.6) for sources that do not say, marked as assumed.
-        #[arg(long, value_name = "MAJOR.MINOR")]
-        arch: Option<String>,
-        /// Files to read.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-    },
+    Occupancy(AnalysisArgs),
     /// Roofline per result: peak and achieved FLOP/s, memory traffic and arithmetic
     /// intensity; estimated (and marked) where the report lacks the roofline metrics.
-    Roofline {
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-        /// Compute capability (such as 8.6) for sources that do not say, marked as assumed.
-        #[arg(long, value_name = "MAJOR.MINOR")]
-        arch: Option<String>,
-        /// Files to read.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-    },
+    Roofline(AnalysisArgs),
+}
+
+/// The arguments of `occupancy` and `roofline`.
+#[derive(Debug, clap::Args)]
+pub struct AnalysisArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Compute capability (such as 8.6) for sources that do not say, marked as assumed.
+    #[arg(long, value_name = "MAJOR.MINOR")]
+    pub arch: Option<String>,
+    /// Files to read.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
 }
 
 /// Runs a headless command and returns the process exit code.
@@ -76,7 +74,7 @@ pub fn run(command: Command) -> i32 {
     match command {
         Command::Summary { json, files } => summary::run(&files, json),
         Command::Diff(args) => diff::run(&args),
-        Command::Occupancy { json, arch, files } => occupancy::run(&files, json, arch.as_deref()),
-        Command::Roofline { json, arch, files } => roofline::run(&files, json, arch.as_deref()),
+        Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref()),
+        Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref()),
     }
 }

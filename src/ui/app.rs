@@ -2,13 +2,16 @@
 //! eframe glue. Drivable without eframe (`SightlineApp::new(None, ..)` and `ui`) for tests.
 
 use super::commands::{Command, OpenRequest};
+use super::file_bar::{FileNoticeKind, FileNotices};
+use super::file_watch::{FileSignature, FileWatcher};
 use super::loader::{LoadOutcome, Loader};
 use super::pages::{self, PageContext, PageStates};
 use super::results_table::ResultsTable;
 use super::settings::Settings;
-use super::workspace::{FailedLoad, PendingLoad, ResultRef, Workspace};
-use super::{baselines, drop_overlay, header, menu, plot_util, reports_panel, theme};
-use std::path::PathBuf;
+use super::workspace::{FailedLoad, PendingLoad, ReportId, ResultRef, Workspace};
+use super::{baselines, drop_overlay, file_bar, header, menu, plot_util, reports_panel, theme};
+use crate::model::Report;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Shown when no native file dialog can be opened.
@@ -61,6 +64,30 @@ pub struct SightlineApp {
     window_title: String,
     /// Commands raised while drawing, handled at the end of the frame.
     queued: Vec<Command>,
+    /// Looks at the files of the open reports for changes.
+    watcher: FileWatcher,
+    /// Reports whose file changed, vanished or failed to load again.
+    file_notices: FileNotices,
+    /// Set for `--time-to-table`: when the process started, and whether the table is complete.
+    time_to_table: Option<TimeToTable>,
+}
+
+/// A report read again, with what the loading thread made of it.
+struct Loaded {
+    report: Report,
+    rows: Vec<super::rows::RowSummary>,
+    load_time: Duration,
+    signature: Option<FileSignature>,
+}
+
+/// The `--time-to-table` measurement: the first frame after the one that showed every loaded
+/// result in the table (so that frame was painted) prints the time and closes the window.
+#[derive(Debug, Clone, Copy)]
+struct TimeToTable {
+    started: Instant,
+    /// Results and reports of the frame that showed them all.
+    shown: Option<(usize, usize)>,
+    done: bool,
 }
 
 impl SightlineApp {
@@ -85,6 +112,9 @@ impl SightlineApp {
             pasted_count: 0,
             window_title: String::new(),
             queued: Vec::new(),
+            watcher: FileWatcher::default(),
+            file_notices: FileNotices::default(),
+            time_to_table: None,
         };
         if options.files.is_empty() {
             if options.demo_when_empty {
@@ -101,6 +131,41 @@ impl SightlineApp {
     /// Lets loading threads wake the UI of `ctx` (set automatically on the first frame).
     pub fn set_context(&self, ctx: &egui::Context) {
         self.loader.set_context(ctx);
+        self.watcher.set_context(ctx);
+    }
+
+    /// Looks at the open reports' files every `interval` instead of every second (tests).
+    pub fn set_file_poll_interval(&mut self, interval: Duration) {
+        self.watcher = FileWatcher::with_interval(interval);
+        for open in self.workspace.reports() {
+            if let Some(path) = &open.path
+                && let Ok(signature) = FileSignature::read(path)
+            {
+                self.watcher.watch(open.id, path, signature);
+            }
+        }
+    }
+
+    /// Measures the time to a complete results table for benchmarks: on the frame after the
+    /// table first shows every loaded result, prints `results table shown: N results from M
+    /// reports in T ms` (T since `started`) and closes the window.
+    pub fn report_time_to_table(&mut self, started: Instant) {
+        self.time_to_table = Some(TimeToTable {
+            started,
+            shown: None,
+            done: false,
+        });
+    }
+
+    /// How many loading threads are still alive, cancelled ones included (a cancelled load's
+    /// thread ends early: before reading when it had not started, else before sending).
+    pub fn loading_threads(&self) -> usize {
+        self.loader.threads_running()
+    }
+
+    /// The notices about changed, vanished or unreadable files of open reports.
+    pub fn file_notices(&self) -> &FileNotices {
+        &self.file_notices
     }
 
     /// The open reports, loading and failed files.
@@ -165,20 +230,12 @@ impl SightlineApp {
     /// The one place where commands are carried out.
     pub fn handle(&mut self, command: Command) {
         match command {
-            Command::Open(request) => {
-                let pending = PendingLoad {
-                    id: super::loader::LoadId(0),
-                    name: request.display_name(),
-                    path: request.path().map(|p| p.to_path_buf()),
-                    size: request.size_hint(),
-                    started: Instant::now(),
-                };
-                let id = self.loader.start(request);
-                self.workspace.add_pending(PendingLoad { id, ..pending });
-            }
+            Command::Open(request) => self.start_load(request, None),
             Command::ShowOpenDialog => self.show_open_dialog(),
             Command::CloseReport(id) => {
+                self.forget_report(id);
                 self.workspace.close_report(id);
+                self.pages.release_caches();
                 baselines::sync(&mut self.settings.baselines, &self.workspace);
                 if self.selection.is_some_and(|s| s.report == id) {
                     self.selection = None;
@@ -186,9 +243,31 @@ impl SightlineApp {
                 }
             }
             Command::CloseAll => {
+                let ids: Vec<ReportId> = self.workspace.reports().iter().map(|r| r.id).collect();
+                for id in ids {
+                    self.forget_report(id);
+                }
+                self.watcher.unwatch_all();
+                self.file_notices.clear();
                 self.workspace.close_all();
+                self.pages.release_caches();
                 baselines::sync(&mut self.settings.baselines, &self.workspace);
                 self.selection = None;
+            }
+            Command::CancelLoad(id) => {
+                if let Some(pending) = self.workspace.take_pending(id) {
+                    self.loader.cancel(&pending.control);
+                }
+            }
+            Command::CancelAllLoads => {
+                for pending in self.workspace.take_all_pending() {
+                    self.loader.cancel(&pending.control);
+                }
+            }
+            Command::ReloadReport(id) => self.reload(id),
+            Command::DismissFileNotice(id) => {
+                self.file_notices.remove(id);
+                self.watcher.acknowledge(id);
             }
             Command::DismissFailed(id) => self.workspace.dismiss_failed(id),
             Command::ClearRecent => self.settings.recent_files.clear(),
@@ -208,6 +287,53 @@ impl SightlineApp {
                 }
             }
             Command::SaveText { file_name, text } => self.save_text(&file_name, &text),
+        }
+    }
+
+    /// Starts a load on a background thread and lists it as pending; `replaces` is the open
+    /// report a reload reads again.
+    fn start_load(&mut self, request: OpenRequest, replaces: Option<ReportId>) {
+        let name = request.display_name();
+        let path = request.path().map(Path::to_path_buf);
+        let size = request.size_hint();
+        let (id, control) = self.loader.start(request);
+        self.workspace.add_pending(PendingLoad {
+            id,
+            name,
+            path,
+            size,
+            started: Instant::now(),
+            control,
+            replaces,
+        });
+    }
+
+    /// Reads an open report's file again (once at a time); the outcome replaces it in place.
+    fn reload(&mut self, id: ReportId) {
+        if self.workspace.is_reloading(id) {
+            return;
+        }
+        let Some(path) = self.workspace.report(id).and_then(|r| r.path.clone()) else {
+            return;
+        };
+        self.start_load(OpenRequest::Path(path), Some(id));
+    }
+
+    /// Stops watching a report's file, its notice and a reload of it that is under way.
+    fn forget_report(&mut self, id: ReportId) {
+        self.watcher.unwatch(id);
+        self.file_notices.remove(id);
+        let reloads: Vec<_> = self
+            .workspace
+            .pending()
+            .iter()
+            .filter(|p| p.replaces == Some(id))
+            .map(|p| p.id)
+            .collect();
+        for load in reloads {
+            if let Some(pending) = self.workspace.take_pending(load) {
+                self.loader.cancel(&pending.control);
+            }
         }
     }
 
@@ -278,26 +404,106 @@ impl SightlineApp {
         true
     }
 
+    /// Takes a finished load: a new report, a report read again, or an error. The outcome of a
+    /// load that was cancelled meanwhile (no longer pending) is dropped.
     fn finish_load(&mut self, outcome: LoadOutcome) {
         let Some(pending) = self.workspace.take_pending(outcome.id) else {
             return;
         };
-        match outcome.result {
-            Ok(report) => {
+        match (outcome.result, pending.replaces) {
+            (Ok(report), Some(id)) => {
+                let loaded = Loaded {
+                    report,
+                    rows: outcome.rows,
+                    load_time: outcome.elapsed,
+                    signature: outcome.signature,
+                };
+                self.finish_reload(id, loaded);
+            }
+            (Err(message), Some(id)) => {
+                if self.workspace.report(id).is_some() {
+                    self.file_notices
+                        .set(id, FileNoticeKind::ReloadFailed(message));
+                }
+            }
+            (Ok(report), None) => {
                 if let Some(path) = &pending.path {
                     self.settings.remember_file(path);
                 }
-                self.workspace
-                    .add_report(pending.name, pending.path, report, outcome.elapsed);
+                let id = self.workspace.add_summarized(
+                    pending.name,
+                    pending.path.clone(),
+                    report,
+                    outcome.rows,
+                    outcome.elapsed,
+                );
+                if let (Some(path), Some(signature)) = (&pending.path, outcome.signature) {
+                    self.watcher.watch(id, path, signature);
+                }
                 baselines::sync(&mut self.settings.baselines, &self.workspace);
                 self.select_first_if_none();
             }
-            Err(message) => self.workspace.add_failed(FailedLoad {
+            (Err(message), None) => self.workspace.add_failed(FailedLoad {
                 id: pending.id,
                 name: pending.name,
                 path: pending.path,
                 message,
             }),
+        }
+    }
+
+    /// Puts a report read again in the place of the open one: the selection stays on the same
+    /// result (same ID and kernel) where the new report still has it, and baselines attach
+    /// again by file and result ID.
+    fn finish_reload(&mut self, id: ReportId, loaded: Loaded) {
+        let Loaded {
+            report,
+            rows,
+            load_time,
+            signature,
+        } = loaded;
+        let selected = self
+            .selection
+            .filter(|s| s.report == id)
+            .and_then(|s| self.workspace.result(s))
+            .map(|(_, r)| (r.id, r.name.function.clone()));
+        let old_index = self.selection.map(|s| s.index);
+        if self
+            .workspace
+            .replace_report(id, report, rows, load_time)
+            .is_none()
+        {
+            return;
+        }
+        self.pages.release_caches();
+        if let Some((result_id, function)) = selected {
+            let same =
+                |r: &crate::model::KernelResult| r.id == result_id && r.name.function == function;
+            let index = self.workspace.report(id).and_then(|open| {
+                let results = &open.report.results;
+                old_index
+                    .filter(|&i| results.get(i).is_some_and(same))
+                    .or_else(|| results.iter().position(same))
+            });
+            self.selection = index.map(|index| ResultRef { report: id, index });
+        }
+        baselines::sync(&mut self.settings.baselines, &self.workspace);
+        self.select_first_if_none();
+        self.file_notices.remove(id);
+        if let (Some(path), Some(signature)) = (
+            self.workspace.report(id).and_then(|r| r.path.clone()),
+            signature,
+        ) {
+            self.watcher.watch(id, &path, signature);
+        }
+    }
+
+    /// Takes what the file watcher saw into the notices.
+    fn poll_file_changes(&mut self) {
+        while let Some(event) = self.watcher.try_recv() {
+            if self.workspace.report(event.report).is_some() {
+                self.file_notices.apply(event.report, event.state);
+            }
         }
     }
 
@@ -413,8 +619,12 @@ impl SightlineApp {
     /// Draws one frame.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
-        self.loader.set_context(&ctx);
+        self.set_context(&ctx);
+        if self.finish_time_to_table(&ctx) {
+            return;
+        }
         self.poll_loads();
+        self.poll_file_changes();
         self.collect_input(&ctx);
         self.apply_view_settings(&ctx);
 
@@ -424,6 +634,13 @@ impl SightlineApp {
         if self.notice.is_some() {
             egui::Panel::top("notice_bar").show(ui, |ui| self.notice_ui(ui));
         }
+        if !self.file_notices.list().is_empty() {
+            egui::Panel::top("file_notice_bar")
+                .frame(file_bar::frame(ui.style()))
+                .show(ui, |ui| {
+                    file_bar::show(ui, &self.file_notices, &self.workspace, &mut self.queued);
+                });
+        }
         egui::Panel::left("reports_panel")
             .resizable(true)
             .default_size(250.0)
@@ -432,6 +649,7 @@ impl SightlineApp {
                 reports_panel::show(
                     ui,
                     &self.workspace,
+                    &self.file_notices,
                     &mut self.selection,
                     &mut self.settings.baselines,
                     &mut self.queued,
@@ -451,6 +669,54 @@ impl SightlineApp {
         if self.workspace.is_loading() {
             ctx.request_repaint_after(Duration::from_millis(250));
         }
+        self.note_table_complete(&ctx);
+    }
+
+    /// For `--time-to-table`: remembers the first frame whose table lists every loaded result
+    /// once nothing is loading, and asks for the next frame (which prints the time).
+    fn note_table_complete(&mut self, ctx: &egui::Context) {
+        let Some(t) = self.time_to_table.as_mut() else {
+            return;
+        };
+        if t.shown.is_some() || self.workspace.is_loading() {
+            return;
+        }
+        let results = self.workspace.result_count();
+        let listed = if self.workspace.reports().is_empty() {
+            0
+        } else {
+            self.table.order(&self.workspace, self.settings.sort).len()
+        };
+        if listed == results {
+            t.shown = Some((results, self.workspace.reports().len()));
+            ctx.request_repaint();
+        }
+    }
+
+    /// For `--time-to-table`: on the frame after the complete table was painted, prints the
+    /// time since start and closes the window. Returns whether the window is closing.
+    fn finish_time_to_table(&mut self, ctx: &egui::Context) -> bool {
+        let Some(t) = self.time_to_table.as_mut() else {
+            return false;
+        };
+        if t.done {
+            return true;
+        }
+        let Some((results, reports)) = t.shown else {
+            return false;
+        };
+        t.done = true;
+        let ms = t.started.elapsed().as_secs_f64() * 1e3;
+        if reports == 0 {
+            eprintln!(
+                "no results table: {} file(s) could not be read ({ms:.1} ms)",
+                self.workspace.failed().len()
+            );
+        } else {
+            println!("results table shown: {results} results from {reports} reports in {ms:.1} ms");
+        }
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        true
     }
 
     fn notice_ui(&mut self, ui: &mut egui::Ui) {

@@ -1,6 +1,6 @@
 //! What the user asks for: every way of opening something (argv, File > Open, recent files, a
-//! drop, a paste, the demo) becomes one [`Command::Open`], handled in one place by the app, as
-//! do baselines, comparisons and saving exports.
+//! drop, a paste, the demo, a reload) becomes one [`Command::Open`] or goes the same way, handled
+//! in one place by the app, as do cancelling loads, baselines, comparisons and saving exports.
 
 use super::loader::LoadId;
 use super::workspace::{ReportId, ResultRef};
@@ -61,6 +61,14 @@ pub enum Command {
     CloseReport(ReportId),
     /// Close every report.
     CloseAll,
+    /// Stop a load that has not finished; what it read is dropped.
+    CancelLoad(LoadId),
+    /// Stop every load that has not finished.
+    CancelAllLoads,
+    /// Read an open report's file again and put the result in its place.
+    ReloadReport(ReportId),
+    /// Hide the notice that a report's file changed on disk (until it changes again).
+    DismissFileNotice(ReportId),
     /// Forget a failed file.
     DismissFailed(LoadId),
     /// Empty the recent files list.

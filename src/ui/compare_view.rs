@@ -126,6 +126,11 @@ impl CompareViewState {
         self.pinned = Some((base, current));
     }
 
+    /// Drops the cached comparison (reports closed or replaced); it is built again when shown.
+    pub fn release(&mut self) {
+        self.cache = None;
+    }
+
     /// The partner shown instead of the baselines for `current`, if any.
     pub fn pinned_base(&self, current: ResultRef) -> Option<ResultRef> {
         self.pinned.filter(|p| p.1 == current).map(|p| p.0)

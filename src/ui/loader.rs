@@ -1,13 +1,20 @@
-//! Background loading: one thread per file, results sent back over a channel; the UI drains it
-//! every frame and is woken with `request_repaint` when something arrives.
+//! Background loading: one thread per file, at most one reading per CPU core at a time (the
+//! others wait their turn), results sent back over a channel; the UI drains it every frame and
+//! is woken with `request_repaint` when something arrives. A load can be cancelled: a waiting
+//! one never starts, a running one stops before parsing where it can, and what a cancelled
+//! load produced is dropped on its own thread and never sent.
 
 use super::commands::OpenRequest;
+use super::file_watch::FileSignature;
+use super::rows::{RowSummary, summarize_report};
+use super::workspace::ReportId;
 use crate::model::Report;
 use crate::parse::{self, LoadError};
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Identifies one load for as long as the app runs.
@@ -20,6 +27,94 @@ pub struct LoadOutcome {
     pub id: LoadId,
     pub result: Result<Report, String>,
     pub elapsed: Duration,
+    /// The file's size and modification time just before it was read, when it is a file.
+    pub signature: Option<FileSignature>,
+    /// The results table's rows of the report, made on the loading thread so that the UI
+    /// thread does not walk the results (their report id is set when the report is added).
+    pub rows: Vec<RowSummary>,
+}
+
+/// What the UI and a load's thread share: whether the load was cancelled and whether it has
+/// started reading (it may wait for a free core first).
+#[derive(Debug, Clone, Default)]
+pub struct LoadControl {
+    cancelled: Arc<AtomicBool>,
+    started: Arc<AtomicBool>,
+}
+
+impl LoadControl {
+    /// Asks the load to stop; its outcome is never sent.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Release);
+    }
+
+    /// Whether the load was cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Acquire)
+    }
+
+    /// Whether the load got a core and started reading.
+    pub fn has_started(&self) -> bool {
+        self.started.load(Ordering::Acquire)
+    }
+}
+
+/// The number of loads that may read at the same time.
+struct Slots {
+    free: Mutex<usize>,
+    changed: Condvar,
+}
+
+impl Slots {
+    fn new(count: usize) -> Self {
+        Slots {
+            free: Mutex::new(count),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// Waits for a free slot; `None` when the load is cancelled first.
+    fn acquire(self: &Arc<Self>, control: &LoadControl) -> Option<SlotGuard> {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if control.is_cancelled() {
+                return None;
+            }
+            if *free > 0 {
+                *free -= 1;
+                return Some(SlotGuard(Arc::clone(self)));
+            }
+            // The timeout is a safety net only: cancelling and freeing a slot both notify.
+            free = self
+                .changed
+                .wait_timeout(free, Duration::from_millis(200))
+                .map_or_else(|p| p.into_inner().0, |(guard, _)| guard);
+        }
+    }
+
+    /// Wakes the waiting loads (one was cancelled).
+    fn wake_all(&self) {
+        self.changed.notify_all();
+    }
+}
+
+/// A taken slot, given back when dropped.
+struct SlotGuard(Arc<Slots>);
+
+impl Drop for SlotGuard {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        self.0.changed.notify_all();
+    }
+}
+
+/// Counts a loading thread for as long as it lives.
+struct Running(Arc<AtomicUsize>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Starts loads and collects their outcomes.
@@ -28,16 +123,21 @@ pub struct Loader {
     rx: Receiver<LoadOutcome>,
     /// Set on the first frame; threads use it to wake the UI.
     repaint: Arc<OnceLock<egui::Context>>,
+    slots: Arc<Slots>,
+    running: Arc<AtomicUsize>,
     next_id: u64,
 }
 
 impl Default for Loader {
     fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let (tx, rx) = channel();
         Loader {
             tx,
             rx,
             repaint: Arc::new(OnceLock::new()),
+            slots: Arc::new(Slots::new(cores.max(2))),
+            running: Arc::new(AtomicUsize::new(0)),
             next_id: 0,
         }
     }
@@ -52,35 +152,72 @@ impl Loader {
     }
 
     /// Starts loading on a new thread and returns at once.
-    pub fn start(&mut self, request: OpenRequest) -> LoadId {
+    pub fn start(&mut self, request: OpenRequest) -> (LoadId, LoadControl) {
         self.next_id += 1;
         let id = LoadId(self.next_id);
+        let control = LoadControl::default();
         let tx = self.tx.clone();
         let repaint = Arc::clone(&self.repaint);
+        let slots = Arc::clone(&self.slots);
         let name = request.display_name();
+        let thread_name = format!("load {name}");
+        let thread_control = control.clone();
+        self.running.fetch_add(1, Ordering::AcqRel);
+        let running = Running(Arc::clone(&self.running));
         let work = move || {
+            let _running = running;
+            let control = thread_control;
+            let Some(_slot) = slots.acquire(&control) else {
+                return;
+            };
+            control.started.store(true, Ordering::Release);
             let started = Instant::now();
-            let result = load(&request);
+            let signature = request.path().and_then(|p| FileSignature::read(p).ok());
+            let result = load_unless_cancelled(&request, &control);
+            let rows = match &result {
+                Ok(report) if !control.is_cancelled() => {
+                    summarize_report(ReportId(0), &name, report)
+                }
+                _ => Vec::new(),
+            };
+            if control.is_cancelled() {
+                // Dropped here, off the UI thread.
+                return;
+            }
             let _ = tx.send(LoadOutcome {
                 id,
                 result,
                 elapsed: started.elapsed(),
+                signature,
+                rows,
             });
             if let Some(ctx) = repaint.get() {
                 ctx.request_repaint();
             }
         };
-        let spawned = std::thread::Builder::new()
-            .name(format!("load {name}"))
-            .spawn(work);
+        let spawned = std::thread::Builder::new().name(thread_name).spawn(work);
         if let Err(e) = spawned {
+            // The closure (and its `Running`) was dropped with the error.
             let _ = self.tx.send(LoadOutcome {
                 id,
                 result: Err(format!("could not start a loading thread: {e}")),
                 elapsed: Duration::ZERO,
+                signature: None,
+                rows: Vec::new(),
             });
         }
-        id
+        (id, control)
+    }
+
+    /// Cancels a load (see [`LoadControl::cancel`]) and wakes it if it waits for a core.
+    pub fn cancel(&self, control: &LoadControl) {
+        control.cancel();
+        self.slots.wake_all();
+    }
+
+    /// How many loading threads are still alive, cancelled ones included.
+    pub fn threads_running(&self) -> usize {
+        self.running.load(Ordering::Acquire)
     }
 
     /// A finished load, if one is waiting.
@@ -94,10 +231,31 @@ impl Loader {
     }
 }
 
+/// The error of a load that was cancelled (never shown: its outcome is dropped).
+const CANCELLED: &str = "cancelled";
+
+/// [`load`], checking `control` before reading and again before parsing bytes that were read
+/// separately (a dropped file's).
+fn load_unless_cancelled(request: &OpenRequest, control: &LoadControl) -> Result<Report, String> {
+    if control.is_cancelled() {
+        return Err(CANCELLED.into());
+    }
+    match request {
+        OpenRequest::Dropped(handle) => {
+            let bytes = handle.bytes()?;
+            if control.is_cancelled() {
+                return Err(CANCELLED.into());
+            }
+            guard_panics(|| parse::parse_bytes(handle.path(), &bytes).map_err(|e| describe(&e)))
+        }
+        _ => load(request),
+    }
+}
+
 /// Reads and parses a request on the calling thread. A parser panic becomes an error, so one
 /// bad file never takes the app down.
 pub fn load(request: &OpenRequest) -> Result<Report, String> {
-    let run = AssertUnwindSafe(|| match request {
+    guard_panics(|| match request {
         OpenRequest::Path(path) => parse::load_path(path).map_err(|e| describe(&e)),
         OpenRequest::Text { name, text } => {
             parse::parse_bytes(Path::new(name), text.as_bytes()).map_err(|e| describe(&e))
@@ -107,8 +265,12 @@ pub fn load(request: &OpenRequest) -> Result<Report, String> {
             parse::parse_bytes(handle.path(), &bytes).map_err(|e| describe(&e))
         }
         OpenRequest::Demo => super::demo::load_demo(),
-    });
-    match std::panic::catch_unwind(run) {
+    })
+}
+
+/// Runs `read`, turning a panic into an error.
+fn guard_panics(read: impl FnOnce() -> Result<Report, String>) -> Result<Report, String> {
+    match std::panic::catch_unwind(AssertUnwindSafe(read)) {
         Ok(result) => result,
         Err(panic) => {
             let what = panic

@@ -14,7 +14,9 @@
 //! Comparisons export as CSV or Markdown ([`compare_export`]).
 //!
 //! Opening files (argv, File > Open, recent files, drag and drop, paste, the built-in demo)
-//! goes through one [`Command::Open`]; files load on background threads ([`loader`]).
+//! goes through one [`Command::Open`]; files load on background threads ([`loader`]) and can be
+//! cancelled; the files of open reports are watched, and one that changed on disk can be
+//! reloaded in place ([`file_watch`], [`file_bar`]).
 //! [`SightlineApp`] can be driven without eframe, which is how the tests run it.
 
 pub mod app;
@@ -26,6 +28,8 @@ pub mod demo;
 pub mod desktop;
 pub mod details;
 pub mod drop_overlay;
+pub mod file_bar;
+pub mod file_watch;
 pub mod format;
 pub mod header;
 pub mod loader;
@@ -53,7 +57,7 @@ pub use theme::ThemeChoice;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Environment variables read only when `EFRAME_SCREENSHOT_TO` is set (documentation
 /// screenshots): the page to show, the row (in table order) to select, the theme, and the rows
@@ -75,6 +79,18 @@ fn screenshot_size() -> Option<[f32; 2]> {
 
 /// Starts the desktop app on the given files (the demo report when there are none).
 pub fn run(files: Vec<PathBuf>) -> Result<(), String> {
+    run_app(files, None)
+}
+
+/// Opens the files in the real window, and on the frame after the results table first shows
+/// every loaded result prints `results table shown: N results from M reports in T ms` (T
+/// since `started`, the start of the process) and closes the window. Settings are read but
+/// not written. For benchmarks (`sightline --time-to-table FILE...`).
+pub fn run_time_to_table(files: Vec<PathBuf>, started: Instant) -> Result<(), String> {
+    run_app(files, Some(started))
+}
+
+fn run_app(files: Vec<PathBuf>, time_to_table: Option<Instant>) -> Result<(), String> {
     let screenshot = std::env::var_os("EFRAME_SCREENSHOT_TO").is_some();
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Sightline")
@@ -110,11 +126,14 @@ pub fn run(files: Vec<PathBuf>) -> Result<(), String> {
                 AppOptions {
                     demo_when_empty: now.is_empty() && later.is_empty(),
                     files: now,
-                    persist_state: !screenshot,
+                    persist_state: !screenshot && time_to_table.is_none(),
                     file_dialog: true,
                 },
             );
             app.set_context(&cc.egui_ctx);
+            if let Some(started) = time_to_table {
+                app.report_time_to_table(started);
+            }
             if screenshot {
                 prepare_screenshot(&mut app, later);
             }

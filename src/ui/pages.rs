@@ -87,6 +87,15 @@ impl PageStates {
     pub fn take_selection_request(&mut self) -> Option<ResultRef> {
         self.roofline.take_selection_request()
     }
+
+    /// Drops every cache derived from open reports (after reports closed or were replaced), so
+    /// that nothing of a closed report stays in memory; the pages build what they show again.
+    pub fn release_caches(&mut self) {
+        self.raw.release();
+        self.roofline.release();
+        self.compare.release();
+        self.reports.release();
+    }
 }
 
 /// The tab strip.

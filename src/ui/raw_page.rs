@@ -15,6 +15,11 @@ pub struct RawPageState {
 }
 
 impl RawPageState {
+    /// Drops the cached metric names (reports closed or replaced).
+    pub fn release(&mut self) {
+        self.cache = None;
+    }
+
     /// The metric names of `result` containing the query (case-insensitive), cached.
     fn matches(&mut self, at: ResultRef, result: &KernelResult) -> &[String] {
         let fresh = matches!(&self.cache, Some((r, q, _)) if *r == at && *q == self.query);

@@ -54,6 +54,11 @@ impl ReportCompareState {
         Some((base, current))
     }
 
+    /// Drops the cached comparison (reports closed or replaced); it is built again when shown.
+    pub fn release(&mut self) {
+        self.cache = None;
+    }
+
     /// Chooses the two reports.
     pub fn choose(&mut self, base: ReportId, current: ReportId) {
         self.base = Some(base);

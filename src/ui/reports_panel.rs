@@ -1,25 +1,33 @@
-//! The side list of files: open reports (one click closes one), files still loading (spinner,
-//! size, time so far) and files that failed (their error, dismissable); then the baselines,
-//! each shown or hidden with its checkbox, removable, and reopened when its file is closed.
+//! The side list of files: open reports (one click closes one; a mark when the file changed on
+//! disk), files still loading (spinner, size, time so far, a Cancel button, and Cancel all when
+//! several load) and files that failed (their error, dismissable); then the baselines, each
+//! shown or hidden with its checkbox, removable, and reopened when its file is closed.
 
 use super::baselines::Baseline;
 use super::commands::{Command, OpenRequest};
+use super::file_bar::{FileNoticeKind, FileNotices};
 use super::format::size_text;
 use super::theme;
-use super::workspace::{ResultRef, Workspace};
+use super::workspace::{PendingLoad, ResultRef, Workspace};
 
-/// An icon button with a spoken name (`×` reads as "Close kernels.ncu-rep").
-fn icon_button(ui: &mut egui::Ui, icon: &str, name: &str) -> egui::Response {
-    let response = ui.small_button(icon).on_hover_text(name);
+/// Gives a button the name screen readers (and tests) know it by, when its text alone does
+/// not say what it acts on.
+pub fn spoken_name(response: egui::Response, name: &str) -> egui::Response {
     let name = name.to_string();
     response.widget_info(move || egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
     response
+}
+
+/// An icon button with a spoken name (`×` reads as "Close kernels.ncu-rep").
+fn icon_button(ui: &mut egui::Ui, icon: &str, name: &str) -> egui::Response {
+    spoken_name(ui.small_button(icon).on_hover_text(name), name)
 }
 
 /// Shows the list; what the user asks for goes to `commands`.
 pub fn show(
     ui: &mut egui::Ui,
     workspace: &Workspace,
+    file_notices: &FileNotices,
     selection: &mut Option<ResultRef>,
     baselines: &mut [Baseline],
     commands: &mut Vec<Command>,
@@ -71,21 +79,18 @@ pub fn show(
                     for warning in &open.report.warnings {
                         ui.weak(format!("Warning: {warning}"));
                     }
+                    let changed = match file_notices.get(open.id) {
+                        Some(FileNoticeKind::Changed) => Some("Changed on disk"),
+                        Some(FileNoticeKind::Unreadable(_)) => Some("File no longer readable"),
+                        Some(FileNoticeKind::ReloadFailed(_)) => Some("Reload failed"),
+                        None => None,
+                    };
+                    if let Some(text) = changed {
+                        ui.label(egui::RichText::new(text).color(ui.visuals().warn_fg_color));
+                    }
                 });
             }
-            for pending in workspace.pending() {
-                ui.horizontal(|ui| {
-                    ui.spinner();
-                    ui.label(&pending.name);
-                });
-                ui.indent(("pending_facts", pending.id.0), |ui| {
-                    let size = pending.size.map(size_text).unwrap_or_default();
-                    ui.weak(format!(
-                        "Loading {size} · {:.1} s",
-                        pending.started.elapsed().as_secs_f64()
-                    ));
-                });
-            }
+            pending_ui(ui, workspace.pending(), commands);
             for failed in workspace.failed() {
                 ui.horizontal(|ui| {
                     if icon_button(ui, "×", &format!("Dismiss {}", failed.name)).clicked() {
@@ -107,6 +112,45 @@ pub fn show(
                 baselines_ui(ui, selection, baselines, commands);
             }
         });
+}
+
+/// The files still loading, each with a Cancel button (and Cancel all when there are several),
+/// its size and the time so far; a load waiting for a free core says it is queued.
+fn pending_ui(ui: &mut egui::Ui, pending: &[PendingLoad], commands: &mut Vec<Command>) {
+    if pending.len() > 1 {
+        ui.horizontal(|ui| {
+            ui.weak(format!("Loading {} files", pending.len()));
+            if ui.small_button("Cancel all").clicked() {
+                commands.push(Command::CancelAllLoads);
+            }
+        });
+    }
+    for load in pending {
+        let name = match load.replaces {
+            Some(_) => format!("Reloading {}", load.name),
+            None => load.name.clone(),
+        };
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label(name);
+            if icon_button(ui, "Cancel", &format!("Cancel {}", load.name)).clicked() {
+                commands.push(Command::CancelLoad(load.id));
+            }
+        });
+        ui.indent(("pending_facts", load.id.0), |ui| {
+            let size = load.size.map(size_text);
+            let seconds = load.started.elapsed().as_secs_f64();
+            let started = load.control.has_started();
+            let what = if started { "Loading" } else { "Queued" };
+            let facts = ui.weak(match size {
+                Some(size) => format!("{what} · {size} · {seconds:.1} s"),
+                None => format!("{what} · {seconds:.1} s"),
+            });
+            if !started {
+                facts.on_hover_text("Waits for a free core: files load a few at a time");
+            }
+        });
+    }
 }
 
 /// The baselines: a checkbox to show or hide each (in its colour), a button to remove it, its

@@ -218,6 +218,13 @@ impl RooflineViewState {
         self.select_request.take()
     }
 
+    /// Drops the cached contexts and report-wide points (reports closed or replaced); they
+    /// are built again when shown.
+    pub fn release(&mut self) {
+        self.contexts = None;
+        self.wide = None;
+    }
+
     /// The roofline context of a report, built once per workspace generation.
     fn context(&mut self, workspace: &Workspace, report: ReportId) -> RooflineContext {
         let generation = workspace.generation();

@@ -1,11 +1,22 @@
 //! The open reports, the files still loading and the files that failed: what the app shows,
 //! never persisted.
 
-use super::loader::LoadId;
+use super::loader::{LoadControl, LoadId};
 use super::rows::{RowSummary, summarize_report};
 use crate::model::{KernelResult, Report};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+/// Gives rows made before their report was added its id, position and name.
+fn stamp_rows(rows: &mut [RowSummary], id: ReportId, order: usize, name: &str) {
+    for r in rows {
+        r.result.report = id;
+        r.report_order = order;
+        if r.report_name != name {
+            r.report_name = name.to_string();
+        }
+    }
+}
 
 /// Identifies an open report for as long as the app runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -41,6 +52,10 @@ pub struct PendingLoad {
     pub path: Option<PathBuf>,
     pub size: Option<u64>,
     pub started: Instant,
+    /// Cancels the load; says whether it started reading.
+    pub control: LoadControl,
+    /// The open report this load reads again (a reload), which it replaces in place.
+    pub replaces: Option<ReportId>,
 }
 
 /// A file that could not be read as a result.
@@ -117,10 +132,20 @@ impl Workspace {
         !self.pending.is_empty()
     }
 
+    /// Whether `report` is being read again.
+    pub fn is_reloading(&self, report: ReportId) -> bool {
+        self.pending.iter().any(|p| p.replaces == Some(report))
+    }
+
     /// Removes a pending entry and returns it.
     pub fn take_pending(&mut self, id: LoadId) -> Option<PendingLoad> {
         let pos = self.pending.iter().position(|p| p.id == id)?;
         Some(self.pending.remove(pos))
+    }
+
+    /// Removes every pending entry and returns them.
+    pub fn take_all_pending(&mut self) -> Vec<PendingLoad> {
+        std::mem::take(&mut self.pending)
     }
 
     /// Adds a loaded report and returns its id.
@@ -131,13 +156,23 @@ impl Workspace {
         report: Report,
         load_time: Duration,
     ) -> ReportId {
+        let rows = summarize_report(ReportId(0), &name, &report);
+        self.add_summarized(name, path, report, rows, load_time)
+    }
+
+    /// Adds a loaded report whose table rows were made already (by [`summarize_report`], on
+    /// the loading thread; their report id and order are set here) and returns its id.
+    pub fn add_summarized(
+        &mut self,
+        name: String,
+        path: Option<PathBuf>,
+        report: Report,
+        mut rows: Vec<RowSummary>,
+        load_time: Duration,
+    ) -> ReportId {
         self.next_report_id += 1;
         let id = ReportId(self.next_report_id);
-        let mut rows = summarize_report(id, &name, &report);
-        let order = self.reports.len();
-        for r in &mut rows {
-            r.report_order = order;
-        }
+        stamp_rows(&mut rows, id, self.reports.len(), &name);
         self.rows.extend(rows);
         self.reports.push(OpenReport {
             id,
@@ -148,6 +183,42 @@ impl Workspace {
         });
         self.generation += 1;
         id
+    }
+
+    /// Puts `report` (with its table rows, made by [`summarize_report`]) in the place of the
+    /// open report `id` (read again from its file): same id, name and position. Returns the
+    /// report it replaced; `None` (and `report` is dropped) when `id` is not open.
+    pub fn replace_report(
+        &mut self,
+        id: ReportId,
+        report: Report,
+        mut rows: Vec<RowSummary>,
+        load_time: Duration,
+    ) -> Option<Report> {
+        let order = self.reports.iter().position(|r| r.id == id)?;
+        let open = self.reports.get_mut(order)?;
+        if rows.len() != report.results.len() {
+            rows = summarize_report(id, &open.name, &report);
+        }
+        stamp_rows(&mut rows, id, order, &open.name);
+        let old = std::mem::replace(&mut open.report, report);
+        open.load_time = load_time;
+        // Rows stay in report order: the new rows go where the old ones were.
+        let at = self
+            .rows
+            .iter()
+            .position(|r| r.result.report == id)
+            .unwrap_or_else(|| {
+                self.rows
+                    .iter()
+                    .position(|r| r.report_order > order)
+                    .unwrap_or(self.rows.len())
+            });
+        self.rows.retain(|r| r.result.report != id);
+        let at = at.min(self.rows.len());
+        self.rows.splice(at..at, rows);
+        self.generation += 1;
+        Some(old)
     }
 
     /// Records a failed file.
@@ -163,6 +234,13 @@ impl Workspace {
             return false;
         }
         self.rows.retain(|r| r.result.report != id);
+        // Give the memory back, not only the elements.
+        if self.rows.capacity() > 2 * self.rows.len() + 64 {
+            self.rows.shrink_to_fit();
+        }
+        if self.reports.is_empty() {
+            self.reports = Vec::new();
+        }
         let order: Vec<ReportId> = self.reports.iter().map(|r| r.id).collect();
         for row in &mut self.rows {
             row.report_order = order
@@ -176,8 +254,8 @@ impl Workspace {
 
     /// Closes every report.
     pub fn close_all(&mut self) {
-        self.reports.clear();
-        self.rows.clear();
+        self.reports = Vec::new();
+        self.rows = Vec::new();
         self.generation += 1;
     }
 

@@ -1,6 +1,9 @@
 //! Shared test helpers: fixture bytes (xz-compressed or plain) and the truth oracle.
 #![allow(dead_code)]
 
+#[cfg(feature = "app")]
+pub mod app_harness;
+
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::io::Read;

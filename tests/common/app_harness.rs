@@ -1,0 +1,274 @@
+//! Driving the desktop app headless with egui_kittest: building the app and its harness,
+//! waiting for background loads, temporary copies of fixtures, and queries on what is shown.
+
+use super::fixture_bytes;
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::{Harness, SnapshotOptions};
+use sightline::ui::{AppOptions, Page, SightlineApp};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The window the tests draw into.
+pub const WINDOW: [f32; 2] = [1400.0, 900.0];
+
+/// The harness of the app.
+pub type AppHarness = Harness<'static, SightlineApp>;
+
+/// A fresh folder for one test's temporary files (named by the process, so test binaries that
+/// run at the same time do not share one).
+pub fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sightline-test-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A fixture as a plain file (decompressed when it is `.xz`) in `dir`.
+pub fn fixture_file(dir: &Path, rel: &str) -> PathBuf {
+    let name = Path::new(rel.trim_end_matches(".xz"))
+        .file_name()
+        .unwrap()
+        .to_owned();
+    let path = dir.join(name);
+    std::fs::write(&path, fixture_bytes(rel)).unwrap();
+    path
+}
+
+/// `n` copies of a fixture in `dir`, `many_basic.details.txt` giving
+/// `many_basic_0.details.txt`, `many_basic_1.details.txt`, ...
+pub fn fixture_copies(dir: &Path, rel: &str, n: usize) -> Vec<PathBuf> {
+    let bytes = fixture_bytes(rel);
+    let name = Path::new(rel.trim_end_matches(".xz"))
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let (stem, rest) = name.split_once('.').unwrap_or((&name, ""));
+    (0..n)
+        .map(|i| {
+            let path = dir.join(format!("{stem}_{i}.{rest}"));
+            std::fs::write(&path, &bytes).unwrap();
+            path
+        })
+        .collect()
+}
+
+/// Start options without the demo or a file dialog; `persist` saves settings.
+pub fn options(files: Vec<PathBuf>, persist: bool) -> AppOptions {
+    AppOptions {
+        files,
+        demo_when_empty: false,
+        persist_state: persist,
+        file_dialog: false,
+    }
+}
+
+/// The app opening `files`, saving nothing.
+pub fn new_app(files: Vec<PathBuf>) -> SightlineApp {
+    SightlineApp::new(None, options(files, false))
+}
+
+/// Image comparisons: text rasterisation differs slightly between software renderers.
+pub fn snapshot_options() -> SnapshotOptions {
+    SnapshotOptions::new().threshold(2.0).max_failed_pixels(400)
+}
+
+/// A harness of `app`; with `snapshots` it renders (wgpu) for image comparisons.
+pub fn harness_with(app: SightlineApp, snapshots: bool) -> AppHarness {
+    let builder = Harness::builder().with_size(WINDOW).with_max_steps(12);
+    if snapshots {
+        builder
+            .with_options(snapshot_options())
+            .wgpu()
+            .build_ui_state(|ui, app: &mut SightlineApp| app.ui(ui), app)
+    } else {
+        builder.build_ui_state(|ui, app: &mut SightlineApp| app.ui(ui), app)
+    }
+}
+
+/// A harness of `app` that does not render.
+pub fn harness(app: SightlineApp) -> AppHarness {
+    harness_with(app, false)
+}
+
+/// Runs a frame, waits for every background load, then lets the UI settle.
+pub fn settle(h: &mut AppHarness) {
+    h.step();
+    assert!(
+        h.state_mut().wait_for_loads(Duration::from_secs(120)),
+        "loads did not finish"
+    );
+    h.run();
+}
+
+/// The failure messages, to show when a report that should have loaded did not.
+pub fn failures(h: &AppHarness) -> String {
+    h.state()
+        .workspace()
+        .failed()
+        .iter()
+        .map(|f| format!("{}: {}", f.name, f.message))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// [`settle`], then asserts that every file loaded.
+#[track_caller]
+pub fn settle_ok(h: &mut AppHarness) {
+    settle(h);
+    assert!(h.state().workspace().failed().is_empty(), "{}", failures(h));
+}
+
+/// The app opening `files` (at once, in any order), settled.
+pub fn open_settled(files: Vec<PathBuf>) -> AppHarness {
+    let mut h = harness(new_app(files));
+    settle(&mut h);
+    h
+}
+
+/// The app opening `files` (at once), settled, every file loaded.
+pub fn open_ok(files: Vec<PathBuf>, snapshots: bool) -> AppHarness {
+    let mut h = harness_with(new_app(files), snapshots);
+    settle_ok(&mut h);
+    h
+}
+
+/// Opens the files one after the other (so the report order is fixed), every one loaded.
+pub fn open_in_order(app: SightlineApp, files: &[PathBuf], snapshots: bool) -> AppHarness {
+    let mut h = harness_with(app, snapshots);
+    for f in files {
+        h.state_mut()
+            .open(sightline::ui::OpenRequest::Path(f.clone()));
+        settle_ok(&mut h);
+    }
+    h
+}
+
+/// Steps frames (with a short sleep between them) until `done` holds; false after `timeout`.
+pub fn step_until(
+    h: &mut AppHarness,
+    timeout: Duration,
+    mut done: impl FnMut(&AppHarness) -> bool,
+) -> bool {
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        h.step();
+        if done(h) {
+            return true;
+        }
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[track_caller]
+pub fn assert_loaded(h: &AppHarness, reports: usize, results: usize) {
+    let ws = h.state().workspace();
+    assert_eq!(ws.reports().len(), reports, "failed: {}", failures(h));
+    assert_eq!(ws.result_count(), results);
+}
+
+pub fn has_label(h: &AppHarness, label: &str) -> bool {
+    h.query_all_by_label(label).next().is_some()
+}
+
+pub fn has_label_containing(h: &AppHarness, part: &str) -> bool {
+    h.query_all_by_label_contains(part).next().is_some()
+}
+
+#[track_caller]
+pub fn assert_label(h: &AppHarness, label: &str) {
+    assert!(has_label(h, label), "no label {label:?} on screen");
+}
+
+/// Asserts every label with [`assert_label`].
+#[track_caller]
+pub fn assert_labels(h: &AppHarness, labels: &[&str]) {
+    for label in labels {
+        assert_label(h, label);
+    }
+}
+
+#[track_caller]
+pub fn assert_label_containing(h: &AppHarness, part: &str) {
+    assert!(
+        has_label_containing(h, part),
+        "no label containing {part:?}"
+    );
+}
+
+/// Focuses the text field labelled `label` and types into it.
+pub fn type_into(h: &mut AppHarness, label: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.run();
+    h.get_by_role_and_label(Role::TextInput, label)
+        .type_text(text);
+    h.run();
+}
+
+/// Name of the selected result's kernel function.
+pub fn selected_function(h: &AppHarness) -> String {
+    let app = h.state();
+    let at = app.selection().expect("a selected result");
+    let (_, result) = app.workspace().result(at).expect("selected result exists");
+    result.name.function.clone()
+}
+
+/// Clicks a page's tab (the lowest button with its name: the results table above has an
+/// Occupancy column).
+pub fn show_page(h: &mut AppHarness, page: Page) {
+    h.query_all_by_role_and_label(Role::Button, page.label())
+        .max_by(|a, b| a.rect().center().y.total_cmp(&b.rect().center().y))
+        .expect("a tab")
+        .click();
+    h.run();
+    assert_eq!(h.state().settings().page, page);
+}
+
+/// Whether `value` is shown on the same row of a table as (any widget named) `row_label`.
+pub fn in_row(h: &AppHarness, row_label: &str, value: &str) -> bool {
+    let rows: Vec<egui::Rect> = h.query_all_by_label(row_label).map(|n| n.rect()).collect();
+    assert!(!rows.is_empty(), "no row {row_label:?}");
+    h.query_all_by_label(value).any(|n| {
+        let r = n.rect();
+        rows.iter().any(|row| {
+            r.center().y > row.top() && r.center().y < row.bottom() && r.left() > row.left()
+        })
+    })
+}
+
+#[track_caller]
+pub fn assert_in_row(h: &AppHarness, row_label: &str, value: &str) {
+    assert!(
+        in_row(h, row_label, value),
+        "{value:?} not on the row of {row_label:?}"
+    );
+}
+
+/// Asserts each `(row, value)` pair with [`assert_in_row`].
+#[track_caller]
+pub fn assert_rows(h: &AppHarness, expected: &[(&str, String)]) {
+    for (row, value) in expected {
+        assert_in_row(h, row, value);
+    }
+}
+
+/// A storage that keeps values in memory, as eframe's does on disk.
+#[derive(Default)]
+pub struct MemoryStorage(pub std::collections::HashMap<String, String>);
+
+impl eframe::Storage for MemoryStorage {
+    fn get_string(&self, key: &str) -> Option<String> {
+        self.0.get(key).cloned()
+    }
+    fn set_string(&mut self, key: &str, value: String) {
+        self.0.insert(key.to_string(), value);
+    }
+    fn remove_string(&mut self, key: &str) {
+        self.0.remove(key);
+    }
+    fn flush(&mut self) {}
+}
