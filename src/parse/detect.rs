@@ -38,8 +38,36 @@ pub fn is_ncu_rep(bytes: &[u8]) -> bool {
     bytes.starts_with(NCU_REP_MAGIC)
 }
 
+/// Bytes from the start of a text that decide its form; the window is widened to the end of the
+/// line it cuts. A text whose window shows no known form is searched whole.
+pub const DETECT_WINDOW: usize = 64 * 1024;
+
 /// Detects the form of text content. `None` when it is no known form.
+///
+/// The form is decided by the start of the text (headers, first kernel lines and sections), so a
+/// large text is searched only in its first [`DETECT_WINDOW`] bytes; all of it is searched only
+/// when they show no known form (a long program output before the first result).
 pub fn detect_text(text: &str) -> Option<Detected> {
+    let head = head_of(text, DETECT_WINDOW);
+    match detect_in(head) {
+        None if head.len() < text.len() => detect_in(text),
+        found => found,
+    }
+}
+
+/// The first `window` bytes of `text` and the rest of the line they end in.
+fn head_of(text: &str, window: usize) -> &str {
+    let bytes = text.as_bytes();
+    let end = bytes
+        .get(window..)
+        .and_then(|rest| memchr::memchr(b'\n', rest))
+        .map_or(text.len(), |at| window + at + 1);
+    // A line end is a character boundary.
+    text.get(..end).unwrap_or(text)
+}
+
+/// Detects the form of `text`, all of which is searched.
+fn detect_in(text: &str) -> Option<Detected> {
     let first = text.lines().map(str::trim).find(|l| !l.is_empty())?;
     if first.starts_with("\"ID\",\"Process ID\"") {
         let header = text.lines().find(|l| !l.trim().is_empty())?;
@@ -115,5 +143,69 @@ mod tests {
         );
         assert_eq!(detect_text("hello world\n"), None);
         assert_eq!(detect_text(""), None);
+    }
+    /// A fixture as text; `.xz` files are decompressed.
+    fn fixture_text(rel: &str) -> String {
+        use std::io::Read;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(rel);
+        let raw = std::fs::read(&path).unwrap();
+        if rel.ends_with(".xz") {
+            let mut text = String::new();
+            xz2::read::XzDecoder::new(&raw[..])
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        } else {
+            String::from_utf8(raw).unwrap()
+        }
+    }
+
+    #[test]
+    fn head_ends_at_a_line_end() {
+        assert_eq!(head_of("ab\ncd\nef\n", 4), "ab\ncd\n");
+        assert_eq!(head_of("ab\ncd\nef\n", 3), "ab\ncd\n");
+        assert_eq!(head_of("ab\ncd\nef", 7), "ab\ncd\nef");
+        assert_eq!(head_of("ab\n", 100), "ab\n");
+        assert_eq!(head_of("\u{e9}\u{e9}\n\u{e9}", 1), "\u{e9}\u{e9}\n");
+    }
+
+    #[test]
+    fn forms_are_found_in_the_head_of_large_texts() {
+        // 400 results, 3 MB: every marker is in the first kilobytes.
+        let details = fixture_text("big/many_basic.details.txt.xz");
+        assert!(details.len() > 40 * DETECT_WINDOW);
+        assert_eq!(detect_text(&details), Some(Detected::CliText));
+        let summary = fixture_text("h100/kernels_full.summary.txt");
+        assert_eq!(detect_text(&summary), Some(Detected::Summary));
+        let gui = fixture_text("seeds/gui_details_copy_a100.txt");
+        assert_eq!(detect_text(&gui), Some(Detected::GuiCopy));
+    }
+
+    #[test]
+    fn csv_header_longer_than_the_window() {
+        // The raw page of `--set full` has a header line of about 135 KB.
+        let raw = fixture_text("h100/kernels_full.raw.csv.xz");
+        assert!(raw.lines().next().unwrap().len() > 2 * DETECT_WINDOW);
+        assert_eq!(detect_text(&raw), Some(Detected::CsvRaw));
+        let details = fixture_text("h100/kernels_full.details.csv.xz");
+        assert_eq!(detect_text(&details), Some(Detected::CsvDetails));
+    }
+
+    #[test]
+    fn long_program_output_before_the_first_result() {
+        // `ncu ./app` prints a line per profiled kernel (and the program's own output) before
+        // the results: repeat those lines past the window.
+        let capture = fixture_text("h100/kernels_cli_basic.txt");
+        let results_at = capture.find("[574] kernels@127.0.0.1").unwrap();
+        let (preamble, results) = capture.split_at(results_at);
+        assert!(!preamble.contains("Section: "));
+        let copies = 2 * DETECT_WINDOW / preamble.len() + 1;
+        let long = format!("{}{results}", preamble.repeat(copies));
+        assert!(!head_of(&long, DETECT_WINDOW).contains("Section: "));
+        assert_eq!(detect_text(&long), Some(Detected::CliText));
+        // The same preamble with no results after it is no known form.
+        assert_eq!(detect_text(&preamble.repeat(copies)), None);
     }
 }
