@@ -191,6 +191,18 @@ fn big_details_match_the_oracle() {
     assert!(n >= 400 * 50, "only {n} values compared");
 }
 
+/// The function name is cut out of the demangled signature the text prints; template
+/// arguments with lambdas and the anonymous namespace (`unnamed>::`) must not confuse it.
+#[test]
+fn function_names_match_the_oracle() {
+    let report = load_fixture("big/many_basic.details.txt.xz");
+    let truth = load_truth("big/many_basic.truth.json.xz");
+    assert_eq!(report.results.len(), truth.len());
+    for (r, t) in report.results.iter().zip(&truth) {
+        assert_eq!(r.name.function, t.function, "result {}", r.id);
+    }
+}
+
 #[test]
 fn raw_page_rows_are_metric_names() {
     let report = load_fixture("h100/kernels_basic.raw.txt.xz");

@@ -10,6 +10,8 @@
 
 mod common;
 
+use common::XorShift;
+
 use prost::Message;
 use sightline::parse::detect::{self, Detected};
 use sightline::parse::ncu_rep::messages::BlockHeader;
@@ -199,29 +201,6 @@ fn is_binary_report(rel: &str) -> bool {
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic randomness.
-
-/// xorshift64*, seeded per case so each case can be rebuilt alone.
-struct XorShift(u64);
-
-impl XorShift {
-    fn new(seed: u64) -> Self {
-        XorShift(seed | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
-        }
-    }
-}
 
 /// A seed for the `index`-th case of a fixture (FNV-1a of the path, mixed with the index).
 fn seed_for(rel: &str, index: usize) -> u64 {

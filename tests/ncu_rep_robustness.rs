@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::XorShift;
+
 use prost::Message;
 use sightline::parse::ParseError;
 use sightline::parse::ncu_rep::wire::{FieldIter, WireValue};
@@ -65,21 +67,6 @@ fn allocation_limit(len: usize) -> usize {
 
 // ---------------------------------------------------------------------------------------------
 // Inputs.
-
-/// A small deterministic generator (xorshift64*).
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 fn basic() -> Vec<u8> {
     common::fixture_bytes("h100/kernels_basic.ncu-rep.xz")

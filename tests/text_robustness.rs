@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::XorShift;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
@@ -22,21 +24,6 @@ const TEXT_FIXTURES: &[&str] = &[
     "h100/kernels_basic.summary.txt",
     "h100/kernels_basic.raw.txt.xz",
 ];
-
-/// A small deterministic generator (xorshift64*), so failures can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn parse_must_not_panic(label: &str, bytes: &[u8]) {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -77,7 +64,7 @@ fn flipped_bytes_never_panic() {
         .iter()
         .map(|rel| (*rel, common::fixture_bytes(rel)))
         .collect();
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut rng = XorShift(0x5eed_1234_abcd_0001);
     let mut cases = 0;
     for case in 0..20_000 {
         let (rel, bytes) = &fixtures[case % fixtures.len()];

@@ -1,7 +1,8 @@
-//! Fuzz target: `ncu --csv` details exports. Any bytes must give a report or an error, never a panic, a hang or a
-//! huge allocation. The bytes go through the terminal clean-up and straight to this form's
-//! reader (so the fuzzer need not pass form detection first), then through the detecting entry
-//! point. Seeds: `fuzz/seed.sh` copies the matching fixtures into `fuzz/corpus/csv_details/`.
+//! Fuzz target: `ncu --csv` details exports. Any bytes must give a report or an error, never a
+//! panic, a hang or a huge allocation. The bytes go through the terminal clean-up and straight to
+//! this form's reader (so the fuzzer need not pass form detection first), then through the
+//! detecting entry point. Seeds: `fuzz/seed.sh` copies the matching fixtures into
+//! `fuzz/corpus/csv_details/`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

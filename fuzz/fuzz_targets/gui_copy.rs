@@ -1,7 +1,8 @@
-//! Fuzz target: text copied from the Nsight Compute GUI. Any bytes must give a report or an error, never a panic, a hang or a
-//! huge allocation. The bytes go through the terminal clean-up and straight to this form's
-//! reader (so the fuzzer need not pass form detection first), then through the detecting entry
-//! point. Seeds: `fuzz/seed.sh` copies the matching fixtures into `fuzz/corpus/gui_copy/`.
+//! Fuzz target: text copied from the Nsight Compute GUI. Any bytes must give a report or an error,
+//! never a panic, a hang or a huge allocation. The bytes go through the terminal clean-up and
+//! straight to this form's reader (so the fuzzer need not pass form detection first), then through
+//! the detecting entry point. Seeds: `fuzz/seed.sh` copies the matching fixtures into
+//! `fuzz/corpus/gui_copy/`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,5 +1,5 @@
-//! Fuzz target: any bytes given to the `.ncu-rep` reader must give a report or an error, never
-//! a panic, a hang or a huge allocation. Seeds: put real reports (decompressed fixtures) in
+//! Fuzz target: any bytes given to the `.ncu-rep` reader must give a report or an error, never a
+//! panic, a hang or a huge allocation. Seeds: put real reports (decompressed fixtures) in
 //! `fuzz/corpus/ncu_rep_container/`.
 #![no_main]
 

@@ -1,8 +1,8 @@
 //! Fuzz target: one `ProfileResult` message. The bytes are decoded as a result of a real report
-//! (`fixtures/h100/kernels_basic.ncu-rep.xz`: its string table, processes and session), the way
-//! the reader decodes each result entry of a container; they must give a result or an error,
-//! never a panic, a hang or a huge allocation. Seeds: `fuzz/seed.sh` writes each result entry of
-//! the fixtures into `fuzz/corpus/ncu_rep_result/`.
+//! (`fixtures/h100/kernels_basic.ncu-rep.xz`: its string table, processes and session), the way the
+//! reader decodes each result entry of a container; they must give a result or an error, never a
+//! panic, a hang or a huge allocation. Seeds: `fuzz/seed.sh` writes each result entry of the
+//! fixtures into `fuzz/corpus/ncu_rep_result/`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,15 +1,15 @@
 //! `sightline occupancy`: the occupancy calculator applied to every result of every file: block
 //! limits, limiter, theoretical and achieved occupancy, and the occupancy curves.
 
-use super::loading::load_all;
-use super::output::{json_document, render_rows, report_json};
+use super::loading::{leave_for_exit, load_all};
+use super::output::{finish, json_document, render_rows, report_json};
 use crate::analysis::occupancy::{
     self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis, OccupancyOptions,
 };
 use crate::model::{KernelResult, Report};
 use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
-use std::io::Write;
+
 use std::path::PathBuf;
 
 /// Parses `--arch 8.6`.
@@ -20,20 +20,6 @@ pub(crate) fn parse_arch(arch: Option<&str>) -> Result<Option<(u32, u32)>, Strin
             .map(Some)
             .ok_or_else(|| format!("--arch expects MAJOR.MINOR (such as 8.6), not '{text}'")),
     }
-}
-
-/// Prints the output, then the load errors (table mode), and returns the exit code: 0 when
-/// every file loaded, 2 otherwise.
-pub(crate) fn finish(out: &str, errors: &[LoadError], as_json: bool) -> i32 {
-    let mut stdout = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = stdout.write_all(out.as_bytes());
-    if !as_json {
-        for e in errors {
-            eprintln!("error: {e}");
-        }
-    }
-    if errors.is_empty() { 0 } else { 2 }
 }
 
 pub(crate) fn num_json(v: Option<f64>) -> Json {
@@ -68,6 +54,7 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>) -> i32 {
     } else {
         render_table(&reports, &options)
     };
+    leave_for_exit(reports);
     finish(&out, &errors, as_json)
 }
 

@@ -4,6 +4,7 @@ use super::loading::errors_json;
 use crate::model::Report;
 use crate::parse::LoadError;
 use serde_json::{Value as Json, json};
+use std::io::Write;
 
 /// Lays out rows as aligned columns; columns in `right` are right-aligned.
 pub fn render_rows(rows: &[Vec<String>], right: &[usize]) -> String {
@@ -51,4 +52,18 @@ pub fn report_json(rep: &Report, result: impl Fn(&crate::model::KernelResult) ->
         "format": rep.format.name(),
         "results": rep.results.iter().map(result).collect::<Vec<_>>(),
     })
+}
+
+/// Prints the output, then the load errors (table mode), and returns the exit code: 0 when
+/// every file loaded, 2 otherwise.
+pub fn finish(out: &str, errors: &[LoadError], as_json: bool) -> i32 {
+    let mut stdout = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = stdout.write_all(out.as_bytes());
+    if !as_json {
+        for e in errors {
+            eprintln!("error: {e}");
+        }
+    }
+    if errors.is_empty() { 0 } else { 2 }
 }

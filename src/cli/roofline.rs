@@ -1,9 +1,9 @@
 //! `sightline roofline`: peak and achieved FP work and memory traffic of every result, exact
 //! where the roofline metrics exist, estimated (and marked) where they do not.
 
-use super::loading::load_all;
-use super::occupancy::{file_label, finish, num_json, parse_arch, push_notes};
-use super::output::{json_document, render_rows, report_json};
+use super::loading::{leave_for_exit, load_all};
+use super::occupancy::{file_label, num_json, parse_arch, push_notes};
+use super::output::{finish, json_document, render_rows, report_json};
 use crate::analysis::roofline::{
     self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
 };
@@ -29,6 +29,7 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>) -> i32 {
     } else {
         render_table(&reports, &options)
     };
+    leave_for_exit(reports);
     finish(&out, &errors, as_json)
 }
 

@@ -1,13 +1,13 @@
 //! `sightline summary`: one row per result of every file, as a table or JSON.
 
 use super::loading::load_all;
-use super::output::{json_document, render_rows, report_json};
+use super::output::{finish, json_document, render_rows, report_json};
 use crate::analysis::headline::{device_summary, headline};
 use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, Value};
 use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
-use std::io::Write;
+
 use std::path::PathBuf;
 
 /// Loads every file, prints the summary, and returns the exit code: 0 when every file loaded,
@@ -19,15 +19,8 @@ pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
     } else {
         render_table(&reports, &errors)
     };
-    let mut stdout = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = stdout.write_all(out.as_bytes());
-    if !as_json {
-        for e in &errors {
-            eprintln!("error: {e}");
-        }
-    }
-    if errors.is_empty() { 0 } else { 2 }
+    super::loading::leave_for_exit(reports);
+    finish(&out, &errors, as_json)
 }
 
 fn dim_json(d: Option<Dim3>) -> Json {

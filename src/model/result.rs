@@ -50,7 +50,17 @@ impl KernelName {
 /// The function name of a demangled signature: no return type, namespaces, template arguments
 /// or parameters (`void cutlass::Kernel<...>(T1::Params)` gives `Kernel`).
 pub fn short_function_name(demangled: &str) -> String {
-    let s = demangled.trim();
+    // ncu prints the anonymous namespace as `unnamed>` (its `<` lost), which would unbalance
+    // the template brackets.
+    let balanced;
+    let s = if demangled.contains("unnamed>") {
+        balanced = demangled
+            .replace("<unnamed>", "unnamed")
+            .replace("unnamed>", "unnamed");
+        balanced.trim()
+    } else {
+        demangled.trim()
+    };
     // Cut the parameter list: the last top-level '(' group at the end.
     let bytes = s.as_bytes();
     let mut end = s.len();
@@ -81,7 +91,7 @@ pub fn short_function_name(demangled: &str) -> String {
         let c = chars[i];
         match c {
             '<' => depth += 1,
-            '>' => depth -= 1,
+            '>' => depth = (depth - 1).max(0),
             ' ' if depth == 0 => {
                 // A return type or qualifier before the name.
                 out.clear();

@@ -154,3 +154,29 @@ pub fn truth_to_result(t: &TruthResult, id: u64) -> sightline::model::KernelResu
     }
     r
 }
+
+/// xorshift64*: a small deterministic generator, so a failing damaged input can be rebuilt
+/// from its seed.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    /// A generator from any seed (zero would stay zero).
+    pub fn new(seed: u64) -> Self {
+        XorShift(seed | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}

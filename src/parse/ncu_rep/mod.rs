@@ -1,9 +1,9 @@
 //! Reader of native Nsight Compute reports (`.ncu-rep`, container version 7).
 //!
 //! Opening walks the block headers only ([`container`]), then decodes every result message
-//! ([`result`]) in parallel across the cores, borrowing from the caller's bytes (normally a
-//! memory map). Embedded cubins and imported source files are located but not decoded; ask for
-//! them with [`modules`] and [`source_files`].
+//! ([`result`]) in parallel across the cores, borrowing from the caller's bytes. Embedded cubins
+//! and imported source files are located but not decoded; ask for them with [`modules`] and
+//! [`source_files`], given the file's full bytes (`load_path` leaves their bytes out).
 
 pub mod container;
 pub mod messages;
