@@ -15,7 +15,7 @@ use crate::analysis::compare::direction::Direction;
 use crate::analysis::compare::export::delta_text;
 use crate::analysis::compare::matching::launch_shape;
 use crate::analysis::compare::metric_diff::{
-    MetricDiff, Speed, canonical_metrics, diff_metric, metric_label,
+    Speed, canonical_metrics, diff_metric, metric_label, speed_of,
 };
 use crate::analysis::compare::{
     BaselineStats, DiffOptions, MatchKind, MatchedDiff, ReportDiff, Verdict, against_baselines,
@@ -284,14 +284,7 @@ fn top_ui(
     ui.horizontal_wrapped(|ui| {
         ui.checkbox(&mut settings.compare_changed_only, "Changed only")
             .on_hover_text("List only metrics that changed beyond the noise threshold");
-        let label = ui.label("Noise threshold");
-        ui.add(
-            egui::DragValue::new(&mut settings.compare_threshold_pct)
-                .range(0.0..=100.0)
-                .speed(0.1)
-                .suffix(" %"),
-        )
-        .labelled_by(label.id);
+        noise_threshold(ui, &mut settings.compare_threshold_pct);
     });
     compare_export::buttons(
         ui,
@@ -607,15 +600,6 @@ fn row_plan(results: &[&KernelResult]) -> Vec<(String, Vec<(String, String)>)> {
         plan.push(("Metrics".into(), rows));
     }
     plan
-}
-
-fn speed_of(duration: Option<&MetricDiff>) -> Speed {
-    match duration.map(|d| d.verdict) {
-        Some(Verdict::Better) => Speed::Faster,
-        Some(Verdict::Worse) => Speed::Slower,
-        Some(Verdict::Unchanged | Verdict::Neutral) => Speed::Same,
-        None => Speed::Unknown,
-    }
 }
 
 /// `+1.23 us`, `-172.13 us`, `0`.
@@ -994,6 +978,18 @@ fn occupancy_rows(
     ];
     rows.retain(|(_, v)| v.iter().any(|s| s != "-"));
     rows
+}
+
+/// The noise threshold (%) under which a change counts as unchanged, shared by both compare pages.
+pub fn noise_threshold(ui: &mut egui::Ui, threshold_pct: &mut f64) {
+    let label = ui.label("Noise threshold");
+    ui.add(
+        egui::DragValue::new(threshold_pct)
+            .range(0.0..=100.0)
+            .speed(0.1)
+            .suffix(" %"),
+    )
+    .labelled_by(label.id);
 }
 
 #[cfg(test)]

@@ -93,14 +93,7 @@ pub fn show(
             std::mem::swap(&mut new_base, &mut new_current);
         }
         ui.separator();
-        let label = ui.label("Noise threshold");
-        ui.add(
-            egui::DragValue::new(&mut settings.compare_threshold_pct)
-                .range(0.0..=100.0)
-                .speed(0.1)
-                .suffix(" %"),
-        )
-        .labelled_by(label.id);
+        super::compare_view::noise_threshold(ui, &mut settings.compare_threshold_pct);
     });
     if (new_base, new_current) != (base, current) {
         state.choose(new_base, new_current);

@@ -161,7 +161,8 @@ impl ResultDiff {
     }
 }
 
-fn speed_of(duration: Option<&MetricDiff>) -> Speed {
+/// Faster, slower or the same, from the verdict on the kernel duration.
+pub fn speed_of(duration: Option<&MetricDiff>) -> Speed {
     match duration.map(|d| d.verdict) {
         Some(Verdict::Better) => Speed::Faster,
         Some(Verdict::Worse) => Speed::Slower,
