@@ -14,7 +14,7 @@ use sightline::model::{
     SpeedupKind, Value, names,
 };
 use sightline::parse;
-use sightline::ui::{AppOptions, Page, SightlineApp};
+use sightline::ui::{AppOptions, PageId, SightlineApp};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -273,7 +273,7 @@ fn main() {
         app,
     };
 
-    frames.app.settings_mut().page = Page::Details;
+    frames.app.settings_mut().page = PageId::Details;
     frames.measure("idle, results table + Details page", |_| Vec::new());
     frames.measure("Down arrow every frame (table scrolls)", |_| {
         key(egui::Key::ArrowDown)
@@ -282,7 +282,7 @@ fn main() {
         .app
         .settings_mut()
         .sort
-        .clicked(sightline::ui::rows::SortColumn::Duration);
+        .clicked(sightline::app::rows::SortColumn::Duration);
     frames.measure("sorted by duration, Down arrow every frame", |_| {
         key(egui::Key::ArrowDown)
     });
@@ -290,22 +290,24 @@ fn main() {
     frames.measure("filtered, idle", |_| Vec::new());
     frames.app.filter_mut().clear();
 
-    frames.app.settings_mut().page = Page::Raw;
+    frames.app.settings_mut().page = PageId::Raw;
     frames.app.select_row(0);
     frames.measure("idle, Raw page", |_| Vec::new());
-    frames.app.settings_mut().page = Page::Session;
+    frames.app.settings_mut().page = PageId::Session;
     frames.measure("idle, Session page", |_| Vec::new());
 
     let full = fixture("h100/kernels_full.details.txt");
     match parse::load_path(&full) {
         Ok(report) => {
-            frames.app.settings_mut().page = Page::Details;
+            frames.app.settings_mut().page = PageId::Details;
             frames.app.settings_mut().show_sol_breakdown = true;
             let id = frames.app.add_loaded_report("kernels_full", report);
-            frames.app.select(Some(sightline::ui::workspace::ResultRef {
-                report: id,
-                index: 3,
-            }));
+            frames
+                .app
+                .select(Some(sightline::app::workspace::ResultRef {
+                    report: id,
+                    index: 3,
+                }));
             frames.measure("idle, Details of a --set full result", |_| Vec::new());
         }
         Err(e) => println!("(Details of a --set full result skipped: {e})"),

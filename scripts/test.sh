@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the whole test suite on a fresh Debian machine with only the Rust toolchain.
+# Checks formatting and lints (warnings are errors), then runs the whole test suite, on a fresh
+# Debian machine with only the Rust toolchain (rustfmt and clippy included).
 # The UI snapshot tests render on the CPU through Mesa (EGL/llvmpipe); no GPU or display needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,4 +22,6 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR}" ]; then
     export XDG_RUNTIME_DIR
 fi
 
+cargo fmt --check
+cargo clippy --locked --all-targets -- -D warnings
 cargo test --locked "$@"

@@ -3,6 +3,8 @@
 //! `sightline --time-to-table FILE...` (for benchmarks, not in `--help`) opens the files in the
 //! window, prints how long the results table took to show every result, and exits.
 
+#![forbid(unsafe_code)]
+
 use clap::Parser;
 use sightline::cli::{self, Args};
 use std::time::Instant;

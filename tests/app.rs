@@ -12,7 +12,7 @@ use common::app_harness::{
 use common::{fixture_bytes, fixture_path, load_truth};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use sightline::ui::{AppOptions, OpenRequest, Page, SightlineApp, ThemeChoice};
+use sightline::ui::{AppOptions, OpenRequest, PageId, SightlineApp, ThemeChoice};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -64,7 +64,7 @@ fn cli_text_report_fills_the_table_and_selects_the_first_result() {
 fn details_page_shows_sol_bars_sections_metrics_and_rules() {
     let h = open_settled(vec![fixture_path("h100/kernels_basic.details.txt")]);
     assert_loaded(&h, 1, 13);
-    assert_eq!(h.state().settings().page, Page::Details);
+    assert_eq!(h.state().settings().page, PageId::Details);
     assert_labels(
         &h,
         &[
@@ -188,7 +188,7 @@ fn raw_page_lists_every_metric_and_searches() {
     let mut h = open_settled(vec![fixture_path("h100/kernels_basic.details.txt")]);
     h.get_by_label("Raw").click();
     h.run();
-    assert_eq!(h.state().settings().page, Page::Raw);
+    assert_eq!(h.state().settings().page, PageId::Raw);
     let at = h.state().selection().unwrap();
     let total = h.state().workspace().result(at).unwrap().1.metrics.len();
     assert!(total > 30, "the first result has {total} metrics");
@@ -248,7 +248,7 @@ fn ncu_rep_report_shows_header_and_session_page() {
     assert!(has_label_containing(&h, &gpu), "GPU {gpu} in the header");
     h.get_by_label("Session").click();
     h.run();
-    assert_eq!(h.state().settings().page, Page::Session);
+    assert_eq!(h.state().settings().page, PageId::Session);
     assert_label(&h, "Launch Settings");
     assert_label(&h, "Device Attributes");
     assert_label(&h, "Profiler Command Line");
@@ -467,13 +467,13 @@ fn theme_page_and_recent_files_persist() {
     h.run();
     assert_eq!(h.state().settings().theme, ThemeChoice::Light);
     assert_eq!(h.ctx.theme(), egui::Theme::Light);
-    h.state_mut().settings_mut().page = Page::Raw;
+    h.state_mut().settings_mut().page = PageId::Raw;
     let mut storage = MemoryStorage::default();
     eframe::App::save(h.state_mut(), &mut storage);
 
     let restored = SightlineApp::new(Some(&storage), AppOptions::default());
     assert_eq!(restored.settings().theme, ThemeChoice::Light);
-    assert_eq!(restored.settings().page, Page::Raw);
+    assert_eq!(restored.settings().page, PageId::Raw);
     assert_eq!(restored.settings().recent_files, vec![file]);
 
     // With persistence off (tests, screenshots) nothing is written.

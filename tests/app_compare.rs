@@ -14,9 +14,9 @@ use common::app_harness::{
 use common::{fixture_bytes, fixture_path, load_fixture};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
+use sightline::app::workspace::{ReportId, ResultRef};
 use sightline::model::names;
-use sightline::ui::workspace::{ReportId, ResultRef};
-use sightline::ui::{Command, OpenRequest, Page, SightlineApp, roofline_view};
+use sightline::ui::{Command, OpenRequest, PageId, SightlineApp, pages::roofline};
 
 const BASIC: &str = "h100/kernels_basic.details.txt";
 const FULL: &str = "h100/kernels_full.details.txt";
@@ -114,7 +114,7 @@ fn side_by_side_shows_the_duration_change_and_its_verdict() {
     assert_label(&h, "Remove baseline");
 
     select_in(&mut h, FULL_NAME, MATMUL_TILED);
-    show_page(&mut h, Page::Compare);
+    show_page(&mut h, PageId::Compare);
     let expected = format!(
         "{:+.2}%",
         pct(duration(BASIC, MATMUL_NAIVE), duration(FULL, MATMUL_TILED))
@@ -173,7 +173,7 @@ fn several_baselines_give_the_change_against_their_mean_and_z() {
 
     h.state_mut().filter_mut().clear();
     select_in(&mut h, FULL_NAME, MATMUL_TILED);
-    show_page(&mut h, Page::Compare);
+    show_page(&mut h, PageId::Compare);
     let (b1, b2) = (duration(BASIC, MATMUL_NAIVE), duration(FULL, MATMUL_NAIVE));
     let c = duration(FULL, MATMUL_TILED);
     let mean = (b1 + b2) / 2.0;
@@ -191,7 +191,7 @@ fn baselines_hide_show_and_remove() {
     let mut h = open_both(false);
     baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
     select_in(&mut h, FULL_NAME, MATMUL_TILED);
-    show_page(&mut h, Page::Compare);
+    show_page(&mut h, PageId::Compare);
     assert_label(&h, "matmul_naive · ID 3 (kernels_basic.details.txt)");
     // The list on the left hides it...
     h.get_by_role_and_label(Role::CheckBox, "matmul_naive · ID 3")
@@ -228,7 +228,7 @@ fn baselines_hide_show_and_remove() {
 fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
     let mut h = open_both(false);
     select_in(&mut h, FULL_NAME, 0);
-    show_page(&mut h, Page::ReportDiff);
+    show_page(&mut h, PageId::ReportDiff);
     assert_label(&h, "13 matched kernels");
     assert_label(&h, "0 only in the baseline report");
     assert_label(&h, "0 only in the current report");
@@ -250,7 +250,7 @@ fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
     // A click opens the pair side by side.
     h.get_by_label(tiled).click();
     h.run();
-    assert_eq!(h.state().settings().page, Page::Compare);
+    assert_eq!(h.state().settings().page, PageId::Compare);
     assert_eq!(
         h.state().selection(),
         Some(result_at(&h, FULL_NAME, MATMUL_TILED))
@@ -267,7 +267,7 @@ fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
 fn comparisons_export_as_csv_and_markdown() {
     let mut h = open_both(false);
     select_in(&mut h, FULL_NAME, 0);
-    show_page(&mut h, Page::ReportDiff);
+    show_page(&mut h, PageId::ReportDiff);
     let (base, current) = (duration(BASIC, MATMUL_TILED), duration(FULL, MATMUL_TILED));
 
     h.get_by_label("Copy CSV").click();
@@ -312,7 +312,7 @@ fn comparisons_export_as_csv_and_markdown() {
     // The side-by-side view exports the pair the same way.
     baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
     select_in(&mut h, FULL_NAME, MATMUL_TILED);
-    show_page(&mut h, Page::Compare);
+    show_page(&mut h, PageId::Compare);
     h.get_by_label("Copy Markdown").click();
     h.step();
     let md = copied_text(&h);
@@ -398,7 +398,7 @@ fn roofline_draws_an_arrow_from_each_baseline() {
     let name = h.state().workspace().reports()[0].name.clone();
     baseline_in(&mut h, &name, MATMUL_NAIVE);
     select_in(&mut h, &name, MATMUL_TILED);
-    show_page(&mut h, Page::Roofline);
+    show_page(&mut h, PageId::Roofline);
     // The FP32 performance of both, by the roofline section's formula, from the oracle.
     let truth = common::load_truth("h100/kernels_full.truth.json.xz");
     let fp32 = |t: &common::TruthResult| {
@@ -427,8 +427,8 @@ fn ctrl_wheel_over_a_plot_zooms_the_plot_not_the_window() {
     let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
     let app = SightlineApp::new(None, options(Vec::new(), false));
     let mut h = open_in_order(app, &[report], false);
-    show_page(&mut h, Page::Roofline);
-    let memory = || egui_plot::PlotMemory::load(&h.ctx, roofline_view::plot_id()).expect("a plot");
+    show_page(&mut h, PageId::Roofline);
+    let memory = || egui_plot::PlotMemory::load(&h.ctx, roofline::plot_id()).expect("a plot");
     let before = *memory().bounds();
     let center = memory().transform().frame().center();
     let ctrl_wheel = |h: &mut AppHarness| {
@@ -446,7 +446,7 @@ fn ctrl_wheel_over_a_plot_zooms_the_plot_not_the_window() {
     ctrl_wheel(&mut h);
     assert_eq!(h.ctx.zoom_factor(), 1.0);
     assert_eq!(h.state().settings().zoom_factor, 1.0);
-    let after = *egui_plot::PlotMemory::load(&h.ctx, roofline_view::plot_id())
+    let after = *egui_plot::PlotMemory::load(&h.ctx, roofline::plot_id())
         .unwrap()
         .bounds();
     assert!(
@@ -467,7 +467,7 @@ fn snapshot_side_by_side() {
     let mut h = open_both(true);
     baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
     select_in(&mut h, FULL_NAME, MATMUL_TILED);
-    show_page(&mut h, Page::Compare);
+    show_page(&mut h, PageId::Compare);
     // Tall enough to show the first metric sections under the bars and occupancy.
     h.set_size(egui::vec2(WINDOW[0], 1300.0));
     h.run();
@@ -478,6 +478,6 @@ fn snapshot_side_by_side() {
 fn snapshot_report_vs_report() {
     let mut h = open_both(true);
     select_in(&mut h, FULL_NAME, MATMUL_TILED);
-    show_page(&mut h, Page::ReportDiff);
+    show_page(&mut h, PageId::ReportDiff);
     h.snapshot("compare_reports");
 }

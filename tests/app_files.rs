@@ -12,8 +12,8 @@ use common::app_harness::{
 };
 use common::{fixture_bytes, fixture_path, load_truth};
 use egui_kittest::kittest::Queryable;
-use sightline::ui::format::size_text;
-use sightline::ui::workspace::ResultRef;
+use sightline::app::format::size_text;
+use sightline::app::workspace::ResultRef;
 use sightline::ui::{Command, OpenRequest, SightlineApp};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

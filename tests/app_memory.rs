@@ -11,7 +11,7 @@ use common::app_harness::{
     show_page, temp_dir, type_into,
 };
 use egui_kittest::kittest::Queryable;
-use sightline::ui::{Command, OpenRequest, Page};
+use sightline::ui::{Command, OpenRequest, PageId};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicIsize, Ordering};
@@ -93,19 +93,19 @@ fn open_and_browse(h: &mut AppHarness, files: &[PathBuf]) -> f64 {
     }
     h.run();
     let at = h.state().selection().expect("a selection");
-    show_page(h, Page::Raw);
+    show_page(h, PageId::Raw);
     type_into(h, "Search metrics", "dram");
-    show_page(h, Page::Roofline);
+    show_page(h, PageId::Roofline);
     h.get_by_label("All open reports").click();
     h.run();
     h.state_mut()
-        .handle(Command::SetBaseline(sightline::ui::workspace::ResultRef {
+        .handle(Command::SetBaseline(sightline::app::workspace::ResultRef {
             index: 0,
             ..at
         }));
     // Set the last two pages directly: after the report-wide roofline of 4,000 results, a click
     // on their tabs does not always reach them in the headless harness.
-    for page in [Page::Compare, Page::ReportDiff] {
+    for page in [PageId::Compare, PageId::ReportDiff] {
         h.state_mut().settings_mut().page = page;
         h.run();
     }

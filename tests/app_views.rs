@@ -15,7 +15,7 @@ use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use sightline::model::{KernelResult, Report};
 use sightline::ui::plot_util::{format_intensity, format_pct, format_rate};
-use sightline::ui::{Page, roofline_view};
+use sightline::ui::{PageId, pages::roofline};
 
 const TEXT: &str = "h100/kernels_full.details.txt";
 const REPORT: &str = "h100/kernels_full.ncu-rep.xz";
@@ -120,7 +120,7 @@ fn fp32_roof(t: &common::TruthResult) -> Fp32Roof {
 fn text_report_roofline_is_estimated_and_lists_its_assumptions() {
     let report: Report = load_fixture(TEXT);
     let mut h = open_ok(vec![fixture_path(TEXT)], false);
-    show_page(&mut h, Page::Roofline);
+    show_page(&mut h, PageId::Roofline);
     assert_eq!(selected(&h), (VECTOR_ADD, "vector_add".into()));
     assert_label(&h, "Estimated roofline");
     assert_eq!(
@@ -171,7 +171,7 @@ fn ncu_rep_roofline_is_exact_and_follows_the_section_formulas() {
     let truth = truth();
     let dir = temp_dir("exact");
     let mut h = open_ok(vec![fixture_file(&dir, REPORT)], false);
-    show_page(&mut h, Page::Roofline);
+    show_page(&mut h, PageId::Roofline);
     assert!(!has_label(&h, "Estimated roofline"));
 
     // vector_add: memory bound, under the DRAM slope.
@@ -228,7 +228,7 @@ fn ncu_rep_roofline_is_exact_and_follows_the_section_formulas() {
 
 /// The screen position of a (intensity, performance) point in the roofline plot.
 fn plot_position(h: &AppHarness, intensity: f64, work: f64) -> egui::Pos2 {
-    let memory = egui_plot::PlotMemory::load(&h.ctx, roofline_view::plot_id()).expect("a plot");
+    let memory = egui_plot::PlotMemory::load(&h.ctx, roofline::plot_id()).expect("a plot");
     memory
         .transform()
         .position_from_point(&egui_plot::PlotPoint::new(intensity.log10(), work.log10()))
@@ -240,7 +240,7 @@ fn report_wide_roofline_names_results_on_hover_and_selects_on_click() {
     let dir = temp_dir("wide");
     let mut h = open_ok(vec![fixture_file(&dir, REPORT)], false);
     select(&mut h, MATMUL_TILED);
-    show_page(&mut h, Page::Roofline);
+    show_page(&mut h, PageId::Roofline);
     h.get_by_label("All results of this report").click();
     h.run();
     assert_label_containing(&h, "results drawn, each sized by its duration");
@@ -268,7 +268,7 @@ fn report_wide_roofline_names_results_on_hover_and_selects_on_click() {
     h.run();
     assert_eq!(selected(&h), (DGEMM_NAIVE, "dgemm_naive".into()));
     // The view stays report-wide after the selection moved.
-    assert_eq!(h.state().settings().page, Page::Roofline);
+    assert_eq!(h.state().settings().page, PageId::Roofline);
     assert_label_containing(&h, "results drawn, each sized by its duration");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -277,14 +277,14 @@ fn report_wide_roofline_names_results_on_hover_and_selects_on_click() {
 fn roofline_pans_and_resets() {
     let dir = temp_dir("reset");
     let mut h = open_ok(vec![fixture_file(&dir, REPORT)], false);
-    show_page(&mut h, Page::Roofline);
+    show_page(&mut h, PageId::Roofline);
     let bounds = |h: &AppHarness| {
-        *egui_plot::PlotMemory::load(&h.ctx, roofline_view::plot_id())
+        *egui_plot::PlotMemory::load(&h.ctx, roofline::plot_id())
             .expect("a plot")
             .bounds()
     };
     let initial = bounds(&h);
-    let frame = *egui_plot::PlotMemory::load(&h.ctx, roofline_view::plot_id())
+    let frame = *egui_plot::PlotMemory::load(&h.ctx, roofline::plot_id())
         .unwrap()
         .transform()
         .frame();
@@ -322,7 +322,7 @@ fn roofline_pans_and_resets() {
 fn occupancy_page_shows_limits_limiter_and_what_if() {
     let report: Report = load_fixture(TEXT);
     let mut h = open_ok(vec![fixture_path(TEXT)], false);
-    show_page(&mut h, Page::Occupancy);
+    show_page(&mut h, PageId::Occupancy);
     let r = &report.results[VECTOR_ADD];
     // The calculator agrees with the Occupancy section the fixture prints.
     let mut printed = vec![
@@ -383,7 +383,7 @@ fn older_cli_layout_asks_for_an_architecture() {
     let file = "seeds/cli_script_log_cutlass.txt";
     let report: Report = load_fixture(file);
     let mut h = open_ok(vec![fixture_path(file)], false);
-    show_page(&mut h, Page::Occupancy);
+    show_page(&mut h, PageId::Occupancy);
     assert_label(&h, "The source names no compute capability.");
     assert_label_containing(&h, "the compute capability is unknown");
     h.get_by_role_and_label(Role::ComboBox, "Assumed architecture")
@@ -404,13 +404,13 @@ fn older_cli_layout_asks_for_an_architecture() {
         ],
     );
     // The roofline page now has peaks for the assumed architecture and says so.
-    show_page(&mut h, Page::Roofline);
+    show_page(&mut h, PageId::Roofline);
     assert_label(&h, "Estimated roofline");
     assert_label_containing(&h, "compute capability not in the source: assumed 8.6");
 }
 
 /// Opens the report on a page with a result selected, for a snapshot.
-fn snapshot(page: Page, index: usize, name: &str) {
+fn snapshot(page: PageId, index: usize, name: &str) {
     let dir = temp_dir(name);
     let mut h = open_ok(vec![fixture_file(&dir, REPORT)], true);
     select(&mut h, index);
@@ -422,22 +422,22 @@ fn snapshot(page: Page, index: usize, name: &str) {
 
 #[test]
 fn snapshot_roofline_memory_bound() {
-    snapshot(Page::Roofline, VECTOR_ADD, "roofline_memory_bound");
+    snapshot(PageId::Roofline, VECTOR_ADD, "roofline_memory_bound");
 }
 
 #[test]
 fn snapshot_roofline_compute_bound() {
-    snapshot(Page::Roofline, MATMUL_TILED, "roofline_compute_bound");
+    snapshot(PageId::Roofline, MATMUL_TILED, "roofline_compute_bound");
 }
 
 #[test]
 fn snapshot_occupancy_memory_bound() {
-    snapshot(Page::Occupancy, VECTOR_ADD, "occupancy_memory_bound");
+    snapshot(PageId::Occupancy, VECTOR_ADD, "occupancy_memory_bound");
 }
 
 #[test]
 fn snapshot_occupancy_compute_bound() {
-    snapshot(Page::Occupancy, MATMUL_TILED, "occupancy_compute_bound");
+    snapshot(PageId::Occupancy, MATMUL_TILED, "occupancy_compute_bound");
 }
 
 #[test]
@@ -445,7 +445,7 @@ fn snapshot_report_wide_roofline() {
     let dir = temp_dir("snapshot_wide");
     let mut h = open_ok(vec![fixture_file(&dir, REPORT)], true);
     select(&mut h, MATMUL_TILED);
-    show_page(&mut h, Page::Roofline);
+    show_page(&mut h, PageId::Roofline);
     h.get_by_label("All results of this report").click();
     h.run();
     h.snapshot("roofline_report_wide");
@@ -456,8 +456,8 @@ fn snapshot_report_wide_roofline() {
 fn snapshot_estimated_roofline_from_text() {
     let mut h = open_ok(vec![fixture_path(TEXT)], true);
     select(&mut h, MATMUL_TILED);
-    show_page(&mut h, Page::Roofline);
+    show_page(&mut h, PageId::Roofline);
     h.run();
-    assert_eq!(h.state().settings().page, Page::Roofline);
+    assert_eq!(h.state().settings().page, PageId::Roofline);
     h.snapshot("roofline_estimated");
 }

@@ -12,9 +12,6 @@ const ESC: u8 = 0x1b;
 const BS: u8 = 0x08;
 const BEL: u8 = 0x07;
 
-/// Bytes searched and checked per step of the first pass (fits in the L2 cache).
-const BLOCK: usize = 64 * 1024;
-
 /// Decodes bytes as text and removes what a terminal capture adds: CRLF becomes LF, a lone CR
 /// ends the line, ANSI CSI and OSC escapes are dropped, a backspace erases the character before
 /// it, and invalid UTF-8 becomes U+FFFD.
@@ -39,41 +36,8 @@ fn first_noise(bytes: &[u8]) -> Option<usize> {
 
 /// The bytes as text and the offset of the first byte to clean; `None` when they are not UTF-8.
 fn decode_and_find_noise(bytes: &[u8]) -> Option<(&str, Option<usize>)> {
-    let mut noise = None;
-    let mut start = 0;
-    while start < bytes.len() {
-        // Never empty: `block_end` is past `start`.
-        let end = block_end(bytes, start);
-        let block = bytes.get(start..end)?;
-        if noise.is_none() {
-            noise = first_noise(block).map(|at| start + at);
-        }
-        std::str::from_utf8(block).ok()?;
-        start = end;
-    }
-    // SAFETY: the blocks cover `bytes` end to end and each one is valid UTF-8, so their
-    // concatenation (all of `bytes`) is valid UTF-8 too.
-    let text = unsafe { std::str::from_utf8_unchecked(bytes) };
-    Some((text, noise))
-}
-
-/// Where the block that starts at `start` (before the end of `bytes`) ends: `BLOCK` bytes on,
-/// moved back to the start of a character so that a valid text never fails the check of a
-/// block, and always past `start`.
-fn block_end(bytes: &[u8], start: usize) -> usize {
-    let mut end = start.saturating_add(BLOCK).min(bytes.len());
-    // UTF-8 has at most three continuation bytes in a row.
-    for _ in 0..3 {
-        match bytes.get(end) {
-            Some(&b) if is_continuation(b) && end > start + 1 => end -= 1,
-            _ => break,
-        }
-    }
-    end
-}
-
-fn is_continuation(byte: u8) -> bool {
-    byte & 0xc0 == 0x80
+    let text = std::str::from_utf8(bytes).ok()?;
+    Some((text, first_noise(bytes)))
 }
 
 /// Rebuilds `text` without its terminal noise; `first` is the offset of the first CR, ESC or BS.
@@ -151,7 +115,10 @@ fn char_len(lead: Option<u8>) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{BLOCK, clean};
+    use super::clean;
+
+    /// A size past which a reader working in blocks would split the text.
+    const BLOCK: usize = 64 * 1024;
     use std::borrow::Cow;
 
     #[test]

@@ -1,7 +1,23 @@
 //! Drag and drop: an overlay while files hover over the window, and the dropped files as open
 //! requests.
 
-use super::commands::OpenRequest;
+use crate::app::commands::{DroppedFile, OpenRequest};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A file the window system dropped, read through its handle.
+#[derive(Debug)]
+struct DroppedHandle(egui::DroppedFileHandle);
+
+impl DroppedFile for DroppedHandle {
+    fn path(&self) -> &Path {
+        egui::DroppedFile::path(&*self.0)
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        egui::DroppedFile::bytes(&*self.0)
+    }
+}
 
 /// Paints the overlay while files are dragged over the window.
 pub fn paint_hover(ctx: &egui::Context) {
@@ -12,7 +28,7 @@ pub fn paint_hover(ctx: &egui::Context) {
             .map(|f| {
                 f.path
                     .as_deref()
-                    .map_or_else(|| "file".to_string(), super::format::file_name)
+                    .map_or_else(|| "file".to_string(), crate::app::format::file_name)
             })
             .collect()
     });
@@ -74,7 +90,7 @@ pub fn take_dropped(ctx: &egui::Context) -> Vec<OpenRequest> {
             if !path.as_os_str().is_empty() && path.is_file() {
                 OpenRequest::Path(path.to_path_buf())
             } else {
-                OpenRequest::Dropped(file)
+                OpenRequest::Dropped(Arc::new(DroppedHandle(file)))
             }
         })
         .collect()

@@ -3,76 +3,10 @@
 //! file that vanished or cannot be read any more, and for a reload that failed (the report
 //! loaded before stays).
 
-use super::commands::Command;
-use super::file_watch::FileState;
-use super::theme;
-use super::workspace::{ReportId, Workspace};
-
-/// What the bar says about one open report.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FileNoticeKind {
-    /// The file has another size or modification time than the version shown.
-    Changed,
-    /// The file is gone or cannot be opened; the text says which.
-    Unreadable(String),
-    /// Reading the file again failed; the text is the reader's error.
-    ReloadFailed(String),
-}
-
-/// A notice about the file of one open report.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileNotice {
-    pub report: ReportId,
-    pub kind: FileNoticeKind,
-}
-
-/// The notices, at most one per report, in the order they came.
-#[derive(Debug, Default)]
-pub struct FileNotices {
-    list: Vec<FileNotice>,
-}
-
-impl FileNotices {
-    /// Every notice.
-    pub fn list(&self) -> &[FileNotice] {
-        &self.list
-    }
-
-    /// The notice about `report`, if any.
-    pub fn get(&self, report: ReportId) -> Option<&FileNoticeKind> {
-        self.list
-            .iter()
-            .find(|n| n.report == report)
-            .map(|n| &n.kind)
-    }
-
-    /// Sets (or replaces) the notice about `report`.
-    pub fn set(&mut self, report: ReportId, kind: FileNoticeKind) {
-        match self.list.iter_mut().find(|n| n.report == report) {
-            Some(n) => n.kind = kind,
-            None => self.list.push(FileNotice { report, kind }),
-        }
-    }
-
-    /// Removes the notice about `report`.
-    pub fn remove(&mut self, report: ReportId) {
-        self.list.retain(|n| n.report != report);
-    }
-
-    /// Removes every notice.
-    pub fn clear(&mut self) {
-        self.list = Vec::new();
-    }
-
-    /// Follows what the watching thread saw: `None` means the file is the version shown again.
-    pub fn apply(&mut self, report: ReportId, state: Option<FileState>) {
-        match state {
-            None => self.remove(report),
-            Some(FileState::Changed(_)) => self.set(report, FileNoticeKind::Changed),
-            Some(FileState::Unreadable(why)) => self.set(report, FileNoticeKind::Unreadable(why)),
-        }
-    }
-}
+use super::widgets::theme;
+use crate::app::commands::Command;
+use crate::app::file_notices::{FileNoticeKind, FileNotices};
+use crate::app::workspace::Workspace;
 
 /// The bar's frame: a panel tinted with the warning colour.
 pub fn frame(style: &egui::Style) -> egui::Frame {
@@ -94,7 +28,7 @@ fn blend(bottom: egui::Color32, top: egui::Color32) -> egui::Color32 {
 
 /// A button whose spoken name says which file it acts on ("Reload kernels.txt").
 fn named_button(ui: &mut egui::Ui, text: &str, name: &str) -> egui::Response {
-    super::reports_panel::spoken_name(ui.button(text), name)
+    crate::ui::reports_panel::spoken_name(ui.button(text), name)
 }
 
 /// Shows one line per notice; the buttons' commands go to `commands`.

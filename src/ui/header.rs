@@ -1,9 +1,9 @@
 //! The header above the pages: kernel, report, GPU, duration, launch shape, ncu version, and
 //! the button that makes the result a baseline (or stops it being one).
 
-use super::commands::Command;
-use super::workspace::{OpenReport, ResultRef};
 use crate::analysis::headline::{device_summary, headline};
+use crate::app::commands::Command;
+use crate::app::workspace::{OpenReport, ResultRef};
 use crate::model::KernelResult;
 use crate::model::units::format_value;
 
@@ -67,7 +67,7 @@ pub fn show(
         }
         match baseline {
             Some((index, color)) => {
-                super::theme::swatch(ui, color);
+                crate::ui::widgets::theme::swatch(ui, color);
                 ui.label(egui::RichText::new("Baseline").color(color).strong());
                 if ui
                     .button("Remove baseline")

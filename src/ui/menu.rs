@@ -1,9 +1,9 @@
 //! The menu bar (File, View, Help) and the keyboard shortcuts that mirror it.
 
-use super::commands::{Command, OpenRequest};
-use super::pages::Page;
-use super::settings::Settings;
-use super::theme::ThemeChoice;
+use crate::app::commands::{Command, OpenRequest};
+use crate::app::page_id::PageId;
+use crate::app::settings::Settings;
+use crate::ui::widgets::theme::ThemeChoice;
 
 /// Ctrl+O (Cmd+O on macOS).
 pub const OPEN_SHORTCUT: egui::KeyboardShortcut =
@@ -41,7 +41,7 @@ fn file_menu(ui: &mut egui::Ui, settings: &Settings, commands: &mut Vec<Command>
             ui.weak("No recent files");
         }
         for path in &settings.recent_files {
-            let name = super::format::file_name(path);
+            let name = crate::app::format::file_name(path);
             if ui
                 .button(&name)
                 .on_hover_text(path.display().to_string())
@@ -78,7 +78,7 @@ fn view_menu(ui: &mut egui::Ui, settings: &mut Settings) {
     }
     ui.separator();
     ui.label("Page");
-    for &page in Page::ALL {
+    for &page in PageId::ALL {
         ui.radio_value(&mut settings.page, page, page.label());
     }
     ui.separator();

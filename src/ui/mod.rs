@@ -1,59 +1,37 @@
-//! The desktop app (egui/eframe): a results table across every open report, the list of open
-//! reports and baselines, and the pages of the selected result:
+//! The desktop app (egui/eframe), drawing the application core ([`crate::app`]): a results
+//! table across every open report ([`results_table`]), the list of open reports and baselines
+//! ([`reports_panel`]), and the pages of the selected result ([`pages`], one file each, all
+//! implementing [`Page`]):
 //!
-//! - Details ([`details`]): speed-of-light bars, every section's metrics and rule results;
-//! - Raw ([`raw_page`]): every metric, searchable;
-//! - Session ([`session_page`]): session, device and launch information;
-//! - Roofline ([`roofline_view`]): the result's rooflines with arrows from the baselines, or
-//!   one chart of every result of a report or of all open reports;
-//! - Occupancy ([`occupancy_view`]): block limits, occupancy graphs and what-if;
-//! - Compare ([`compare_view`]): the result side by side with the visible baselines
-//!   ([`baselines`]);
-//! - Report vs report ([`report_compare`]): two open reports compared kernel by kernel.
+//! - Details: speed-of-light bars, every section's metrics and rule results;
+//! - Raw: every metric, searchable;
+//! - Session: session, device and launch information;
+//! - Roofline: the result's rooflines with arrows from the baselines, or one chart of every
+//!   result of a report or of all open reports;
+//! - Occupancy: block limits, occupancy graphs and what-if;
+//! - Compare: the result side by side with the visible baselines;
+//! - Report vs report: two open reports compared kernel by kernel.
 //!
-//! Comparisons export as CSV or Markdown ([`compare_export`]).
-//!
-//! Opening files (argv, File > Open, recent files, drag and drop, paste, the built-in demo)
-//! goes through one [`Command::Open`]; files load on background threads ([`loader`]) and can be
-//! cancelled; the files of open reports are watched, and one that changed on disk can be
-//! reloaded in place ([`file_watch`], [`file_bar`]).
-//! [`SightlineApp`] can be driven without eframe, which is how the tests run it.
+//! Shared drawing pieces are in [`widgets`]. Clicks, keys, drops and pastes become
+//! [`Command`]s, carried out in one place ([`SightlineApp::handle`], which passes all but the
+//! file dialogs to [`crate::app::AppState::handle`]). [`SightlineApp`] can be driven without
+//! eframe, which is how the tests run it.
 
 pub mod app;
-pub mod baselines;
-pub mod commands;
-pub mod compare_export;
-pub mod compare_view;
-pub mod demo;
 pub mod desktop;
-pub mod details;
 pub mod drop_overlay;
 pub mod file_bar;
-pub mod file_watch;
-pub mod format;
 pub mod header;
-pub mod loader;
 pub mod menu;
-pub mod occupancy_view;
 pub mod pages;
-pub mod plot_util;
-pub mod raw_page;
-pub mod report_compare;
 pub mod reports_panel;
 pub mod results_table;
-pub mod roofline_view;
-pub mod rows;
-pub mod session_page;
-pub mod settings;
-pub mod sol_bars;
-pub mod theme;
-pub mod workspace;
+pub mod widgets;
 
+pub use crate::app::{Command, OpenRequest, PageId, Settings, ThemeChoice};
 pub use app::{AppOptions, SightlineApp};
-pub use commands::{Command, OpenRequest};
 pub use pages::Page;
-pub use settings::Settings;
-pub use theme::ThemeChoice;
+pub use widgets::{plot_util, sol_bars, theme};
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -78,7 +56,7 @@ fn screenshot_size() -> Option<[f32; 2]> {
 }
 
 /// Starts the desktop app on the given files (the demo report when there are none).
-pub fn run(files: Vec<PathBuf>) -> Result<(), String> {
+pub fn run(files: Vec<PathBuf>) -> Result<(), eframe::Error> {
     run_app(files, None)
 }
 
@@ -86,11 +64,11 @@ pub fn run(files: Vec<PathBuf>) -> Result<(), String> {
 /// every loaded result prints `results table shown: N results from M reports in T ms` (T
 /// since `started`, the start of the process) and closes the window. Settings are read but
 /// not written. For benchmarks (`sightline --time-to-table FILE...`).
-pub fn run_time_to_table(files: Vec<PathBuf>, started: Instant) -> Result<(), String> {
+pub fn run_time_to_table(files: Vec<PathBuf>, started: Instant) -> Result<(), eframe::Error> {
     run_app(files, Some(started))
 }
 
-fn run_app(files: Vec<PathBuf>, time_to_table: Option<Instant>) -> Result<(), String> {
+fn run_app(files: Vec<PathBuf>, time_to_table: Option<Instant>) -> Result<(), eframe::Error> {
     let screenshot = std::env::var_os("EFRAME_SCREENSHOT_TO").is_some();
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Sightline")
@@ -140,7 +118,6 @@ fn run_app(files: Vec<PathBuf>, time_to_table: Option<Instant>) -> Result<(), St
             Ok(Box::new(app))
         }),
     )
-    .map_err(|e| e.to_string())
 }
 
 /// The first frames are the screenshot: load everything first (`files` in order) and apply
@@ -152,11 +129,9 @@ fn prepare_screenshot(app: &mut SightlineApp, files: Vec<PathBuf>) {
         app.wait_for_loads(Duration::from_secs(300));
     }
     if let Ok(page) = std::env::var(SCREENSHOT_PAGE_VAR)
-        && let Some(p) = Page::ALL
-            .iter()
-            .find(|p| p.label().eq_ignore_ascii_case(&page))
+        && let Some(p) = PageId::from_label(&page)
     {
-        app.settings_mut().page = *p;
+        app.settings_mut().page = p;
     }
     if let Ok(theme) = std::env::var(SCREENSHOT_THEME_VAR) {
         app.settings_mut().theme = if theme.eq_ignore_ascii_case("light") {

@@ -3,12 +3,12 @@
 //! several load) and files that failed (their error, dismissable); then the baselines, each
 //! shown or hidden with its checkbox, removable, and reopened when its file is closed.
 
-use super::baselines::Baseline;
-use super::commands::{Command, OpenRequest};
-use super::file_bar::{FileNoticeKind, FileNotices};
-use super::format::size_text;
-use super::theme;
-use super::workspace::{PendingLoad, ResultRef, Workspace};
+use crate::app::baselines::Baseline;
+use crate::app::commands::{Command, OpenRequest};
+use crate::app::file_notices::{FileNoticeKind, FileNotices};
+use crate::app::format::size_text;
+use crate::app::workspace::{PendingLoad, ResultRef, Workspace};
+use crate::ui::widgets::theme;
 
 /// Gives a button the name screen readers (and tests) know it by, when its text alone does
 /// not say what it acts on.
@@ -101,7 +101,8 @@ pub fn show(
                 ui.indent(("failed_facts", failed.id.0), |ui| {
                     ui.add(
                         egui::Label::new(
-                            egui::RichText::new(&failed.message).color(theme::error_color(ui)),
+                            egui::RichText::new(failed.error.to_string())
+                                .color(theme::error_color(ui)),
                         )
                         .wrap(),
                     );
@@ -173,7 +174,8 @@ fn baselines_ui(
                 commands.push(Command::RemoveBaseline(i));
             }
             let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-            ui.painter().rect_filled(rect, 2.0, b.color32());
+            ui.painter()
+                .rect_filled(rect, 2.0, crate::ui::widgets::theme::rgb(b.color));
             ui.checkbox(&mut b.visible, &title)
                 .on_hover_text("Show this baseline in the comparisons");
         });

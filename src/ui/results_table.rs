@@ -2,94 +2,69 @@
 //! name, virtualised (only visible rows are laid out), keyboard up/down moves the selection.
 //! Baselines carry a dot in their colour; a row's context menu sets or removes one.
 
-use super::baselines::{self, Baseline};
-use super::commands::Command;
-use super::rows::{RowSummary, SortColumn, SortState, visible_order};
-use super::theme;
-use super::workspace::{ResultRef, Workspace};
+use crate::app::baselines;
+use crate::app::commands::Command;
+use crate::app::rows::{RowSummary, SortColumn, SortState};
+use crate::app::state::AppState;
+use crate::app::table_view::TableView;
+use crate::app::workspace::{ResultRef, Workspace};
+use crate::ui::widgets::theme;
 use egui_extras::{Column, TableBuilder};
 
-/// The filter text and the cached visible order.
+/// What the table keeps between frames besides the state's [`TableView`].
 #[derive(Default)]
 pub struct ResultsTable {
-    /// Case-insensitive substring of the kernel name.
-    pub filter: String,
-    order: Vec<usize>,
-    cache_key: Option<(u64, String, SortState)>,
     /// Row (in visible order) to scroll into view on the next frame.
     scroll_to: Option<usize>,
 }
 
 impl ResultsTable {
-    /// The visible rows (indices into `Workspace::rows`), recomputed only when the rows, the
-    /// filter or the sort change.
-    pub fn order(&mut self, workspace: &Workspace, sort: SortState) -> &[usize] {
-        let key = (workspace.generation(), self.filter.clone(), sort);
-        if self.cache_key.as_ref() != Some(&key) {
-            self.order = visible_order(workspace.rows(), &self.filter, sort);
-            self.cache_key = Some(key);
-        }
-        &self.order
-    }
-
     /// Moves the selection by `delta` rows in visible order (selects the first row when
     /// nothing visible is selected) and scrolls it into view.
     pub fn move_selection(
         &mut self,
+        view: &mut TableView,
         workspace: &Workspace,
         sort: SortState,
         selection: &mut Option<ResultRef>,
         delta: isize,
     ) {
-        let rows = workspace.rows();
-        let order = self.order(workspace, sort);
-        if order.is_empty() {
-            return;
-        }
-        let current = selection.and_then(|sel| {
-            order
-                .iter()
-                .position(|&i| rows.get(i).is_some_and(|r| r.result == sel))
-        });
-        let next = match current {
-            Some(pos) => pos
-                .saturating_add_signed(delta)
-                .min(order.len().saturating_sub(1)),
-            None => 0,
-        };
-        if let Some(row) = order.get(next).and_then(|&i| rows.get(i)) {
-            *selection = Some(row.result);
-            self.scroll_to = Some(next);
+        if let Some((pos, at)) = view.moved(workspace, sort, *selection, delta) {
+            *selection = Some(at);
+            self.scroll_to = Some(pos);
         }
     }
 
-    /// The filter box and the table; baseline changes go to `commands`.
-    pub fn show(
-        &mut self,
-        ui: &mut egui::Ui,
-        workspace: &Workspace,
-        sort: &mut SortState,
-        selection: &mut Option<ResultRef>,
-        baseline_list: &[Baseline],
-        commands: &mut Vec<Command>,
-    ) {
-        self.keyboard(ui, workspace, *sort, selection);
+    /// The filter box and the table of `state`'s rows; clicks change its selection and sort,
+    /// baseline changes go to `commands`.
+    pub fn show(&mut self, ui: &mut egui::Ui, state: &mut AppState, commands: &mut Vec<Command>) {
+        let AppState {
+            table: view,
+            workspace,
+            settings,
+            selection,
+            ..
+        } = state;
+        let workspace = &*workspace;
+        let sort = &mut settings.sort;
+        let baseline_list = &settings.baselines;
+        self.keyboard(ui, view, workspace, *sort, selection);
         ui.horizontal(|ui| {
             let label = ui.label("Filter kernels");
             ui.add(
-                egui::TextEdit::singleline(&mut self.filter)
+                egui::TextEdit::singleline(&mut view.filter)
                     .hint_text("kernel name")
                     .desired_width(220.0),
             )
             .labelled_by(label.id);
-            if !self.filter.is_empty() && ui.button("Clear filter").clicked() {
-                self.filter.clear();
+            if !view.filter.is_empty() && ui.button("Clear filter").clicked() {
+                view.filter.clear();
             }
-            let shown = self.order(workspace, *sort).len();
+            let shown = view.order(workspace, *sort).len();
             ui.weak(format!("{shown} of {} results", workspace.result_count()));
         });
         let scroll_to = self.scroll_to.take();
-        let order = self.order(workspace, *sort);
+        let order = view.order(workspace, *sort);
         let rows = workspace.rows();
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
         let mut clicked_header = None;
@@ -139,7 +114,7 @@ impl ResultsTable {
                     let baseline = baselines::index_of(baseline_list, summary.result);
                     let color = baseline
                         .and_then(|i| baseline_list.get(i))
-                        .map(|b| (b.color32(), b.visible));
+                        .map(|b| (theme::rgb(b.color), b.visible));
                     row_cells(&mut row, summary, color);
                     let response = row.response();
                     if response.clicked() {
@@ -173,6 +148,7 @@ impl ResultsTable {
     fn keyboard(
         &mut self,
         ui: &mut egui::Ui,
+        view: &mut TableView,
         workspace: &Workspace,
         sort: SortState,
         selection: &mut Option<ResultRef>,
@@ -188,7 +164,7 @@ impl ResultsTable {
         });
         let delta = down as isize - up as isize;
         if up + down > 0 {
-            self.move_selection(workspace, sort, selection, delta);
+            self.move_selection(view, workspace, sort, selection, delta);
         }
     }
 }
@@ -232,7 +208,9 @@ fn row_cells(
     row.col(|ui| cell_bar(ui, r.sol_compute_pct, false));
     row.col(|ui| cell_bar(ui, r.sol_memory_pct, true));
     row.col(|ui| {
-        ui.add(egui::Label::new(super::format::percent_text(r.occupancy_pct)).selectable(false));
+        ui.add(
+            egui::Label::new(crate::app::format::percent_text(r.occupancy_pct)).selectable(false),
+        );
     });
     row.col(|ui| {
         let text = egui::RichText::new(&r.top_rule_text);
@@ -242,7 +220,7 @@ fn row_cells(
         };
         let response = ui.add(egui::Label::new(text).truncate().selectable(false));
         if !r.top_rule_message.is_empty() {
-            response.on_hover_text(super::format::clean_markup(&r.top_rule_message));
+            response.on_hover_text(crate::app::format::clean_markup(&r.top_rule_message));
         }
     });
 }
@@ -262,7 +240,7 @@ fn cell_bar(ui: &mut egui::Ui, pct: Option<f64>, memory: bool) {
             theme::bar_fill(ui, memory, p).gamma_multiply(0.55),
         );
     }
-    let text = egui::RichText::new(super::format::percent_text(pct))
+    let text = egui::RichText::new(crate::app::format::percent_text(pct))
         .color(ui.visuals().strong_text_color());
     ui.put(rect, egui::Label::new(text).selectable(false));
 }

@@ -5,7 +5,7 @@ use super::fixture_bytes;
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, SnapshotOptions};
-use sightline::ui::{AppOptions, Page, SightlineApp};
+use sightline::ui::{AppOptions, PageId, SightlineApp};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -108,7 +108,7 @@ pub fn failures(h: &AppHarness) -> String {
         .workspace()
         .failed()
         .iter()
-        .map(|f| format!("{}: {}", f.name, f.message))
+        .map(|f| format!("{}: {}", f.name, f.error))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -219,7 +219,7 @@ pub fn selected_function(h: &AppHarness) -> String {
 
 /// Clicks a page's tab (the lowest button with its name: the results table above has an
 /// Occupancy column).
-pub fn show_page(h: &mut AppHarness, page: Page) {
+pub fn show_page(h: &mut AppHarness, page: PageId) {
     h.query_all_by_role_and_label(Role::Button, page.label())
         .max_by(|a, b| a.rect().center().y.total_cmp(&b.rect().center().y))
         .expect("a tab")

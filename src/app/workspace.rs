@@ -1,6 +1,7 @@
 //! The open reports, the files still loading and the files that failed: what the app shows,
 //! never persisted.
 
+use super::error::OpenError;
 use super::loader::{LoadControl, LoadId};
 use super::rows::{RowSummary, summarize_report};
 use crate::model::{KernelResult, Report};
@@ -64,7 +65,7 @@ pub struct FailedLoad {
     pub id: LoadId,
     pub name: String,
     pub path: Option<PathBuf>,
-    pub message: String,
+    pub error: OpenError,
 }
 
 /// Everything open.

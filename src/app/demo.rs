@@ -2,6 +2,7 @@
 //! `.ncu-rep` of a small H100 program (13 launches, `ncu --set basic`), from
 //! `fixtures/h100/kernels_basic.ncu-rep.xz`.
 
+use super::error::OpenError;
 use crate::model::Report;
 use std::path::Path;
 
@@ -16,7 +17,9 @@ pub fn demo_size() -> u64 {
 }
 
 /// Parses the embedded demo.
-pub fn load_demo() -> Result<Report, String> {
-    crate::parse::parse_bytes(Path::new("demo/kernels_basic.ncu-rep"), DEMO_NCU_REP)
-        .map_err(|e| super::loader::describe(&e))
+pub fn load_demo() -> Result<Report, OpenError> {
+    Ok(crate::parse::parse_bytes(
+        Path::new("demo/kernels_basic.ncu-rep"),
+        DEMO_NCU_REP,
+    )?)
 }

@@ -4,7 +4,6 @@
 //! closes.
 
 use super::workspace::{ResultRef, Workspace};
-use egui::Color32;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -55,12 +54,6 @@ impl Default for Baseline {
 }
 
 impl Baseline {
-    /// The colour as egui draws it.
-    pub fn color32(&self) -> Color32 {
-        let [r, g, b] = self.color;
-        Color32::from_rgb(r, g, b)
-    }
-
     /// `matmul_naive · ID 3`.
     pub fn title(&self) -> String {
         format!("{} · ID {}", self.kernel, self.result_id)
@@ -73,7 +66,8 @@ pub struct VisibleBaseline {
     /// Position in the baseline list.
     pub index: usize,
     pub at: ResultRef,
-    pub color: Color32,
+    /// Red, green, blue.
+    pub color: [u8; 3],
     /// `matmul_naive · ID 3`.
     pub title: String,
     pub report_name: String,
@@ -194,7 +188,7 @@ pub fn visible(list: &[Baseline]) -> Vec<VisibleBaseline> {
             Some(VisibleBaseline {
                 index,
                 at: b.attached?,
-                color: b.color32(),
+                color: b.color,
                 title: b.title(),
                 report_name: b.report_name.clone(),
             })

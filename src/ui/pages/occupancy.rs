@@ -3,16 +3,28 @@
 //! architecture to pick when the source names none), the occupancy graphs with the kernel's
 //! own point, and what-if sliders that recompute everything live.
 
-use super::pages::PageContext;
-use super::workspace::ResultRef;
 use crate::analysis::occupancy::{
     self, CcOrigin, CurveKind, GpuLimits, LaunchConfig, Limiter, LimitsSource, Occupancy,
     OccupancyAnalysis, OccupancyError, OccupancyOptions, calculate, curves,
 };
+use crate::app::page_id::PageId;
+use crate::app::workspace::ResultRef;
 use crate::model::names;
 use crate::model::units::group_thousands;
+use crate::ui::pages::PageContext;
+use crate::ui::pages::{Page, PageIo};
 use egui::{Color32, RichText};
 use egui_plot::{Line, LineStyle, MarkerShape, Plot, Points, VLine};
+
+impl Page for OccupancyViewState {
+    fn id(&self) -> PageId {
+        PageId::Occupancy
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
+        show(ui, cx, self, &mut io.shared.assumed_cc);
+    }
+}
 
 /// Height of one occupancy graph, points: below the figures, and beside them.
 const GRAPH_HEIGHT: f32 = 190.0;

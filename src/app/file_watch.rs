@@ -3,10 +3,11 @@
 //! loaded. The UI thread never waits on the disk. (A file that cannot be read any more says so
 //! when it is reloaded.)
 
+use super::waker::Waker;
 use super::workspace::ReportId;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, SystemTime};
 
 /// How often the files are looked at.
@@ -71,35 +72,28 @@ pub struct FileWatcher {
     list: WatchList,
     tx: Sender<FileEvent>,
     rx: Receiver<FileEvent>,
-    repaint: Arc<OnceLock<egui::Context>>,
+    waker: Waker,
     interval: Duration,
     started: bool,
 }
 
 impl Default for FileWatcher {
     fn default() -> Self {
-        FileWatcher::with_interval(POLL_INTERVAL)
+        FileWatcher::with_interval(POLL_INTERVAL, Waker::default())
     }
 }
 
 impl FileWatcher {
-    /// A watcher that looks at the files every `interval`.
-    pub fn with_interval(interval: Duration) -> Self {
+    /// A watcher that looks at the files every `interval` and calls `waker` when one changed.
+    pub fn with_interval(interval: Duration, waker: Waker) -> Self {
         let (tx, rx) = channel();
         FileWatcher {
             list: Arc::new(Mutex::new(Vec::new())),
             tx,
             rx,
-            repaint: Arc::new(OnceLock::new()),
+            waker,
             interval,
             started: false,
-        }
-    }
-
-    /// Lets the thread wake this context when a file changed.
-    pub fn set_context(&self, ctx: &egui::Context) {
-        if self.repaint.get().is_none() {
-            let _ = self.repaint.set(ctx.clone());
         }
     }
 
@@ -157,11 +151,11 @@ impl FileWatcher {
         }
         let list = Arc::downgrade(&self.list);
         let tx = self.tx.clone();
-        let repaint = Arc::clone(&self.repaint);
+        let waker = self.waker.clone();
         let interval = self.interval;
         let spawned = std::thread::Builder::new()
             .name("watch report files".into())
-            .spawn(move || watch_loop(&list, &tx, &repaint, interval));
+            .spawn(move || watch_loop(&list, &tx, &waker, interval));
         self.started = spawned.is_ok();
     }
 }
@@ -170,7 +164,7 @@ impl FileWatcher {
 fn watch_loop(
     list: &Weak<Mutex<Vec<Watched>>>,
     tx: &Sender<FileEvent>,
-    repaint: &OnceLock<egui::Context>,
+    waker: &Waker,
     interval: Duration,
 ) {
     loop {
@@ -214,9 +208,7 @@ fn watch_loop(
                 return;
             }
         }
-        if let Some(ctx) = repaint.get() {
-            ctx.request_repaint();
-        }
+        waker.wake();
     }
 }
 

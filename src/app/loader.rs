@@ -1,20 +1,22 @@
 //! Background loading: one thread per file, at most one reading per CPU core at a time (the
 //! others wait their turn), results sent back over a channel; the UI drains it every frame and
-//! is woken with `request_repaint` when something arrives. A load can be cancelled: a waiting
+//! is woken through its [`Waker`] when something arrives. A load can be cancelled: a waiting
 //! one never starts, a running one stops before parsing where it can, and what a cancelled
 //! load produced is dropped on its own thread and never sent.
 
 use super::commands::OpenRequest;
+use super::error::OpenError;
 use super::file_watch::FileSignature;
 use super::rows::{RowSummary, summarize_report};
+use super::waker::Waker;
 use super::workspace::ReportId;
 use crate::model::Report;
-use crate::parse::{self, LoadError};
+use crate::parse;
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Identifies one load for as long as the app runs.
@@ -25,7 +27,7 @@ pub struct LoadId(pub u64);
 #[derive(Debug)]
 pub struct LoadOutcome {
     pub id: LoadId,
-    pub result: Result<Report, String>,
+    pub result: Result<Report, OpenError>,
     pub elapsed: Duration,
     /// The file's size and modification time just before it was read, when it is a file.
     pub signature: Option<FileSignature>,
@@ -121,8 +123,8 @@ impl Drop for Running {
 pub struct Loader {
     tx: Sender<LoadOutcome>,
     rx: Receiver<LoadOutcome>,
-    /// Set on the first frame; threads use it to wake the UI.
-    repaint: Arc<OnceLock<egui::Context>>,
+    /// Set by the front end; threads use it to wake it.
+    waker: Waker,
     slots: Arc<Slots>,
     running: Arc<AtomicUsize>,
     next_id: u64,
@@ -130,24 +132,22 @@ pub struct Loader {
 
 impl Default for Loader {
     fn default() -> Self {
+        Loader::new(Waker::default())
+    }
+}
+
+impl Loader {
+    /// A loader whose threads call `waker` when they finish.
+    pub fn new(waker: Waker) -> Self {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         let (tx, rx) = channel();
         Loader {
             tx,
             rx,
-            repaint: Arc::new(OnceLock::new()),
+            waker,
             slots: Arc::new(Slots::new(cores.max(2))),
             running: Arc::new(AtomicUsize::new(0)),
             next_id: 0,
-        }
-    }
-}
-
-impl Loader {
-    /// Lets loading threads wake this context when they finish.
-    pub fn set_context(&self, ctx: &egui::Context) {
-        if self.repaint.get().is_none() {
-            let _ = self.repaint.set(ctx.clone());
         }
     }
 
@@ -157,7 +157,7 @@ impl Loader {
         let id = LoadId(self.next_id);
         let control = LoadControl::default();
         let tx = self.tx.clone();
-        let repaint = Arc::clone(&self.repaint);
+        let waker = self.waker.clone();
         let slots = Arc::clone(&self.slots);
         let name = request.display_name();
         let thread_name = format!("load {name}");
@@ -191,16 +191,14 @@ impl Loader {
                 signature,
                 rows,
             });
-            if let Some(ctx) = repaint.get() {
-                ctx.request_repaint();
-            }
+            waker.wake();
         };
         let spawned = std::thread::Builder::new().name(thread_name).spawn(work);
         if let Err(e) = spawned {
             // The closure (and its `Running`) was dropped with the error.
             let _ = self.tx.send(LoadOutcome {
                 id,
-                result: Err(format!("could not start a loading thread: {e}")),
+                result: Err(OpenError::Thread(Arc::new(e))),
                 elapsed: Duration::ZERO,
                 signature: None,
                 rows: Vec::new(),
@@ -231,22 +229,22 @@ impl Loader {
     }
 }
 
-/// The error of a load that was cancelled (never shown: its outcome is dropped).
-const CANCELLED: &str = "cancelled";
-
 /// [`load`], checking `control` before reading and again before parsing bytes that were read
 /// separately (a dropped file's).
-fn load_unless_cancelled(request: &OpenRequest, control: &LoadControl) -> Result<Report, String> {
+fn load_unless_cancelled(
+    request: &OpenRequest,
+    control: &LoadControl,
+) -> Result<Report, OpenError> {
     if control.is_cancelled() {
-        return Err(CANCELLED.into());
+        return Err(OpenError::Cancelled);
     }
     match request {
         OpenRequest::Dropped(handle) => {
-            let bytes = handle.bytes()?;
+            let bytes = handle.bytes().map_err(OpenError::Dropped)?;
             if control.is_cancelled() {
-                return Err(CANCELLED.into());
+                return Err(OpenError::Cancelled);
             }
-            guard_panics(|| parse::parse_bytes(handle.path(), &bytes).map_err(|e| describe(&e)))
+            guard_panics(|| Ok(parse::parse_bytes(handle.path(), &bytes)?))
         }
         _ => load(request),
     }
@@ -254,22 +252,22 @@ fn load_unless_cancelled(request: &OpenRequest, control: &LoadControl) -> Result
 
 /// Reads and parses a request on the calling thread. A parser panic becomes an error, so one
 /// bad file never takes the app down.
-pub fn load(request: &OpenRequest) -> Result<Report, String> {
+pub fn load(request: &OpenRequest) -> Result<Report, OpenError> {
     guard_panics(|| match request {
-        OpenRequest::Path(path) => parse::load_path(path).map_err(|e| describe(&e)),
+        OpenRequest::Path(path) => Ok(parse::load_path(path)?),
         OpenRequest::Text { name, text } => {
-            parse::parse_bytes(Path::new(name), text.as_bytes()).map_err(|e| describe(&e))
+            Ok(parse::parse_bytes(Path::new(name), text.as_bytes())?)
         }
         OpenRequest::Dropped(handle) => {
-            let bytes = handle.bytes()?;
-            parse::parse_bytes(handle.path(), &bytes).map_err(|e| describe(&e))
+            let bytes = handle.bytes().map_err(OpenError::Dropped)?;
+            Ok(parse::parse_bytes(handle.path(), &bytes)?)
         }
         OpenRequest::Demo => super::demo::load_demo(),
     })
 }
 
 /// Runs `read`, turning a panic into an error.
-fn guard_panics(read: impl FnOnce() -> Result<Report, String>) -> Result<Report, String> {
+fn guard_panics(read: impl FnOnce() -> Result<Report, OpenError>) -> Result<Report, OpenError> {
     match std::panic::catch_unwind(AssertUnwindSafe(read)) {
         Ok(result) => result,
         Err(panic) => {
@@ -278,17 +276,7 @@ fn guard_panics(read: impl FnOnce() -> Result<Report, String>) -> Result<Report,
                 .map(|s| (*s).to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown cause".into());
-            Err(format!("the reader failed unexpectedly: {what}"))
+            Err(OpenError::ReaderFailed(what))
         }
-    }
-}
-
-/// An error without the file name (the UI shows the name next to it).
-pub fn describe(error: &LoadError) -> String {
-    let text = error.to_string();
-    let prefix = format!("{}: ", error.path().display());
-    match text.strip_prefix(&prefix) {
-        Some(rest) => rest.to_string(),
-        None => text,
     }
 }

@@ -2,9 +2,9 @@
 //! request) to the clipboard, or save it to a file (the save dialog runs in the app, which
 //! says so when no dialog can be shown).
 
-use super::commands::Command;
 use crate::analysis::compare::ReportDiff;
 use crate::analysis::compare::export::{self, DEFAULT_MAX_CHANGES, MarkdownOptions};
+use crate::app::commands::Command;
 
 /// What is exported and under which names.
 pub struct ExportSource<'a> {

@@ -3,20 +3,43 @@
 //! Δ occupancy and the time won or lost, sorted by impact; the kernels only one side has; the
 //! context warnings; export. Clicking a row opens the side-by-side view of that pair.
 
-use super::commands::Command;
-use super::compare_export::{self, ExportSource};
-use super::pages::PageContext;
-use super::settings::Settings;
-use super::theme;
-use super::workspace::{ReportId, ResultRef, Workspace};
 use crate::analysis::compare::export::{
     HEADLINE_METRICS, delta_text, pct_text, short_name, time_delta_text,
 };
 use crate::analysis::compare::metric_diff::delta_pct;
 use crate::analysis::compare::{DiffOptions, ReportDiff, Verdict, diff_reports};
+use crate::app::commands::Command;
+use crate::app::page_id::PageId;
+use crate::app::settings::Settings;
+use crate::app::workspace::{ReportId, ResultRef, Workspace};
 use crate::model::units::format_value;
+use crate::ui::pages::PageContext;
+use crate::ui::pages::{Page, PageIo};
+use crate::ui::widgets::compare_export::{self, ExportSource};
+use crate::ui::widgets::theme;
 use egui::RichText;
 use egui_extras::{Column, TableBuilder};
+
+impl Page for ReportCompareState {
+    fn id(&self) -> PageId {
+        PageId::ReportDiff
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
+        show(
+            ui,
+            cx,
+            self,
+            io.settings,
+            &mut io.shared.export_status,
+            io.commands,
+        );
+    }
+
+    fn release(&mut self) {
+        ReportCompareState::release(self);
+    }
+}
 
 /// Longest kernel name in the table before it is shortened (the full name is on hover).
 const NAME_CHARS: usize = 200;
@@ -93,7 +116,7 @@ pub fn show(
             std::mem::swap(&mut new_base, &mut new_current);
         }
         ui.separator();
-        super::compare_view::noise_threshold(ui, &mut settings.compare_threshold_pct);
+        crate::ui::pages::compare::noise_threshold(ui, &mut settings.compare_threshold_pct);
     });
     if (new_base, new_current) != (base, current) {
         state.choose(new_base, new_current);

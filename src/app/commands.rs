@@ -5,6 +5,16 @@
 use super::loader::LoadId;
 use super::workspace::{ReportId, ResultRef};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A file dropped on the window whose bytes come from the window system (the desktop front
+/// end wraps its own handle in this).
+pub trait DroppedFile: std::fmt::Debug + Send + Sync {
+    /// The file's path (possibly only a name).
+    fn path(&self) -> &Path;
+    /// Reads the file's bytes.
+    fn bytes(&self) -> Result<Vec<u8>, String>;
+}
 
 /// Something to open as a report.
 #[derive(Debug, Clone)]
@@ -14,7 +24,7 @@ pub enum OpenRequest {
     /// Text, e.g. pasted from the clipboard; `name` is how lists show it.
     Text { name: String, text: String },
     /// A dropped file whose path cannot be read directly (its bytes come from the handle).
-    Dropped(egui::DroppedFileHandle),
+    Dropped(Arc<dyn DroppedFile>),
     /// The report built into the binary.
     Demo,
 }

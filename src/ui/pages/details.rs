@@ -1,9 +1,25 @@
 //! The Details page: speed-of-light bars, then every section in order (collapsible) with its
 //! metric table and rule results.
 
-use super::format::{clean_markup, rule_title, speedup_text, value_and_unit};
-use super::{sol_bars, theme};
+use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit};
+use crate::app::page_id::PageId;
 use crate::model::{KernelResult, Metric, RuleKind, RuleResult, Section};
+use crate::ui::pages::{Page, PageContext, PageIo};
+use crate::ui::widgets::{sol_bars, theme};
+
+/// The Details page (no state of its own).
+#[derive(Debug, Default)]
+pub struct DetailsPage;
+
+impl Page for DetailsPage {
+    fn id(&self) -> PageId {
+        PageId::Details
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
+        show(ui, cx.result, &mut io.settings.show_sol_breakdown);
+    }
+}
 
 /// Shows the Details page of a result.
 pub fn show(ui: &mut egui::Ui, result: &KernelResult, show_breakdown: &mut bool) {

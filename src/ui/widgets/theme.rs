@@ -2,40 +2,28 @@
 //! verdicts).
 
 use crate::analysis::compare::Verdict;
+pub use crate::app::settings::ThemeChoice;
 use crate::model::RuleKind;
 use egui::Color32;
-use serde::{Deserialize, Serialize};
 
-/// The theme the user picked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub enum ThemeChoice {
-    #[default]
-    Dark,
-    Light,
+/// The egui theme of a choice.
+pub fn egui_theme(choice: ThemeChoice) -> egui::Theme {
+    match choice {
+        ThemeChoice::Dark => egui::Theme::Dark,
+        ThemeChoice::Light => egui::Theme::Light,
+    }
 }
 
-impl ThemeChoice {
-    /// The egui theme.
-    pub fn egui_theme(self) -> egui::Theme {
-        match self {
-            ThemeChoice::Dark => egui::Theme::Dark,
-            ThemeChoice::Light => egui::Theme::Light,
-        }
-    }
-
-    /// The menu label.
-    pub fn label(self) -> &'static str {
-        match self {
-            ThemeChoice::Dark => "Dark",
-            ThemeChoice::Light => "Light",
-        }
-    }
+/// An `[r, g, b]` colour (baselines) as egui draws it.
+pub fn rgb(color: [u8; 3]) -> Color32 {
+    let [r, g, b] = color;
+    Color32::from_rgb(r, g, b)
 }
 
 /// Applies the theme to the context when it differs from the current one.
 pub fn apply(ctx: &egui::Context, choice: ThemeChoice) {
-    if ctx.theme() != choice.egui_theme() {
-        ctx.set_theme(choice.egui_theme());
+    if ctx.theme() != egui_theme(choice) {
+        ctx.set_theme(egui_theme(choice));
     }
 }
 

@@ -1,11 +1,27 @@
 //! The Raw page: every metric of the result (name, unit, value, instances), searchable by name,
 //! in a virtualised table.
 
-use super::details::metric_tooltip;
-use super::format::value_and_unit;
-use super::workspace::ResultRef;
+use crate::app::format::value_and_unit;
+use crate::app::page_id::PageId;
+use crate::app::workspace::ResultRef;
 use crate::model::KernelResult;
+use crate::ui::pages::details::metric_tooltip;
+use crate::ui::pages::{Page, PageContext, PageIo};
 use egui_extras::{Column, TableBuilder};
+
+impl Page for RawPageState {
+    fn id(&self) -> PageId {
+        PageId::Raw
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, _io: &mut PageIo<'_>) {
+        show(ui, cx.at, cx.result, self);
+    }
+
+    fn release(&mut self) {
+        RawPageState::release(self);
+    }
+}
 
 /// Search text and the matching metric names of the last frame.
 #[derive(Default)]

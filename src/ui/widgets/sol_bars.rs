@@ -1,8 +1,8 @@
 //! GPU Speed Of Light bars: Compute and Memory throughput on a fixed 0–100 % scale, with the
 //! breakdown (L1/TEX, L2, DRAM and the stored `breakdown:` member lists) on demand.
 
-use super::theme;
 use crate::model::{KernelResult, names};
+use crate::ui::widgets::theme;
 
 /// Width of the label column of the bars.
 const LABEL_WIDTH: f32 = 220.0;
@@ -121,7 +121,7 @@ pub fn bar_row(ui: &mut egui::Ui, label: &str, metric: &str, pct: Option<f64>, m
             .on_hover_text(metric);
         let width = (ui.available_width() - 90.0).max(80.0);
         percent_bar(ui, pct, memory, egui::vec2(width, BAR_HEIGHT));
-        ui.label(super::format::percent_text(pct))
+        ui.label(crate::app::format::percent_text(pct))
             .on_hover_text(metric);
     });
 }

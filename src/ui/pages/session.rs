@@ -1,8 +1,24 @@
 //! The Session page: launch settings, session information, processes, devices, and how the
 //! selected result was launched.
 
-use super::format::value_and_unit;
+use crate::app::format::value_and_unit;
+use crate::app::page_id::PageId;
 use crate::model::{KernelResult, Report};
+use crate::ui::pages::{Page, PageContext, PageIo};
+
+/// The Session page (no state of its own).
+#[derive(Debug, Default)]
+pub struct SessionPage;
+
+impl Page for SessionPage {
+    fn id(&self) -> PageId {
+        PageId::Session
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, _io: &mut PageIo<'_>) {
+        show(ui, &cx.open.report, cx.result);
+    }
+}
 
 /// Session attributes that describe how the profiler was launched.
 fn is_launch_setting(key: &str) -> bool {

@@ -1,13 +1,30 @@
-//! What the app remembers across runs (eframe storage): theme, zoom, page, sort order, recent
+//! What the app remembers across runs (the desktop front end stores it): theme, zoom, page, sort order, recent
 //! files, baselines (by file path and result ID) and comparison choices. Loaded reports are
 //! never persisted.
 
 use super::baselines::Baseline;
-use super::pages::Page;
+use super::page_id::PageId;
 use super::rows::SortState;
-use super::theme::ThemeChoice;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+
+/// The colour theme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum ThemeChoice {
+    #[default]
+    Dark,
+    Light,
+}
+
+impl ThemeChoice {
+    /// The menu label.
+    pub fn label(self) -> &'static str {
+        match self {
+            ThemeChoice::Dark => "Dark",
+            ThemeChoice::Light => "Light",
+        }
+    }
+}
 
 /// How many recent files the File menu lists.
 pub const MAX_RECENT_FILES: usize = 10;
@@ -20,7 +37,7 @@ pub struct Settings {
     /// egui zoom factor (Ctrl+wheel, Ctrl+plus/minus).
     pub zoom_factor: f32,
     /// The page shown for the selected result.
-    pub page: Page,
+    pub page: PageId,
     /// The results table's order.
     pub sort: SortState,
     /// Whether the Details page shows the throughput breakdown under the SOL bars.
@@ -40,7 +57,7 @@ impl Default for Settings {
         Settings {
             theme: ThemeChoice::default(),
             zoom_factor: 1.0,
-            page: Page::default(),
+            page: PageId::default(),
             sort: SortState::default(),
             show_sol_breakdown: false,
             recent_files: Vec::new(),

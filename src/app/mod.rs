@@ -1,0 +1,38 @@
+//! The application core, without a window (no egui): what is open and selected, the settings,
+//! and everything the user can ask for as one [`Command`], carried out by
+//! [`AppState::handle`].
+//!
+//! - [`state`]: [`AppState`], the open reports ([`workspace`]), the selection, the results
+//!   table's filter and order ([`table_view`], [`rows`]), notices;
+//! - [`commands`]: the command enum and what can be opened ([`OpenRequest`]);
+//! - [`loader`]: loading on background threads with progress and cancel, failing with an
+//!   [`error::OpenError`]; [`demo`] is the report built into the binary;
+//! - [`file_watch`] and [`file_notices`]: files of open reports that changed on disk;
+//! - [`settings`]: what is remembered across runs (theme, page, sort, recent files,
+//!   [`baselines`]);
+//! - [`page_id`]: which page is shown; [`format`]: numbers and names as text;
+//! - [`cache`]: the one cache helper for derived views; [`waker`]: how threads wake the UI.
+//!
+//! The desktop front end (`ui`) draws this state and turns clicks and keys into commands.
+
+pub mod baselines;
+pub mod cache;
+pub mod commands;
+pub mod demo;
+pub mod error;
+pub mod file_notices;
+pub mod file_watch;
+pub mod format;
+pub mod loader;
+pub mod page_id;
+pub mod rows;
+pub mod settings;
+pub mod state;
+pub mod table_view;
+pub mod waker;
+pub mod workspace;
+
+pub use commands::{Command, OpenRequest};
+pub use page_id::PageId;
+pub use settings::{Settings, ThemeChoice};
+pub use state::AppState;

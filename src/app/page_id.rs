@@ -1,0 +1,87 @@
+//! Which page of the selected result is shown. The desktop front end draws each one (see
+//! `ui::pages`); the id is what settings remember and commands name.
+
+use serde::{Deserialize, Serialize};
+
+/// A page of the selected result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum PageId {
+    /// Speed-of-light bars, then every section with its metrics and rule results.
+    #[default]
+    Details,
+    /// Every metric of the result, searchable.
+    Raw,
+    /// Session, device and launch information.
+    Session,
+    /// Rooflines of the result, or of every result of the report.
+    Roofline,
+    /// Occupancy limits, graphs and what-if.
+    Occupancy,
+    /// The result side by side with the visible baselines.
+    Compare,
+    /// Two open reports compared kernel by kernel.
+    ReportDiff,
+}
+
+impl PageId {
+    /// The tabs, left to right (Ctrl+1 is the first).
+    pub const ALL: &'static [PageId] = &[
+        PageId::Details,
+        PageId::Raw,
+        PageId::Session,
+        PageId::Roofline,
+        PageId::Occupancy,
+        PageId::Compare,
+        PageId::ReportDiff,
+    ];
+
+    /// The tab label.
+    pub fn label(self) -> &'static str {
+        match self {
+            PageId::Details => "Details",
+            PageId::Raw => "Raw",
+            PageId::Session => "Session",
+            PageId::Roofline => "Roofline",
+            PageId::Occupancy => "Occupancy",
+            PageId::Compare => "Compare",
+            PageId::ReportDiff => "Report vs report",
+        }
+    }
+
+    /// The page's position among the tabs, from 1 (its Ctrl+digit shortcut).
+    pub fn number(self) -> usize {
+        PageId::ALL
+            .iter()
+            .position(|&p| p == self)
+            .map_or(0, |i| i + 1)
+    }
+
+    /// The page at tab position `n` (from 1).
+    pub fn from_number(n: usize) -> Option<PageId> {
+        n.checked_sub(1).and_then(|i| PageId::ALL.get(i)).copied()
+    }
+
+    /// The page whose label is `name` (any case).
+    pub fn from_label(name: &str) -> Option<PageId> {
+        PageId::ALL
+            .iter()
+            .copied()
+            .find(|p| p.label().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_labels_go_both_ways() {
+        for (i, &page) in PageId::ALL.iter().enumerate() {
+            assert_eq!(page.number(), i + 1);
+            assert_eq!(PageId::from_number(i + 1), Some(page));
+            assert_eq!(PageId::from_label(&page.label().to_uppercase()), Some(page));
+        }
+        assert_eq!(PageId::from_number(0), None);
+        assert_eq!(PageId::from_number(PageId::ALL.len() + 1), None);
+    }
+}

@@ -1,0 +1,461 @@
+//! Building the side-by-side comparison (what the page shows) from the selected result and
+//! the baselines: done once per selection or setting change, then only drawn.
+
+use super::*;
+
+/// The key under which a section row's metric is compared (as the diff names it).
+pub(super) fn row_key(section: &str, label: &str, metric: &Metric) -> String {
+    if let Some(name) = metric.name.as_deref().filter(|n| !n.is_empty()) {
+        return name.to_string();
+    }
+    catalog::metric_for(section, label).map_or_else(|| format!("{section}/{label}"), str::to_string)
+}
+
+/// A result's metric for a row: by key, else the row of the same section and label.
+pub(super) fn find_metric<'r>(
+    result: &'r KernelResult,
+    canonical: &BTreeMap<String, &'r Metric>,
+    section: &str,
+    label: &str,
+    key: &str,
+) -> Option<&'r Metric> {
+    canonical.get(key).copied().or_else(|| {
+        result
+            .sections
+            .iter()
+            .filter(|s| s.name == section)
+            .flat_map(|s| &s.rows)
+            .find(|r| r.label == label)
+            .map(|r| &r.metric)
+    })
+}
+
+/// The rows to compare: each section of the current result, then sections only a baseline
+/// has; within a section the current rows, then rows only a baseline has. Results without
+/// sections compare every metric under one heading.
+pub(super) fn row_plan(results: &[&KernelResult]) -> Vec<(String, Vec<(String, String)>)> {
+    let mut plan: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for r in results {
+        for s in &r.sections {
+            let name = if s.name.is_empty() {
+                s.identifier.clone().unwrap_or_else(|| "Section".into())
+            } else {
+                s.name.clone()
+            };
+            let pos = match plan.iter().position(|(n, _)| *n == name) {
+                Some(p) => p,
+                None => {
+                    plan.push((name.clone(), Vec::new()));
+                    plan.len() - 1
+                }
+            };
+            let Some((_, rows)) = plan.get_mut(pos) else {
+                continue;
+            };
+            for row in &s.rows {
+                if !rows.iter().any(|(label, _)| *label == row.label) {
+                    rows.push((row.label.clone(), row_key(&name, &row.label, &row.metric)));
+                }
+            }
+        }
+    }
+    if plan.is_empty() {
+        let mut keys: Vec<String> = results
+            .iter()
+            .flat_map(|r| canonical_metrics(r).into_keys())
+            .collect();
+        keys.sort();
+        keys.dedup();
+        let rows = keys
+            .into_iter()
+            .filter(|k| !k.starts_with("breakdown:"))
+            .map(|k| (metric_label(&k), k))
+            .collect();
+        plan.push(("Metrics".into(), rows));
+    }
+    plan
+}
+
+/// `+1.23 us`, `-172.13 us`, `0`.
+pub(super) fn signed_value_text(delta: f64, unit: &str) -> String {
+    if delta == 0.0 {
+        return "0".into();
+    }
+    let sign = if delta < 0.0 { "-" } else { "+" };
+    format!("{sign}{}", format_value(delta.abs(), unit))
+}
+
+/// The mean of the baselines' values as a metric, to diff the current value against.
+pub(super) fn mean_metric(values: &[Option<f64>], unit: &str) -> Option<Metric> {
+    let present: Vec<f64> = values.iter().flatten().copied().collect();
+    if present.is_empty() {
+        return None;
+    }
+    let mean = present.iter().sum::<f64>() / present.len() as f64;
+    Some(Metric::new(None, Value::Double(mean), unit))
+}
+
+/// Builds the comparison; `None` when a side is no longer open.
+pub(super) fn build(
+    cx: &PageContext<'_>,
+    key: CacheKey,
+    current: Side,
+    threshold: f64,
+) -> Option<SideBySide> {
+    let (cur_open, cur) = cx.workspace.result(cx.at)?;
+    let mut base_results: Vec<(&crate::app::workspace::OpenReport, &KernelResult)> = Vec::new();
+    for side in &key.bases {
+        base_results.push(cx.workspace.result(side.at)?);
+    }
+    let bases: Vec<&KernelResult> = base_results.iter().map(|(_, r)| *r).collect();
+    let single = bases.len() == 1;
+    let cur_canonical = canonical_metrics(cur);
+    let base_canonical: Vec<BTreeMap<String, &Metric>> =
+        bases.iter().map(|b| canonical_metrics(b)).collect();
+
+    // The duration first: it decides the verdict of throughput-like metrics.
+    let cur_duration = cur_canonical.get(names::DURATION).copied();
+    let base_durations: Vec<Option<f64>> = bases
+        .iter()
+        .map(|b| metric_number(b, names::DURATION))
+        .collect();
+    let duration_diff = match (single, cur_duration) {
+        (true, Some(c)) => base_canonical
+            .first()
+            .and_then(|m| m.get(names::DURATION))
+            .and_then(|b| diff_metric(names::DURATION, b, c, threshold, Speed::Unknown)),
+        (false, Some(c)) => mean_metric(&base_durations, &c.unit)
+            .and_then(|m| diff_metric(names::DURATION, &m, c, threshold, Speed::Unknown)),
+        _ => None,
+    };
+    let speed = speed_of(duration_diff.as_ref());
+    let duration = duration_diff.as_ref().map(|d| {
+        let base = d
+            .base_f64()
+            .map_or_else(|| "-".into(), |v| format_value(v, "ns"));
+        let now = d
+            .current_f64()
+            .map_or_else(|| "-".into(), |v| format_value(v, "ns"));
+        let won = d
+            .delta()
+            .map(crate::analysis::compare::export::time_delta_text)
+            .unwrap_or_default();
+        let of = if single {
+            String::new()
+        } else {
+            format!(" (mean of {} baselines)", bases.len())
+        };
+        DurationLine {
+            text: format!(
+                "Duration {now}, was {base}{of}: {} · {won}",
+                delta_text(Some(d))
+            ),
+            verdict: d.verdict,
+        }
+    });
+
+    let plan = row_plan(
+        &std::iter::once(cur)
+            .chain(bases.iter().copied())
+            .collect::<Vec<_>>(),
+    );
+    let mut sections = Vec::new();
+    for (section, rows) in plan {
+        let mut lines = Vec::new();
+        for (label, key) in rows {
+            let c = find_metric(cur, &cur_canonical, &section, &label, &key);
+            let bs: Vec<Option<&Metric>> = bases
+                .iter()
+                .zip(&base_canonical)
+                .map(|(b, canon)| find_metric(b, canon, &section, &label, &key))
+                .collect();
+            lines.push(metric_line(&label, &key, c, &bs, threshold, speed));
+        }
+        sections.push(SectionLines {
+            name: section,
+            lines,
+        });
+    }
+
+    let sol_rows: [(&'static str, &'static str, bool); 5] = [
+        ("Compute (SM) Throughput", names::SOL_COMPUTE, false),
+        ("Memory Throughput", names::SOL_MEMORY, true),
+        ("L1/TEX Cache Throughput", names::SOL_L1, true),
+        ("L2 Cache Throughput", names::SOL_L2, true),
+        ("DRAM Throughput", names::SOL_DRAM, true),
+    ];
+    let all: Vec<&KernelResult> = bases.iter().copied().chain(std::iter::once(cur)).collect();
+    let sol = sol_rows
+        .into_iter()
+        .map(|(label, metric, memory)| {
+            let values: Vec<Option<f64>> = all.iter().map(|r| metric_number(r, metric)).collect();
+            (label, metric, memory, values)
+        })
+        .filter(|(_, _, _, v)| v.iter().any(Option::is_some))
+        .collect();
+    let reports: Vec<&crate::app::workspace::OpenReport> = base_results
+        .iter()
+        .map(|(o, _)| *o)
+        .chain(std::iter::once(cur_open))
+        .collect();
+    let occupancy = occupancy_rows(&all, &reports);
+
+    let mut warnings: Vec<String> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    let mut matched = Vec::new();
+    let opts = DiffOptions {
+        threshold_pct: threshold,
+        metrics: None,
+    };
+    for (side, (open, b)) in key.bases.iter().zip(&base_results) {
+        if open.id != cur_open.id {
+            for w in context_warnings(&open.report, &cur_open.report) {
+                if !warnings.contains(&w.message) {
+                    warnings.push(w.message);
+                }
+            }
+        }
+        let shapes = (launch_shape(b), launch_shape(cur));
+        let shape_differs = matches!(shapes, (Some(x), Some(y)) if x != y);
+        if let (true, Some((bg, bb)), Some((cg, cb))) = (shape_differs, shapes.0, shapes.1) {
+            notes.push(format!(
+                "Launch shapes differ: {bg}×{bb} ({}) against {cg}×{cb}.",
+                side.title
+            ));
+        }
+        let (base_name, cur_name) = (kernel_name(b), kernel_name(cur));
+        if base_name != cur_name {
+            notes.push(format!(
+                "Different kernels: {} against {cur_name}.",
+                side.title
+            ));
+        }
+        let name = if base_name == cur_name {
+            crate::analysis::compare::normalize::display_name(cur).to_string()
+        } else {
+            format!("{base_name} → {cur_name}")
+        };
+        matched.push(MatchedDiff {
+            base_index: side.at.index,
+            current_index: cx.at.index,
+            base_id: b.id,
+            current_id: cur.id,
+            name,
+            kind: MatchKind::Exact,
+            shape_differs,
+            base_duration_ns: metric_number(b, names::DURATION),
+            current_duration_ns: metric_number(cur, names::DURATION),
+            diff: diff_results(b, cur, &opts),
+        });
+    }
+    let export = ReportDiff {
+        matched,
+        only_in_base: Vec::new(),
+        only_in_current: Vec::new(),
+        warnings: warnings.clone(),
+        context: Vec::new(),
+        match_notes: Vec::new(),
+        threshold_pct: threshold,
+        restricted: false,
+    };
+    let base_titles: Vec<String> = key.bases.iter().map(|b| b.title.clone()).collect();
+    let export_title = format!(
+        "Comparison: {} → {} ({})",
+        base_titles.join(", "),
+        current.title,
+        current.report_name
+    );
+    let file_stem = compare_export::safe_file_stem(&format!(
+        "compare_{}_vs_{}",
+        kernel_name(cur),
+        bases.first().map(|b| kernel_name(b)).unwrap_or_default()
+    ));
+    Some(SideBySide {
+        bases: key.bases.clone(),
+        key,
+        current,
+        duration,
+        sol,
+        occupancy,
+        sections,
+        warnings,
+        notes,
+        export,
+        export_title,
+        file_stem,
+    })
+}
+
+/// One metric row: the values, Δ, Δ% and verdict.
+pub(super) fn metric_line(
+    label: &str,
+    key: &str,
+    current: Option<&Metric>,
+    bases: &[Option<&Metric>],
+    threshold: f64,
+    speed: Speed,
+) -> MetricLine {
+    let text = |m: Option<&Metric>| m.map_or_else(|| "-".to_string(), metric_text);
+    let mut line = MetricLine {
+        label: label.to_string(),
+        key: key.to_string(),
+        baselines: bases.iter().map(|m| text(*m)).collect(),
+        current: text(current),
+        delta: String::new(),
+        delta_pct: None,
+        pct_text: String::new(),
+        verdict: None,
+        direction: crate::analysis::compare::direction_of(key),
+    };
+    let Some(c) = current else {
+        return line;
+    };
+    if let [base] = bases {
+        let Some(d) = base.and_then(|b| diff_metric(key, b, c, threshold, speed)) else {
+            return line;
+        };
+        line.delta = d
+            .delta()
+            .filter(|x| x.is_finite())
+            .map(|x| signed_value_text(x, &d.unit))
+            .unwrap_or_default();
+        line.delta_pct = d.delta_pct;
+        line.pct_text = delta_text(Some(&d));
+        line.verdict = Some(d.verdict);
+        line.direction = d.direction;
+        return line;
+    }
+    let values: Vec<Option<f64>> = bases.iter().map(|m| m.and_then(Metric::as_f64)).collect();
+    match c.as_f64() {
+        Some(cv) => {
+            let Some(stats): Option<BaselineStats> = against_baselines(cv, &values) else {
+                return line;
+            };
+            line.current = stats.cell_text(&metric_text(c));
+            line.delta_pct = stats.delta_pct;
+            line.pct_text = crate::analysis::compare::export::pct_text(stats.delta_pct, true);
+            if let Some(d) = mean_metric(&values, &c.unit)
+                .and_then(|m| diff_metric(key, &m, c, threshold, speed))
+            {
+                line.verdict = Some(d.verdict);
+            }
+        }
+        None => {
+            let present: Vec<&Metric> = bases.iter().flatten().copied().collect();
+            if !present.is_empty() {
+                let same = present.iter().all(|b| b.value == c.value);
+                line.verdict = Some(if same {
+                    Verdict::Unchanged
+                } else {
+                    Verdict::Neutral
+                });
+            }
+        }
+    }
+    line
+}
+
+/// Theoretical and achieved occupancy, warps, limiter and launch inputs of every side.
+pub(super) fn occupancy_rows(
+    results: &[&KernelResult],
+    reports: &[&crate::app::workspace::OpenReport],
+) -> Vec<(&'static str, Vec<String>)> {
+    let options = OccupancyOptions {
+        assumed_cc: None,
+        table_only: false,
+    };
+    let analyses: Vec<_> = results
+        .iter()
+        .zip(reports)
+        .map(|(r, open)| occupancy::analyze(r, open.report.device_of(r), &options).ok())
+        .collect();
+    let pct = |v: Option<f64>| crate::app::format::percent_text(v);
+    let dash = || "-".to_string();
+    let mut rows: Vec<(&'static str, Vec<String>)> = vec![
+        (
+            "Theoretical Occupancy",
+            results
+                .iter()
+                .zip(&analyses)
+                .map(|(r, a)| {
+                    pct(a
+                        .as_ref()
+                        .map(|a| a.occupancy.occupancy_pct)
+                        .or_else(|| r.number(names::THEORETICAL_OCCUPANCY)))
+                })
+                .collect(),
+        ),
+        (
+            "Achieved Occupancy",
+            results
+                .iter()
+                .map(|r| pct(r.number(names::ACHIEVED_OCCUPANCY)))
+                .collect(),
+        ),
+        (
+            "Theoretical Active Warps per SM",
+            analyses
+                .iter()
+                .map(|a| {
+                    a.as_ref()
+                        .map_or_else(dash, |a| a.occupancy.active_warps.to_string())
+                })
+                .collect(),
+        ),
+        (
+            "Achieved Active Warps Per SM",
+            analyses
+                .iter()
+                .map(|a| {
+                    a.as_ref()
+                        .and_then(|a| a.achieved_warps_per_sm)
+                        .map_or_else(dash, |v| format!("{v:.2}"))
+                })
+                .collect(),
+        ),
+        (
+            "Limiter",
+            analyses
+                .iter()
+                .map(|a| {
+                    a.as_ref().map_or_else(dash, |a| {
+                        crate::ui::pages::occupancy::limiter_text(&a.occupancy)
+                    })
+                })
+                .collect(),
+        ),
+        (
+            "Block Size",
+            analyses
+                .iter()
+                .map(|a| {
+                    a.as_ref()
+                        .map_or_else(dash, |a| a.launch.block_size.to_string())
+                })
+                .collect(),
+        ),
+        (
+            "Registers Per Thread",
+            analyses
+                .iter()
+                .map(|a| {
+                    a.as_ref()
+                        .map_or_else(dash, |a| a.launch.registers_per_thread.to_string())
+                })
+                .collect(),
+        ),
+        (
+            "Shared Memory Per Block",
+            analyses
+                .iter()
+                .map(|a| {
+                    a.as_ref().map_or_else(dash, |a| {
+                        format_value(a.launch.shared_mem_per_block() as f64, "byte")
+                    })
+                })
+                .collect(),
+        ),
+    ];
+    rows.retain(|(_, v)| v.iter().any(|s| s != "-"));
+    rows
+}

@@ -1,0 +1,166 @@
+//! The pages of the selected result, one file each, shown as tabs. Every page implements
+//! [`Page`]: its id (title and Ctrl+digit shortcut come from it) and `ui`, which draws it from
+//! a [`PageContext`] (what is selected and open, read-only) and writes through [`PageIo`]
+//! (settings it may change, state shared by pages, commands for the app).
+//!
+//! To add a page: add a variant to [`PageId`] (and to `PageId::ALL`, with its label), write a
+//! file here with a type that implements [`Page`], and give [`Pages`] a field of that type
+//! listed in [`Pages::page_mut`].
+
+pub mod compare;
+pub mod details;
+pub mod occupancy;
+pub mod raw;
+pub mod report_compare;
+pub mod roofline;
+pub mod session;
+
+use crate::app::baselines::VisibleBaseline;
+use crate::app::commands::Command;
+use crate::app::page_id::PageId;
+use crate::app::settings::Settings;
+use crate::app::workspace::{OpenReport, ResultRef, Workspace};
+use crate::model::KernelResult;
+
+/// What a page is about: the selected result, its report, and everything else open (for
+/// pages that compare).
+pub struct PageContext<'a> {
+    pub workspace: &'a Workspace,
+    pub open: &'a OpenReport,
+    pub result: &'a KernelResult,
+    pub at: ResultRef,
+    /// The baselines that are open and shown.
+    pub baselines: &'a [VisibleBaseline],
+}
+
+/// State that several pages share; not persisted.
+#[derive(Debug, Default)]
+pub struct SharedPageState {
+    /// The architecture chosen for sources that name no compute capability.
+    pub assumed_cc: Option<(u32, u32)>,
+    /// What the last export did (copied, saved, no dialog), shown by the comparison pages.
+    pub export_status: Option<String>,
+}
+
+/// What a page may change while it is drawn.
+pub struct PageIo<'a> {
+    /// The persisted settings (comparison threshold, breakdown shown, …).
+    pub settings: &'a mut Settings,
+    pub shared: &'a mut SharedPageState,
+    /// Commands for the app, carried out after the frame.
+    pub commands: &'a mut Vec<Command>,
+}
+
+/// One page of the selected result.
+pub trait Page {
+    /// Which page this is.
+    fn id(&self) -> PageId;
+
+    /// The tab title.
+    fn title(&self) -> &'static str {
+        self.id().label()
+    }
+
+    /// Ctrl+digit of its tab position (Ctrl+1 for the first tab).
+    fn shortcut(&self) -> Option<egui::KeyboardShortcut> {
+        digit_key(self.id().number())
+            .map(|key| egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, key))
+    }
+
+    /// Draws the page in the remaining space.
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>);
+
+    /// Drops what it derived from open reports (reports closed or replaced).
+    fn release(&mut self) {}
+}
+
+/// The key of digit `n` (1–9).
+pub fn digit_key(n: usize) -> Option<egui::Key> {
+    use egui::Key;
+    [
+        Key::Num1,
+        Key::Num2,
+        Key::Num3,
+        Key::Num4,
+        Key::Num5,
+        Key::Num6,
+        Key::Num7,
+        Key::Num8,
+        Key::Num9,
+    ]
+    .get(n.checked_sub(1)?)
+    .copied()
+}
+
+/// Every page with its view state (search text, caches); not persisted.
+#[derive(Default)]
+pub struct Pages {
+    pub details: details::DetailsPage,
+    pub raw: raw::RawPageState,
+    pub session: session::SessionPage,
+    pub roofline: roofline::RooflineViewState,
+    pub occupancy: occupancy::OccupancyViewState,
+    pub compare: compare::CompareViewState,
+    pub reports: report_compare::ReportCompareState,
+    pub shared: SharedPageState,
+}
+
+impl Pages {
+    /// The page with this id.
+    pub fn page_mut(&mut self, id: PageId) -> &mut dyn Page {
+        match id {
+            PageId::Details => &mut self.details,
+            PageId::Raw => &mut self.raw,
+            PageId::Session => &mut self.session,
+            PageId::Roofline => &mut self.roofline,
+            PageId::Occupancy => &mut self.occupancy,
+            PageId::Compare => &mut self.compare,
+            PageId::ReportDiff => &mut self.reports,
+        }
+    }
+
+    /// A result a page asked to select (a click in the report-wide roofline), taken once.
+    pub fn take_selection_request(&mut self) -> Option<ResultRef> {
+        self.roofline.take_selection_request()
+    }
+
+    /// Drops every cache derived from open reports (after reports closed or were replaced), so
+    /// that nothing of a closed report stays in memory; the pages build what they show again.
+    pub fn release_caches(&mut self) {
+        for &id in PageId::ALL {
+            self.page_mut(id).release();
+        }
+    }
+
+    /// Shows a page in the remaining space; what it asks for goes to `commands`.
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: PageId,
+        cx: &PageContext<'_>,
+        settings: &mut Settings,
+        commands: &mut Vec<Command>,
+    ) {
+        let mut shared = std::mem::take(&mut self.shared);
+        let mut io = PageIo {
+            settings,
+            shared: &mut shared,
+            commands,
+        };
+        self.page_mut(id).ui(ui, cx, &mut io);
+        self.shared = shared;
+    }
+}
+
+/// The tab strip; a tab's tooltip names its shortcut.
+pub fn tabs(ui: &mut egui::Ui, current: &mut PageId) {
+    ui.horizontal(|ui| {
+        for &page in PageId::ALL {
+            let response = ui.selectable_value(current, page, page.label());
+            if let Some(key) = digit_key(page.number()) {
+                let shortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, key);
+                response.on_hover_text(ui.ctx().format_shortcut(&shortcut));
+            }
+        }
+    });
+}
