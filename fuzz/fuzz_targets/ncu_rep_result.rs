@@ -39,6 +39,7 @@ fuzz_target!(|data: &[u8]| {
         offset: 0,
         bytes: data,
         process: Some(0),
+        kind: sightline::model::ResultKind::Kernel,
     };
     let _ = decode_result(ctx, &entry, 0);
 });

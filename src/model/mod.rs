@@ -5,6 +5,8 @@ pub mod metric;
 pub mod names;
 pub mod report;
 pub mod result;
+pub mod result_kind;
+pub mod rule_catalog;
 pub mod stock_sections;
 pub mod units;
 pub mod value;
@@ -14,4 +16,5 @@ pub use report::{Device, Format, Report, Session};
 pub use result::{
     Dim3, KernelName, KernelResult, NvtxRange, RuleKind, RuleResult, Section, SpeedupKind,
 };
+pub use result_kind::ResultKind;
 pub use value::{Instance, Value};

@@ -18,3 +18,12 @@ pub const DEVICE_NAME: &str = "device__attribute_display_name";
 pub const SM_COUNT: &str = "device__attribute_multiprocessor_count";
 pub const CC_MAJOR: &str = "device__attribute_compute_capability_major";
 pub const CC_MINOR: &str = "device__attribute_compute_capability_minor";
+
+/// Whether a label is an ncu metric name (`dram__bytes.sum`), as `--metrics` tables and
+/// `--print-metric-name name` print them.
+pub fn is_metric_name(label: &str) -> bool {
+    label.contains("__")
+        && label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+}

@@ -1,6 +1,7 @@
 //! One profiled workload (a kernel launch): identity, launch shape, sections, rules, metrics.
 
 use super::metric::{Metric, MetricRow};
+use super::result_kind::ResultKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -206,11 +207,36 @@ pub struct NvtxRange {
     pub name: String,
 }
 
+/// An NVTX push/pop stack as a path, outermost first: `outer/inner`, each domain other than
+/// the default one named once before its first range (`domain:outer/inner`).
+pub fn nvtx_path(stack: &[NvtxRange]) -> String {
+    let mut out = String::new();
+    let mut domain: Option<&str> = None;
+    for range in stack {
+        if !out.is_empty() {
+            out.push('/');
+        }
+        let d = range.domain.as_str();
+        if domain != Some(d) && !d.is_empty() && d != DEFAULT_NVTX_DOMAIN {
+            out.push_str(d);
+            out.push(':');
+        }
+        domain = Some(d);
+        out.push_str(&range.name);
+    }
+    out
+}
+
+/// The name ncu gives the NVTX domain of ranges pushed without one.
+pub const DEFAULT_NVTX_DOMAIN: &str = "<default domain>";
+
 /// One result of a report: usually one kernel launch.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct KernelResult {
     /// The result ID (position in the report, or the ID the source prints).
     pub id: u64,
+    /// What the result measured: a kernel launch, a range, a graph or a command list.
+    pub kind: ResultKind,
     /// Process ID and name, when known.
     pub process_id: Option<u64>,
     pub process_name: Option<String>,
@@ -237,6 +263,16 @@ pub struct KernelResult {
 }
 
 impl KernelResult {
+    /// The name to show for the result: a kernel's demangled name; for a range, its NVTX
+    /// push/pop path (`outer/inner`, with a `domain:` prefix outside the default domain) when it
+    /// has one, else the stored name (`range`, `graph`).
+    pub fn display_name(&self) -> String {
+        if self.kind == ResultKind::Range && !self.nvtx.is_empty() {
+            return nvtx_path(&self.nvtx);
+        }
+        self.name.demangled.clone()
+    }
+
     /// The section with this display name.
     pub fn section(&self, name: &str) -> Option<&Section> {
         self.sections.iter().find(|s| s.name == name)
@@ -294,7 +330,32 @@ impl KernelResult {
 
 #[cfg(test)]
 mod tests {
-    use super::short_function_name;
+    use super::{KernelResult, NvtxRange, ResultKind, nvtx_path, short_function_name};
+
+    #[test]
+    fn range_names_follow_their_nvtx_path() {
+        let range = |domain: &str, name: &str| NvtxRange {
+            domain: domain.into(),
+            name: name.into(),
+        };
+        let stack = [
+            range("<default domain>", "outer"),
+            range("<default domain>", "region"),
+            range("io", "read"),
+        ];
+        assert_eq!(nvtx_path(&stack), "outer/region/io:read");
+        let mut r = KernelResult {
+            kind: ResultKind::Range,
+            name: super::KernelName::from_demangled("range"),
+            ..KernelResult::default()
+        };
+        assert_eq!(r.display_name(), "range");
+        r.nvtx = stack[..2].to_vec();
+        assert_eq!(r.display_name(), "outer/region");
+        // A kernel keeps its name whatever NVTX range it ran in.
+        r.kind = ResultKind::Kernel;
+        assert_eq!(r.display_name(), "range");
+    }
 
     #[test]
     fn function_names() {

@@ -5,9 +5,11 @@ use super::ParseError;
 use super::csv_details::identity::IdentityColumns;
 use super::csv_details::printed::metric_from_printed;
 use super::csv_details::{csv_error, csv_reader, devices_of, header_row};
+use super::instances;
 use crate::model::names::{CC_MAJOR, CC_MINOR, DEVICE_NAME, SM_COUNT};
 use crate::model::stock_sections::build_sections;
-use crate::model::{Device, Format, KernelResult, Report};
+use crate::model::units::to_base;
+use crate::model::{Device, Format, KernelResult, Metric, Report};
 use csv::StringRecord;
 
 /// The prefix of device attribute metrics.
@@ -42,13 +44,23 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
         if identity.id_of(&row).is_none() {
             result.id = report.results.len() as u64;
         }
+        // `--print-metric-instances` prints lists after the values; then string metrics carry
+        // lists too.
+        let listed = metric_columns.iter().any(|&(i, _)| {
+            row.get(i)
+                .filter(|v| v.ends_with(')'))
+                .and_then(instances::split)
+                .is_some_and(|l| {
+                    !l.aggregate.is_empty() && instances::instances_of(&l, 1.0, false).is_some()
+                })
+        });
         for &(i, name) in &metric_columns {
             let value = row.get(i).unwrap_or("");
             if value.trim().is_empty() {
                 continue;
             }
             let unit = units.as_ref().and_then(|u| u.get(i)).unwrap_or("");
-            let metric = metric_from_printed(Some(name.to_string()), value, unit);
+            let metric = metric_with_instances(name, value, unit, listed);
             result.metrics.insert(name.to_string(), metric);
         }
         result.sections = build_sections(&result.metrics);
@@ -62,6 +74,22 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
         }
     }
     Ok(report)
+}
+
+/// A metric from a cell, reading an instance list after the value when the cell has one.
+fn metric_with_instances(name: &str, value: &str, unit: &str, listed: bool) -> Metric {
+    if value.ends_with(')')
+        && let Some(list) = instances::split(value)
+    {
+        let factor = to_base(unit.trim()).factor;
+        let strings = listed || list.plausible_strings();
+        if let Some(found) = instances::instances_of(&list, factor, strings) {
+            let mut metric = metric_from_printed(Some(name.to_string()), list.aggregate, unit);
+            metric.instances = found;
+            return metric;
+        }
+    }
+    metric_from_printed(Some(name.to_string()), value, unit)
 }
 
 /// Records the device a result ran on from its `device__attribute_*` columns, once per index.

@@ -7,6 +7,7 @@ pub mod csv_raw;
 pub mod detect;
 pub mod error;
 pub mod gui_copy;
+pub mod instances;
 pub mod ncu_rep;
 pub mod number;
 mod read;

@@ -1,6 +1,7 @@
 //! Table cells to metrics: the printed value and unit become a value in the base unit, with the
 //! printed form kept; instanced values `agg (v1; v2; ...)` keep their instances.
 
+use crate::model::names::is_metric_name;
 use crate::model::units::{BaseUnit, to_base};
 use crate::model::{Instance, Metric, Printed, Value};
 use crate::parse::number::parse_value;
@@ -98,42 +99,10 @@ impl<'a> UnitCache<'a> {
 pub fn split_label_name(label: &str) -> Option<(&str, &str)> {
     let open = label.strip_suffix(')')?.rfind(" (")?;
     let name = label.get(open + 2..label.len() - 1)?;
-    let is_name = name.contains("__")
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
-    if !is_name {
+    if !is_metric_name(name) {
         return None;
     }
     Some((label.get(..open)?.trim_end(), name))
-}
-
-/// Splits an instanced value `agg (v1; v2; ...)` into the aggregate and the instance list.
-fn split_instances(text: &str) -> Option<(&str, &str)> {
-    let inner_end = text.strip_suffix(')')?;
-    let open = inner_end.find(" (")?;
-    Some((&inner_end[..open], &inner_end[open + 2..]))
-}
-
-fn is_number_like(v: &Value) -> bool {
-    !matches!(v, Value::Str(_))
-}
-
-/// Instance values of a printed list, converted with `factor`. `None` when an item is not a
-/// number (the text is a plain string then).
-fn instances(list: &str, factor: f64) -> Option<Vec<Instance>> {
-    let mut out = Vec::new();
-    for item in list.split(';') {
-        let (v, _) = value_of(item);
-        if !is_number_like(&v) {
-            return None;
-        }
-        out.push(Instance {
-            id: None,
-            value: v.scaled(factor),
-        });
-    }
-    Some(out)
 }
 
 /// A metric from a printed value and unit.
@@ -141,15 +110,16 @@ pub fn printed_metric(name: Option<&str>, value_text: &str, unit: &str, base: &B
     let mut metric_instances = Vec::new();
     let mut shown = value_text;
     if value_text.ends_with(')')
-        && let Some((agg, list)) = split_instances(value_text)
-        && is_number_like(&value_of(agg).0)
-        && let Some(list) = instances(list, base.factor)
+        && let Some(list) = crate::parse::instances::split(value_text)
+        && let Some(found) =
+            crate::parse::instances::instances_of(&list, base.factor, list.plausible_strings())
     {
-        shown = agg;
-        metric_instances = list;
+        shown = list.aggregate;
+        metric_instances = found;
     } else if value_text.as_bytes().contains(&b';')
         && value_text.contains("; ")
-        && let Some(list) = instances(value_text, base.factor)
+        && let Some(list) = crate::parse::instances::split(&format!("({value_text})"))
+            .and_then(|l| crate::parse::instances::instances_of(&l, base.factor, false))
     {
         // The older form lists instances without an aggregate.
         return Metric {

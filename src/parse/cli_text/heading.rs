@@ -2,7 +2,7 @@
 //! from the right, since kernel names hold commas, parentheses and templates) and the NVTX
 //! push/pop stack lines of a result's preface.
 
-use crate::model::Dim3;
+use crate::model::{Dim3, ResultKind};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while_m_n};
 use nom::character::complete::{alpha1, char, digit1, u32 as dec_u32, u64 as dec_u64};
@@ -44,6 +44,8 @@ pub struct KernelLine<'a> {
     pub invocations: Option<u64>,
     /// Launch time printed by older layouts (`2025-May-15 09:00:25`).
     pub timestamp: Option<&'a str>,
+    /// What the result measured, from its printed name.
+    pub kind: ResultKind,
 }
 
 /// One `, Key Value` field at the end of a kernel line.
@@ -100,8 +102,35 @@ fn timestamp(i: &str) -> IResult<&str, &str> {
     .parse(i)
 }
 
-/// Parses a kernel line (without indentation), reading the fields from the right.
+/// Parses a kernel line (without indentation), reading the fields from the right. Ranges and
+/// command lists have no launch shape: `range, Context 1, Device 0, CC 9.0`.
 pub fn kernel_line(rest: &str) -> Option<KernelLine<'_>> {
+    kernel_line_with(rest, 2)
+}
+
+/// Parses the kernel line of a per-GPU summary, whose device and compute capability are on the
+/// `Device 0, CC 9.0` line above it: `range (0, 0, 0)x(0, 0, 0), Invocations 1`.
+pub fn summary_kernel_line(rest: &str) -> Option<KernelLine<'_>> {
+    kernel_line_with(rest, 1).filter(|k| k.invocations.is_some())
+}
+
+/// A per-GPU summary's device line: `Device 0, CC 9.0`.
+pub fn device_line(rest: &str) -> Option<(u64, (u32, u32))> {
+    let (_, (_, device, _, a, _, b)) = all_consuming((
+        tag::<&str, &str, ()>("Device "),
+        dec_u64,
+        tag(", CC "),
+        dec_u32,
+        char('.'),
+        dec_u32,
+    ))
+    .parse(rest.trim_end())
+    .ok()?;
+    Some((device, (a, b)))
+}
+
+/// A kernel line with at least `min_fields` trailing `, Key Value` fields.
+fn kernel_line_with(rest: &str, min_fields: usize) -> Option<KernelLine<'_>> {
     let mut head = rest.trim_end();
     // Quick reject: every form ends in a number.
     if !head.as_bytes().last()?.is_ascii_digit() {
@@ -126,7 +155,7 @@ pub fn kernel_line(rest: &str) -> Option<KernelLine<'_>> {
             break;
         }
     }
-    if fields < 2 {
+    if fields < min_fields {
         return None;
     }
     if head.ends_with(')') {
@@ -143,13 +172,14 @@ pub fn kernel_line(rest: &str) -> Option<KernelLine<'_>> {
     {
         k.timestamp = Some(last);
         head = before;
-    } else {
+    } else if ResultKind::of_printed_name(head) == ResultKind::Kernel {
         return None;
     }
     if head.is_empty() {
         return None;
     }
     k.name = head;
+    k.kind = ResultKind::of_printed_name(head);
     Some(k)
 }
 
@@ -211,6 +241,25 @@ mod tests {
         assert!(kernel_line("Layer,N,H,W,C,K,R,S,Runtime,GFLOPs").is_none());
         assert!(kernel_line("device__attribute_clock_rate      1,980,000").is_none());
         assert!(kernel_line("(1, 1, 1)x(32, 1, 1), Device 0, CC 9.0").is_none());
+    }
+
+    #[test]
+    fn reads_range_and_graph_lines() {
+        let r = kernel_line("range, Context 1, Device 0, CC 9.0").unwrap();
+        assert_eq!((r.name, r.kind, r.grid), ("range", ResultKind::Range, None));
+        assert_eq!(
+            (r.context, r.device, r.cc),
+            (Some(1), Some(0), Some((9, 0)))
+        );
+        let g = kernel_line("graph (4096, 1, 1)x(256, 1, 1), Context 1, Device 0, CC 9.0").unwrap();
+        assert_eq!((g.name, g.kind), ("graph", ResultKind::Graph));
+        // A bare word is a kernel name only with a launch shape.
+        assert!(kernel_line("something, Context 1, Device 0, CC 9.0").is_none());
+        let s = summary_kernel_line("range (0, 0, 0)x(0, 0, 0), Invocations 1").unwrap();
+        assert_eq!((s.kind, s.invocations), (ResultKind::Range, Some(1)));
+        assert!(summary_kernel_line("range, Context 1").is_none());
+        assert_eq!(device_line("Device 0, CC 9.0"), Some((0, (9, 0))));
+        assert_eq!(device_line("Device 0, CC 9.0, Invocations 2"), None);
     }
 
     #[test]

@@ -3,15 +3,19 @@
 //! builds results as it goes. Lines that fit no shape are skipped.
 
 use super::cell_value::{UnitCache, printed_metric, split_label_name, summary_metric};
-use super::heading::{KernelLine, is_nvtx_header, kernel_line, nvtx_range, process_line};
+use super::heading::{
+    KernelLine, device_line, is_nvtx_header, kernel_line, nvtx_range, process_line,
+    summary_kernel_line,
+};
 use super::labels::LabelCache;
 use super::layout::{Layout, is_dash_rule, leading_spaces};
 use super::metric_index::index_metrics;
 use super::rule_text::{OpenRule, tag_line};
 use super::table::{Kind, NO_COLUMN, PendingRow, Phase, Role, Table, kind_of_header};
 use crate::model::catalog::metric_for;
+use crate::model::names::is_metric_name;
 use crate::model::{
-    Format, KernelName, KernelResult, Metric, MetricRow, NvtxRange, Report, Section,
+    Dim3, Format, KernelName, KernelResult, Metric, MetricRow, NvtxRange, Report, Section,
 };
 use crate::parse::number::parse_value;
 
@@ -80,6 +84,9 @@ pub struct Reader<'a> {
     next_id: u64,
     banner_seen: bool,
     summary: bool,
+    /// In a per-GPU summary (`--print-summary per-gpu`): the device and compute capability of
+    /// the `Device 0, CC 9.0` line the results below are indented under.
+    gpu: Option<(u64, (u32, u32))>,
 }
 
 impl Default for Reader<'_> {
@@ -106,12 +113,18 @@ impl<'a> Reader<'a> {
             next_id: 0,
             banner_seen: false,
             summary: false,
+            gpu: None,
         }
     }
 
     /// Reads one line (without its line break); `unterminated` marks a last line with none.
     pub fn line(&mut self, line: &'a str, unterminated: bool) {
         self.shared.unterminated = unterminated;
+        // A per-GPU summary nests each result two columns deeper under its device line.
+        let line = match self.gpu {
+            Some(_) => line.strip_prefix("  ").unwrap_or(line),
+            None => line,
+        };
         let indent = leading_spaces(line);
         let rest = line.get(indent..).unwrap_or("");
         let starts_blank = rest.as_bytes().first().is_none_or(u8::is_ascii_whitespace);
@@ -147,6 +160,19 @@ impl<'a> Reader<'a> {
             self.start_result(&k);
             return true;
         }
+        if let Some(gpu) = device_line(rest) {
+            self.finish_result();
+            self.gpu = Some(gpu);
+            return true;
+        }
+        if let Some((device, cc)) = self.gpu
+            && let Some(mut k) = summary_kernel_line(rest)
+        {
+            k.device = k.device.or(Some(device));
+            k.cc = k.cc.or(Some(cc));
+            self.start_result(&k);
+            return true;
+        }
         if rest.starts_with("NVIDIA (R) Nsight Compute") {
             self.banner_seen = true;
             return true;
@@ -169,13 +195,16 @@ impl<'a> Reader<'a> {
         if k.invocations.is_some() {
             self.summary = true;
         }
+        // A range's summary line prints the shape it does not have as zeros.
+        let shape = |d: Option<Dim3>| d.filter(|d| k.kind.is_kernel() || d.product() > 0);
         let result = KernelResult {
             id: self.next_id,
+            kind: k.kind,
             process_id: self.process.map(|p| p.0),
             process_name: self.process.map(|p| p.1.to_string()),
             name: KernelName::from_demangled(k.name),
-            grid: k.grid,
-            block: k.block,
+            grid: shape(k.grid),
+            block: shape(k.block),
             context: k.context,
             stream: k.stream,
             device: k.device,
@@ -558,6 +587,8 @@ impl<'a> ResultState<'a> {
                     }
                     _ => metric_for(section.name, full_label),
                 };
+                // `--metrics` tables and `--print-metric-name name` print the names themselves.
+                let name = name.or_else(|| is_metric_name(full_label).then_some(full_label));
                 (full_label, name)
             }
         };

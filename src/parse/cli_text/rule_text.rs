@@ -76,14 +76,16 @@ impl OpenRule {
 
     /// The finished rule result.
     pub fn finish(self) -> RuleResult {
-        RuleResult {
+        let mut rule = RuleResult {
             identifier: None,
             kind: self.kind,
             title: String::new(),
             message: self.message,
             speedup: self.speedup,
             focus_metrics: Vec::new(),
-        }
+        };
+        crate::model::rule_catalog::complete(&mut rule);
+        rule
     }
 }
 

@@ -1,7 +1,7 @@
 //! The identity columns the CSV exports share (`ID`, `Process ID`, `Kernel Name`, `Block Size`,
 //! NVTX...), found by header name, and how they fill a result.
 
-use crate::model::{Dim3, KernelName, KernelResult, NvtxRange, Value};
+use crate::model::{Dim3, KernelName, KernelResult, NvtxRange, ResultKind, Value};
 use crate::parse::number::parse_number;
 use csv::StringRecord;
 
@@ -91,6 +91,7 @@ impl IdentityColumns {
         result.process_id = get(self.process_id).and_then(|t| parse_u64(&t));
         result.process_name = get(self.process_name);
         if let Some(name) = get(self.kernel_name) {
+            result.kind = ResultKind::of_printed_name(&name);
             result.name = KernelName::from_demangled(&name);
         }
         result.context = get(self.context).and_then(|t| parse_u64(&t));

@@ -6,6 +6,7 @@ pub mod printed;
 
 use super::ParseError;
 use crate::model::catalog::metric_for;
+use crate::model::names::is_metric_name;
 use crate::model::stock_sections::{display_name_for, identifier_for};
 use crate::model::{
     Device, Format, KernelResult, MetricRow, Report, RuleKind, RuleResult, Section, SpeedupKind,
@@ -140,8 +141,12 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
     let section = cell(row, Some(cols.section)).trim();
     let label = cell(row, Some(cols.metric_name)).trim();
     if !label.is_empty() {
+        // `--metrics` runs and `--print-metric-name name` print metric names as labels.
+        let name = metric_for(section, label)
+            .or_else(|| is_metric_name(label).then_some(label))
+            .map(str::to_string);
         let metric = metric_from_printed(
-            metric_for(section, label).map(str::to_string),
+            name,
             cell(row, cols.metric_value),
             cell(row, cols.metric_unit),
         );
@@ -159,7 +164,7 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
     }
     let tag = cell(row, cols.rule_type).trim();
     let kind = RuleKind::from_tag(tag).ok_or_else(|| format!("unknown rule type \"{tag}\""))?;
-    let rule = RuleResult {
+    let mut rule = RuleResult {
         identifier: Some(rule_name.to_string()),
         kind,
         title: String::new(),
@@ -167,6 +172,7 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
         speedup: speedup_of(cell(row, cols.speedup_type), cell(row, cols.speedup)),
         focus_metrics: Vec::new(),
     };
+    crate::model::rule_catalog::complete(&mut rule);
     if section.is_empty() {
         result.rules.push(rule);
     } else {

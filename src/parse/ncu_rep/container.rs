@@ -4,6 +4,7 @@
 //! result. Every length is checked against the bytes that remain before anything is sliced.
 
 use super::messages::{BlockHeader, FileHeader, ProcessInfo, SessionDetails};
+use crate::model::ResultKind;
 use crate::parse::ParseError;
 use prost::Message;
 
@@ -18,6 +19,9 @@ pub struct Entry<'a> {
     pub bytes: &'a [u8],
     /// Index into [`Container::processes`] of the block's process.
     pub process: Option<usize>,
+    /// The message type of a result entry: `ProfileResult` (kernel), `RangeResult`,
+    /// `CmdlistResult` or `GraphResult`. Sources are marked as kernels.
+    pub kind: ResultKind,
 }
 
 /// Everything the block headers say, and where the payload messages are.
@@ -32,10 +36,9 @@ pub struct Container<'a> {
     pub processes: Vec<ProcessInfo>,
     /// `SourceData` entries (modules), in file order.
     pub sources: Vec<Entry<'a>>,
-    /// `ProfileResult` entries, in file order.
+    /// Result entries of every kind (kernel, range, command list, graph), in file order; within
+    /// one block in payload order. A result's ID is its position here.
     pub results: Vec<Entry<'a>>,
-    /// Range, command-list and graph results, which this reader does not decode.
-    pub other_results: u64,
     /// Where and why the walk stopped before the end of the file.
     pub damage: Option<ParseError>,
 }
@@ -153,13 +156,23 @@ fn read_block<'a>(
             format!("block claims {total} entries in a payload of {payload_size} bytes"),
         ));
     }
-    let mut entries: [Vec<(usize, &'a [u8])>; 2] = [Vec::new(), Vec::new()];
+    // Payload order: sources, then kernel, range, command-list and graph results.
+    const KINDS: [Option<ResultKind>; 5] = [
+        None,
+        Some(ResultKind::Kernel),
+        Some(ResultKind::Range),
+        Some(ResultKind::CommandList),
+        Some(ResultKind::Graph),
+    ];
+    let mut sources: Vec<(usize, &'a [u8])> = Vec::new();
+    let mut results: Vec<(usize, &'a [u8], ResultKind)> = Vec::new();
     let mut p = payload_start;
-    for (kind, &n) in counts.iter().enumerate() {
+    for (&kind, &n) in KINDS.iter().zip(&counts) {
         for _ in 0..n {
             let (msg, next) = prefixed(bytes, p, end, "payload entry")?;
-            if let Some(list) = entries.get_mut(kind) {
-                list.push((p + 4, msg));
+            match kind {
+                None => sources.push((p + 4, msg)),
+                Some(kind) => results.push((p + 4, msg, kind)),
             }
             p = next;
         }
@@ -191,14 +204,19 @@ fn read_block<'a>(
                 c.processes.len() - 1
             }
         });
-    let [sources, results] = entries;
-    let entry = |(offset, bytes)| Entry {
-        offset,
-        bytes,
-        process,
-    };
-    c.sources.extend(sources.into_iter().map(entry));
-    c.results.extend(results.into_iter().map(entry));
-    c.other_results += counts[2..].iter().map(|&n| u64::from(n)).sum::<u64>();
+    c.sources
+        .extend(sources.into_iter().map(|(offset, bytes)| Entry {
+            offset,
+            bytes,
+            process,
+            kind: ResultKind::Kernel,
+        }));
+    c.results
+        .extend(results.into_iter().map(|(offset, bytes, kind)| Entry {
+            offset,
+            bytes,
+            process,
+            kind,
+        }));
     Ok(end)
 }

@@ -14,6 +14,7 @@ pub mod session;
 pub mod sources;
 pub mod units;
 pub mod wire;
+pub mod workloads;
 
 pub use sources::{Module, SourceFile, modules, source_files};
 
@@ -70,12 +71,6 @@ pub fn parse(bytes: &[u8]) -> Result<Report, ParseError> {
             } else {
                 String::new()
             }
-        ));
-    }
-    if c.other_results > 0 {
-        report.warnings.push(format!(
-            "{} range, command-list or graph result(s) are not shown",
-            c.other_results
         ));
     }
     Ok(report)

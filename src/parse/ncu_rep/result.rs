@@ -1,21 +1,19 @@
-//! One `ProfileResult` (a kernel launch) into a [`KernelResult`]: names, launch shape, context,
-//! stream, every metric with its instances, sections, rule results and NVTX state.
+//! One result message (a kernel launch, a range, a graph or a command list) into a
+//! [`KernelResult`]: names, launch shape, context, stream, every metric with its instances,
+//! sections, rule results and NVTX state.
 
 use super::container::{Container, Entry, corrupt};
-use super::messages::{ClockStatus, MetricValue, NvtxState, ProcessInfo, ResultHead, Uint64x3};
+use super::messages::{ClockStatus, MetricValue, NvtxState, ProcessInfo, Uint64x3};
 use super::sections::{Applicability, build_sections};
 use super::wire::{FieldIter, WireValue};
+use super::workloads::{decode_head, layout};
 use super::{rules, units};
-use crate::model::{Dim3, Instance, KernelName, KernelResult, Metric, NvtxRange, Value, names};
+use crate::model::{
+    Dim3, Instance, KernelName, KernelResult, Metric, NvtxRange, ResultKind, Value, names,
+};
 use crate::parse::ParseError;
 use prost::Message;
 use std::collections::BTreeMap;
-
-/// Field numbers of `ProfileResult` visited one entry at a time.
-const METRIC_RESULTS: u32 = 13;
-const SECTIONS: u32 = 17;
-const RULE_RESULTS: u32 = 19;
-const NVTX: u32 = 21;
 
 /// Per-report state shared by all result decoders: names, their units and sort ranks.
 pub struct Context<'c> {
@@ -217,7 +215,8 @@ fn metric_name_id(ctx: &Context<'_>, bytes: &[u8]) -> Result<usize, FieldError> 
 /// Decodes the result stored at `entry`; `id` is its position in the file.
 pub fn decode_result(ctx: &Context<'_>, entry: &Entry<'_>, id: u64) -> Result<Decoded, ParseError> {
     let at = |rel: usize, what: &str| corrupt(entry.offset + rel, format!("result {id}: {what}"));
-    let head = ResultHead::decode(entry.bytes).map_err(|e| at(0, &e.to_string()))?;
+    let head = decode_head(entry.kind, entry.bytes).map_err(|e| at(0, &e.to_string()))?;
+    let fields = layout(entry.kind);
     // (sort rank of the name, offset in the result, message) of every metric entry.
     let mut entries: Vec<(u32, usize, &[u8])> = Vec::new();
     let mut templates: Vec<(usize, &[u8])> = Vec::new();
@@ -229,15 +228,15 @@ pub fn decode_result(ctx: &Context<'_>, entry: &Entry<'_>, id: u64) -> Result<De
             continue;
         };
         match field.number {
-            METRIC_RESULTS => {
+            n if n == fields.metrics => {
                 let name_id = metric_name_id(ctx, bytes)
                     .map_err(|(rel, what)| at(field.offset + rel, &what))?;
                 let rank = ctx.rank.get(name_id).copied().unwrap_or(0);
                 entries.push((rank, field.offset, bytes));
             }
-            SECTIONS => templates.push((field.offset, bytes)),
-            RULE_RESULTS => rule_msgs.push((field.offset, bytes)),
-            NVTX => nvtx = Some((field.offset, bytes)),
+            n if n == fields.sections => templates.push((field.offset, bytes)),
+            n if n == fields.rules => rule_msgs.push((field.offset, bytes)),
+            n if n == fields.nvtx => nvtx = Some((field.offset, bytes)),
             _ => {}
         }
     }
@@ -301,8 +300,18 @@ pub fn decode_result(ctx: &Context<'_>, entry: &Entry<'_>, id: u64) -> Result<De
         .filter(|n| !n.is_empty())
         .or_else(|| Some(function.clone()).filter(|n| !n.is_empty()))
         .unwrap_or_else(|| mangled.clone());
+    // A graph has no launch shape of its own; ncu shows the one its kernels share, which the
+    // launch metrics hold.
+    let (grid, block) = match entry.kind {
+        ResultKind::Graph => (
+            launch_shape(&metrics, "launch__grid_dim"),
+            launch_shape(&metrics, "launch__block_dim"),
+        ),
+        _ => (dim3(head.grid_size), dim3(head.block_size)),
+    };
     let result = KernelResult {
         id,
+        kind: entry.kind,
         process_id: process.and_then(|p| p.process_id).map(u64::from),
         process_name: process
             .and_then(|p| p.process_name.as_deref())
@@ -312,8 +321,8 @@ pub fn decode_result(ctx: &Context<'_>, entry: &Entry<'_>, id: u64) -> Result<De
             function,
             mangled: Some(mangled).filter(|m| !m.is_empty()),
         },
-        grid: dim3(head.grid_size),
-        block: dim3(head.block_size),
+        grid,
+        block,
         context: head.context_id.map(u64::from),
         stream: head.stream_id.map(u64::from),
         device: number("launch__device_id").map(|d| d as u64),
@@ -329,6 +338,21 @@ pub fn decode_result(ctx: &Context<'_>, entry: &Entry<'_>, id: u64) -> Result<De
         result,
         clock_status: head.clock_status,
         driver_version: head.kmd_version,
+    })
+}
+
+/// A shape from the three metrics `{prefix}_x`, `_y`, `_z`, when all are numbers.
+fn launch_shape(metrics: &BTreeMap<String, Metric>, prefix: &str) -> Option<Dim3> {
+    let dim = |axis: &str| {
+        metrics
+            .get(&format!("{prefix}_{axis}"))
+            .and_then(Metric::as_f64)
+            .map(|v| v as u64)
+    };
+    Some(Dim3 {
+        x: dim("x")?,
+        y: dim("y")?,
+        z: dim("z")?,
     })
 }
 

@@ -42,8 +42,32 @@ fn within_driver(value: Option<f32>, min: Option<f32>, max: Option<f32>) -> bool
 
 /// Whether a filter lets a template part apply.
 pub fn passes(filter: Option<&MetricOptionFilter>, app: &Applicability) -> bool {
+    passes_with(filter, app, true)
+}
+
+/// The collection scopes a filter lists, if any.
+fn scopes(filter: Option<&MetricOptionFilter>) -> Option<&[i32]> {
+    filter
+        .and_then(|f| f.collection.as_ref())
+        .map(|c| c.scopes.as_slice())
+        .filter(|s| !s.is_empty())
+}
+
+/// Whether a header entry shows for the result's collection scope: an entry that lists scopes
+/// shows for those; one that lists none inherits its section's; a section that lists none
+/// shows every entry. (The Occupancy section lists launches only: a range result shows just
+/// the rows that add ranges, though it stores the other metrics too.)
+fn in_scope(m: &SectionMetric, section: Option<&MetricOptionFilter>, app: &Applicability) -> bool {
+    scopes(m.filter.as_ref())
+        .or_else(|| scopes(section))
+        .is_none_or(|s| s.contains(&app.scope))
+}
+
+/// [`passes`], checking the collection scope or not.
+fn passes_with(filter: Option<&MetricOptionFilter>, app: &Applicability, scope: bool) -> bool {
     let Some(f) = filter else { return true };
-    if let Some(c) = &f.collection
+    if scope
+        && let Some(c) = &f.collection
         && !c.scopes.is_empty()
         && !c.scopes.contains(&app.scope)
     {
@@ -95,17 +119,24 @@ pub fn build_sections(
             offset,
             message: format!("section template: {e}"),
         })?;
-        if !passes(t.filter.as_ref(), app) {
+        // A stored section was collected for this result: its collection scopes only decide
+        // which of its rows show (see `in_scope`).
+        if !passes_with(t.filter.as_ref(), app, false) {
             continue;
         }
         let mut rows: Vec<(&str, MetricRow)> = Vec::new();
         for m in t.header.iter().flat_map(|h| h.metrics.iter()) {
+            if !in_scope(m, t.filter.as_ref(), app) {
+                continue;
+            }
             let Some((name, label)) = resolve(m, app) else {
                 continue;
             };
             let metric = metrics.get(name).cloned().unwrap_or_else(|| {
                 Metric::new(Some(name.to_string()), Value::Missing, unit_of(name))
             });
+            // `--metrics` runs store a section of bare metric names: the name is the label.
+            let label = if label.is_empty() { name } else { label };
             rows.push((
                 name,
                 MetricRow {

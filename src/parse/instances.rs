@@ -1,0 +1,118 @@
+//! Instance lists as `--print-metric-instances` prints them after a metric's value:
+//! `agg (v1; v2; ...)` (`values`) or `agg (id1: v1; id2: v2; ...)` (`details`). A metric with
+//! instances but no aggregate prints the list alone.
+
+use super::number::parse_value;
+use crate::model::{Instance, Value};
+
+/// A printed value split into its aggregate and its instance items `(id, value)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrintedList<'a> {
+    /// The aggregate as printed; empty when the metric has none.
+    pub aggregate: &'a str,
+    /// Each instance: its correlation id when printed (`details`), and its value.
+    pub items: Vec<(Option<&'a str>, &'a str)>,
+}
+
+/// Splits `agg (list)` or `(list)`; `None` when the text does not end in one parenthesised
+/// list without nested parentheses.
+pub fn split(text: &str) -> Option<PrintedList<'_>> {
+    let body = text.trim().strip_suffix(')')?;
+    let (agg_end, list_start) = match body.find(" (") {
+        Some(i) => (i, i + 2),
+        None if body.starts_with('(') => (0, 1),
+        None => return None,
+    };
+    let list = body.get(list_start..)?;
+    if list.contains(['(', ')']) || list.trim().is_empty() {
+        return None;
+    }
+    let items = list
+        .split("; ")
+        .map(|item| match item.split_once(": ") {
+            Some((id, v)) => (Some(id.trim()), v.trim()),
+            None => (None, item.trim()),
+        })
+        .collect();
+    Some(PrintedList {
+        aggregate: body.get(..agg_end)?.trim(),
+        items,
+    })
+}
+
+impl PrintedList<'_> {
+    /// Whether a list after a string reads as instances rather than as part of the string:
+    /// several items (`CachePreferNone (CachePreferNone; CachePreferNone)`), or one that repeats
+    /// the aggregate (`all (all)`); `NVIDIA H100 (SXM)` is a plain string.
+    pub fn plausible_strings(&self) -> bool {
+        self.items.len() >= 2 || self.items.iter().all(|(_, v)| *v == self.aggregate)
+    }
+}
+
+fn is_number(v: &Value) -> bool {
+    !matches!(v, Value::Str(_))
+}
+
+/// A correlation id as printed: an unsigned integer, or a string (`FFMA`).
+fn id_of(text: &str) -> Value {
+    match parse_value(text).0 {
+        Value::U64(v) => Value::U64(v),
+        _ => Value::Str(text.to_string()),
+    }
+}
+
+/// The instances of a split list, values scaled by `factor`. With `strings` false, `None` when
+/// an aggregate or instance value is not a number (the text is then a plain string, such as a
+/// device name with a parenthesis); with `strings` true, string lists are read too.
+pub fn instances_of(list: &PrintedList<'_>, factor: f64, strings: bool) -> Option<Vec<Instance>> {
+    let agg_ok = list.aggregate.is_empty() || is_number(&parse_value(list.aggregate).0);
+    if !strings && !agg_ok {
+        return None;
+    }
+    let mut out = Vec::with_capacity(list.items.len());
+    for (id, text) in &list.items {
+        let value = parse_value(text).0;
+        if !strings && !is_number(&value) {
+            return None;
+        }
+        out.push(Instance {
+            id: id.map(id_of),
+            value: value.scaled(factor),
+        });
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_both_forms() {
+        let l = split("256 (256; 256; 128)").unwrap();
+        assert_eq!(l.aggregate, "256");
+        assert_eq!(l.items, [(None, "256"), (None, "256"), (None, "128")]);
+        let l = split("0 (0: 1; 1: 2)").unwrap();
+        assert_eq!(l.items, [(Some("0"), "1"), (Some("1"), "2")]);
+        let l = split("(1.5; 2.5)").unwrap();
+        assert_eq!(l.aggregate, "");
+        assert_eq!(split("(256, 1, 1)").unwrap().items.len(), 1);
+        assert!(split("NVIDIA H100 80GB HBM3").is_none());
+        assert!(split("f(g(x))").is_none());
+    }
+
+    #[test]
+    fn reads_values_and_ids() {
+        let l = split("3 (0: 1; 1: 2; FFMA: 3)").unwrap();
+        let i = instances_of(&l, 1.0, false).unwrap();
+        assert_eq!(i[1].id, Some(Value::U64(1)));
+        assert_eq!(i[2].id, Some(Value::Str("FFMA".into())));
+        assert_eq!(i[2].value, Value::U64(3));
+        let s = split("NVIDIA H100 (SXM)").unwrap();
+        assert!(instances_of(&s, 1.0, false).is_none());
+        assert!(!s.plausible_strings());
+        assert!(split("all (all)").unwrap().plausible_strings());
+        let c = split("all (all; all)").unwrap();
+        assert_eq!(instances_of(&c, 1.0, true).unwrap().len(), 2);
+    }
+}
