@@ -4,4 +4,5 @@
 pub mod compare;
 pub mod headline;
 pub mod occupancy;
+pub mod path_names;
 pub mod roofline;

@@ -8,12 +8,13 @@ use crate::analysis::compare::export::{
 };
 use crate::analysis::compare::metric_diff::{DEFAULT_THRESHOLD_PCT, delta_pct};
 use crate::analysis::compare::{DiffOptions, ReportDiff, Verdict, diff_reports};
+use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
 use crate::model::units::format_value;
 use crate::parse;
 use clap::{Args, ValueEnum};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Exit code when nothing got worse.
 pub const EXIT_OK: i32 = 0;
@@ -44,6 +45,9 @@ pub struct DiffArgs {
     /// such as `Duration`, or globs such as `*hit_rate*`). They then also decide the exit code.
     #[arg(long, value_delimiter = ',')]
     pub metrics: Option<Vec<String>>,
+    /// Treat every warning (a skipped result, section, metric or line) as an error.
+    #[arg(long)]
+    pub strict: bool,
     /// The baseline report (any form: .ncu-rep, CLI text or log, CSV, GUI copy).
     pub base: PathBuf,
     /// The report to compare against the baseline.
@@ -74,6 +78,9 @@ pub fn run(args: &DiffArgs) -> i32 {
             return EXIT_UNREADABLE;
         }
     };
+    if super::warnings::report_problems([&base, &current], args.strict) {
+        return EXIT_UNREADABLE;
+    }
     let opts = DiffOptions {
         threshold_pct: args.threshold,
         metrics: args.metrics.clone().filter(|m| !m.is_empty()),
@@ -84,11 +91,10 @@ pub fn run(args: &DiffArgs) -> i32 {
         DiffFormat::Md => export::to_markdown(
             &diff,
             &MarkdownOptions {
-                title: format!(
-                    "Comparison: {} → {}",
-                    file_name(&base.source),
-                    file_name(&current.source)
-                ),
+                title: {
+                    let names = distinct_names(&[&base.source, &current.source]);
+                    format!("Comparison: {} → {}", names[0], names[1])
+                },
                 max_changes: DEFAULT_MAX_CHANGES,
             },
         ),
@@ -102,13 +108,6 @@ pub fn run(args: &DiffArgs) -> i32 {
     } else {
         EXIT_OK
     }
-}
-
-fn file_name(p: &Path) -> String {
-    p.file_name().map_or_else(
-        || p.display().to_string(),
-        |f| f.to_string_lossy().into_owned(),
-    )
 }
 
 fn render_json(diff: &ReportDiff, base: &Report, current: &Report) -> String {

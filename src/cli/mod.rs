@@ -6,6 +6,7 @@ pub mod occupancy;
 pub mod output;
 pub mod roofline;
 pub mod summary;
+pub mod warnings;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -40,6 +41,9 @@ pub enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Treat every warning (a skipped result, section, metric or line) as an error.
+        #[arg(long)]
+        strict: bool,
         /// Files to read.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -72,7 +76,11 @@ pub struct AnalysisArgs {
 /// Runs a headless command and returns the process exit code.
 pub fn run(command: Command) -> i32 {
     match command {
-        Command::Summary { json, files } => summary::run(&files, json),
+        Command::Summary {
+            json,
+            strict,
+            files,
+        } => summary::run(&files, json, strict),
         Command::Diff(args) => diff::run(&args),
         Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref()),
         Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref()),

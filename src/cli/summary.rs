@@ -3,6 +3,7 @@
 use super::loading::load_all;
 use super::output::{finish, json_document, render_rows, report_json};
 use crate::analysis::headline::{device_summary, headline};
+use crate::analysis::path_names::distinct_names;
 use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, Value};
 use crate::parse::LoadError;
@@ -10,17 +11,22 @@ use serde_json::{Map, Value as Json, json};
 
 use std::path::PathBuf;
 
-/// Loads every file, prints the summary, and returns the exit code: 0 when every file loaded,
-/// 2 when one could not be read as a result.
-pub fn run(files: &[PathBuf], as_json: bool) -> i32 {
+/// Loads every file, prints the summary, and returns the exit code: 0 when every file loaded
+/// with results, 2 when one could not be read as a result or yielded none (or, with `strict`,
+/// gave any warning). Warnings go to stderr.
+pub fn run(files: &[PathBuf], as_json: bool, strict: bool) -> i32 {
     let (reports, errors) = load_all(files);
     let out = if as_json {
         render_json(&reports, &errors)
     } else {
         render_table(&reports, &errors)
     };
+    let failed = super::warnings::report_problems(&reports, strict);
     super::loading::leave_for_exit(reports);
-    finish(&out, &errors, as_json)
+    match finish(&out, &errors, as_json) {
+        0 if failed => 2,
+        code => code,
+    }
 }
 
 fn dim_json(d: Option<Dim3>) -> Json {
@@ -57,7 +63,7 @@ fn result_json(r: &KernelResult) -> Json {
         .map(|rule| {
             json!({
                 "kind": rule.kind.tag(),
-                "title": rule.title,
+                "title": rule.heading(),
                 "speedup_kind": rule.speedup.map(|s| s.0),
                 "speedup_pct": num_json(rule.speedup.map(|s| s.1)),
             })
@@ -72,7 +78,8 @@ fn result_json(r: &KernelResult) -> Json {
     }
     json!({
         "id": r.id,
-        "name": r.name.demangled,
+        "kind": r.kind.name(),
+        "name": r.display_name(),
         "function": r.name.function,
         "grid": dim_json(r.grid),
         "block": dim_json(r.block),
@@ -119,11 +126,8 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
         "OCC %".into(),
         "TOP RULE (EST. SPEEDUP)".into(),
     ]];
-    for rep in reports {
-        let file = rep.source.file_name().map_or_else(
-            || rep.source.display().to_string(),
-            |f| f.to_string_lossy().into_owned(),
-        );
+    let names = distinct_names(&reports.iter().map(|r| &r.source).collect::<Vec<_>>());
+    for (rep, file) in reports.iter().zip(names) {
         for r in &rep.results {
             let h = headline(r);
             let shape = match (r.grid, r.block) {
@@ -133,18 +137,7 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
             let rule = h.top_rule.map_or_else(
                 || "-".into(),
                 |rule| {
-                    let title = if !rule.title.is_empty() {
-                        rule.title.clone()
-                    } else if let Some(id) = &rule.identifier {
-                        id.clone()
-                    } else {
-                        // Text forms print no rule title: show the message's first words.
-                        rule.message
-                            .split_whitespace()
-                            .take(6)
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    };
+                    let title = rule.heading();
                     match rule.speedup {
                         Some((_, s)) => format!("{title} ({s:.2}%)"),
                         None => title,
@@ -154,7 +147,11 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
             rows.push(vec![
                 file.clone(),
                 r.id.to_string(),
-                r.name.function.clone(),
+                if r.kind.is_kernel() {
+                    r.name.function.clone()
+                } else {
+                    format!("{} ({})", r.display_name(), r.kind.label())
+                },
                 shape,
                 h.duration_ns
                     .map_or_else(|| "-".into(), |d| format_value(d, "ns")),

@@ -12,7 +12,8 @@ pub struct BaselineStats {
     pub current: f64,
     /// Mean of the baselines that have a value.
     pub baseline_mean: f64,
-    /// (current − mean of baselines) / mean × 100; `None` for `inf%`.
+    /// (current − mean of baselines) / mean × 100; `None` when the mean is zero and the current
+    /// value is not (ncu prints `inf%`; shown as `new`).
     pub delta_pct: Option<f64>,
     /// (current − mean of all values) / population standard deviation of all values
     /// (current and baselines); `None` with fewer than two baselines.
@@ -29,7 +30,7 @@ impl BaselineStats {
     pub fn cell_text(&self, current_text: &str) -> String {
         let delta = match self.delta_pct {
             Some(d) => format!("{d:+.2}%"),
-            None => "inf%".to_string(),
+            None => "new".to_string(),
         };
         match self.z_score {
             None => format!("{current_text} ({delta})"),
@@ -131,7 +132,7 @@ mod tests {
         assert!(against_baselines(1.0, &[None]).is_none());
         assert_eq!(
             against_baselines(1.0, &[Some(0.0)]).unwrap().cell_text("1"),
-            "1 (inf%)"
+            "1 (new)"
         );
     }
 }

@@ -61,25 +61,36 @@ pub fn listed_changes(diff: &ReportDiff, max: usize) -> Vec<KernelChange<'_>> {
     out
 }
 
-/// A percentage change as text: `+20.00%`, `inf%`, or `-` when unknown.
+/// A percentage change as text: `+20.00%`; `new` when the base is zero and the current value
+/// is not (ncu prints `inf%`); `-` when unknown.
 pub fn pct_text(delta: Option<f64>, known: bool) -> String {
     match (delta, known) {
         (Some(d), _) => format!("{d:+.2}%"),
-        (None, true) => "inf%".into(),
+        (None, true) => "new".into(),
         (None, false) => "-".into(),
     }
 }
 
-/// The Δ% of a metric diff as text; `≈0%` when the difference is within the precision a
-/// text form printed.
+/// The Δ% of a metric diff as text. Numbers: `+20.00%`; `new` when the base is zero, `gone`
+/// when the current value is zero; `≈0%` when the difference is within the precision a text
+/// form printed. Values that are not numbers are never subtracted: `same` or `changed`.
 pub fn delta_text(m: Option<&MetricDiff>) -> String {
-    match m {
-        None => "-".into(),
-        Some(m) if m.within_precision && m.delta() != Some(0.0) => "≈0%".into(),
-        Some(m) => {
-            let numeric = m.base_f64().is_some() && m.current_f64().is_some();
-            pct_text(m.delta_pct, numeric)
+    let Some(m) = m else { return "-".into() };
+    match (m.base_f64(), m.current_f64()) {
+        (Some(b), Some(c)) if b.is_finite() && c.is_finite() => {
+            if m.within_precision && b != c {
+                "≈0%".into()
+            } else if b == 0.0 && c != 0.0 {
+                "new".into()
+            } else if c == 0.0 && b != 0.0 {
+                "gone".into()
+            } else {
+                pct_text(m.delta_pct, true)
+            }
         }
+        _ if m.base == m.current => "same".into(),
+        (None, None) => "changed".into(),
+        _ => "-".into(),
     }
 }
 
@@ -432,4 +443,33 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::delta_text;
+    use crate::analysis::compare::metric_diff::{Speed, diff_metric};
+    use crate::model::{Metric, Value};
+
+    fn text(base: Value, current: Value) -> String {
+        let m = |v: Value| Metric::new(Some("m".into()), v, "");
+        let d = diff_metric("m", &m(base), &m(current), 2.0, Speed::Unknown);
+        delta_text(d.as_ref())
+    }
+
+    #[test]
+    fn zero_on_one_side_is_new_or_gone() {
+        assert_eq!(text(Value::U64(0), Value::U64(5)), "new");
+        assert_eq!(text(Value::Double(2.5), Value::Double(0.0)), "gone");
+        assert_eq!(text(Value::U64(0), Value::U64(0)), "+0.00%");
+        assert_eq!(text(Value::U64(4), Value::U64(5)), "+25.00%");
+    }
+
+    #[test]
+    fn strings_are_never_subtracted() {
+        let s = |t: &str| Value::Str(t.into());
+        assert_eq!(text(s("CachePreferNone"), s("CachePreferNone")), "same");
+        assert_eq!(text(s("CachePreferNone"), s("CachePreferL1")), "changed");
+        assert_eq!(text(s("all"), Value::U64(3)), "-");
+    }
 }

@@ -1,0 +1,84 @@
+//! What the headless commands say about reports that loaded with problems: each report's
+//! warnings on stderr, files that yielded no result at all, and `--strict`, which makes any
+//! warning an error.
+
+use crate::model::{Format, Report};
+use std::path::Path;
+
+/// The file name of a report's source, or the whole path when it has none.
+fn file_of(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Why a report that loaded holds no result, or `None` when it holds some.
+pub fn why_empty(report: &Report) -> Option<String> {
+    if !report.results.is_empty() {
+        return None;
+    }
+    let mut why = match report.format {
+        Format::Session => "the file is a session page: it holds session information only".into(),
+        _ => format!(
+            "no result could be read from this {} file",
+            report.format.name()
+        ),
+    };
+    if !report.warnings.is_empty() {
+        why.push_str(" (");
+        why.push_str(&report.warnings.join("; "));
+        why.push(')');
+    }
+    Some(why)
+}
+
+/// The problems of the reports that loaded, as `(is_error, line)`: a file without results is
+/// always an error; a warning is one under `strict`.
+pub fn problems<'a>(
+    reports: impl IntoIterator<Item = &'a Report>,
+    strict: bool,
+) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    for r in reports {
+        let file = file_of(&r.source);
+        if let Some(why) = why_empty(r) {
+            out.push((true, format!("{file}: {why}")));
+            continue;
+        }
+        for w in &r.warnings {
+            out.push((strict, format!("{file}: {w}")));
+        }
+    }
+    out
+}
+
+/// Prints the problems of the reports on stderr (`warning: ...` or `error: ...`) and says
+/// whether any of them is an error.
+pub fn report_problems<'a>(reports: impl IntoIterator<Item = &'a Report>, strict: bool) -> bool {
+    let list = problems(reports, strict);
+    for (is_error, line) in &list {
+        let tag = if *is_error { "error" } else { "warning" };
+        eprintln!("{tag}: {line}");
+    }
+    list.iter().any(|(e, _)| *e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::KernelResult;
+
+    #[test]
+    fn empty_reports_are_errors_and_strict_makes_warnings_errors() {
+        let mut session = Report::new("a/s.txt", Format::Session);
+        session.warnings.push("skipped 2 lines".into());
+        let mut text = Report::new("b/k.txt", Format::CliText);
+        text.results.push(KernelResult::default());
+        text.warnings.push("skipped 1 line".into());
+        let p = problems([&session, &text], false);
+        assert_eq!(p.len(), 2);
+        assert!(p[0].0 && p[0].1.starts_with("a/s.txt: the file is a session page"));
+        assert!(p[0].1.ends_with("(skipped 2 lines)"));
+        assert_eq!(p[1], (false, "b/k.txt: skipped 1 line".to_string()));
+        assert!(problems([&text], true)[0].0);
+        assert!(problems([&text], false).iter().all(|(e, _)| !e));
+    }
+}
