@@ -128,9 +128,9 @@ fn generated_result(report: usize, index: usize) -> KernelResult {
             z: 1,
         }),
         block: Some(Dim3 { x: 128, y: 1, z: 1 }),
-        sections,
         ..KernelResult::default()
     };
+    *result.sections_mut() = sections;
     result.index_section_metrics();
     result
 }

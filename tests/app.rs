@@ -190,7 +190,7 @@ fn raw_page_lists_every_metric_and_searches() {
     h.run();
     assert_eq!(h.state().settings().page, PageId::Raw);
     let at = h.state().selection().unwrap();
-    let total = h.state().workspace().result(at).unwrap().1.metrics.len();
+    let total = h.state().workspace().result(at).unwrap().1.metrics().len();
     assert!(total > 30, "the first result has {total} metrics");
     assert_label(&h, &format!("{total} of {total} metrics"));
     assert_label(&h, "gpu__time_duration.sum");

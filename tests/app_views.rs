@@ -45,7 +45,7 @@ fn selected(h: &AppHarness) -> (usize, String) {
 
 /// The value a text row of a result's section shows (as the parser read it).
 fn row_value(r: &KernelResult, label: &str) -> f64 {
-    r.sections
+    r.sections()
         .iter()
         .flat_map(|s| &s.rows)
         .find(|row| row.label == label)

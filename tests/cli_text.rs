@@ -52,7 +52,7 @@ fn result_counts() {
         let ids: Vec<u64> = report.results.iter().map(|r| r.id).collect();
         assert_eq!(ids, (0..n as u64).collect::<Vec<_>>(), "{rel}");
         assert!(
-            report.results.iter().all(|r| !r.sections.is_empty()),
+            report.results.iter().all(|r| !r.sections().is_empty()),
             "{rel}: a result without sections"
         );
     }
@@ -79,7 +79,7 @@ fn compare_with_truth(report: &Report, truth: &[TruthResult], what: &str) -> usi
     let mut compared = 0;
     let mut mismatches = Vec::new();
     for (i, (r, t)) in report.results.iter().zip(truth).enumerate() {
-        for section in &r.sections {
+        for section in r.sections() {
             for row in &section.rows {
                 let (Some(name), Some(printed)) = (&row.metric.name, &row.metric.printed) else {
                     continue;
@@ -168,7 +168,7 @@ fn details_values_match_the_oracle() {
         let rows: Vec<_> = report
             .results
             .iter()
-            .flat_map(|r| &r.sections)
+            .flat_map(|r| r.sections())
             .flat_map(|s| &s.rows)
             .collect();
         let named = rows.iter().filter(|r| r.metric.name.is_some()).count();
@@ -207,9 +207,9 @@ fn function_names_match_the_oracle() {
 fn raw_page_rows_are_metric_names() {
     let report = load_fixture("h100/kernels_basic.raw.txt.xz");
     for r in &report.results {
-        assert_eq!(r.sections.len(), 1);
-        assert_eq!(r.sections[0].name, cli_text::RAW_SECTION);
-        assert!(r.sections[0].rows.len() > 500);
+        assert_eq!(r.sections().len(), 1);
+        assert_eq!(r.sections()[0].name, cli_text::RAW_SECTION);
+        assert!(r.sections()[0].rows.len() > 500);
     }
     let n = compare_with_truth(
         &report,
@@ -314,7 +314,7 @@ fn older_layout_in_a_script_log() {
     let r = &report.results[0];
     assert_eq!(r.timestamp.as_deref(), Some("2025-May-15 09:00:25"));
     // Long unit names convert to base units.
-    let sol = &r.sections[0];
+    let sol = &r.sections()[0];
     assert_eq!(sol.name, "GPU Speed Of Light Throughput");
     let dram = r.metric("dram__cycles_elapsed.avg.per_second").unwrap();
     assert_eq!(dram.unit, "hz");
@@ -624,20 +624,20 @@ fn metric_map_equals_index_section_metrics() {
     ] {
         for r in &load_fixture(rel).results {
             let mut rebuilt = r.clone();
-            rebuilt.metrics.clear();
+            rebuilt.metrics_mut().clear();
             rebuilt.index_section_metrics();
-            assert_eq!(rebuilt.metrics, r.metrics, "{rel} result {}", r.id);
+            assert_eq!(rebuilt.metrics(), r.metrics(), "{rel} result {}", r.id);
         }
     }
     // With body tables, the header rows' entries are those of `index_section_metrics`.
     let r = &cli_text::parse(DETAILS_ALL).unwrap().results[0];
     let mut rebuilt = r.clone();
-    rebuilt.metrics.clear();
+    rebuilt.metrics_mut().clear();
     rebuilt.index_section_metrics();
-    for (key, metric) in &rebuilt.metrics {
-        assert_eq!(r.metrics.get(key), Some(metric), "{key}");
+    for (key, metric) in rebuilt.metrics() {
+        assert_eq!(r.metrics().get(key), Some(metric), "{key}");
     }
-    assert!(r.metrics.len() > rebuilt.metrics.len());
+    assert!(r.metrics().len() > rebuilt.metrics().len());
 }
 
 #[test]
@@ -740,7 +740,7 @@ fn label_name_exports_give_metric_names() {
     let report = cli_text::parse(DETAILS_NAMES).unwrap();
     let r = &report.results[0];
     assert_eq!(r.process_id, Some(1287));
-    let sol = &r.sections[0];
+    let sol = &r.sections()[0];
     assert_eq!(sol.rows[0].label, "DRAM Frequency");
     assert_eq!(
         sol.rows[0].metric.name.as_deref(),
@@ -755,7 +755,7 @@ fn label_name_exports_give_metric_names() {
     );
     assert_eq!(groups.metric.value, Value::U64(1));
     // Every row names its metric and the labels are those the catalog knows.
-    for s in &r.sections {
+    for s in r.sections() {
         for row in &s.rows {
             let name = row.metric.name.as_deref().unwrap();
             if let Some(known) = sightline::model::catalog::metric_for(&s.name, &row.label) {
@@ -770,7 +770,7 @@ fn label_name_exports_give_metric_names() {
 fn rule_details_give_focus_metrics() {
     let report = cli_text::parse(RULE_DETAILS).unwrap();
     let r = &report.results[0];
-    let sol = &r.sections[0];
+    let sol = &r.sections()[0];
     assert_eq!(sol.rows.len(), 10);
     assert_eq!(sol.rules.len(), 1);
     assert_eq!(
@@ -801,7 +801,7 @@ fn details_all_keeps_header_tables_and_rules() {
     let report = cli_text::parse(DETAILS_ALL).unwrap();
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
     let r = &report.results[0];
-    let sol = &r.sections[0];
+    let sol = &r.sections()[0];
     let labels: Vec<&str> = sol.rows.iter().map(|row| row.label.as_str()).collect();
     assert_eq!(labels.len(), 11);
     assert_eq!(labels[0], "DRAM Frequency");
@@ -814,7 +814,7 @@ fn details_all_keeps_header_tables_and_rules() {
             .message
             .starts_with("Memory is more heavily utilized")
     );
-    let roofline = &r.sections[1];
+    let roofline = &r.sections()[1];
     assert_eq!(roofline.name, "GPU Speed Of Light Roofline Chart");
     assert_eq!(roofline.rows.len(), 4);
     // Body tables are kept as metrics, keyed by section, table and label.

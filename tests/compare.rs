@@ -365,7 +365,10 @@ fn diff_command_exits_0_for_the_same_run() {
 fn slower_kernel_is_a_regression_in_the_oracle() {
     let base = truth_report(FULL_TRUTH);
     let mut current = truth_report(FULL_TRUTH);
-    let metric = current.results[3].metrics.get_mut(names::DURATION).unwrap();
+    let metric = current.results[3]
+        .metrics_mut()
+        .get_mut(names::DURATION)
+        .unwrap();
     metric.value = Value::Double(417536.0 * 1.2);
     let diff = diff_reports(&base, &current, &DiffOptions::default());
     let worse: Vec<&str> = diff.regressions().map(|m| m.name.as_str()).collect();
@@ -507,7 +510,7 @@ fn metrics_option_restricts_and_gates() {
     // A lower L2 hit rate in one kernel: a metric regression, not a duration one.
     let key = "lts__t_sector_hit_rate.pct";
     let v = current.results[6].number(key).unwrap();
-    current.results[6].metrics.get_mut(key).unwrap().value = Value::Double(v * 0.5);
+    current.results[6].metrics_mut().get_mut(key).unwrap().value = Value::Double(v * 0.5);
     let all = diff_reports(&base, &current, &DiffOptions::default());
     assert_eq!(
         all.matched[6].diff.get(key).unwrap().verdict,

@@ -87,7 +87,7 @@ fn compare<'a>(
 /// Every metric in the section rows of the details form.
 fn section_metrics(report: &Report, i: usize) -> Vec<&Metric> {
     report.results[i]
-        .sections
+        .sections()
         .iter()
         .flat_map(|s| s.rows.iter().map(|r| &r.metric))
         .collect()
@@ -95,7 +95,7 @@ fn section_metrics(report: &Report, i: usize) -> Vec<&Metric> {
 
 /// Every metric in the metric map of the raw form.
 fn map_metrics(report: &Report, i: usize) -> Vec<&Metric> {
-    report.results[i].metrics.values().collect()
+    report.results[i].metrics().values().collect()
 }
 
 fn assert_all_equal(what: &str, tally: &Tally, at_least: usize) {
@@ -177,7 +177,7 @@ type RuleSummary = (String, String, RuleKind, Option<(SpeedupKind, f64)>);
 
 fn rules_of(report: &Report, i: usize) -> Vec<RuleSummary> {
     report.results[i]
-        .sections
+        .sections()
         .iter()
         .flat_map(|s| {
             s.rules.iter().map(move |r| {
@@ -269,7 +269,7 @@ fn details_csv_basic_rules_match_the_csv_text() {
         ]
     );
     // Rules land in the section of the same result that shows the metrics, by display name.
-    let sol = &report.results[0].sections[0];
+    let sol = &report.results[0].sections()[0];
     assert_eq!(sol.name, "GPU Speed Of Light Throughput");
     assert_eq!(sol.identifier.as_deref(), Some("SpeedOfLight"));
     assert_eq!(sol.rows.len(), 10);
@@ -321,7 +321,7 @@ fn details_csv_full_rules_match_the_csv_text() {
     )));
     // A section with rules only gets its display name from the identifier.
     let roofline = report.results[0]
-        .sections
+        .sections()
         .iter()
         .find(|s| s.identifier.as_deref() == Some("SpeedOfLight_RooflineChart"))
         .unwrap();
@@ -378,7 +378,7 @@ fn raw_csv_devices_and_sections() {
     );
     assert!(d.attributes.len() > 50);
     // Sections from the stock layout, rows in the order the details text prints them.
-    let sol = &report.results[0].sections[0];
+    let sol = &report.results[0].sections()[0];
     assert_eq!(sol.name, "GPU Speed Of Light Throughput");
     let labels: Vec<&str> = sol.rows.iter().map(|r| r.label.as_str()).collect();
     assert_eq!(

@@ -29,7 +29,7 @@ fn pairs_in_file() -> Vec<(String, String)> {
 /// The rows of the parsed result as the file prints them: `Label [unit]` and value.
 fn rows_as_printed(result: &KernelResult) -> Vec<(String, Value)> {
     result
-        .sections
+        .sections()
         .iter()
         .flat_map(|s| s.rows.iter())
         .map(|row| {
@@ -92,7 +92,7 @@ fn gui_copy_header_row() {
 fn gui_copy_sections_and_metrics() {
     let report = load_fixture(FILE);
     let r = &report.results[0];
-    let names: Vec<&str> = r.sections.iter().map(|s| s.name.as_str()).collect();
+    let names: Vec<&str> = r.sections().iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
         [
@@ -112,7 +112,7 @@ fn gui_copy_sections_and_metrics() {
             "Source Counters",
         ]
     );
-    assert_eq!(r.sections[0].identifier.as_deref(), Some("SpeedOfLight"));
+    assert_eq!(r.sections()[0].identifier.as_deref(), Some("SpeedOfLight"));
     // Values by metric name, in base units.
     let close = |key: &str, want: f64| {
         let got = r.number(key).unwrap_or_else(|| panic!("{key} missing"));
@@ -143,7 +143,7 @@ fn gui_copy_rules() {
     let report = load_fixture(FILE);
     let r = &report.results[0];
     let rules: Vec<ShownRule> = r
-        .sections
+        .sections()
         .iter()
         .flat_map(|s| {
             s.rules
@@ -188,7 +188,7 @@ fn gui_copy_rules() {
             ),
         ]
     );
-    let sol = &r.sections[0];
+    let sol = &r.sections()[0];
     assert!(
         sol.rules[0]
             .message
@@ -199,7 +199,7 @@ fn gui_copy_rules() {
             .message
             .contains("See the Kernel Profiling Guide for more details")
     );
-    let bank = &r.sections[3].rules[1];
+    let bank = &r.sections()[3].rules[1];
     assert!(
         bank.message
             .starts_with("The memory access pattern for shared loads")

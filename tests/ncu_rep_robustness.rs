@@ -203,7 +203,7 @@ fn read_damaged(bytes: &[u8], same_thread: bool, what: &dyn Fn() -> String) -> O
     match result {
         Ok(report) => {
             for r in &report.results {
-                assert!(r.metrics.len() <= bytes.len());
+                assert!(r.metrics().len() <= bytes.len());
             }
             Outcome::Results(report.results.len())
         }
@@ -272,8 +272,8 @@ fn flipped_bytes_never_panic() {
     let small = one_result_report(&basic());
     let sound = ncu_rep::parse(&small).unwrap();
     assert_eq!(sound.results.len(), 1);
-    assert!(sound.results[0].metrics.len() > 100);
-    assert!(sound.results[0].sections.len() >= 4);
+    assert!(sound.results[0].metrics().len() > 100);
+    assert!(sound.results[0].sections().len() >= 4);
     const COPIES: u64 = 20_000;
     const WORKERS: u64 = 2;
     let (ok, failed) = std::thread::scope(|s| {

@@ -31,7 +31,7 @@ fn parse_must_not_panic(label: &str, bytes: &[u8]) {
         match sightline::parse::parse_bytes(Path::new("case.txt"), bytes) {
             Ok(report) => {
                 for r in &report.results {
-                    let _ = r.metrics.len();
+                    let _ = r.metrics().len();
                 }
             }
             Err(e) => assert!(

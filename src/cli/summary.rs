@@ -70,7 +70,7 @@ fn result_json(r: &KernelResult) -> Json {
         })
         .collect();
     let mut metrics = Map::new();
-    for (key, m) in &r.metrics {
+    for (key, m) in r.metrics() {
         metrics.insert(
             key.clone(),
             json!({"value": value_json(&m.value), "unit": m.unit}),

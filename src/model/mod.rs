@@ -1,5 +1,6 @@
 //! The data model every parser fills: reports, results, sections, rules and metrics with units.
 
+pub mod body;
 pub mod catalog;
 pub mod metric;
 pub mod names;
@@ -11,6 +12,7 @@ pub mod stock_sections;
 pub mod units;
 pub mod value;
 
+pub use body::{Body, ResultBody};
 pub use metric::{Metric, MetricRow, Printed};
 pub use report::{Device, Format, Report, Session};
 pub use result::{

@@ -1,5 +1,6 @@
 //! One profiled workload (a kernel launch): identity, launch shape, sections, rules, metrics.
 
+use super::body::{Body, ResultBody};
 use super::metric::{Metric, MetricRow};
 use super::result_kind::ResultKind;
 use serde::Serialize;
@@ -252,12 +253,10 @@ pub struct KernelResult {
     pub nvtx: Vec<NvtxRange>,
     /// Launch timestamp as printed by older CLI layouts.
     pub timestamp: Option<String>,
-    /// Sections in display order.
-    pub sections: Vec<Section>,
-    /// Rules that belong to no section.
-    pub rules: Vec<RuleResult>,
-    /// Every metric, by ncu metric name where known, else by `Section/Label`.
-    pub metrics: BTreeMap<String, Metric>,
+    /// Sections, rules and metrics; read them with [`KernelResult::sections`],
+    /// [`KernelResult::metrics`] and the other accessors.
+    #[serde(flatten)]
+    pub content: Body,
     /// Number of invocations summarised (`--print-summary`), `None` for a single launch.
     pub invocations: Option<u64>,
 }
@@ -273,14 +272,59 @@ impl KernelResult {
         self.name.demangled.clone()
     }
 
+    /// Sections in display order.
+    pub fn sections(&self) -> &[Section] {
+        &self.body().sections
+    }
+
+    /// Rules that belong to no section.
+    pub fn rules(&self) -> &[RuleResult] {
+        &self.body().rules
+    }
+
+    /// Every metric, by ncu metric name where known, else by `Section/Label`, in name order.
+    pub fn metrics(&self) -> &BTreeMap<String, Metric> {
+        &self.body().metrics
+    }
+
+    /// Sections, rules and metrics together.
+    pub fn body(&self) -> &ResultBody {
+        self.content.get()
+    }
+
+    /// Sections, rules and metrics, for a reader filling them or a caller changing them.
+    pub fn body_mut(&mut self) -> &mut ResultBody {
+        self.content.get_mut()
+    }
+
+    /// The sections, to change.
+    pub fn sections_mut(&mut self) -> &mut Vec<Section> {
+        &mut self.body_mut().sections
+    }
+
+    /// The rules of no section, to change.
+    pub fn rules_mut(&mut self) -> &mut Vec<RuleResult> {
+        &mut self.body_mut().rules
+    }
+
+    /// The metric map, to change.
+    pub fn metrics_mut(&mut self) -> &mut BTreeMap<String, Metric> {
+        &mut self.body_mut().metrics
+    }
+
+    /// Replaces sections, rules and metrics.
+    pub fn set_body(&mut self, body: ResultBody) {
+        self.content = Body::new(body);
+    }
+
     /// The section with this display name.
     pub fn section(&self, name: &str) -> Option<&Section> {
-        self.sections.iter().find(|s| s.name == name)
+        self.sections().iter().find(|s| s.name == name)
     }
 
     /// The metric stored under `key` (an ncu metric name or `Section/Label`).
     pub fn metric(&self, key: &str) -> Option<&Metric> {
-        self.metrics.get(key)
+        self.metrics().get(key)
     }
 
     /// A metric's value as a number in its base unit.
@@ -290,41 +334,18 @@ impl KernelResult {
 
     /// Every rule result, of all sections and of none.
     pub fn all_rules(&self) -> impl Iterator<Item = &RuleResult> {
-        self.sections
-            .iter()
-            .flat_map(|s| s.rules.iter())
-            .chain(self.rules.iter())
+        self.body().all_rules()
     }
 
     /// The rule result with the highest estimated speedup: a global estimate (a decrease of the
     /// workload's runtime) wins over a local one (the gain of one hardware unit).
     pub fn top_rule(&self) -> Option<&RuleResult> {
-        self.all_rules()
-            .filter_map(|r| {
-                r.speedup
-                    .map(|(kind, pct)| (kind == SpeedupKind::Global, pct, r))
-            })
-            .max_by(|a, b| {
-                (a.0, a.1)
-                    .partial_cmp(&(b.0, b.1))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
-            .map(|(_, _, r)| r)
+        self.body().top_rule()
     }
 
     /// Inserts a section row's metric into the metric map under its key, keeping the row.
     pub fn index_section_metrics(&mut self) {
-        for section in &self.sections {
-            for row in &section.rows {
-                let key = match &row.metric.name {
-                    Some(name) => name.clone(),
-                    None => format!("{}/{}", section.name, row.label),
-                };
-                self.metrics
-                    .entry(key)
-                    .or_insert_with(|| row.metric.clone());
-            }
-        }
+        self.body_mut().index_section_metrics();
     }
 }
 

@@ -61,9 +61,10 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
             }
             let unit = units.as_ref().and_then(|u| u.get(i)).unwrap_or("");
             let metric = metric_with_instances(name, value, unit, listed);
-            result.metrics.insert(name.to_string(), metric);
+            result.metrics_mut().insert(name.to_string(), metric);
         }
-        result.sections = build_sections(&result.metrics);
+        let sections = build_sections(result.metrics());
+        *result.sections_mut() = sections;
         add_device(&mut report.devices, &result, &row, &metric_columns);
         report.results.push(result);
     }

@@ -151,7 +151,7 @@ pub fn truth_to_result(t: &TruthResult, id: u64) -> sightline::model::KernelResu
                 value: json_to_value(v, &m.kind),
             })
             .collect();
-        r.metrics.insert(name.clone(), metric);
+        r.metrics_mut().insert(name.clone(), metric);
     }
     r
 }

@@ -147,10 +147,10 @@ pub fn render(text: &str) -> String {
 
 /// Which section a rule of a result is attached to (`None`: the result's own list).
 pub fn rules_with_sections(r: &KernelResult) -> Vec<(Option<&str>, &sightline::model::RuleResult)> {
-    r.sections
+    r.sections()
         .iter()
         .flat_map(|s| s.rules.iter().map(move |x| (s.identifier.as_deref(), x)))
-        .chain(r.rules.iter().map(|x| (None, x)))
+        .chain(r.rules().iter().map(|x| (None, x)))
         .collect()
 }
 
@@ -204,10 +204,10 @@ pub fn compare_with_truth(report_rel: &str, truth_rel: &str) -> usize {
         }
 
         let metrics = t["metrics"].as_object().unwrap();
-        assert_eq!(r.metrics.len(), metrics.len(), "{ctx}: metric count");
+        assert_eq!(r.metrics().len(), metrics.len(), "{ctx}: metric count");
         for (name, tm) in metrics {
             let m = r
-                .metrics
+                .metrics()
                 .get(name)
                 .unwrap_or_else(|| panic!("{ctx}: no {name}"));
             assert_eq!(m.name.as_deref(), Some(name.as_str()));
@@ -285,7 +285,7 @@ pub fn compare_with_truth(report_rel: &str, truth_rel: &str) -> usize {
                 assert_eq!(*section, want_section, "{ctx}: {id} section");
             } else {
                 assert!(
-                    !r.sections
+                    !r.sections()
                         .iter()
                         .any(|s| s.identifier.as_deref() == want_section),
                     "{ctx}: {id} should be in its section"
@@ -431,10 +431,10 @@ pub fn compare_with_details(report_rel: &str, details_rel: &str) -> usize {
     let mut compared = 0;
     for (r, sections) in report.results.iter().zip(&printed) {
         let ctx = format!("{report_rel} result {}", r.id);
-        let mine: Vec<&str> = r.sections.iter().map(|s| s.name.as_str()).collect();
+        let mine: Vec<&str> = r.sections().iter().map(|s| s.name.as_str()).collect();
         let theirs: Vec<&str> = sections.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(mine, theirs, "{ctx}: sections");
-        for (s, p) in r.sections.iter().zip(sections) {
+        for (s, p) in r.sections().iter().zip(sections) {
             let labels: Vec<&str> = s.rows.iter().map(|x| x.label.as_str()).collect();
             let plabels: Vec<&str> = p.rows.iter().map(|x| x.0.as_str()).collect();
             assert_eq!(labels, plabels, "{ctx}: rows of {}", s.name);
@@ -484,7 +484,7 @@ pub fn compare_with_details(report_rel: &str, details_rel: &str) -> usize {
                 compared += 1;
             }
         }
-        assert!(r.rules.is_empty(), "{ctx}: rules outside sections");
+        assert!(r.rules().is_empty(), "{ctx}: rules outside sections");
     }
     println!("{report_rel}: {compared} rows and rules compared with the details page");
     compared
@@ -502,12 +502,12 @@ pub fn compare_printed(native: &Report, text: &Report, what: &str) -> usize {
     let mut compared = 0;
     for (n, t) in native.results.iter().zip(&text.results) {
         let by_name: BTreeMap<&str, &sightline::model::Metric> = t
-            .metrics
+            .metrics()
             .values()
             .filter_map(|m| m.name.as_deref().map(|k| (k, m)))
             .collect();
         for (name, tm) in by_name {
-            let Some(nm) = n.metrics.get(name) else {
+            let Some(nm) = n.metrics().get(name) else {
                 continue;
             };
             let Some(printed) = &tm.printed else { continue };

@@ -106,13 +106,13 @@ impl RunContext {
             }
         }
         ctx.sections_listed = tool_lists_sections(report.format)
-            && report.results.iter().any(|r| !r.sections.is_empty());
+            && report.results.iter().any(|r| !r.sections().is_empty());
         ctx.sections = if ctx.sections_listed {
             listed_sections(report)
         } else {
             sections_from_metrics(report)
         };
-        let total: usize = report.results.iter().map(|r| r.metrics.len()).sum();
+        let total: usize = report.results.iter().map(|r| r.metrics().len()).sum();
         ctx.metrics_per_result = total / report.results.len().max(1);
         ctx
     }
@@ -181,7 +181,7 @@ fn listed_sections(report: &Report) -> BTreeSet<String> {
     report
         .results
         .iter()
-        .flat_map(|r| r.sections.iter())
+        .flat_map(|r| r.sections().iter())
         .map(|s| s.name.clone())
         .filter(|n| !n.is_empty())
         .collect()
@@ -201,7 +201,7 @@ fn tool_lists_sections(format: Format) -> bool {
 fn sections_from_metrics(report: &Report) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for r in &report.results {
-        for (key, m) in &r.metrics {
+        for (key, m) in r.metrics() {
             let name = m.name.as_deref().unwrap_or(key);
             if name.starts_with("launch__") || name.starts_with("device__") {
                 continue;

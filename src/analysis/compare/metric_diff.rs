@@ -175,7 +175,7 @@ pub fn speed_of(duration: Option<&MetricDiff>) -> Speed {
 /// label catalog knows it, else the `Section/Label` key.
 pub fn canonical_metrics(result: &KernelResult) -> BTreeMap<String, &Metric> {
     let mut out = BTreeMap::new();
-    for (key, metric) in &result.metrics {
+    for (key, metric) in result.metrics() {
         let canonical = canonical_key(key, metric);
         out.entry(canonical).or_insert(metric);
     }
@@ -188,7 +188,7 @@ pub fn metric_number(result: &KernelResult, key: &str) -> Option<f64> {
         return Some(v);
     }
     result
-        .metrics
+        .metrics()
         .iter()
         .find(|(k, m)| canonical_key(k, m) == key)
         .and_then(|(_, m)| m.as_f64())

@@ -157,7 +157,7 @@ pub fn tensor_paths(result: &KernelResult) -> Vec<TensorPath> {
         return Vec::new();
     };
     let paths: Vec<&str> = result
-        .metrics
+        .metrics()
         .range(TENSOR_PREFIX.to_string()..)
         .take_while(|(k, _)| k.starts_with(TENSOR_PREFIX))
         .filter_map(|(k, _)| {

@@ -180,7 +180,7 @@ fn devices_of(results: &[KernelResult]) -> Vec<Device> {
             d.cc = r.cc;
         }
         if d.attributes.is_empty() {
-            for (name, m) in r.metrics.range("device__attribute_".to_string()..) {
+            for (name, m) in r.metrics().range("device__attribute_".to_string()..) {
                 let Some(attr) = name.strip_prefix("device__attribute_") else {
                     break;
                 };

@@ -15,6 +15,7 @@ enum Source<'r> {
 
 /// Fills `result.metrics` from its sections' rows and then `body` (keys not yet present).
 pub fn index_metrics(result: &mut KernelResult, body: Vec<(String, Metric)>) {
+    let result = result.body_mut();
     // Entries already in the map keep their place, as with `entry().or_insert`.
     let existing = std::mem::take(&mut result.metrics);
     let rows: usize = result.sections.iter().map(|s| s.rows.len()).sum();
@@ -73,7 +74,7 @@ mod tests {
     #[test]
     fn equals_row_by_row_indexing() {
         let mut r = KernelResult::default();
-        r.sections.push(Section {
+        r.sections_mut().push(Section {
             name: "B".into(),
             rows: vec![
                 row("x", Some("m__b"), 1),
@@ -82,7 +83,7 @@ mod tests {
             ],
             ..Section::default()
         });
-        r.sections.push(Section {
+        r.sections_mut().push(Section {
             name: "A".into(),
             rows: vec![row("x", Some("m__b"), 4), row("y", None, 5)],
             ..Section::default()
@@ -94,11 +95,11 @@ mod tests {
             ("A/T/q".to_string(), Metric::new(None, Value::U64(6), "")),
         ];
         for (k, m) in body.clone() {
-            expected.metrics.entry(k).or_insert(m);
+            expected.metrics_mut().entry(k).or_insert(m);
         }
         index_metrics(&mut r, body);
-        assert_eq!(r.metrics, expected.metrics);
-        assert_eq!(r.metrics.len(), 5);
-        assert_eq!(r.metrics["m__b"].value, Value::U64(1));
+        assert_eq!(r.metrics(), expected.metrics());
+        assert_eq!(r.metrics().len(), 5);
+        assert_eq!(r.metrics()["m__b"].value, Value::U64(1));
     }
 }

@@ -211,9 +211,10 @@ impl<'a> Reader<'a> {
             cc: k.cc,
             timestamp: k.timestamp.map(str::to_string),
             invocations: k.invocations,
-            sections: Vec::with_capacity(self.shared.last_sections),
             ..KernelResult::default()
         };
+        let mut result = result;
+        *result.sections_mut() = Vec::with_capacity(self.shared.last_sections);
         self.next_id += 1;
         self.current = Some(ResultState {
             result,
@@ -230,7 +231,7 @@ impl<'a> Reader<'a> {
     fn finish_result(&mut self) {
         if let Some(cur) = self.current.take() {
             let result = cur.finish(&mut self.shared);
-            self.shared.last_sections = result.sections.len();
+            self.shared.last_sections = result.sections().len();
             self.report.results.push(result);
         }
     }
@@ -403,9 +404,9 @@ impl<'a> ResultState<'a> {
         self.end_table(sh);
         self.finish_rule();
         self.rule_block = RuleBlock::None;
-        let index = self.result.sections.len();
+        let index = self.result.sections().len();
         let label_slot = sh.labels.slot(name);
-        self.result.sections.push(Section {
+        self.result.sections_mut().push(Section {
             identifier: None,
             name: name.to_string(),
             rows: Vec::with_capacity(sh.labels.known_rows(label_slot)),
@@ -471,8 +472,8 @@ impl<'a> ResultState<'a> {
     fn role_of_new_table(&mut self) -> Role {
         match &mut self.section {
             None => {
-                let index = self.result.sections.len();
-                self.result.sections.push(Section {
+                let index = self.result.sections().len();
+                self.result.sections_mut().push(Section {
                     identifier: None,
                     name: RAW_SECTION.to_string(),
                     rows: Vec::new(),
@@ -605,7 +606,7 @@ impl<'a> ResultState<'a> {
         table.rows += 1;
         match table.role {
             Role::Header | Role::Raw => {
-                if let Some(s) = result.sections.get_mut(section.index) {
+                if let Some(s) = result.sections_mut().get_mut(section.index) {
                     s.rows.push(MetricRow {
                         label: label.to_string(),
                         metric,
@@ -630,10 +631,10 @@ impl<'a> ResultState<'a> {
         let rule = match self.last_rule {
             Some(RuleSlot::Section(i)) => self
                 .result
-                .sections
+                .sections_mut()
                 .get_mut(i)
                 .and_then(|s| s.rules.last_mut()),
-            Some(RuleSlot::Result) => self.result.rules.last_mut(),
+            Some(RuleSlot::Result) => self.result.rules_mut().last_mut(),
             None => None,
         };
         if let Some(rule) = rule {
@@ -663,12 +664,12 @@ impl<'a> ResultState<'a> {
         };
         let rule = rule.finish();
         match &self.section {
-            Some(s) if s.index < self.result.sections.len() => {
-                self.result.sections[s.index].rules.push(rule);
+            Some(s) if s.index < self.result.sections().len() => {
+                self.result.sections_mut()[s.index].rules.push(rule);
                 self.last_rule = Some(RuleSlot::Section(s.index));
             }
             _ => {
-                self.result.rules.push(rule);
+                self.result.rules_mut().push(rule);
                 self.last_rule = Some(RuleSlot::Result);
             }
         }

@@ -150,7 +150,7 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
             cell(row, cols.metric_value),
             cell(row, cols.metric_unit),
         );
-        section_by_name(&mut result.sections, section)
+        section_by_name(result.sections_mut(), section)
             .rows
             .push(MetricRow {
                 label: label.to_string(),
@@ -174,9 +174,9 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
     };
     crate::model::rule_catalog::complete(&mut rule);
     if section.is_empty() {
-        result.rules.push(rule);
+        result.rules_mut().push(rule);
     } else {
-        section_by_identifier(&mut result.sections, section)
+        section_by_identifier(result.sections_mut(), section)
             .rules
             .push(rule);
     }

@@ -104,17 +104,17 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
                 pending.push(t);
             }
             Line::Cells(line) => {
-                open_known_section(&mut result.sections, &pending);
+                open_known_section(result.sections_mut(), &pending);
                 pending.clear();
-                if result.sections.is_empty() {
-                    result.sections.push(Section::default());
+                if result.sections().is_empty() {
+                    result.sections_mut().push(Section::default());
                 }
-                if let Some(section) = result.sections.last_mut() {
+                if let Some(section) = result.sections_mut().last_mut() {
                     pairs += add_pairs(section, line);
                 }
             }
             Line::Prose(t) => {
-                let opened = open_known_section(&mut result.sections, &pending);
+                let opened = open_known_section(result.sections_mut(), &pending);
                 // Bare lines above a rule that are no section title repeat the rule title.
                 let subtitles: Vec<&str> = pending
                     .iter()
@@ -123,13 +123,13 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
                     .collect();
                 if is_rule_line(t, &subtitles) {
                     let rule = parse_rule_line(t, &subtitles);
-                    match result.sections.last_mut() {
+                    match result.body_mut().sections.last_mut() {
                         Some(section) => section.rules.push(rule),
-                        None => result.rules.push(rule),
+                        None => result.body_mut().rules.push(rule),
                     }
                 } else if !opened && let Some(title) = pending.last() {
                     // A description paragraph under an unknown section title.
-                    open_section(&mut result.sections, title);
+                    open_section(result.sections_mut(), title);
                 }
                 pending.clear();
             }
@@ -227,7 +227,7 @@ fn apply_header(report: &mut Report, result: &mut KernelResult, head: HeaderRow)
     for (name, printed) in header_metrics {
         if let Some((value, unit)) = printed {
             result
-                .metrics
+                .metrics_mut()
                 .entry(name.to_string())
                 .or_insert_with(|| metric_from_parsed(Some(name.to_string()), value, &unit));
         }

@@ -9,7 +9,8 @@ use super::wire::{FieldIter, WireValue};
 use super::workloads::{decode_head, layout};
 use super::{rules, units};
 use crate::model::{
-    Dim3, Instance, KernelName, KernelResult, Metric, NvtxRange, ResultKind, Value, names,
+    Dim3, Instance, KernelName, KernelResult, Metric, NvtxRange, ResultBody, ResultKind, Value,
+    names,
 };
 use crate::parse::ParseError;
 use prost::Message;
@@ -329,11 +330,15 @@ pub fn decode_result(ctx: &Context<'_>, entry: &Entry<'_>, id: u64) -> Result<De
         cc,
         nvtx,
         timestamp: None,
+        invocations: None,
+        ..KernelResult::default()
+    };
+    let mut result = result;
+    result.set_body(ResultBody {
         sections,
         rules: loose_rules,
         metrics,
-        invocations: None,
-    };
+    });
     Ok(Decoded {
         result,
         clock_status: head.clock_status,

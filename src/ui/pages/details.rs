@@ -29,17 +29,17 @@ pub fn show(ui: &mut egui::Ui, result: &KernelResult, show_breakdown: &mut bool)
         .show(ui, |ui| {
             sol_bars::show(ui, result, show_breakdown);
             ui.separator();
-            if result.sections.is_empty() {
+            if result.sections().is_empty() {
                 ui.weak("This form of report has no sections; the Raw page lists every metric.");
             }
-            for (i, section) in result.sections.iter().enumerate() {
+            for (i, section) in result.sections().iter().enumerate() {
                 section_ui(ui, i, section);
             }
-            if !result.rules.is_empty() {
+            if !result.rules().is_empty() {
                 egui::CollapsingHeader::new(egui::RichText::new("Other rule results").strong())
                     .id_salt("section_other_rules")
                     .default_open(true)
-                    .show(ui, |ui| rules_ui(ui, &result.rules));
+                    .show(ui, |ui| rules_ui(ui, result.rules()));
             }
         });
 }

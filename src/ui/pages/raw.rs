@@ -42,7 +42,7 @@ impl RawPageState {
         if !fresh {
             let needle = self.query.trim().to_lowercase();
             let names = result
-                .metrics
+                .metrics()
                 .keys()
                 .filter(|k| needle.is_empty() || k.to_lowercase().contains(&needle))
                 .cloned()
@@ -66,7 +66,7 @@ pub fn show(ui: &mut egui::Ui, at: ResultRef, result: &KernelResult, state: &mut
         )
         .labelled_by(label.id);
     });
-    let total = result.metrics.len();
+    let total = result.metrics().len();
     let names = state.matches(at, result);
     ui.weak(format!("{} of {total} metrics", names.len()));
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
@@ -90,7 +90,7 @@ pub fn show(ui: &mut egui::Ui, at: ResultRef, result: &KernelResult, state: &mut
                 let Some(name) = names.get(row.index()) else {
                     return;
                 };
-                let Some(metric) = result.metrics.get(name) else {
+                let Some(metric) = result.metrics().get(name) else {
                     return;
                 };
                 let (value, unit) = value_and_unit(&metric.value, &metric.unit);

@@ -190,7 +190,7 @@ fn launch_of_result(ui: &mut egui::Ui, r: &KernelResult) {
             .collect();
         rows.push(("NVTX".into(), stack.join(" / ")));
     }
-    for (key, metric) in r.metrics.range::<str, _>((
+    for (key, metric) in r.metrics().range::<str, _>((
         std::ops::Bound::Included("launch__"),
         std::ops::Bound::Excluded("launch_`"),
     )) {

@@ -21,7 +21,7 @@ pub(super) fn find_metric<'r>(
 ) -> Option<&'r Metric> {
     canonical.get(key).copied().or_else(|| {
         result
-            .sections
+            .sections()
             .iter()
             .filter(|s| s.name == section)
             .flat_map(|s| &s.rows)
@@ -36,7 +36,7 @@ pub(super) fn find_metric<'r>(
 pub(super) fn row_plan(results: &[&KernelResult]) -> Vec<(String, Vec<(String, String)>)> {
     let mut plan: Vec<(String, Vec<(String, String)>)> = Vec::new();
     for r in results {
-        for s in &r.sections {
+        for s in r.sections() {
             let name = if s.name.is_empty() {
                 s.identifier.clone().unwrap_or_else(|| "Section".into())
             } else {
