@@ -3,6 +3,7 @@
 //! in one place by the app, as do cancelling loads, baselines, comparisons and saving exports.
 
 use super::loader::LoadId;
+use super::page_id::PageId;
 use super::workspace::{ReportId, ResultRef};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -89,6 +90,13 @@ pub enum Command {
     SetBaseline(ResultRef),
     /// Stop using the baseline at this position of the list.
     RemoveBaseline(usize),
+    /// Make a result a baseline, or stop using it as one (Ctrl+B).
+    ToggleBaseline(ResultRef),
+    /// Show a page of the selected result (Ctrl+1…9).
+    ShowPage(PageId),
+    /// Select the first result of the next open report (Ctrl+Tab), or of the previous one
+    /// (Ctrl+Shift+Tab), in the order they were opened.
+    NextReport { back: bool },
     /// Show the side-by-side comparison of two results (a row of the report comparison).
     ComparePair { base: ResultRef, current: ResultRef },
     /// Save text (an export) to a file the user picks.

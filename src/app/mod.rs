@@ -18,6 +18,7 @@
 pub mod baselines;
 pub mod cache;
 pub mod commands;
+pub mod copy;
 pub mod demo;
 pub mod error;
 pub mod file_notices;

@@ -247,6 +247,18 @@ impl AppState {
             Command::RemoveBaseline(index) => {
                 baselines::remove(&mut self.settings.baselines, index);
             }
+            Command::ToggleBaseline(at) => {
+                match baselines::index_of(&self.settings.baselines, at) {
+                    Some(index) => {
+                        baselines::remove(&mut self.settings.baselines, index);
+                    }
+                    None => {
+                        baselines::add(&mut self.settings.baselines, &self.workspace, at);
+                    }
+                }
+            }
+            Command::ShowPage(page) => self.settings.page = page,
+            Command::NextReport { back } => self.select_next_report(back),
             Command::ComparePair { base, current } => {
                 if self.workspace.result(base).is_some() && self.workspace.result(current).is_some()
                 {
@@ -446,6 +458,40 @@ impl AppState {
         while let Some(event) = self.watcher.try_recv() {
             if self.workspace.report(event.report).is_some() {
                 self.file_notices.apply(event.report, event.state);
+            }
+        }
+    }
+
+    /// Selects the first visible result of the report after (or before) the selected one's,
+    /// wrapping around; reports with no visible result are skipped.
+    fn select_next_report(&mut self, back: bool) {
+        let ids: Vec<ReportId> = self.workspace.reports().iter().map(|r| r.id).collect();
+        if ids.is_empty() {
+            return;
+        }
+        let current = self
+            .selection
+            .and_then(|s| ids.iter().position(|&id| id == s.report));
+        let order = self
+            .table
+            .order(&self.workspace, self.settings.sort)
+            .to_vec();
+        let rows = self.workspace.rows();
+        let n = ids.len();
+        for step in 1..=n {
+            let i = match (current, back) {
+                (Some(c), false) => (c + step) % n,
+                (Some(c), true) => (c + n - step % n) % n,
+                (None, _) => step - 1,
+            };
+            let Some(&id) = ids.get(i) else { continue };
+            let first = order
+                .iter()
+                .filter_map(|&r| rows.get(r))
+                .find(|r| r.result.report == id);
+            if let Some(row) = first {
+                self.selection = Some(row.result);
+                return;
             }
         }
     }

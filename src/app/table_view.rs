@@ -6,6 +6,17 @@ use super::cache::Cached;
 use super::rows::{SortState, visible_order};
 use super::workspace::{ResultRef, Workspace};
 
+/// Where a keyboard move of the selection goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    /// This many rows down (up when negative).
+    By(isize),
+    /// The first row (Home).
+    First,
+    /// The last row (End).
+    Last,
+}
+
 /// The filter text and the cached visible order.
 #[derive(Debug, Default)]
 pub struct TableView {
@@ -54,23 +65,26 @@ impl TableView {
             .position(|&i| rows.get(i).is_some_and(|r| r.result == at))
     }
 
-    /// The visible row `delta` rows from the selected one (clamped to the table; the first row
-    /// when nothing visible is selected), with its position; `None` when no row is visible.
+    /// The visible row a move leads to from the selected one (clamped to the table; a relative
+    /// move from no visible selection goes to the first row), with its position; `None` when
+    /// no row is visible.
     pub fn moved(
         &mut self,
         workspace: &Workspace,
         sort: SortState,
         selection: Option<ResultRef>,
-        delta: isize,
+        to: Move,
     ) -> Option<(usize, ResultRef)> {
         let current = self.position_of(workspace, sort, selection);
         let len = self.order(workspace, sort).len();
         if len == 0 {
             return None;
         }
-        let next = match current {
-            Some(pos) => pos.saturating_add_signed(delta).min(len - 1),
-            None => 0,
+        let next = match (to, current) {
+            (Move::First, _) => 0,
+            (Move::Last, _) => len - 1,
+            (Move::By(delta), Some(pos)) => pos.saturating_add_signed(delta).min(len - 1),
+            (Move::By(_), None) => 0,
         };
         self.result_at(workspace, sort, next).map(|r| (next, r))
     }

@@ -242,7 +242,7 @@ impl SightlineApp {
 
     /// Keyboard shortcuts, paste, dropped files and Ctrl+wheel zoom, as commands.
     fn collect_input(&mut self, ctx: &egui::Context) {
-        menu::shortcuts(ctx, &mut self.queued);
+        menu::shortcuts(ctx, self.state.selection, &mut self.queued);
         if !ctx.text_edit_focused() {
             let pasted: Vec<String> = ctx.input(|i| {
                 i.events

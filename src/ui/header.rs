@@ -6,6 +6,7 @@ use crate::app::commands::Command;
 use crate::app::workspace::{OpenReport, ResultRef};
 use crate::model::KernelResult;
 use crate::model::units::format_value;
+use crate::ui::widgets::copy_menu::copy_button;
 
 /// Facts shown in the header, as (label, value) pairs.
 pub fn facts(open: &OpenReport, result: &KernelResult) -> Vec<(&'static str, String)> {
@@ -61,7 +62,8 @@ pub fn show(
         result.name.function.as_str()
     };
     ui.horizontal(|ui| {
-        ui.heading(function);
+        let heading = ui.heading(function);
+        name_copy_menu(&heading, result);
         if let Some(n) = result.invocations {
             ui.weak(format!("{n} invocations"));
         }
@@ -71,7 +73,7 @@ pub fn show(
                 ui.label(egui::RichText::new("Baseline").color(color).strong());
                 if ui
                     .button("Remove baseline")
-                    .on_hover_text("Stop comparing other results with this one")
+                    .on_hover_text("Stop comparing other results with this one (Ctrl+B)")
                     .clicked()
                 {
                     commands.push(Command::RemoveBaseline(index));
@@ -82,7 +84,7 @@ pub fn show(
                     .button("Set as baseline")
                     .on_hover_text(
                         "Compare other results with this one (Compare and Roofline pages); \
-                         kept across restarts",
+                         kept across restarts (Ctrl+B)",
                     )
                     .clicked()
                 {
@@ -92,10 +94,13 @@ pub fn show(
         }
     });
     if result.name.demangled != function {
-        ui.add(
-            egui::Label::new(egui::RichText::new(&result.name.demangled).weak().small()).truncate(),
-        )
-        .on_hover_text(&result.name.demangled);
+        let full = ui
+            .add(
+                egui::Label::new(egui::RichText::new(&result.name.demangled).weak().small())
+                    .truncate(),
+            )
+            .on_hover_text(&result.name.demangled);
+        name_copy_menu(&full, result);
     }
     ui.horizontal_wrapped(|ui| {
         for (i, (label, value)) in facts(open, result).into_iter().enumerate() {
@@ -104,6 +109,23 @@ pub fn show(
             }
             ui.weak(label);
             ui.label(value);
+        }
+    });
+}
+
+/// The right-click menu of the kernel's name: copy the function name, the demangled or the
+/// mangled name.
+fn name_copy_menu(response: &egui::Response, result: &KernelResult) {
+    response.context_menu(|ui| {
+        let name = &result.name;
+        if !name.function.is_empty() {
+            copy_button(ui, "Copy function name", || name.function.clone());
+        }
+        if !name.demangled.is_empty() {
+            copy_button(ui, "Copy full name", || name.demangled.clone());
+        }
+        if let Some(mangled) = name.mangled.as_deref().filter(|m| !m.is_empty()) {
+            copy_button(ui, "Copy mangled name", || mangled.to_string());
         }
     });
 }

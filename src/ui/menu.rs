@@ -3,22 +3,87 @@
 use crate::app::commands::{Command, OpenRequest};
 use crate::app::page_id::PageId;
 use crate::app::settings::Settings;
+use crate::app::workspace::ResultRef;
 use crate::ui::widgets::theme::ThemeChoice;
 
-/// Ctrl+O (Cmd+O on macOS).
-pub const OPEN_SHORTCUT: egui::KeyboardShortcut =
-    egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::O);
-/// Ctrl+Q.
-pub const QUIT_SHORTCUT: egui::KeyboardShortcut =
-    egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::Q);
+const fn ctrl(key: egui::Key) -> egui::KeyboardShortcut {
+    egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, key)
+}
 
-/// Shortcuts that work anywhere in the window.
-pub fn shortcuts(ctx: &egui::Context, commands: &mut Vec<Command>) {
-    if ctx.input_mut(|i| i.consume_shortcut(&OPEN_SHORTCUT)) {
+/// Ctrl+O (Cmd+O on macOS).
+pub const OPEN_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::O);
+/// Ctrl+Q.
+pub const QUIT_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::Q);
+/// Ctrl+B: set the selected result as a baseline, or stop using it as one.
+pub const BASELINE_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::B);
+/// Ctrl+W: close the selected result's report.
+pub const CLOSE_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::W);
+/// Ctrl+Tab: the next report.
+pub const NEXT_REPORT_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::Tab);
+/// Ctrl+Shift+Tab: the previous report.
+pub const PREVIOUS_REPORT_SHORTCUT: egui::KeyboardShortcut = egui::KeyboardShortcut::new(
+    egui::Modifiers::COMMAND.plus(egui::Modifiers::SHIFT),
+    egui::Key::Tab,
+);
+
+/// Every keyboard shortcut, as the Help menu lists it: (keys, what they do).
+pub const SHORTCUT_LIST: &[(&str, &str)] = &[
+    ("Ctrl+O", "Open files"),
+    ("Ctrl+V", "Open ncu text from the clipboard"),
+    ("Up / Down", "Previous / next result"),
+    ("Home / End", "First / last result"),
+    ("Page Up / Page Down", "A page of results up / down"),
+    ("Ctrl+F", "Filter the results by kernel name"),
+    ("Esc", "Clear the filter"),
+    (
+        "Ctrl+1 … Ctrl+7",
+        "Details, Raw, Session, Roofline, Occupancy, Compare, Report vs report",
+    ),
+    (
+        "Ctrl+B",
+        "Set the selected result as a baseline (again: remove it)",
+    ),
+    ("Ctrl+W", "Close the selected result's report"),
+    ("Ctrl+Tab / Ctrl+Shift+Tab", "Next / previous report"),
+    ("Ctrl+wheel, Ctrl+plus / minus", "Zoom"),
+    (
+        "Right-click",
+        "Copy a value, a name or a table row (text, TSV, Markdown)",
+    ),
+    ("Ctrl+Q", "Quit"),
+];
+
+/// Shortcuts that work anywhere in the window; `selection` is the selected result.
+pub fn shortcuts(ctx: &egui::Context, selection: Option<ResultRef>, commands: &mut Vec<Command>) {
+    let pressed =
+        |shortcut: &egui::KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(shortcut));
+    if pressed(&OPEN_SHORTCUT) {
         commands.push(Command::ShowOpenDialog);
     }
-    if ctx.input_mut(|i| i.consume_shortcut(&QUIT_SHORTCUT)) {
+    if pressed(&QUIT_SHORTCUT) {
         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+    // The longer combination first: Ctrl+Tab would also match Ctrl+Shift+Tab.
+    if pressed(&PREVIOUS_REPORT_SHORTCUT) {
+        commands.push(Command::NextReport { back: true });
+    }
+    if pressed(&NEXT_REPORT_SHORTCUT) {
+        commands.push(Command::NextReport { back: false });
+    }
+    for &page in PageId::ALL {
+        if let Some(key) = crate::ui::pages::digit_key(page.number())
+            && pressed(&ctrl(key))
+        {
+            commands.push(Command::ShowPage(page));
+        }
+    }
+    if let Some(at) = selection {
+        if pressed(&BASELINE_SHORTCUT) {
+            commands.push(Command::ToggleBaseline(at));
+        }
+        if pressed(&CLOSE_SHORTCUT) {
+            commands.push(Command::CloseReport(at.report));
+        }
     }
 }
 
@@ -57,6 +122,17 @@ fn file_menu(ui: &mut egui::Ui, settings: &Settings, commands: &mut Vec<Command>
             }
         }
     });
+    let paste = egui::Button::new("Paste ncu text")
+        .shortcut_text(ui.ctx().format_shortcut(&ctrl(egui::Key::V)));
+    if ui
+        .add(paste)
+        .on_hover_text("Open text copied from a terminal or from Nsight Compute")
+        .clicked()
+    {
+        ui.ctx()
+            .send_viewport_cmd(egui::ViewportCommand::RequestPaste);
+        ui.close();
+    }
     if ui.button("Open demo report").clicked() {
         commands.push(Command::Open(OpenRequest::Demo));
     }
@@ -97,9 +173,15 @@ fn help_menu(ui: &mut egui::Ui) {
     ui.label(format!("sightline {}", env!("CARGO_PKG_VERSION")));
     ui.weak("A viewer for NVIDIA Nsight Compute results.");
     ui.separator();
-    ui.label("Open: Ctrl+O, drag files in, or pass them on the command line");
-    ui.label("Paste ncu text: Ctrl+V");
-    ui.label("Select results: click, or Up/Down");
-    ui.label("Baselines: Set as baseline in the header, or right-click a row");
-    ui.label("Zoom: Ctrl+wheel, Ctrl+plus/minus");
+    ui.strong("Keyboard shortcuts");
+    egui::Grid::new("shortcut_list")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for (keys, what) in SHORTCUT_LIST {
+                ui.monospace(*keys);
+                ui.label(*what);
+                ui.end_row();
+            }
+        });
 }

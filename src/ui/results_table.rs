@@ -4,10 +4,12 @@
 
 use crate::app::baselines;
 use crate::app::commands::Command;
+use crate::app::copy;
 use crate::app::rows::{RowSummary, SortColumn, SortState};
 use crate::app::state::AppState;
-use crate::app::table_view::TableView;
+use crate::app::table_view::{Move, TableView};
 use crate::app::workspace::{ResultRef, Workspace};
+use crate::ui::widgets::copy_menu::copy_button;
 use crate::ui::widgets::theme;
 use egui_extras::{Column, TableBuilder};
 
@@ -16,20 +18,31 @@ use egui_extras::{Column, TableBuilder};
 pub struct ResultsTable {
     /// Row (in visible order) to scroll into view on the next frame.
     scroll_to: Option<usize>,
+    /// How many rows fit on screen (last frame), for Page Up / Page Down.
+    page_rows: usize,
+}
+
+/// Ctrl+F: to the filter box.
+pub const FIND_SHORTCUT: egui::KeyboardShortcut =
+    egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::F);
+
+/// The filter box's widget id.
+pub fn filter_id() -> egui::Id {
+    egui::Id::unique("results_filter")
 }
 
 impl ResultsTable {
-    /// Moves the selection by `delta` rows in visible order (selects the first row when
-    /// nothing visible is selected) and scrolls it into view.
+    /// Moves the selection in visible order (see [`TableView::moved`]) and scrolls it into
+    /// view.
     pub fn move_selection(
         &mut self,
         view: &mut TableView,
         workspace: &Workspace,
         sort: SortState,
         selection: &mut Option<ResultRef>,
-        delta: isize,
+        to: Move,
     ) {
-        if let Some((pos, at)) = view.moved(workspace, sort, *selection, delta) {
+        if let Some((pos, at)) = view.moved(workspace, sort, *selection, to) {
             *selection = Some(at);
             self.scroll_to = Some(pos);
         }
@@ -53,6 +66,7 @@ impl ResultsTable {
             let label = ui.label("Filter kernels");
             ui.add(
                 egui::TextEdit::singleline(&mut view.filter)
+                    .id(filter_id())
                     .hint_text("kernel name")
                     .desired_width(220.0),
             )
@@ -67,6 +81,9 @@ impl ResultsTable {
         let order = view.order(workspace, *sort);
         let rows = workspace.rows();
         let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
+        self.page_rows = ((ui.available_height() / row_height) as usize)
+            .saturating_sub(2)
+            .max(1);
         let mut clicked_header = None;
         let mut clicked_row = None;
         let mut table = TableBuilder::new(ui)
@@ -120,19 +137,36 @@ impl ResultsTable {
                     if response.clicked() {
                         clicked_row = Some(summary.result);
                     }
-                    response.context_menu(|ui| match baseline {
-                        Some(i) => {
-                            if ui.button("Remove baseline").clicked() {
-                                commands.push(Command::RemoveBaseline(i));
-                                ui.close();
+                    response.context_menu(|ui| {
+                        match baseline {
+                            Some(i) => {
+                                if ui.button("Remove baseline").clicked() {
+                                    commands.push(Command::RemoveBaseline(i));
+                                    ui.close();
+                                }
+                            }
+                            None => {
+                                if ui.button("Set as baseline").clicked() {
+                                    commands.push(Command::SetBaseline(summary.result));
+                                    ui.close();
+                                }
                             }
                         }
-                        None => {
-                            if ui.button("Set as baseline").clicked() {
-                                commands.push(Command::SetBaseline(summary.result));
-                                ui.close();
-                            }
-                        }
+                        ui.separator();
+                        copy_button(ui, "Copy kernel name", || summary.kernel_full.clone());
+                        copy_button(ui, "Copy row (TSV)", || {
+                            copy::summary_rows([summary], false)
+                        });
+                        copy_button(ui, "Copy row (Markdown)", || {
+                            copy::summary_rows([summary], true)
+                        });
+                        let visible = || order.iter().filter_map(|&i| rows.get(i));
+                        copy_button(ui, "Copy all shown rows (TSV)", || {
+                            copy::summary_rows(visible(), false)
+                        });
+                        copy_button(ui, "Copy all shown rows (Markdown)", || {
+                            copy::summary_rows(visible(), true)
+                        });
                     });
                 });
             });
@@ -144,7 +178,8 @@ impl ResultsTable {
         }
     }
 
-    /// Up/down move the selection unless a text field has the keyboard.
+    /// Ctrl+F focuses the filter; Esc clears it. Up/Down, Home/End and Page Up/Page Down move
+    /// the selection unless a text field has the keyboard.
     fn keyboard(
         &mut self,
         ui: &mut egui::Ui,
@@ -153,18 +188,38 @@ impl ResultsTable {
         sort: SortState,
         selection: &mut Option<ResultRef>,
     ) {
+        if ui.input_mut(|i| i.consume_shortcut(&FIND_SHORTCUT)) {
+            ui.memory_mut(|m| m.request_focus(filter_id()));
+        }
+        let filter_focused = ui.memory(|m| m.has_focus(filter_id()));
+        if (filter_focused || !ui.ctx().text_edit_focused())
+            && !view.filter.is_empty()
+            && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
+        {
+            view.filter.clear();
+            ui.memory_mut(|m| m.surrender_focus(filter_id()));
+        }
         if ui.ctx().text_edit_focused() {
             return;
         }
-        let (up, down) = ui.input_mut(|i| {
-            (
-                i.count_and_consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
-                i.count_and_consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
-            )
+        let page = self.page_rows.max(1) as isize;
+        let to = ui.input_mut(|i| {
+            let mut count =
+                |key: egui::Key| i.count_and_consume_key(egui::Modifiers::NONE, key) as isize;
+            let steps = count(egui::Key::ArrowDown) - count(egui::Key::ArrowUp);
+            let pages = count(egui::Key::PageDown) - count(egui::Key::PageUp);
+            let (home, end) = (count(egui::Key::Home), count(egui::Key::End));
+            if end > 0 {
+                Some(Move::Last)
+            } else if home > 0 {
+                Some(Move::First)
+            } else {
+                let delta = steps + pages * page;
+                (steps != 0 || pages != 0).then_some(Move::By(delta))
+            }
         });
-        let delta = down as isize - up as isize;
-        if up + down > 0 {
-            self.move_selection(view, workspace, sort, selection, delta);
+        if let Some(to) = to {
+            self.move_selection(view, workspace, sort, selection, to);
         }
     }
 }

@@ -5,6 +5,7 @@ use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit}
 use crate::app::page_id::PageId;
 use crate::model::{KernelResult, Metric, RuleKind, RuleResult, Section};
 use crate::ui::pages::{Page, PageContext, PageIo};
+use crate::ui::widgets::copy_menu::{self, copy_button};
 use crate::ui::widgets::{sol_bars, theme};
 
 /// The Details page (no state of its own).
@@ -70,17 +71,40 @@ fn section_ui(ui: &mut egui::Ui, index: usize, section: &Section) {
                         ui.end_row();
                         for row in &section.rows {
                             let (value, unit) = value_and_unit(&row.metric.value, &row.metric.unit);
-                            ui.label(&row.label)
+                            let name = ui
+                                .label(&row.label)
                                 .on_hover_ui(|ui| metric_tooltip(ui, &row.label, &row.metric));
+                            metric_copy_menu(&name, &row.label, &row.metric);
                             ui.label(&unit);
-                            ui.label(&value)
+                            let shown = ui
+                                .label(&value)
                                 .on_hover_ui(|ui| metric_tooltip(ui, &row.label, &row.metric));
+                            metric_copy_menu(&shown, &row.label, &row.metric);
                             ui.end_row();
                         }
                     });
             }
             rules_ui(ui, &section.rules);
         });
+}
+
+/// The right-click menu of a metric: copy its value, its name, or its row as TSV or Markdown.
+pub fn metric_copy_menu(response: &egui::Response, label: &str, metric: &Metric) {
+    response.context_menu(|ui| {
+        let (value, unit) = value_and_unit(&metric.value, &metric.unit);
+        let with_unit = if unit.is_empty() {
+            value.clone()
+        } else {
+            format!("{value} {unit}")
+        };
+        copy_button(ui, "Copy value", || with_unit);
+        copy_button(ui, "Copy label", || label.to_string());
+        if let Some(name) = metric.name.as_deref() {
+            copy_button(ui, "Copy metric name", || name.to_string());
+        }
+        let cells = [label.to_string(), unit, value];
+        copy_menu::row_buttons(ui, &["Metric Name", "Metric Unit", "Metric Value"], &cells);
+    });
 }
 
 /// The tooltip of a metric: name, unit and raw value.

@@ -5,7 +5,7 @@ use crate::app::format::value_and_unit;
 use crate::app::page_id::PageId;
 use crate::app::workspace::ResultRef;
 use crate::model::KernelResult;
-use crate::ui::pages::details::metric_tooltip;
+use crate::ui::pages::details::{metric_copy_menu, metric_tooltip};
 use crate::ui::pages::{Page, PageContext, PageIo};
 use egui_extras::{Column, TableBuilder};
 
@@ -95,15 +95,19 @@ pub fn show(ui: &mut egui::Ui, at: ResultRef, result: &KernelResult, state: &mut
                 };
                 let (value, unit) = value_and_unit(&metric.value, &metric.unit);
                 row.col(|ui| {
-                    ui.monospace(name)
+                    let shown = ui
+                        .monospace(name)
                         .on_hover_ui(|ui| metric_tooltip(ui, name, metric));
+                    metric_copy_menu(&shown, name, metric);
                 });
                 row.col(|ui| {
                     ui.label(unit);
                 });
                 row.col(|ui| {
-                    ui.label(value)
+                    let shown = ui
+                        .label(value)
                         .on_hover_ui(|ui| metric_tooltip(ui, name, metric));
+                    metric_copy_menu(&shown, name, metric);
                 });
                 row.col(|ui| {
                     if !metric.instances.is_empty() {
