@@ -1,7 +1,56 @@
-//! Text for values, metrics and rules as the views show them (no egui).
+//! Text for values, metrics and rules as the views show them (no egui): one formatter for
+//! every page and export. Counts have no decimals and thousands separators (`14,680,064`),
+//! other values two decimals; times and sizes are scaled (`ns`/`us`/`ms`, `B`/`KB`/`MB`/`GB`);
+//! a value that is not finite is never printed as `inf`.
 
-use crate::model::units::{auto_scale, format_value};
+use crate::model::units::{auto_scale, format_value, group_thousands};
 use crate::model::{Metric, RuleResult, SpeedupKind, Value};
+
+/// A unit as people read it: `B`, `KB/s`, `GHz` for ncu's `byte`, `Kbyte/second`, `Ghz`;
+/// other units as they are.
+pub fn display_unit(unit: &str) -> String {
+    let part = |p: &str| -> String {
+        match p {
+            "byte" => "B".into(),
+            "Kbyte" => "KB".into(),
+            "Mbyte" => "MB".into(),
+            "Gbyte" => "GB".into(),
+            "Tbyte" => "TB".into(),
+            "hz" => "Hz".into(),
+            "Khz" => "kHz".into(),
+            "Mhz" => "MHz".into(),
+            "Ghz" => "GHz".into(),
+            "second" => "s".into(),
+            other => other.to_string(),
+        }
+    };
+    unit.split('/').map(part).collect::<Vec<_>>().join("/")
+}
+
+/// A number without a unit: integers without decimals, others with two; thousands
+/// separators; `-` when not finite.
+pub fn number_text(value: f64) -> String {
+    if !value.is_finite() {
+        "-".into()
+    } else if value.fract() == 0.0 && value.abs() < 1e15 {
+        group_thousands(&format!("{}", value as i64))
+    } else {
+        group_thousands(&format!("{value:.2}"))
+    }
+}
+
+/// A value in a base unit, scaled and with its unit (`71.62 us`, `1.25 MB`, `14,680,064`).
+pub fn value_text(value: f64, base_unit: &str) -> String {
+    if !value.is_finite() {
+        return "-".into();
+    }
+    let (number, unit) = value_and_unit(&Value::Double(value), base_unit);
+    if unit.is_empty() {
+        number
+    } else {
+        format!("{number} {unit}")
+    }
+}
 
 /// A metric value split into the number text and the unit text, auto-scaled like ncu
 /// (`71.62` and `us` for 71,620 ns). Strings and missing values have an empty unit.
@@ -11,11 +60,13 @@ pub fn value_and_unit(value: &Value, base_unit: &str) -> (String, String) {
             let full = format_value(v, base_unit);
             let (unit, _) = auto_scale(base_unit, v);
             match full.strip_suffix(unit.as_str()) {
-                Some(number) if !unit.is_empty() => (number.trim_end().to_string(), unit),
+                Some(number) if !unit.is_empty() => {
+                    (number.trim_end().to_string(), display_unit(&unit))
+                }
                 _ => (full, String::new()),
             }
         }
-        Some(v) => (format!("{v}"), base_unit.to_string()),
+        Some(_) => ("-".into(), display_unit(base_unit)),
         None => (value.to_string(), String::new()),
     }
 }
@@ -32,7 +83,10 @@ pub fn metric_text(metric: &Metric) -> String {
 
 /// A percentage with two decimals (`33.65 %`), or `-` when absent.
 pub fn percent_text(value: Option<f64>) -> String {
-    value.map_or_else(|| "-".to_string(), |v| format!("{v:.2} %"))
+    match value {
+        Some(v) if v.is_finite() => format!("{v:.2} %"),
+        _ => "-".to_string(),
+    }
 }
 
 /// The name a rule is shown under: its title, else its identifier, else the start of its message.
@@ -125,6 +179,22 @@ pub fn file_name(path: &std::path::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_formatter_for_counts_units_and_non_numbers() {
+        assert_eq!(number_text(14_680_064.0), "14,680,064");
+        assert_eq!(number_text(1234.5), "1,234.50");
+        assert_eq!(number_text(f64::INFINITY), "-");
+        assert_eq!(value_text(71_620.0, "ns"), "71.62 us");
+        assert_eq!(value_text(1_250_000.0, "byte"), "1.25 MB");
+        assert_eq!(value_text(2.62e9, "hz"), "2.62 GHz");
+        assert_eq!(value_text(3.0e12, "byte/s"), "3.00 TB/s");
+        assert_eq!(value_text(142_196.0, "cycle"), "142,196 cycle");
+        assert_eq!(value_text(f64::NAN, "ns"), "-");
+        assert_eq!(display_unit("Kbyte/block"), "KB/block");
+        assert_eq!(percent_text(Some(f64::INFINITY)), "-");
+        assert_eq!(percent_text(Some(33.654)), "33.65 %");
+    }
 
     #[test]
     fn splits_scaled_units() {

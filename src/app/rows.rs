@@ -1,10 +1,10 @@
 //! The rows of the results table: one summary per result, built once per loaded report, and
 //! the filter and sort that give the order on screen (no egui).
 
+use super::format::value_text;
 use super::format::{first_words, rule_title};
 use super::workspace::{ReportId, ResultRef};
 use crate::analysis::headline::headline;
-use crate::model::units::format_value;
 use crate::model::{Report, RuleKind, SpeedupKind};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
@@ -175,7 +175,7 @@ pub fn summarize_report(report_id: ReportId, name: &str, report: &Report) -> Vec
                 duration_ns: h.duration_ns,
                 duration_text: h
                     .duration_ns
-                    .map_or_else(|| "-".into(), |d| format_value(d, "ns")),
+                    .map_or_else(|| "-".into(), |d| value_text(d, "ns")),
                 sol_compute_pct: h.sol_compute_pct,
                 sol_memory_pct: h.sol_memory_pct,
                 occupancy_pct: h.achieved_occupancy_pct,

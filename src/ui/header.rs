@@ -3,9 +3,9 @@
 
 use crate::analysis::headline::{device_summary, headline};
 use crate::app::commands::Command;
+use crate::app::format::value_text;
 use crate::app::workspace::{OpenReport, ResultRef};
 use crate::model::KernelResult;
-use crate::model::units::format_value;
 use crate::ui::widgets::copy_menu::copy_button;
 
 /// Facts shown in the header, as (label, value) pairs.
@@ -34,7 +34,7 @@ pub fn facts(open: &OpenReport, result: &KernelResult) -> Vec<(&'static str, Str
         (
             "Duration",
             h.duration_ns
-                .map_or_else(|| "-".into(), |d| format_value(d, "ns")),
+                .map_or_else(|| "-".into(), |d| value_text(d, "ns")),
         ),
         ("Grid", shape(result.grid)),
         ("Block", shape(result.block)),
@@ -94,12 +94,12 @@ pub fn show(
         }
     });
     if result.name.demangled != function {
-        let full = ui
-            .add(
-                egui::Label::new(egui::RichText::new(&result.name.demangled).weak().small())
-                    .truncate(),
-            )
-            .on_hover_text(&result.name.demangled);
+        // The whole demangled name, wrapped and selectable (long template names included).
+        let full = ui.add(
+            egui::Label::new(egui::RichText::new(&result.name.demangled).weak().small())
+                .wrap()
+                .selectable(true),
+        );
         name_copy_menu(&full, result);
     }
     ui.horizontal_wrapped(|ui| {

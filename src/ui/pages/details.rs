@@ -190,9 +190,7 @@ pub fn rules_ui(ui: &mut egui::Ui, rules: &[RuleResult]) {
                             .show(ui, |ui| {
                                 for (name, value) in &rule.focus_metrics {
                                     ui.monospace(name);
-                                    ui.label(crate::model::units::group_thousands(&format!(
-                                        "{value:.3}"
-                                    )));
+                                    ui.label(crate::app::format::number_text(*value));
                                     ui.end_row();
                                 }
                             });

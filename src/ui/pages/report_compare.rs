@@ -9,10 +9,10 @@ use crate::analysis::compare::export::{
 use crate::analysis::compare::metric_diff::delta_pct;
 use crate::analysis::compare::{DiffOptions, ReportDiff, Verdict, diff_reports};
 use crate::app::commands::Command;
+use crate::app::format::value_text;
 use crate::app::page_id::PageId;
 use crate::app::settings::Settings;
 use crate::app::workspace::{ReportId, ResultRef, Workspace};
-use crate::model::units::format_value;
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
 use crate::ui::widgets::compare_export::{self, ExportSource};
@@ -238,8 +238,8 @@ fn summary_ui(ui: &mut egui::Ui, diff: &ReportDiff) {
     ui.horizontal_wrapped(|ui| {
         ui.label(format!(
             "Total time of the matched kernels {}, was {}: {}",
-            format_value(t.matched_current_ns, "ns"),
-            format_value(t.matched_base_ns, "ns"),
+            value_text(t.matched_current_ns, "ns"),
+            value_text(t.matched_base_ns, "ns"),
             pct_text(change, true),
         ));
         ui.label(
@@ -321,7 +321,7 @@ fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<(usize, usize)> {
                     let d = k.diff.duration.as_ref();
                     let verdict = d.map(|d| d.verdict);
                     let value =
-                        |v: Option<f64>| v.map_or_else(|| "-".into(), |x| format_value(x, "ns"));
+                        |v: Option<f64>| v.map_or_else(|| "-".into(), |x| value_text(x, "ns"));
                     row.col(|ui| {
                         cell(
                             ui,
@@ -380,7 +380,7 @@ fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<(usize, usize)> {
                     });
                     let duration = u
                         .duration_ns
-                        .map_or_else(|| "-".into(), |d| format_value(d, "ns"));
+                        .map_or_else(|| "-".into(), |d| value_text(d, "ns"));
                     let (b, c) = if base_side {
                         (duration, "-".to_string())
                     } else {

@@ -82,7 +82,7 @@ pub(super) fn signed_value_text(delta: f64, unit: &str) -> String {
         return "0".into();
     }
     let sign = if delta < 0.0 { "-" } else { "+" };
-    format!("{sign}{}", format_value(delta.abs(), unit))
+    format!("{sign}{}", value_text(delta.abs(), unit))
 }
 
 /// The mean of the baselines' values as a metric, to diff the current value against.
@@ -132,10 +132,10 @@ pub(super) fn build(
     let duration = duration_diff.as_ref().map(|d| {
         let base = d
             .base_f64()
-            .map_or_else(|| "-".into(), |v| format_value(v, "ns"));
+            .map_or_else(|| "-".into(), |v| value_text(v, "ns"));
         let now = d
             .current_f64()
-            .map_or_else(|| "-".into(), |v| format_value(v, "ns"));
+            .map_or_else(|| "-".into(), |v| value_text(v, "ns"));
         let won = d
             .delta()
             .map(crate::analysis::compare::export::time_delta_text)
@@ -450,7 +450,7 @@ pub(super) fn occupancy_rows(
                 .iter()
                 .map(|a| {
                     a.as_ref().map_or_else(dash, |a| {
-                        format_value(a.launch.shared_mem_per_block() as f64, "byte")
+                        value_text(a.launch.shared_mem_per_block() as f64, "byte")
                     })
                 })
                 .collect(),

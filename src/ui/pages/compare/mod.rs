@@ -18,9 +18,9 @@ use crate::analysis::occupancy::{self, OccupancyOptions};
 use crate::app::baselines::{VisibleBaseline, kernel_name};
 use crate::app::commands::Command;
 use crate::app::format::metric_text;
+use crate::app::format::value_text;
 use crate::app::page_id::PageId;
 use crate::app::workspace::ResultRef;
-use crate::model::units::format_value;
 use crate::model::{KernelResult, Metric, Value, catalog, names};
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
@@ -207,7 +207,8 @@ pub fn show(
         }
         None => baseline_sides(cx, cx.baselines),
     };
-    let Some(current) = side_of(cx, cx.at, ui.visuals().strong_text_color()) else {
+    let current_color = ui.visuals().strong_text_color();
+    let Some(current) = side_of(cx, cx.at, current_color) else {
         return;
     };
     if let Some(base) = pinned {
@@ -236,6 +237,11 @@ pub fn show(
     };
     if state.cache.as_ref().is_none_or(|c| c.key != key) {
         state.cache = build(cx, key, current, settings.threshold_pct());
+    }
+    // The current side is drawn in the theme's text colour, which the cache does not follow
+    // (built under the dark theme it would be white on white under the light one).
+    if let Some(view) = state.cache.as_mut() {
+        view.current.color = current_color;
     }
     let Some(view) = state.cache.as_ref() else {
         ui.weak("The results to compare are no longer open.");

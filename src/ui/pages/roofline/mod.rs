@@ -11,10 +11,10 @@ use crate::analysis::roofline::{
     RooflineContext, RooflineOptions,
 };
 use crate::app::baselines::VisibleBaseline;
+use crate::app::format::value_text;
 use crate::app::page_id::PageId;
 use crate::app::workspace::{ReportId, ResultRef, Workspace};
 use crate::model::names;
-use crate::model::units::format_value;
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
 use crate::ui::widgets::plot_util::{
@@ -134,7 +134,7 @@ impl WidePrecision {
 
     fn label(self) -> &'static str {
         match self {
-            WidePrecision::Largest => "Largest FP work",
+            WidePrecision::Largest => "Largest FP",
             WidePrecision::Fixed(p) => p.name(),
         }
     }

@@ -358,6 +358,36 @@ pub(super) fn roof_labels(
         );
     }
     let color = |g: &Group| if g.count > 1 { text_color } else { g.color };
+    // Labels are placed in order of priority (the highest peaks, then the fastest slopes); one
+    // that would overlap a placed label is hidden, and shown while the pointer is near it.
+    let pointer = plot_ui
+        .pointer_coordinate()
+        .map(|p| plot_ui.screen_from_plot(p));
+    let mut placed: Vec<egui::Rect> = Vec::new();
+    let mut place = |plot_ui: &mut egui_plot::PlotUi<'_>,
+                     at: PlotPoint,
+                     anchor: egui::Align2,
+                     text: String,
+                     color: Color32| {
+        let size = egui::vec2(
+            text.chars().count() as f32 * LABEL_SIZE * 0.55,
+            LABEL_SIZE * 1.3,
+        );
+        let rect = anchor.anchor_size(plot_ui.screen_from_plot(at), size);
+        let free = !placed.iter().any(|r| r.shrink(1.0).intersects(rect));
+        let hovered = pointer.is_some_and(|p| rect.expand(6.0).contains(p));
+        if free {
+            placed.push(rect);
+        } else if !hovered {
+            return;
+        }
+        plot_ui.text(
+            Text::new("", at, RichText::new(text).size(LABEL_SIZE))
+                .color(color)
+                .anchor(anchor)
+                .allow_hover(false),
+        );
+    };
     // Right of every ridge, so no slope crosses a peak's label; above its line, or below it
     // when the line above is too close for two labels.
     let right = peaks.iter().map(|g| g.ridge).fold(f64::MIN, f64::max);
@@ -377,18 +407,16 @@ pub(super) fn roof_labels(
             (0.02, egui::Align2::LEFT_BOTTOM)
         };
         let text = format!("{} {}", g.names.join(", "), format_rate(g.value, &unit));
-        plot_ui.text(
-            Text::new(
-                "",
-                PlotPoint::new(right + 0.1, y + dy),
-                RichText::new(text).size(LABEL_SIZE),
-            )
-            .color(color(g))
-            .anchor(anchor)
-            .allow_hover(false),
+        place(
+            plot_ui,
+            PlotPoint::new(right + 0.1, y + dy),
+            anchor,
+            text,
+            color(g),
         );
     }
     let left = plot_ui.plot_bounds().min()[0];
+    slopes.sort_by(|a, b| b.value.total_cmp(&a.value));
     for g in &slopes {
         let Some(b) = to_log(g.value) else { continue };
         // Under the slope, starting half a decade left of the ridge (or at the left edge).
@@ -398,15 +426,12 @@ pub(super) fn roof_labels(
             g.names.join(", "),
             format_rate(g.value, TRAFFIC_UNIT)
         );
-        plot_ui.text(
-            Text::new(
-                "",
-                PlotPoint::new(x, x + b - 0.06),
-                RichText::new(text).size(LABEL_SIZE),
-            )
-            .color(color(g))
-            .anchor(egui::Align2::LEFT_TOP)
-            .allow_hover(false),
+        place(
+            plot_ui,
+            PlotPoint::new(x, x + b - 0.06),
+            egui::Align2::LEFT_TOP,
+            text,
+            color(g),
         );
     }
 }

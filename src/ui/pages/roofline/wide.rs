@@ -230,7 +230,7 @@ pub(super) fn wide_marker(
         format!(
             "Duration: {}",
             w.duration_ns
-                .map_or_else(|| "-".into(), |d| format_value(d, "ns"))
+                .map_or_else(|| "-".into(), |d| value_text(d, "ns"))
         ),
         format!(
             "{} work against {} traffic",
