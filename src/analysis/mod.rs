@@ -6,3 +6,4 @@ pub mod headline;
 pub mod occupancy;
 pub mod path_names;
 pub mod roofline;
+pub mod sections;

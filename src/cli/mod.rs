@@ -5,6 +5,7 @@ pub mod loading;
 pub mod occupancy;
 pub mod output;
 pub mod roofline;
+pub mod sections;
 pub mod summary;
 pub mod warnings;
 
@@ -57,6 +58,16 @@ pub enum Command {
     /// Roofline per result: peak and achieved FLOP/s, memory traffic and arithmetic
     /// intensity; estimated (and marked) where the report lacks the roofline metrics.
     Roofline(AnalysisArgs),
+    /// Every section body (charts and tables: memory chart and tables, stall reasons, pipe
+    /// utilization, instruction mix, occupancy graphs) with its values, per result.
+    Sections {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Files to read.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 /// The arguments of `occupancy` and `roofline`.
@@ -84,5 +95,6 @@ pub fn run(command: Command) -> i32 {
         Command::Diff(args) => diff::run(&args),
         Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref()),
         Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref()),
+        Command::Sections { json, files } => sections::run(&files, json),
     }
 }

@@ -8,6 +8,7 @@ pub mod report;
 pub mod result;
 pub mod result_kind;
 pub mod rule_catalog;
+pub mod section_body;
 pub mod stock_sections;
 pub mod units;
 pub mod value;

@@ -1,6 +1,7 @@
 //! A loaded report: where it came from, its format, session and device information, results.
 
 use super::result::KernelResult;
+use super::section_body::ReportBodies;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -92,6 +93,9 @@ pub struct Report {
     pub results: Vec<KernelResult>,
     /// Problems that did not stop loading (a truncated tail, skipped lines).
     pub warnings: Vec<String>,
+    /// The section bodies (charts and tables) the source holds, if any.
+    #[serde(skip)]
+    pub bodies: ReportBodies,
 }
 
 impl Report {
@@ -105,6 +109,7 @@ impl Report {
             devices: Vec::new(),
             results: Vec::new(),
             warnings: Vec::new(),
+            bodies: ReportBodies::None,
         }
     }
 

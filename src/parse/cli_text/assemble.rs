@@ -8,6 +8,7 @@
 use super::heading::{kernel_line, process_line};
 use super::layout::leading_spaces;
 use super::reader::{Part, Reader};
+use crate::model::section_body::ReportBodies;
 use crate::model::{Device, Format, KernelResult, Report};
 use crate::parse::ParseError;
 use std::collections::HashMap;
@@ -133,6 +134,14 @@ pub fn merge(parts: Vec<Part>) -> Result<Report, ParseError> {
         }
         if part.last_process.is_some() {
             carry = part.last_process;
+        }
+        if let ReportBodies::Printed(part_bodies) = std::mem::take(&mut r.bodies) {
+            let offset = report.results.len();
+            let shifted = part_bodies.into_iter().map(|(i, b)| (i + offset, b));
+            match &mut report.bodies {
+                ReportBodies::Printed(all) => all.extend(shifted),
+                other => *other = ReportBodies::Printed(shifted.collect()),
+            }
         }
         report.results.append(&mut r.results);
         report.warnings.append(&mut r.warnings);

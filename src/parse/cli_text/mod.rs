@@ -9,6 +9,7 @@
 //! are cut at result boundaries and the parts read in parallel (see `assemble`).
 
 mod assemble;
+mod bodies;
 mod cell_value;
 mod heading;
 mod labels;

@@ -2,6 +2,7 @@
 //! NVTX preface, `Section:` lines, dash-rule tables, rule messages, rule detail blocks) and
 //! builds results as it goes. Lines that fit no shape are skipped.
 
+use super::bodies::BodyCollector;
 use super::cell_value::{UnitCache, printed_metric, split_label_name, summary_metric};
 use super::heading::{
     KernelLine, device_line, is_nvtx_header, kernel_line, nvtx_range, process_line,
@@ -14,10 +15,12 @@ use super::rule_text::{OpenRule, tag_line};
 use super::table::{Kind, NO_COLUMN, PendingRow, Phase, Role, Table, kind_of_header};
 use crate::model::catalog::metric_for;
 use crate::model::names::is_metric_name;
+use crate::model::section_body::{ReportBodies, SectionBodies};
 use crate::model::{
     Dim3, Format, KernelName, KernelResult, Metric, MetricRow, NvtxRange, Report, Section,
 };
 use crate::parse::number::parse_value;
+use std::collections::BTreeMap;
 
 /// Name of the section that holds a `--page raw` table.
 pub const RAW_SECTION: &str = "Raw";
@@ -66,6 +69,8 @@ struct SectionState<'a> {
 struct ResultState<'a> {
     result: KernelResult,
     body_metrics: Vec<(String, Metric)>,
+    /// Section bodies of `--print-details all`.
+    bodies: BodyCollector,
     section: Option<SectionState<'a>>,
     table: Option<Table<'a>>,
     rule: Option<OpenRule>,
@@ -78,6 +83,8 @@ struct ResultState<'a> {
 /// Reads the lines of a text page into a report.
 pub struct Reader<'a> {
     report: Report,
+    /// Printed section bodies by result position within this part.
+    bodies: BTreeMap<usize, Vec<SectionBodies>>,
     shared: Shared<'a>,
     process: Option<(u64, &'a str)>,
     current: Option<ResultState<'a>>,
@@ -100,6 +107,7 @@ impl<'a> Reader<'a> {
     pub fn new() -> Self {
         Reader {
             report: Report::new("", Format::CliText),
+            bodies: BTreeMap::new(),
             shared: Shared {
                 labels: LabelCache::default(),
                 units: UnitCache::default(),
@@ -219,6 +227,7 @@ impl<'a> Reader<'a> {
         self.current = Some(ResultState {
             result,
             body_metrics: Vec::new(),
+            bodies: BodyCollector::default(),
             section: None,
             table: None,
             rule: None,
@@ -230,7 +239,10 @@ impl<'a> Reader<'a> {
 
     fn finish_result(&mut self) {
         if let Some(cur) = self.current.take() {
-            let result = cur.finish(&mut self.shared);
+            let (result, bodies) = cur.finish(&mut self.shared);
+            if !bodies.is_empty() {
+                self.bodies.insert(self.report.results.len(), bodies);
+            }
             self.shared.last_sections = result.sections().len();
             self.report.results.push(result);
         }
@@ -254,6 +266,9 @@ impl<'a> Reader<'a> {
         report.warnings.append(&mut self.shared.warnings);
         if self.summary {
             report.format = Format::Summary;
+        }
+        if !self.bodies.is_empty() {
+            report.bodies = ReportBodies::Printed(self.bodies);
         }
         Part {
             report,
@@ -386,6 +401,7 @@ impl<'a> ResultState<'a> {
                 if let Some(name) = rest.strip_prefix("Table Name : ") {
                     section.table_name = name.trim_end();
                 }
+                self.bodies.text_line(rest);
             }
         }
     }
@@ -405,6 +421,7 @@ impl<'a> ResultState<'a> {
         self.finish_rule();
         self.rule_block = RuleBlock::None;
         let index = self.result.sections().len();
+        self.bodies.section(name);
         let label_slot = sh.labels.slot(name);
         self.result.sections_mut().push(Section {
             identifier: None,
@@ -569,6 +586,7 @@ impl<'a> ResultState<'a> {
         let ResultState {
             result,
             body_metrics,
+            bodies,
             section,
             table,
             ..
@@ -614,6 +632,9 @@ impl<'a> ResultState<'a> {
                 }
             }
             Role::Body => {
+                if bodies.is_open() {
+                    bodies.row(label, &metric);
+                }
                 let key = match name {
                     Some(n) => n.to_string(),
                     None => format!("{}/{}/{}", section.name, section.table_name, label),
@@ -646,6 +667,9 @@ impl<'a> ResultState<'a> {
         let Some(mut table) = self.table.take() else {
             return;
         };
+        if table.role == Role::Body {
+            self.bodies.end_table();
+        }
         if let Some(row) = table.pending.take() {
             let kind = table.kind;
             self.table = Some(table);
@@ -696,11 +720,11 @@ impl<'a> ResultState<'a> {
         }
     }
 
-    fn finish(mut self, sh: &mut Shared<'a>) -> KernelResult {
+    fn finish(mut self, sh: &mut Shared<'a>) -> (KernelResult, Vec<SectionBodies>) {
         self.end_table(sh);
         self.finish_rule();
         let mut result = self.result;
         index_metrics(&mut result, self.body_metrics);
-        result
+        (result, self.bodies.finish())
     }
 }

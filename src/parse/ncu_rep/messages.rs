@@ -267,6 +267,9 @@ pub struct SectionMetric {
     pub name: Option<String>,
     #[prost(string, optional, tag = "2")]
     pub label: Option<String>,
+    /// Whether a chart plots the metric's instances.
+    #[prost(bool, optional, tag = "4")]
+    pub show_instances: Option<bool>,
     #[prost(message, optional, tag = "6")]
     pub filter: Option<MetricOptionFilter>,
     #[prost(message, repeated, tag = "7")]

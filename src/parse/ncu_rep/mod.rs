@@ -5,6 +5,8 @@
 //! and imported source files are located but not decoded; ask for them with [`modules`] and
 //! [`source_files`], given the file's full bytes (`load_path` leaves their bytes out).
 
+pub mod bodies;
+pub mod body_messages;
 pub mod container;
 pub mod messages;
 pub mod result;
@@ -19,6 +21,7 @@ pub mod workloads;
 pub use sources::{Module, SourceFile, modules, source_files};
 
 use super::ParseError;
+use crate::model::section_body::ReportBodies;
 use crate::model::{Format, Report};
 use container::{Container, Entry};
 use result::{Context, Decoded, decode_result};
@@ -56,6 +59,7 @@ pub fn parse(bytes: &[u8]) -> Result<Report, ParseError> {
         }
     }
     add_clock_attributes(&mut report, &clocks, driver);
+    report.bodies = body_templates(&c, &mut report.warnings);
 
     let total = c.results.len();
     let damage = first_error.or(c.damage);
@@ -74,6 +78,21 @@ pub fn parse(bytes: &[u8]) -> Result<Report, ParseError> {
         ));
     }
     Ok(report)
+}
+
+/// The section body templates of the report, from its first result (all carry the same).
+fn body_templates(c: &Container<'_>, warnings: &mut Vec<String>) -> ReportBodies {
+    let Some(first) = c.results.first() else {
+        return ReportBodies::None;
+    };
+    match bodies::templates_of(first) {
+        Ok(t) if t.sections.is_empty() => ReportBodies::None,
+        Ok(t) => ReportBodies::Templates(std::sync::Arc::new(t)),
+        Err(e) => {
+            warnings.push(format!("section bodies not shown: {e}"));
+            ReportBodies::None
+        }
+    }
 }
 
 /// Decodes every result, in parallel when there are several, returning them in file order.
