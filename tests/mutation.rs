@@ -126,9 +126,10 @@ fn per_byte(rel: &str) -> usize {
     let name = rel.trim_end_matches(".xz");
     if is_binary_report(rel) {
         REPORT_LIVE_PER_INPUT_BYTE
-    } else if name.ends_with(".raw.csv") || name.ends_with(".raw_base.csv") {
-        // The wide CSV export stores a metric in a few bytes; the model keeps its name, unit
-        // and value per result.
+    } else if name.contains(".raw") && name.ends_with(".csv") {
+        // The wide CSV export (`.raw.csv`, `.raw_base.csv`, `.raw_instances.csv`...) stores a
+        // metric or an instance in a few bytes; the model keeps its name, unit and value per
+        // result, and each instance.
         RAW_CSV_LIVE_PER_INPUT_BYTE
     } else {
         LIVE_PER_INPUT_BYTE
@@ -183,11 +184,20 @@ fn report_fixtures() -> Vec<String> {
 }
 
 /// Reports: `.txt`, `.csv`, `.ncu-rep`, each maybe xz-compressed; not the truth oracles, notes,
-/// sources, scripts or the tool version note.
+/// sources, scripts or the tool version note, nor the files kept beside reports that hold none:
+/// a profiling run's own messages (`*.cli_log.txt`), the recorded tool help and versions
+/// (`tools/`), disassembly (`*.nvdisasm*`) and Source page exports (`*.source_*.csv`).
 fn is_report_fixture(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let base = name.strip_suffix(".xz").unwrap_or(name);
     if base.ends_with(".truth.json") || base == "ncu_version.txt" {
+        return false;
+    }
+    if rel.starts_with("tools/")
+        || base.ends_with(".cli_log.txt")
+        || base.contains(".nvdisasm")
+        || base.contains(".source_")
+    {
         return false;
     }
     [".txt", ".csv", ".ncu-rep"]

@@ -67,3 +67,84 @@ fn json_rows_carry_the_oracle_values_and_a_bad_file_gives_exit_2() {
     assert!(table.contains("matmul_naive"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `sightline summary ARGS...`: (exit code, stdout, stderr).
+fn run_with(args: &[&str], files: &[&std::path::Path]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .arg("summary")
+        .args(args)
+        .args(files)
+        .output()
+        .expect("run sightline");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_file_without_results_exits_2_saying_why() {
+    let session = common::fixture_path("h100/kernels_basic.session.txt");
+    let (code, _, err) = run_with(&[], &[&session]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("kernels_basic.session.txt") && err.contains("session page"),
+        "{err}"
+    );
+}
+
+#[test]
+fn warnings_go_to_stderr_and_strict_makes_them_errors() {
+    let dir = std::env::temp_dir().join(format!("sightline-strict-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A details page cut in the middle of its last result.
+    let text = common::fixture_bytes("h100/kernels_basic.details.txt");
+    let cut = dir.join("cut.txt");
+    std::fs::write(&cut, &text[..text.len() * 2 / 3]).unwrap();
+    let (code, out, err) = run_with(&[], &[&cut]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+    assert!(
+        err.starts_with("warning: ") && err.contains("cut.txt"),
+        "{err}"
+    );
+    let (code, _, err) = run_with(&["--strict"], &[&cut]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: "), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn ranges_and_graphs_are_rows_with_their_kind_and_same_named_files_differ() {
+    let dir = std::env::temp_dir().join(format!("sightline-kinds-{}", std::process::id()));
+    for (sub, fixture) in [
+        ("a", "range/range_nvtx.ncu-rep.xz"),
+        ("b", "graph/graph_graph.ncu-rep.xz"),
+    ] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        std::fs::write(
+            dir.join(sub).join("report.ncu-rep"),
+            common::fixture_bytes(fixture),
+        )
+        .unwrap();
+    }
+    let a = dir.join("a/report.ncu-rep");
+    let b = dir.join("b/report.ncu-rep");
+    let (code, table, err) = run_with(&[], &[&a, &b]);
+    assert_eq!(code, 0, "{err}");
+    assert!(table.contains("a/report.ncu-rep") && table.contains("b/report.ncu-rep"));
+    assert!(table.contains("region (range)"), "{table}");
+    assert_eq!(table.matches("graph (graph)").count(), 2, "{table}");
+    let (_, json, _) = run_with(&["--json"], &[&a, &b]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let kinds: Vec<&str> = doc["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["results"].as_array().unwrap())
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["range", "kernel", "graph", "graph"]);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -89,15 +89,17 @@ pub fn percent_text(value: Option<f64>) -> String {
     }
 }
 
-/// The name a rule is shown under: its title, else its identifier, else the start of its message.
+/// The name a rule is shown under: its heading (title, rule name, identifier), else the start of
+/// its message.
 pub fn rule_title(rule: &RuleResult) -> String {
-    if !rule.title.trim().is_empty() {
-        return rule.title.trim().to_string();
+    // The catalogue's heading, the same whatever form the result was read from.
+    let heading = rule.heading();
+    let heading = heading.trim();
+    if heading.is_empty() {
+        first_words(&rule.message, 60)
+    } else {
+        heading.to_string()
     }
-    if let Some(id) = rule.identifier.as_deref().filter(|s| !s.is_empty()) {
-        return id.to_string();
-    }
-    first_words(&rule.message, 60)
 }
 
 /// The speedup label of a rule (`Est. Speedup: 43.64%`), when it has one.

@@ -5,7 +5,7 @@ use super::format::value_text;
 use super::format::{first_words, rule_title};
 use super::workspace::{ReportId, ResultRef};
 use crate::analysis::headline::headline;
-use crate::model::{Report, RuleKind, SpeedupKind};
+use crate::model::{KernelResult, Report, RuleKind, SpeedupKind};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -121,6 +121,16 @@ pub struct RowSummary {
     pub top_rule_message: String,
 }
 
+/// What the Kernel column shows: a kernel's function name; for a range, graph or command
+/// list, its name (a range's NVTX path) and its kind, `region (range)`.
+pub fn kernel_cell(r: &KernelResult) -> String {
+    if r.kind.is_kernel() {
+        r.name.function.clone()
+    } else {
+        format!("{} ({})", r.display_name(), r.kind.label())
+    }
+}
+
 /// Builds the rows of one report.
 pub fn summarize_report(report_id: ReportId, name: &str, report: &Report) -> Vec<RowSummary> {
     report
@@ -163,11 +173,11 @@ pub fn summarize_report(report_id: ReportId, name: &str, report: &Report) -> Vec
                 report_order: 0,
                 report_name: name.to_string(),
                 id: r.id,
-                kernel: r.name.function.clone(),
+                kernel: kernel_cell(r),
                 kernel_full: r.name.demangled.clone(),
                 filter_key: format!(
                     "{}\n{}",
-                    r.name.function.to_lowercase(),
+                    kernel_cell(r).to_lowercase(),
                     r.name.demangled.to_lowercase()
                 ),
                 shape,

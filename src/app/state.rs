@@ -386,7 +386,8 @@ impl AppState {
                 if let Some(path) = &pending.path {
                     self.settings.remember_file(path);
                 }
-                let id = self.workspace.add_summarized(
+                let id = self.workspace.add_opened(
+                    pending.id.0,
                     pending.name,
                     pending.path.clone(),
                     report,

@@ -4,7 +4,9 @@
 use super::error::OpenError;
 use super::loader::{LoadControl, LoadId};
 use super::rows::{RowSummary, summarize_report};
+use crate::analysis::path_names::distinct_names;
 use crate::model::{KernelResult, Report};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -42,6 +44,10 @@ pub struct OpenReport {
     pub report: Report,
     /// How long reading and parsing took.
     pub load_time: Duration,
+    /// When it was asked for: the load that read it, so that reports keep the order in which
+    /// they were opened whatever order their loads finish in (`u64::MAX` for reports added
+    /// directly, which go last).
+    pub opened: u64,
 }
 
 /// A file being read on a background thread.
@@ -162,9 +168,24 @@ impl Workspace {
     }
 
     /// Adds a loaded report whose table rows were made already (by [`summarize_report`], on
-    /// the loading thread; their report id and order are set here) and returns its id.
+    /// the loading thread; their report id and order are set here) and returns its id. It goes
+    /// after every open report.
     pub fn add_summarized(
         &mut self,
+        name: String,
+        path: Option<PathBuf>,
+        report: Report,
+        rows: Vec<RowSummary>,
+        load_time: Duration,
+    ) -> ReportId {
+        self.add_opened(u64::MAX, name, path, report, rows, load_time)
+    }
+
+    /// Like [`Workspace::add_summarized`], for the report that load `opened` read: it takes its
+    /// place in the order the files were opened, before the reports of later loads.
+    pub fn add_opened(
+        &mut self,
+        opened: u64,
         name: String,
         path: Option<PathBuf>,
         report: Report,
@@ -173,17 +194,63 @@ impl Workspace {
     ) -> ReportId {
         self.next_report_id += 1;
         let id = ReportId(self.next_report_id);
-        stamp_rows(&mut rows, id, self.reports.len(), &name);
-        self.rows.extend(rows);
-        self.reports.push(OpenReport {
-            id,
-            name,
-            path,
-            report,
-            load_time,
-        });
+        let at = self
+            .reports
+            .iter()
+            .position(|r| r.opened > opened)
+            .unwrap_or(self.reports.len());
+        stamp_rows(&mut rows, id, at, &name);
+        let row_at = self
+            .rows
+            .iter()
+            .position(|r| r.report_order >= at)
+            .unwrap_or(self.rows.len());
+        self.rows.splice(row_at..row_at, rows);
+        self.reports.insert(
+            at,
+            OpenReport {
+                id,
+                name,
+                path,
+                report,
+                load_time,
+                opened,
+            },
+        );
+        self.renumber();
         self.generation += 1;
         id
+    }
+
+    /// Gives every row its report's position and name again, and every report read from a
+    /// file the shortest path suffix that tells it apart from the others
+    /// (`a/run/report.ncu-rep` next to `b/run/report.ncu-rep`).
+    fn renumber(&mut self) {
+        let with_path: Vec<(usize, &PathBuf)> = self
+            .reports
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.path.as_ref().map(|p| (i, p)))
+            .collect();
+        let names = distinct_names(&with_path.iter().map(|(_, p)| *p).collect::<Vec<_>>());
+        let renamed: Vec<(usize, String)> = with_path.iter().map(|(i, _)| *i).zip(names).collect();
+        for (i, name) in renamed {
+            self.reports[i].name = name;
+        }
+        let place: HashMap<ReportId, (usize, &str)> = self
+            .reports
+            .iter()
+            .enumerate()
+            .map(|(order, r)| (r.id, (order, r.name.as_str())))
+            .collect();
+        for row in &mut self.rows {
+            if let Some(&(order, name)) = place.get(&row.result.report) {
+                row.report_order = order;
+                if row.report_name != name {
+                    row.report_name = name.to_string();
+                }
+            }
+        }
     }
 
     /// Puts `report` (with its table rows, made by [`summarize_report`]) in the place of the
@@ -242,13 +309,7 @@ impl Workspace {
         if self.reports.is_empty() {
             self.reports = Vec::new();
         }
-        let order: Vec<ReportId> = self.reports.iter().map(|r| r.id).collect();
-        for row in &mut self.rows {
-            row.report_order = order
-                .iter()
-                .position(|&o| o == row.result.report)
-                .unwrap_or(usize::MAX);
-        }
+        self.renumber();
         self.generation += 1;
         true
     }
@@ -263,5 +324,63 @@ impl Workspace {
     /// Removes a failed entry.
     pub fn dismiss_failed(&mut self, id: LoadId) {
         self.failed.retain(|f| f.id != id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Format, KernelResult};
+
+    fn report(results: usize) -> Report {
+        let mut r = Report::new("", Format::CliText);
+        r.results = (0..results as u64)
+            .map(|id| KernelResult {
+                id,
+                ..KernelResult::default()
+            })
+            .collect();
+        r
+    }
+
+    fn add(w: &mut Workspace, opened: u64, path: Option<&str>, results: usize) -> ReportId {
+        let rep = report(results);
+        let rows = summarize_report(ReportId(0), "", &rep);
+        let name = path.map_or("Pasted text 1".into(), |p| {
+            crate::app::format::file_name(std::path::Path::new(p))
+        });
+        w.add_opened(
+            opened,
+            name,
+            path.map(PathBuf::from),
+            rep,
+            rows,
+            Duration::ZERO,
+        )
+    }
+
+    #[test]
+    fn reports_keep_opening_order_and_same_named_files_differ() {
+        let mut w = Workspace::default();
+        // The second file's load finishes first.
+        let b = add(&mut w, 2, Some("/runs/b/run/k.txt"), 2);
+        let a = add(&mut w, 1, Some("/runs/a/run/k.txt"), 1);
+        add(&mut w, u64::MAX, None, 1);
+        let names: Vec<&str> = w.reports().iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["a/run/k.txt", "b/run/k.txt", "Pasted text 1"]);
+        let rows: Vec<(ReportId, usize, &str)> = w
+            .rows()
+            .iter()
+            .map(|r| (r.result.report, r.report_order, r.report_name.as_str()))
+            .collect();
+        assert_eq!(rows[0], (a, 0, "a/run/k.txt"));
+        assert_eq!(rows[1], (b, 1, "b/run/k.txt"));
+        assert_eq!(rows[2], (b, 1, "b/run/k.txt"));
+        assert_eq!(rows[3].1, 2);
+        // Alone again, the file goes back to its plain name.
+        assert!(w.close_report(a));
+        assert_eq!(w.reports()[0].name, "k.txt");
+        assert_eq!(w.rows()[0].report_name, "k.txt");
+        assert_eq!(w.rows()[0].report_order, 0);
     }
 }

@@ -1,4 +1,5 @@
-//! The side list of files: open reports (one click closes one; a mark when the file changed on
+//! The side list of files: open reports in the order they were opened (one click closes one; a
+//! warnings badge that opens the list of what the reader skipped; a mark when the file changed on
 //! disk), files still loading (spinner, size, time so far, a Cancel button, and Cancel all when
 //! several load) and files that failed (their error, dismissable); then the baselines, each
 //! shown or hidden with its checkbox, removable, and reopened when its file is closed.
@@ -76,9 +77,7 @@ pub fn show(
                         open.report.format.name(),
                         if count == 1 { "" } else { "s" }
                     ));
-                    for warning in &open.report.warnings {
-                        ui.weak(format!("Warning: {warning}"));
-                    }
+                    warnings_badge(ui, open.id.0, &open.report.warnings);
                     let changed = match file_notices.get(open.id) {
                         Some(FileNoticeKind::Changed) => Some("Changed on disk"),
                         Some(FileNoticeKind::Unreadable(_)) => Some("File no longer readable"),
@@ -111,6 +110,25 @@ pub fn show(
             if !workspace.reports().is_empty() || !baselines.is_empty() {
                 ui.add_space(8.0);
                 baselines_ui(ui, selection, baselines, commands);
+            }
+        });
+}
+
+/// A report's warnings (what its reader skipped or could not read) behind a badge with their
+/// count; a click shows the list. Nothing when there are none.
+fn warnings_badge(ui: &mut egui::Ui, report: u64, warnings: &[String]) {
+    if warnings.is_empty() {
+        return;
+    }
+    let n = warnings.len();
+    let title = egui::RichText::new(format!("⚠ {n} warning{}", if n == 1 { "" } else { "s" }))
+        .color(ui.visuals().warn_fg_color);
+    egui::CollapsingHeader::new(title)
+        .id_salt(("report_warnings", report))
+        .default_open(false)
+        .show(ui, |ui| {
+            for warning in warnings {
+                ui.add(egui::Label::new(egui::RichText::new(warning).small()).wrap());
             }
         });
 }
