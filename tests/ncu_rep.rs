@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::oracle::{compare_printed, compare_with_details, compare_with_truth, parse_fixture};
+use common::oracle::{
+    compare_printed, compare_report_with_truth, compare_with_details, compare_with_truth,
+    parse_fixture,
+};
 use common::{fixture_bytes, load_fixture};
 use sightline::parse::ncu_rep;
 
@@ -28,6 +31,21 @@ fn kernels_full_matches_the_oracle() {
 #[test]
 fn many_basic_matches_the_oracle() {
     assert!(compare_with_truth(MANY, "big/many_basic.truth.json.xz") > 225_000);
+}
+
+/// Opened from a file, a report decodes each result when it is asked for; every value still
+/// equals the oracle, and results walked one after the other do not stay decoded.
+#[test]
+fn many_basic_read_on_demand_matches_the_oracle() {
+    let path =
+        std::env::temp_dir().join(format!("sightline-oracle-{}.ncu-rep", std::process::id()));
+    std::fs::write(&path, common::fixture_bytes(MANY)).unwrap();
+    let mut report = sightline::parse::load_path(&path).unwrap();
+    assert_eq!(report.decoded_bodies(), 0);
+    let compared = compare_report_with_truth(&mut report, MANY, "big/many_basic.truth.json.xz");
+    let _ = std::fs::remove_file(&path);
+    assert!(compared > 225_000);
+    assert_eq!(report.decoded_bodies(), 0);
 }
 
 // ---------------------------------------------------------------------------------------------

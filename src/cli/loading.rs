@@ -3,19 +3,76 @@
 use crate::model::Report;
 use crate::parse::{self, LoadError};
 use serde_json::{Value as Json, json};
-use std::path::PathBuf;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Loads every file; the reports that loaded and the errors of those that did not.
 pub(crate) fn load_all(files: &[PathBuf]) -> (Vec<Report>, Vec<LoadError>) {
     let mut reports = Vec::new();
     let mut errors = Vec::new();
     for path in files {
-        match parse::load_path(path) {
+        let mut progress = Progress::new(path);
+        let loaded = parse::load_path_with_progress(path, &mut |done, total| {
+            progress.update(done, total);
+        });
+        progress.end();
+        match loaded {
             Ok(r) => reports.push(r),
             Err(e) => errors.push(e),
         }
     }
     (reports, errors)
+}
+
+/// A byte count on stderr for a file that takes more than half a second to read, when stderr
+/// is a terminal.
+struct Progress {
+    name: String,
+    start: Instant,
+    last: Option<Instant>,
+    shown: bool,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new(path: &Path) -> Self {
+        Progress {
+            name: path.display().to_string(),
+            start: Instant::now(),
+            last: None,
+            shown: false,
+            enabled: std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn update(&mut self, done: u64, total: u64) {
+        if !self.enabled || self.start.elapsed() < Duration::from_millis(500) {
+            return;
+        }
+        if self
+            .last
+            .is_some_and(|t| t.elapsed() < Duration::from_millis(100))
+        {
+            return;
+        }
+        self.last = Some(Instant::now());
+        self.shown = true;
+        let mb = |b: u64| b as f64 / 1e6;
+        eprint!(
+            "\rreading {}: {:.0} of {:.0} MB",
+            self.name,
+            mb(done),
+            mb(total)
+        );
+    }
+
+    /// Clears the progress line, if one was shown.
+    fn end(&self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+        }
+    }
 }
 
 /// The `errors` array of the JSON outputs: each failed file with a one-line reason.

@@ -8,22 +8,25 @@ use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, Value};
 use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
-
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Loads every file, prints the summary, and returns the exit code: 0 when every file loaded
 /// with results, 2 when one could not be read as a result or yielded none (or, with `strict`,
 /// gave any warning). Warnings go to stderr.
 pub fn run(files: &[PathBuf], as_json: bool, strict: bool) -> i32 {
-    let (reports, errors) = load_all(files);
-    let out = if as_json {
-        render_json(&reports, &errors)
+    let (mut reports, errors) = load_all(files);
+    let code = if as_json {
+        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+        // A closed pipe (`| head`) is not an error worth a panic.
+        let _ = write_json(&mut stdout, &mut reports, &errors).and_then(|()| stdout.flush());
+        if errors.is_empty() { 0 } else { 2 }
     } else {
-        render_table(&reports, &errors)
+        finish(&render_table(&reports, &errors), &errors, false)
     };
     let failed = super::warnings::report_problems(&reports, strict);
     super::loading::leave_for_exit(reports);
-    match finish(&out, &errors, as_json) {
+    match code {
         0 if failed => 2,
         code => code,
     }
@@ -95,18 +98,85 @@ fn result_json(r: &KernelResult) -> Json {
 
 /// The JSON document of `summary --json`.
 pub fn render_json(reports: &[Report], errors: &[LoadError]) -> String {
-    let reports: Vec<Json> = reports
+    let mut reports = reports.to_vec();
+    let mut out = Vec::new();
+    // Writing to memory does not fail.
+    let _ = write_json(&mut out, &mut reports, errors);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Writes the JSON document of `summary --json` result by result: each result's body is
+/// decoded, written and released before the next, so memory does not grow with the number
+/// of results. The text is the same as pretty-printing the whole document at once.
+pub fn write_json(
+    out: &mut impl Write,
+    reports: &mut [Report],
+    errors: &[LoadError],
+) -> std::io::Result<()> {
+    // The document with a placeholder for each report's results, pretty-printed; the results
+    // are written where the placeholders are.
+    let skeleton: Vec<Json> = reports
         .iter()
-        .map(|rep| {
+        .enumerate()
+        .map(|(i, rep)| {
             let dev = device_summary(rep, rep.results.first());
-            let mut report = report_json(rep, result_json);
+            let mut report = report_json(rep, |_| Json::Null);
+            report["results"] = json!(format!("{PLACEHOLDER}{i}"));
             report["tool_version"] = json!(rep.tool_version);
             report["device"] =
                 json!({"name": dev.name, "cc": cc_text(dev.cc), "sm_count": dev.sm_count});
             report
         })
         .collect();
-    json_document(reports, errors)
+    let doc = json_document(skeleton, errors);
+    for line in doc.split_inclusive('\n') {
+        let Some((indent, i)) = placeholder_of(line) else {
+            out.write_all(line.as_bytes())?;
+            continue;
+        };
+        let Some(rep) = reports.get_mut(i) else {
+            continue;
+        };
+        let comma = if line.trim_end().ends_with(',') {
+            ","
+        } else {
+            ""
+        };
+        if rep.results.is_empty() {
+            writeln!(out, "{indent}\"results\": []{comma}")?;
+            continue;
+        }
+        writeln!(out, "{indent}\"results\": [")?;
+        let inner = format!("{indent}    ");
+        let count = rep.results.len();
+        for (n, r) in rep.results.iter_mut().enumerate() {
+            let text =
+                serde_json::to_string_pretty(&result_json(r)).map_err(std::io::Error::other)?;
+            r.release_body();
+            for (k, part) in text.lines().enumerate() {
+                if k > 0 {
+                    out.write_all(b"\n")?;
+                }
+                out.write_all(inner.as_bytes())?;
+                out.write_all(part.as_bytes())?;
+            }
+            out.write_all(if n + 1 < count { b",\n" } else { b"\n" })?;
+        }
+        writeln!(out, "{indent}]{comma}")?;
+    }
+    Ok(())
+}
+
+/// Marks where a report's results go in the document skeleton.
+const PLACEHOLDER: &str = "\u{1}results of report ";
+
+/// The indentation and report index of a skeleton line holding a results placeholder.
+fn placeholder_of(line: &str) -> Option<(&str, usize)> {
+    let trimmed = line.trim_start();
+    let indent = &line[..line.len() - trimmed.len()];
+    let rest = trimmed.strip_prefix("\"results\": \"\\u0001results of report ")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((indent, digits.parse().ok()?))
 }
 
 fn opt_pct(v: Option<f64>) -> String {

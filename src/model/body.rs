@@ -1,9 +1,15 @@
-//! A result's body: its sections, the rules of no section, and every metric.
+//! A result's body (sections, rules, metrics), held decoded or read on demand from the report
+//! file. A body read on demand keeps the few figures the results table shows, so listing
+//! thousands of results decodes none of them; the full body is decoded when first asked for
+//! and can be released again ([`super::Report::release_bodies`]).
 
 use super::metric::Metric;
+use super::names;
 use super::result::{RuleResult, Section, SpeedupKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// What a result holds beyond its identity and launch shape: sections, the rules of no section,
 /// and every metric.
@@ -58,25 +64,183 @@ impl ResultBody {
     }
 }
 
-/// A result's body as the result holds it; read and change it through the result's methods
-/// (`sections()`, `metrics()`, `body_mut()`...).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(transparent)]
-pub struct Body(ResultBody);
+/// The metrics a result keeps while its body is not decoded: what the results table, the
+/// `summary` table and the device summary read.
+pub const HEAD_METRICS: [&str; 10] = [
+    names::DURATION,
+    names::SOL_COMPUTE,
+    names::SOL_MEMORY,
+    names::ACHIEVED_OCCUPANCY,
+    names::CC_MAJOR,
+    names::CC_MINOR,
+    names::DEVICE_NAME,
+    names::SM_COUNT,
+    "launch__sm_count",
+    "launch__device_id",
+];
+
+/// Reads the body of one result from where it is stored.
+pub trait BodySource: Send + Sync {
+    /// Decodes the body of the result at `index` in the source.
+    fn load(&self, index: usize) -> Result<ResultBody, String>;
+
+    /// A number that grows with every body access, for releasing the least recently used.
+    fn tick(&self) -> u64;
+}
+
+/// Where a body not yet decoded is, and the figures kept meanwhile.
+struct Lazy {
+    source: Arc<dyn BodySource>,
+    index: usize,
+    /// The [`HEAD_METRICS`] the result has, in that order.
+    head: Vec<Option<Metric>>,
+    top_rule: Option<RuleResult>,
+    /// The source's tick at the last access to the decoded body.
+    last_use: AtomicU64,
+    /// Why the body could not be decoded, when it could not.
+    error: OnceLock<String>,
+}
+
+/// A body: decoded, or read on demand.
+#[derive(Default)]
+pub struct Body {
+    decoded: OnceLock<ResultBody>,
+    lazy: Option<Arc<Lazy>>,
+}
 
 impl Body {
-    /// A body holding `body`.
+    /// A decoded body.
     pub fn new(body: ResultBody) -> Self {
-        Body(body)
+        Body {
+            decoded: OnceLock::from(body),
+            lazy: None,
+        }
     }
 
-    /// The body.
+    /// A body read from `source` when asked for, keeping the head figures of `decoded`.
+    pub fn on_demand(decoded: &ResultBody, source: Arc<dyn BodySource>, index: usize) -> Self {
+        let head = HEAD_METRICS
+            .iter()
+            .map(|k| decoded.metrics.get(*k).cloned())
+            .collect();
+        Body {
+            decoded: OnceLock::new(),
+            lazy: Some(Arc::new(Lazy {
+                source,
+                index,
+                head,
+                top_rule: decoded.top_rule().cloned(),
+                last_use: AtomicU64::new(0),
+                error: OnceLock::new(),
+            })),
+        }
+    }
+
+    /// The body, decoded now if it was not.
     pub fn get(&self) -> &ResultBody {
-        &self.0
+        let body = self.decoded.get_or_init(|| match &self.lazy {
+            Some(lazy) => lazy.source.load(lazy.index).unwrap_or_else(|e| {
+                let _ = lazy.error.set(e);
+                ResultBody::default()
+            }),
+            None => ResultBody::default(),
+        });
+        if let Some(lazy) = &self.lazy {
+            lazy.last_use.store(lazy.source.tick(), Ordering::Relaxed);
+        }
+        body
     }
 
-    /// The body, to change.
+    /// The body to change; a body read on demand becomes one held decoded (it is never
+    /// released, so the change is kept).
     pub fn get_mut(&mut self) -> &mut ResultBody {
-        &mut self.0
+        self.get();
+        let body = self.decoded.take().unwrap_or_default();
+        self.lazy = None;
+        self.decoded = OnceLock::from(body);
+        match self.decoded.get_mut() {
+            Some(body) => body,
+            None => unreachable!("the body was set just above"),
+        }
+    }
+
+    /// The head figures of a body read on demand that is not decoded now.
+    fn undecoded(&self) -> Option<&Lazy> {
+        match &self.lazy {
+            Some(lazy) if self.decoded.get().is_none() => Some(lazy),
+            _ => None,
+        }
+    }
+
+    /// `Some(metric or none)` when `key` is a head metric of a body not decoded now, `None`
+    /// when the body must be asked.
+    pub fn head_metric(&self, key: &str) -> Option<Option<&Metric>> {
+        let lazy = self.undecoded()?;
+        let i = HEAD_METRICS.iter().position(|k| *k == key)?;
+        Some(lazy.head.get(i).and_then(Option::as_ref))
+    }
+
+    /// `Some(top rule or none)` for a body not decoded now.
+    pub fn head_top_rule(&self) -> Option<Option<&RuleResult>> {
+        self.undecoded().map(|lazy| lazy.top_rule.as_ref())
+    }
+
+    /// Whether the body is read on demand and decoded now.
+    pub fn is_releasable(&self) -> bool {
+        self.lazy.is_some() && self.decoded.get().is_some()
+    }
+
+    /// Whether the body is held decoded (read on demand and decoded now, or never lazy).
+    pub fn is_decoded(&self) -> bool {
+        self.decoded.get().is_some()
+    }
+
+    /// Drops the decoded body of a body read on demand; the next access decodes it again.
+    pub fn release(&mut self) {
+        if self.lazy.is_some() {
+            self.decoded = OnceLock::new();
+        }
+    }
+
+    /// The source's tick at the last access, for bodies read on demand.
+    pub fn last_use(&self) -> Option<u64> {
+        self.lazy
+            .as_ref()
+            .map(|lazy| lazy.last_use.load(Ordering::Relaxed))
+    }
+
+    /// Why the body could not be read from its source, when it could not.
+    pub fn error(&self) -> Option<&str> {
+        self.lazy
+            .as_ref()
+            .and_then(|lazy| lazy.error.get())
+            .map(String::as_str)
+    }
+}
+
+impl Clone for Body {
+    fn clone(&self) -> Self {
+        Body {
+            decoded: self.decoded.clone(),
+            lazy: self.lazy.clone(),
+        }
+    }
+}
+
+impl PartialEq for Body {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl std::fmt::Debug for Body {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+impl Serialize for Body {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.get().serialize(serializer)
     }
 }

@@ -113,6 +113,33 @@ impl Report {
         }
     }
 
+    /// Drops the decoded bodies of results read on demand but the `keep` used most recently;
+    /// those results decode their body again when next asked. Results held decoded from the
+    /// start keep theirs.
+    pub fn release_bodies(&mut self, keep: usize) {
+        let mut loaded: Vec<(u64, usize)> = self
+            .results
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.body_releasable())
+            .filter_map(|(i, r)| r.body_last_use().map(|t| (t, i)))
+            .collect();
+        if loaded.len() <= keep {
+            return;
+        }
+        loaded.sort_unstable_by(|a, b| b.cmp(a));
+        for &(_, i) in &loaded[keep..] {
+            if let Some(r) = self.results.get_mut(i) {
+                r.release_body();
+            }
+        }
+    }
+
+    /// How many results hold a decoded body now.
+    pub fn decoded_bodies(&self) -> usize {
+        self.results.iter().filter(|r| r.is_body_decoded()).count()
+    }
+
     /// The device a result ran on, or the only device.
     pub fn device_of(&self, result: &KernelResult) -> Option<&Device> {
         match result.device {

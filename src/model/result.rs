@@ -1,10 +1,11 @@
 //! One profiled workload (a kernel launch): identity, launch shape, sections, rules, metrics.
 
-use super::body::{Body, ResultBody};
+use super::body::{Body, BodySource, ResultBody};
 use super::metric::{Metric, MetricRow};
 use super::result_kind::ResultKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A grid or block shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -253,8 +254,8 @@ pub struct KernelResult {
     pub nvtx: Vec<NvtxRange>,
     /// Launch timestamp as printed by older CLI layouts.
     pub timestamp: Option<String>,
-    /// Sections, rules and metrics; read them with [`KernelResult::sections`],
-    /// [`KernelResult::metrics`] and the other accessors.
+    /// Sections, rules and metrics; decoded or read on demand; read them
+    /// with [`KernelResult::sections`], [`KernelResult::metrics`] and the other accessors.
     #[serde(flatten)]
     pub content: Body,
     /// Number of invocations summarised (`--print-summary`), `None` for a single launch.
@@ -317,6 +318,44 @@ impl KernelResult {
         self.content = Body::new(body);
     }
 
+    /// The body, taken out of the result.
+    pub fn into_body(mut self) -> ResultBody {
+        std::mem::take(self.body_mut())
+    }
+
+    /// Keeps only the head figures of the body, which is read from `source` (as result
+    /// `index` there) when next asked for.
+    pub fn read_body_on_demand(&mut self, source: Arc<dyn BodySource>, index: usize) {
+        self.content = Body::on_demand(self.content.get(), source, index);
+    }
+
+    /// Whether the body is decoded now (always, for results not read on demand).
+    pub fn is_body_decoded(&self) -> bool {
+        self.content.is_decoded()
+    }
+
+    /// Drops the decoded body of a result read on demand; the next access decodes it again.
+    /// Results not read on demand keep their body.
+    pub fn release_body(&mut self) {
+        self.content.release();
+    }
+
+    /// Whether the body is read on demand and decoded now.
+    pub fn body_releasable(&self) -> bool {
+        self.content.is_releasable()
+    }
+
+    /// The order of the last access to a body read on demand (larger is more recent).
+    pub fn body_last_use(&self) -> Option<u64> {
+        self.content.last_use()
+    }
+
+    /// Why the body could not be read from the report file, when it could not (the file
+    /// changed or was removed since it was opened).
+    pub fn body_error(&self) -> Option<&str> {
+        self.content.error()
+    }
+
     /// The section with this display name.
     pub fn section(&self, name: &str) -> Option<&Section> {
         self.sections().iter().find(|s| s.name == name)
@@ -324,7 +363,10 @@ impl KernelResult {
 
     /// The metric stored under `key` (an ncu metric name or `Section/Label`).
     pub fn metric(&self, key: &str) -> Option<&Metric> {
-        self.metrics().get(key)
+        match self.content.head_metric(key) {
+            Some(kept) => kept,
+            None => self.metrics().get(key),
+        }
     }
 
     /// A metric's value as a number in its base unit.
@@ -340,7 +382,10 @@ impl KernelResult {
     /// The rule result with the highest estimated speedup: a global estimate (a decrease of the
     /// workload's runtime) wins over a local one (the gain of one hardware unit).
     pub fn top_rule(&self) -> Option<&RuleResult> {
-        self.body().top_rule()
+        match self.content.head_top_rule() {
+            Some(kept) => kept,
+            None => self.body().top_rule(),
+        }
     }
 
     /// Inserts a section row's metric into the metric map under its key, keeping the row.

@@ -24,9 +24,39 @@ use std::path::Path;
 /// Largest file read (every form is parsed from memory).
 pub const MAX_TEXT_BYTES: u64 = 4 << 30;
 
+/// Bytes at the start of a file that decide whether it can be a result at all.
+pub const HEAD_BYTES: usize = 8 * 1024;
+
 /// Loads a file of any supported form. Never writes to the file.
 pub fn load_path(path: &Path) -> Result<Report, LoadError> {
+    load_path_with_progress(path, &mut |_, _| {})
+}
+
+/// Loads a file, telling `progress` the bytes read so far and the file's size. The form is
+/// decided from the first [`HEAD_BYTES`]: a native report is opened with its results read on
+/// demand; binary content of any other kind is refused before the rest is read.
+pub fn load_path_with_progress(
+    path: &Path,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Report, LoadError> {
+    let head = read::read_head(path, HEAD_BYTES)?;
+    if detect::is_ncu_rep(&head) {
+        let mut report = ncu_rep::open(path, progress)?;
+        report.source = path.to_path_buf();
+        return Ok(report);
+    }
+    let refuse = |message: &str| LoadError::Parse {
+        path: path.to_path_buf(),
+        source: ParseError::NotAResult(message.into()),
+    };
+    if head.is_empty() {
+        return Err(refuse("the file is empty"));
+    }
+    if looks_binary(&head) {
+        return Err(refuse("binary content that is not an .ncu-rep report"));
+    }
     let bytes = read_file(path, MAX_TEXT_BYTES)?;
+    progress(bytes.len() as u64, bytes.len() as u64);
     parse_bytes(path, &bytes)
 }
 

@@ -49,6 +49,18 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, LoadError> {
     Ok(bytes)
 }
 
+/// The first `limit` bytes of a file (fewer when it is shorter).
+pub fn read_head(path: &Path, limit: usize) -> Result<Vec<u8>, LoadError> {
+    let io = |source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::open(path).map_err(io)?;
+    let mut head = Vec::with_capacity(limit);
+    file.take(limit as u64).read_to_end(&mut head).map_err(io)?;
+    Ok(head)
+}
+
 /// Whether the file starts with the `.ncu-rep` magic; leaves the file at its start.
 fn starts_with_magic(file: &mut File) -> io::Result<bool> {
     let mut head = [0u8; 4];

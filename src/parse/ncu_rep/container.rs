@@ -24,6 +24,16 @@ pub struct Entry<'a> {
     pub kind: ResultKind,
 }
 
+/// The entries of a block's payload, in order: sources (`None`), then kernel, range,
+/// command-list and graph results.
+pub const PAYLOAD_KINDS: [Option<ResultKind>; 5] = [
+    None,
+    Some(ResultKind::Kernel),
+    Some(ResultKind::Range),
+    Some(ResultKind::CommandList),
+    Some(ResultKind::Graph),
+];
+
 /// Everything the block headers say, and where the payload messages are.
 #[derive(Debug, Default)]
 pub struct Container<'a> {
@@ -135,39 +145,11 @@ fn read_block<'a>(
                 ),
             )
         })?;
-    // Validate the session piece before merging it.
-    if let Some(piece) = &header.session_details {
-        SessionDetails::decode(piece.as_slice())
-            .map_err(|e| corrupt(offset + 4, format!("session details: {e}")))?;
-    }
-    let counts = [
-        header.num_sources.unwrap_or(0),
-        header.num_results.unwrap_or(0),
-        header.num_range_results.unwrap_or(0),
-        header.num_cmdlist_results.unwrap_or(0),
-        header.num_graph_results.unwrap_or(0),
-    ];
-    // Each entry takes at least its 4-byte prefix: counts beyond that are corrupt, and this
-    // also bounds the vectors below by the payload size.
-    let total: u64 = counts.iter().map(|&n| u64::from(n)).sum();
-    if total > (payload_size / 4) as u64 {
-        return Err(corrupt(
-            offset,
-            format!("block claims {total} entries in a payload of {payload_size} bytes"),
-        ));
-    }
-    // Payload order: sources, then kernel, range, command-list and graph results.
-    const KINDS: [Option<ResultKind>; 5] = [
-        None,
-        Some(ResultKind::Kernel),
-        Some(ResultKind::Range),
-        Some(ResultKind::CommandList),
-        Some(ResultKind::Graph),
-    ];
+    let counts = check_header(&header, offset, payload_size)?;
     let mut sources: Vec<(usize, &'a [u8])> = Vec::new();
     let mut results: Vec<(usize, &'a [u8], ResultKind)> = Vec::new();
     let mut p = payload_start;
-    for (&kind, &n) in KINDS.iter().zip(&counts) {
+    for (&kind, &n) in PAYLOAD_KINDS.iter().zip(&counts) {
         for _ in 0..n {
             let (msg, next) = prefixed(bytes, p, end, "payload entry")?;
             match kind {
@@ -187,23 +169,7 @@ fn read_block<'a>(
         ));
     }
     // The block is sound: commit it.
-    if let Some(piece) = &header.session_details {
-        c.session
-            .merge(piece.as_slice())
-            .map_err(|e| corrupt(offset + 4, format!("session details: {e}")))?;
-    }
-    if let Some(table) = header.string_table {
-        c.strings.extend(table.strings);
-    }
-    let process = header
-        .process
-        .map(|p| match c.processes.iter().rposition(|q| *q == p) {
-            Some(i) => i,
-            None => {
-                c.processes.push(p);
-                c.processes.len() - 1
-            }
-        });
+    let process = commit_header(c, header, offset)?;
     c.sources
         .extend(sources.into_iter().map(|(offset, bytes)| Entry {
             offset,
@@ -219,4 +185,62 @@ fn read_block<'a>(
             kind,
         }));
     Ok(end)
+}
+
+/// Checks a block header whose payload is `payload_size` bytes: its session piece decodes and
+/// its entry counts fit the payload. Returns the counts of sources and of kernel, range,
+/// command-list and graph results, in payload order.
+pub fn check_header(
+    header: &BlockHeader,
+    offset: usize,
+    payload_size: usize,
+) -> Result<[u32; 5], ParseError> {
+    // Validate the session piece before merging it.
+    if let Some(piece) = &header.session_details {
+        SessionDetails::decode(piece.as_slice())
+            .map_err(|e| corrupt(offset + 4, format!("session details: {e}")))?;
+    }
+    let counts = [
+        header.num_sources.unwrap_or(0),
+        header.num_results.unwrap_or(0),
+        header.num_range_results.unwrap_or(0),
+        header.num_cmdlist_results.unwrap_or(0),
+        header.num_graph_results.unwrap_or(0),
+    ];
+    // Each entry takes at least its 4-byte prefix: counts beyond that are corrupt, and this
+    // also bounds the vectors of entries by the payload size.
+    let total: u64 = counts.iter().map(|&n| u64::from(n)).sum();
+    if total > (payload_size / 4) as u64 {
+        return Err(corrupt(
+            offset,
+            format!("block claims {total} entries in a payload of {payload_size} bytes"),
+        ));
+    }
+    Ok(counts)
+}
+
+/// Adds a sound block's header to the container: session piece, strings and process. Returns
+/// the index of the block's process.
+pub fn commit_header(
+    c: &mut Container<'_>,
+    header: BlockHeader,
+    offset: usize,
+) -> Result<Option<usize>, ParseError> {
+    if let Some(piece) = &header.session_details {
+        c.session
+            .merge(piece.as_slice())
+            .map_err(|e| corrupt(offset + 4, format!("session details: {e}")))?;
+    }
+    if let Some(table) = header.string_table {
+        c.strings.extend(table.strings);
+    }
+    Ok(header
+        .process
+        .map(|p| match c.processes.iter().rposition(|q| *q == p) {
+            Some(i) => i,
+            None => {
+                c.processes.push(p);
+                c.processes.len() - 1
+            }
+        }))
 }

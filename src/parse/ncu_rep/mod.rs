@@ -9,6 +9,8 @@ pub mod bodies;
 pub mod body_messages;
 pub mod container;
 pub mod messages;
+pub mod on_demand;
+pub mod open;
 pub mod result;
 pub mod rules;
 pub mod sections;
@@ -18,6 +20,7 @@ pub mod units;
 pub mod wire;
 pub mod workloads;
 
+pub use open::open;
 pub use sources::{Module, SourceFile, modules, source_files};
 
 use super::ParseError;
@@ -30,11 +33,26 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// Parses a `.ncu-rep` report. Damage after at least one result gives a partial report with a
 /// warning; damage before any result is an error.
 pub fn parse(bytes: &[u8]) -> Result<Report, ParseError> {
-    let c = container::walk(bytes)?;
+    let mut c = container::walk(bytes)?;
     let ctx = Context::new(&c);
-    let decoded = decode_all(&ctx, &c.results);
+    let decoded = decode_all(&ctx, &c.results, 0);
+    let damage = c.damage.take();
+    let total = c.results.len();
+    assemble(&c, c.results.first(), decoded, total, damage)
+}
 
-    let info = session::session_info(&c);
+/// The report of a walked container, its first result message (which holds the section body
+/// templates) and its decoded results (`total` of them in the file).
+/// Damage after at least one result gives a partial report with a warning; damage before any
+/// result is an error.
+fn assemble(
+    c: &Container<'_>,
+    first: Option<&Entry<'_>>,
+    decoded: Vec<Result<Decoded, ParseError>>,
+    total: usize,
+    damage: Option<ParseError>,
+) -> Result<Report, ParseError> {
+    let info = session::session_info(c);
     let mut report = Report::new("", Format::NcuRep);
     report.tool_version = info.tool_version;
     report.session = info.session;
@@ -59,10 +77,9 @@ pub fn parse(bytes: &[u8]) -> Result<Report, ParseError> {
         }
     }
     add_clock_attributes(&mut report, &clocks, driver);
-    report.bodies = body_templates(&c, &mut report.warnings);
+    report.bodies = body_templates(first, &mut report.warnings);
 
-    let total = c.results.len();
-    let damage = first_error.or(c.damage);
+    let damage = first_error.or(damage);
     if let Some(e) = damage {
         if report.results.is_empty() {
             return Err(e);
@@ -81,8 +98,8 @@ pub fn parse(bytes: &[u8]) -> Result<Report, ParseError> {
 }
 
 /// The section body templates of the report, from its first result (all carry the same).
-fn body_templates(c: &Container<'_>, warnings: &mut Vec<String>) -> ReportBodies {
-    let Some(first) = c.results.first() else {
+fn body_templates(first: Option<&Entry<'_>>, warnings: &mut Vec<String>) -> ReportBodies {
+    let Some(first) = first else {
         return ReportBodies::None;
     };
     match bodies::templates_of(first) {
@@ -95,8 +112,13 @@ fn body_templates(c: &Container<'_>, warnings: &mut Vec<String>) -> ReportBodies
     }
 }
 
-/// Decodes every result, in parallel when there are several, returning them in file order.
-fn decode_all(ctx: &Context<'_>, entries: &[Entry<'_>]) -> Vec<Result<Decoded, ParseError>> {
+/// Decodes every result, in parallel when there are several, returning them in file order;
+/// the first has the ID `first_id`.
+fn decode_all(
+    ctx: &Context,
+    entries: &[Entry<'_>],
+    first_id: u64,
+) -> Vec<Result<Decoded, ParseError>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(entries.len() / 2)
@@ -105,7 +127,7 @@ fn decode_all(ctx: &Context<'_>, entries: &[Entry<'_>]) -> Vec<Result<Decoded, P
         return entries
             .iter()
             .enumerate()
-            .map(|(i, e)| decode_result(ctx, e, i as u64))
+            .map(|(i, e)| decode_result(ctx, e, first_id + i as u64))
             .collect();
     }
     let next = AtomicUsize::new(0);
@@ -117,7 +139,7 @@ fn decode_all(ctx: &Context<'_>, entries: &[Entry<'_>]) -> Vec<Result<Decoded, P
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(e) = entries.get(i) else { break };
-                        done.push((i, decode_result(ctx, e, i as u64)));
+                        done.push((i, decode_result(ctx, e, first_id + i as u64)));
                     }
                     done
                 })

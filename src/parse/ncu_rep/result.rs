@@ -17,29 +17,35 @@ use prost::Message;
 use std::collections::BTreeMap;
 
 /// Per-report state shared by all result decoders: names, their units and sort ranks.
-pub struct Context<'c> {
-    strings: &'c [String],
+pub struct Context {
+    strings: Vec<String>,
     /// Base unit of each string-table entry used as a metric name.
     units: Vec<&'static str>,
     /// Lexicographic rank of each string-table entry, to sort metrics without comparing text.
     rank: Vec<u32>,
-    processes: &'c [ProcessInfo],
+    processes: Vec<ProcessInfo>,
 }
 
-impl<'c> Context<'c> {
-    pub fn new(c: &'c Container<'_>) -> Self {
-        let strings = c.strings.as_slice();
+impl Context {
+    /// The names and processes of a walked container.
+    pub fn new(c: &Container<'_>) -> Self {
+        Self::from_parts(c.strings.clone(), c.processes.clone())
+    }
+
+    /// The context of a string table and process list.
+    pub fn from_parts(strings: Vec<String>, processes: Vec<ProcessInfo>) -> Self {
         let mut order: Vec<u32> = (0..strings.len() as u32).collect();
         order.sort_unstable_by(|&a, &b| strings[a as usize].cmp(&strings[b as usize]));
         let mut rank = vec![0u32; strings.len()];
         for (r, &i) in order.iter().enumerate() {
             rank[i as usize] = r as u32;
         }
+        let units = strings.iter().map(|s| units::unit_of(s)).collect();
         Context {
             strings,
-            units: strings.iter().map(|s| units::unit_of(s)).collect(),
+            units,
             rank,
-            processes: &c.processes,
+            processes,
         }
     }
 }
@@ -133,7 +139,7 @@ fn decode_value(bytes: &[u8], offset: usize) -> Result<Value, FieldError> {
 /// Decodes one `ProfileMetricResult`. The message is
 /// walked field by field so instances go straight into the model without an intermediate list;
 /// each value is decoded by prost.
-fn decode_metric(ctx: &Context<'_>, bytes: &[u8]) -> Result<Metric, FieldError> {
+fn decode_metric(ctx: &Context, bytes: &[u8]) -> Result<Metric, FieldError> {
     let mut name_id = 0usize;
     let mut value = Value::Missing;
     let mut instances_count = 0usize;
@@ -192,7 +198,7 @@ fn decode_metric(ctx: &Context<'_>, bytes: &[u8]) -> Result<Metric, FieldError> 
 }
 
 /// The name id of a `ProfileMetricResult`, checked against the string table.
-fn metric_name_id(ctx: &Context<'_>, bytes: &[u8]) -> Result<usize, FieldError> {
+fn metric_name_id(ctx: &Context, bytes: &[u8]) -> Result<usize, FieldError> {
     let mut name_id = 0usize;
     for field in FieldIter::new(bytes) {
         let field = field.map_err(|e| (e.offset, format!("metric: {}", e.message)))?;
@@ -214,7 +220,7 @@ fn metric_name_id(ctx: &Context<'_>, bytes: &[u8]) -> Result<usize, FieldError> 
 }
 
 /// Decodes the result stored at `entry`; `id` is its position in the file.
-pub fn decode_result(ctx: &Context<'_>, entry: &Entry<'_>, id: u64) -> Result<Decoded, ParseError> {
+pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decoded, ParseError> {
     let at = |rel: usize, what: &str| corrupt(entry.offset + rel, format!("result {id}: {what}"));
     let head = decode_head(entry.kind, entry.bytes).map_err(|e| at(0, &e.to_string()))?;
     let fields = layout(entry.kind);

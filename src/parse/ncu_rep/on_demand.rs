@@ -1,0 +1,133 @@
+//! Decoding a result of an opened `.ncu-rep` file when a view asks for it: one positioned read
+//! of the result's message into a reused buffer, then the same decoder that opening used.
+//! The file stays open (read only); a file changed in place since it was opened is refused.
+
+use super::container::{Entry, corrupt};
+use super::result::{Context, Decoded, decode_result};
+use crate::model::{BodySource, ResultBody, ResultKind};
+use crate::parse::ParseError;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::SystemTime;
+
+/// Where a result's message is in the file.
+#[derive(Debug, Clone, Copy)]
+pub struct ResultEntry {
+    /// Offset of the message (after its length prefix).
+    pub offset: u64,
+    pub len: u32,
+    /// Index of the block's process in the context's process list.
+    pub process: Option<usize>,
+    /// The message type of the result.
+    pub kind: ResultKind,
+}
+
+/// The open file and the buffer its results are read into.
+struct Reader {
+    file: File,
+    buffer: Vec<u8>,
+}
+
+/// The results of one opened report file, decoded on demand.
+pub struct OnDemand {
+    path: PathBuf,
+    reader: Mutex<Reader>,
+    /// Size and modification time when opened.
+    stamp: (u64, Option<SystemTime>),
+    /// Names and processes of the whole file, set when opening has read all of it.
+    ctx: OnceLock<Context>,
+    entries: OnceLock<Vec<ResultEntry>>,
+    clock: AtomicU64,
+}
+
+impl OnDemand {
+    /// A source reading from `file`, opened at `path`.
+    pub fn new(path: &Path, file: File) -> io::Result<Self> {
+        let stamp = stamp_of(&file)?;
+        Ok(OnDemand {
+            path: path.to_path_buf(),
+            reader: Mutex::new(Reader {
+                file,
+                buffer: Vec::new(),
+            }),
+            stamp,
+            ctx: OnceLock::new(),
+            entries: OnceLock::new(),
+            clock: AtomicU64::new(0),
+        })
+    }
+
+    /// Completes the source once the whole file was read: names, processes, result positions.
+    pub fn complete(&self, ctx: Context, entries: Vec<ResultEntry>) {
+        let _ = self.ctx.set(ctx);
+        let _ = self.entries.set(entries);
+    }
+
+    /// Reads and decodes result `index` (also its ID) with the whole file's names.
+    pub fn decode(&self, index: usize) -> Result<Decoded, ParseError> {
+        let (Some(ctx), Some(entries)) = (self.ctx.get(), self.entries.get()) else {
+            return Err(ParseError::NotAResult(
+                "the report is still being opened".into(),
+            ));
+        };
+        let entry = entries
+            .get(index)
+            .ok_or_else(|| ParseError::NotAResult(format!("no result {index} in the report")))?;
+        let mut reader = self
+            .reader
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Reader { file, buffer } = &mut *reader;
+        let changed = || {
+            ParseError::NotAResult(format!(
+                "{} changed since it was opened; reload it",
+                self.path.display()
+            ))
+        };
+        if stamp_of(file).map_err(|_| changed())? != self.stamp {
+            return Err(changed());
+        }
+        buffer.clear();
+        buffer.resize(entry.len as usize, 0);
+        file.seek(SeekFrom::Start(entry.offset))
+            .and_then(|_| file.read_exact(buffer))
+            .map_err(|e| corrupt(entry.offset as usize, format!("result {index}: {e}")))?;
+        let offset = usize::try_from(entry.offset).unwrap_or(usize::MAX);
+        let decoded = decode_result(
+            ctx,
+            &Entry {
+                offset,
+                bytes: buffer,
+                process: entry.process,
+                kind: entry.kind,
+            },
+            index as u64,
+        );
+        // A buffer grown for one very large result is not kept.
+        if buffer.capacity() > 16 << 20 {
+            *buffer = Vec::new();
+        }
+        decoded
+    }
+}
+
+impl BodySource for OnDemand {
+    fn load(&self, index: usize) -> Result<ResultBody, String> {
+        self.decode(index)
+            .map(|d| d.result.into_body())
+            .map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+
+    fn tick(&self) -> u64 {
+        self.clock.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+/// The size and modification time of an open file.
+fn stamp_of(file: &File) -> io::Result<(u64, Option<SystemTime>)> {
+    let meta = file.metadata()?;
+    Ok((meta.len(), meta.modified().ok()))
+}
