@@ -47,6 +47,11 @@ fn assert_same(opened: &mut Report, whole: &Report, what: &str) {
     assert_eq!(opened.session, whole.session, "{what}");
     assert_eq!(opened.devices, whole.devices, "{what}");
     assert_eq!(opened.tool_version, whole.tool_version, "{what}");
+    assert_eq!(
+        format!("{:?}", opened.bodies),
+        format!("{:?}", whole.bodies),
+        "{what}"
+    );
     for (a, b) in opened.results.iter_mut().zip(&whole.results) {
         assert_eq!(format!("{a:?}"), format!("{b:?}"), "{what} result {}", b.id);
         a.release_body();

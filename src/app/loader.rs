@@ -14,7 +14,7 @@ use crate::model::Report;
 use crate::parse;
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -42,6 +42,8 @@ pub struct LoadOutcome {
 pub struct LoadControl {
     cancelled: Arc<AtomicBool>,
     started: Arc<AtomicBool>,
+    /// Bytes of the file read so far.
+    read: Arc<AtomicU64>,
 }
 
 impl LoadControl {
@@ -58,6 +60,11 @@ impl LoadControl {
     /// Whether the load got a core and started reading.
     pub fn has_started(&self) -> bool {
         self.started.load(Ordering::Acquire)
+    }
+
+    /// Bytes of the file read so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.read.load(Ordering::Relaxed)
     }
 }
 
@@ -246,6 +253,11 @@ fn load_unless_cancelled(
             }
             guard_panics(|| Ok(parse::parse_bytes(handle.path(), &bytes)?))
         }
+        OpenRequest::Path(path) => guard_panics(|| {
+            Ok(parse::load_path_with_progress(path, &mut |done, _| {
+                control.read.store(done, Ordering::Relaxed);
+            })?)
+        }),
         _ => load(request),
     }
 }

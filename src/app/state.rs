@@ -16,6 +16,9 @@ use crate::model::{KernelResult, Report};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+/// Result bodies decoded on demand kept per report: the results viewed last.
+pub const KEPT_BODIES: usize = 16;
+
 /// Longest time spent taking finished loads per frame (the rest waits for the next frame).
 const DRAIN_BUDGET: Duration = Duration::from_millis(10);
 
@@ -330,6 +333,12 @@ impl AppState {
         baselines::sync(&mut self.settings.baselines, &self.workspace);
         self.select_first_if_none();
         id
+    }
+
+    /// Drops result bodies decoded on demand that were not used lately (at most
+    /// [`KEPT_BODIES`] stay per report); called once a frame, before anything is drawn.
+    pub fn release_bodies(&mut self) {
+        self.workspace.release_bodies(KEPT_BODIES);
     }
 
     /// Takes finished loads into the workspace, for at most [`DRAIN_BUDGET`].

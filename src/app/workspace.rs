@@ -294,6 +294,14 @@ impl Workspace {
         self.failed.push(failed);
     }
 
+    /// Drops the decoded bodies of results read on demand, keeping the `keep` used most
+    /// recently in each report, so walking through many results keeps memory flat.
+    pub fn release_bodies(&mut self, keep: usize) {
+        for open in &mut self.reports {
+            open.report.release_bodies(keep);
+        }
+    }
+
     /// Closes a report; other reports are untouched.
     pub fn close_report(&mut self, id: ReportId) -> bool {
         let before = self.reports.len();

@@ -316,6 +316,7 @@ impl SightlineApp {
         }
         self.poll_loads();
         self.poll_file_changes();
+        self.state.release_bodies();
         self.collect_input(&ctx);
         self.apply_view_settings(&ctx);
 

@@ -157,7 +157,11 @@ fn pending_ui(ui: &mut egui::Ui, pending: &[PendingLoad], commands: &mut Vec<Com
             }
         });
         ui.indent(("pending_facts", load.id.0), |ui| {
-            let size = load.size.map(size_text);
+            let read = load.control.bytes_read();
+            let size = load.size.map(|size| match read {
+                0 => size_text(size),
+                read => format!("{} of {}", size_text(read.min(size)), size_text(size)),
+            });
             let seconds = load.started.elapsed().as_secs_f64();
             let started = load.control.has_started();
             let what = if started { "Loading" } else { "Queued" };
