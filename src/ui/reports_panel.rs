@@ -121,7 +121,7 @@ fn warnings_badge(ui: &mut egui::Ui, report: u64, warnings: &[String]) {
         return;
     }
     let n = warnings.len();
-    let title = egui::RichText::new(format!("⚠ {n} warning{}", if n == 1 { "" } else { "s" }))
+    let title = egui::RichText::new(format!("{n} warning{}", if n == 1 { "" } else { "s" }))
         .color(ui.visuals().warn_fg_color);
     egui::CollapsingHeader::new(title)
         .id_salt(("report_warnings", report))
