@@ -7,7 +7,9 @@
 # (Details, Raw, Session, Roofline, Occupancy, Compare, "Report vs report"), ROW the row of the
 # results table to select (0 = first, across all files), THEME dark or light, BASELINES the
 # rows to make baselines first (comma-separated). SIGHTLINE_SCREENSHOT_SIZE=WIDTHxHEIGHT in the
-# environment sets the window size (default 1360x860, at most 1920x1600 here). Builds the
+# environment sets the window size (default 1360x860, at most 1920x1600 here);
+# SIGHTLINE_SCREENSHOT_SECTION=TEXT shows only the Details sections whose name contains TEXT
+# (their charts and tables at the top). Builds the
 # release binary if it is missing. Needs `xvfb-run` (Debian: apt-get install xvfb xauth).
 set -euo pipefail
 

@@ -298,6 +298,9 @@ pub struct SectionBodies {
     pub identifier: Option<String>,
     /// The section's display name, as the details page and the CLI print it.
     pub name: String,
+    /// The identifier of the section this one is shown inside (`Extends`), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extends: Option<String>,
     pub bodies: Vec<SectionBody>,
 }
 

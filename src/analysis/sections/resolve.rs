@@ -22,6 +22,7 @@ pub fn resolve(templates: &BodyTemplates, r: &KernelResult, target: &Target) -> 
             (!bodies.is_empty()).then(|| SectionBodies {
                 identifier: s.identifier.clone(),
                 name: s.name.clone(),
+                extends: s.extends.clone(),
                 bodies,
             })
         })

@@ -64,6 +64,7 @@ impl BodyCollector {
             self.sections.push(SectionBodies {
                 identifier: None,
                 name: self.section.clone(),
+                extends: None,
                 bodies: Vec::new(),
             });
         }

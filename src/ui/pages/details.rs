@@ -1,16 +1,36 @@
 //! The Details page: speed-of-light bars, then every section in order (collapsible) with its
-//! metric table and rule results.
+//! metric table, rule results and bodies (charts and tables, with a body selector).
 
 use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit};
+use crate::analysis::sections::bodies_of;
 use crate::app::page_id::PageId;
-use crate::model::{KernelResult, Metric, RuleKind, RuleResult, Section};
+use crate::app::workspace::ResultRef;
+use crate::model::section_body::SectionBodies;
+use crate::model::{KernelResult, Metric, Report, RuleKind, RuleResult, Section};
 use crate::ui::pages::{Page, PageContext, PageIo};
 use crate::ui::widgets::copy_menu::{self, copy_button};
-use crate::ui::widgets::{sol_bars, theme};
+use crate::ui::widgets::{section_body, sol_bars, theme};
+use std::sync::Arc;
 
-/// The Details page (no state of its own).
+/// The Details page; it keeps the bodies of the result last shown.
 #[derive(Debug, Default)]
-pub struct DetailsPage;
+pub struct DetailsPage {
+    bodies: Option<(ResultRef, usize, Arc<Vec<SectionBodies>>)>,
+}
+
+impl DetailsPage {
+    /// The bodies of the shown result, resolved once per result.
+    fn bodies(&mut self, report: &Report, at: ResultRef) -> Arc<Vec<SectionBodies>> {
+        match &self.bodies {
+            Some((r, n, b)) if *r == at && *n == report.results.len() => b.clone(),
+            _ => {
+                let b = Arc::new(bodies_of(report, at.index));
+                self.bodies = Some((at, report.results.len(), b.clone()));
+                b
+            }
+        }
+    }
+}
 
 impl Page for DetailsPage {
     fn id(&self) -> PageId {
@@ -18,23 +38,74 @@ impl Page for DetailsPage {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
-        show(ui, cx.result, &mut io.settings.show_sol_breakdown);
+        let bodies = self.bodies(&cx.open.report, cx.at);
+        show(ui, cx.result, &bodies, &mut io.settings.show_sol_breakdown);
     }
 }
 
-/// Shows the Details page of a result.
-pub fn show(ui: &mut egui::Ui, result: &KernelResult, show_breakdown: &mut bool) {
+/// For documentation screenshots (`EFRAME_SCREENSHOT_TO` set): show only the sections whose
+/// name contains `SIGHTLINE_SCREENSHOT_SECTION`, without the speed-of-light bars.
+fn screenshot_focus() -> Option<&'static str> {
+    static FOCUS: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    FOCUS
+        .get_or_init(|| {
+            std::env::var_os("EFRAME_SCREENSHOT_TO")?;
+            std::env::var("SIGHTLINE_SCREENSHOT_SECTION")
+                .ok()
+                .filter(|s| !s.is_empty())
+        })
+        .as_deref()
+}
+
+/// Whether bodies belong under a section: the same name, or a section extending it.
+fn belongs(b: &SectionBodies, section: &Section) -> bool {
+    b.name == section.name
+        || (section.identifier.is_some() && b.extends.as_ref() == section.identifier.as_ref())
+}
+
+/// Shows the Details page of a result with its section bodies.
+pub fn show(
+    ui: &mut egui::Ui,
+    result: &KernelResult,
+    bodies: &[SectionBodies],
+    show_breakdown: &mut bool,
+) {
     egui::ScrollArea::vertical()
         .id_salt("details_page")
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            sol_bars::show(ui, result, show_breakdown);
-            ui.separator();
+            let focus = screenshot_focus();
+            if focus.is_none() {
+                sol_bars::show(ui, result, show_breakdown);
+                ui.separator();
+            }
             if result.sections().is_empty() {
                 ui.weak("This form of report has no sections; the Raw page lists every metric.");
             }
+            let mut shown = vec![false; bodies.len()];
             for (i, section) in result.sections().iter().enumerate() {
-                section_ui(ui, i, section);
+                if focus.is_some_and(|f| !section.name.contains(f)) {
+                    continue;
+                }
+                let mut own: Vec<&SectionBodies> = Vec::new();
+                for (k, b) in bodies.iter().enumerate() {
+                    if !shown[k] && belongs(b, section) {
+                        shown[k] = true;
+                        own.push(b);
+                    }
+                }
+                section_ui(ui, i, section, &own);
+            }
+            // Sections with bodies only (no header table and no rule output).
+            let unshown = bodies
+                .iter()
+                .enumerate()
+                .filter(|(k, b)| !shown[*k] && focus.is_none_or(|f| b.name.contains(f)));
+            for (k, b) in unshown {
+                egui::CollapsingHeader::new(egui::RichText::new(&b.name).strong())
+                    .id_salt(("section_bodies_only", &b.name, k))
+                    .default_open(true)
+                    .show(ui, |ui| section_body::show(ui, b));
             }
             if !result.rules().is_empty() {
                 egui::CollapsingHeader::new(egui::RichText::new("Other rule results").strong())
@@ -45,8 +116,8 @@ pub fn show(ui: &mut egui::Ui, result: &KernelResult, show_breakdown: &mut bool)
         });
 }
 
-/// One collapsible section: its metric table, then its rule results.
-fn section_ui(ui: &mut egui::Ui, index: usize, section: &Section) {
+/// One collapsible section: its metric table, its rule results, then its bodies.
+fn section_ui(ui: &mut egui::Ui, index: usize, section: &Section, bodies: &[&SectionBodies]) {
     let title = if section.name.is_empty() {
         section
             .identifier
@@ -85,6 +156,10 @@ fn section_ui(ui: &mut egui::Ui, index: usize, section: &Section) {
                     });
             }
             rules_ui(ui, &section.rules);
+            for b in bodies {
+                ui.add_space(4.0);
+                section_body::show(ui, b);
+            }
         });
 }
 

@@ -1,9 +1,12 @@
 //! Pieces several pages share: speed-of-light bars ([`sol_bars`]), right-click copy menus
 //! ([`copy_menu`]), plot helpers ([`plot_util`]), the export buttons of the comparison pages
-//! ([`compare_export`]) and the colours of both themes ([`theme`]).
+//! ([`compare_export`]), the colours of both themes ([`theme`]), and section bodies: charts and tables
+//! ([`section_body`]) with the memory chart ([`memory_chart`]).
 
 pub mod compare_export;
 pub mod copy_menu;
+pub mod memory_chart;
 pub mod plot_util;
+pub mod section_body;
 pub mod sol_bars;
 pub mod theme;

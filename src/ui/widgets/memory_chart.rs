@@ -1,0 +1,272 @@
+//! The memory chart drawn with egui shapes (crisp at any zoom): logical units in green,
+//! hardware units in blue (grey when nothing went through them), links labelled with
+//! instructions, requests or bytes and coloured by % of peak on a purple-to-yellow scale with
+//! its legend, a switch between transfer size, throughput and % of peak, and the metrics on
+//! hover.
+
+use crate::analysis::sections::memory_chart::{self, Amount, Link, MemoryChart, Unit};
+use crate::model::section_body::BodyItem;
+use crate::model::units::format_value;
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2, vec2};
+
+/// What the link labels show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum LabelMode {
+    #[default]
+    TransferSize,
+    Throughput,
+    PercentOfPeak,
+}
+
+impl LabelMode {
+    const ALL: [LabelMode; 3] = [
+        LabelMode::TransferSize,
+        LabelMode::Throughput,
+        LabelMode::PercentOfPeak,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            LabelMode::TransferSize => "Transfer Size",
+            LabelMode::Throughput => "Throughput",
+            LabelMode::PercentOfPeak => "% Peak",
+        }
+    }
+}
+
+/// Virtual layout size; the chart is scaled to the available width.
+const W: f32 = 860.0;
+const H: f32 = 330.0;
+
+/// The box of a unit in virtual coordinates.
+fn unit_rect(u: Unit) -> Rect {
+    let col_x = [10.0, 170.0, 400.0, 610.0, 760.0];
+    let (x, w) = (col_x[u.column()], if u.column() == 4 { 90.0 } else { 100.0 });
+    let row = |r: f32, h: f32| Rect::from_min_size(pos2(x, 10.0 + r * 62.0), vec2(w, h));
+    match u {
+        Unit::Kernel => row(1.5, 50.0),
+        Unit::Global => row(0.0, 40.0),
+        Unit::Local => row(1.0, 40.0),
+        Unit::Texture => row(2.0, 40.0),
+        Unit::Surface => row(3.0, 40.0),
+        Unit::Shared => row(4.0, 40.0),
+        Unit::L1Tex => row(0.0, 226.0),
+        Unit::SharedMemory => row(4.0, 40.0),
+        Unit::L2 => row(0.0, 226.0),
+        Unit::L2Compression => row(4.0, 40.0),
+        Unit::SystemMemory => row(0.0, 56.0),
+        Unit::DeviceMemory => row(1.5, 56.0),
+        Unit::PeerMemory => row(3.0, 56.0),
+    }
+}
+
+/// The colour of a percentage of peak: dark purple at 0 %, through red and orange, to pale
+/// yellow at 100 %.
+pub fn heat(pct: f64) -> Color32 {
+    let stops: [(f64, [u8; 3]); 5] = [
+        (0.0, [48, 18, 89]),
+        (25.0, [120, 28, 109]),
+        (50.0, [200, 55, 75]),
+        (75.0, [245, 130, 40]),
+        (100.0, [252, 240, 160]),
+    ];
+    let p = pct.clamp(0.0, 100.0);
+    for w in stops.windows(2) {
+        let ((a, ca), (b, cb)) = (w[0], w[1]);
+        if p <= b {
+            let t = ((p - a) / (b - a)) as f32;
+            let mix = |i: usize| (f32::from(ca[i]) + t * (f32::from(cb[i]) - f32::from(ca[i]))) as u8;
+            return Color32::from_rgb(mix(0), mix(1), mix(2));
+        }
+    }
+    Color32::from_rgb(252, 240, 160)
+}
+
+/// The endpoints of a link in virtual coordinates; links between the same two units in both
+/// directions are drawn side by side.
+fn link_points(l: &Link, both_ways: bool) -> (Pos2, Pos2) {
+    let (a, b) = (unit_rect(l.from), unit_rect(l.to));
+    let forward = a.center().x < b.center().x;
+    let (left, right) = if forward { (a, b) } else { (b, a) };
+    // The vertical position: the narrower box's centre, within the taller box.
+    let y = if left.height() < right.height() {
+        left.center().y
+    } else {
+        right.center().y
+    };
+    let offset = if both_ways { if forward { -7.0 } else { 7.0 } } else { 0.0 };
+    let (x0, x1) = (left.right(), right.left());
+    if forward {
+        (pos2(x0, y + offset), pos2(x1, y + offset))
+    } else {
+        (pos2(x1, y + offset), pos2(x0, y + offset))
+    }
+}
+
+fn amount_text(l: &Link, mode: LabelMode) -> String {
+    match mode {
+        LabelMode::TransferSize => match (l.amount, l.amount_kind) {
+            (Some(v), Amount::Bytes) => format_value(v, "byte"),
+            (Some(v), k) => format!("{} {}", format_value(v, ""), k.short()),
+            (None, _) => "n/a".into(),
+        },
+        LabelMode::Throughput => match l.per_second {
+            Some(v) if l.amount_kind == Amount::Bytes => format_value(v, "byte/s"),
+            Some(v) => format!("{}/s", format_value(v, "")),
+            None => "-".into(),
+        },
+        LabelMode::PercentOfPeak => match l.pct_of_peak {
+            Some(p) => format!("{p:.2} %"),
+            None => "-".into(),
+        },
+    }
+}
+
+/// Draws the memory chart of a body item.
+pub fn show(ui: &mut egui::Ui, item: &BodyItem) {
+    let chart = memory_chart::build(Some(item), None);
+    if chart.links.is_empty() {
+        ui.weak("The memory chart's metrics were not collected.");
+        return;
+    }
+    let mode_id = egui::Id::unique("memory_chart_label_mode");
+    let mut mode: LabelMode = ui.data_mut(|d| *d.get_persisted_mut_or_default::<LabelMode>(mode_id));
+    ui.horizontal(|ui| {
+        ui.weak("Show");
+        for m in LabelMode::ALL {
+            ui.selectable_value(&mut mode, m, m.name());
+        }
+    });
+    ui.data_mut(|d| d.insert_persisted(mode_id, mode));
+    draw(ui, &chart, mode);
+}
+
+fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
+    let legend_w = 70.0;
+    let width = (ui.available_width() - legend_w).clamp(300.0, 1400.0);
+    let scale = width / W;
+    let (rect, resp) = ui.allocate_exact_size(vec2(width + legend_w, H * scale), Sense::hover());
+    let painter = ui.painter_at(rect);
+    let at = |p: Pos2| rect.min + (p.to_vec2() * scale);
+    let dark = ui.visuals().dark_mode;
+    let text = ui.visuals().text_color();
+    let grey = ui.visuals().weak_text_color().gamma_multiply(0.6);
+    let font = FontId::proportional(11.0 * scale.clamp(0.8, 1.4));
+
+    // Links under the boxes.
+    let mut hovered: Option<&Link> = None;
+    let pointer = resp.hover_pos();
+    for l in &chart.links {
+        let both = chart.links.iter().any(|o| o.from == l.to && o.to == l.from);
+        let (a, b) = link_points(l, both);
+        let (a, b) = (at(a), at(b));
+        let color = if !l.is_active() {
+            grey
+        } else {
+            match l.pct_of_peak {
+                Some(p) => heat(p),
+                None => {
+                    if dark {
+                        Color32::from_rgb(150, 190, 150)
+                    } else {
+                        Color32::from_rgb(60, 120, 60)
+                    }
+                }
+            }
+        };
+        let stroke = Stroke::new(3.0 * scale.max(0.7), color);
+        painter.line_segment([a, b], stroke);
+        // Arrow head.
+        let dir = (b - a).normalized();
+        let normal = vec2(-dir.y, dir.x);
+        let head = 7.0 * scale.max(0.7);
+        painter.add(egui::Shape::convex_polygon(
+            vec![b, b - dir * head + normal * head * 0.6, b - dir * head - normal * head * 0.6],
+            color,
+            Stroke::NONE,
+        ));
+        let mid = a + (b - a) * 0.5;
+        let above = if b.x >= a.x { -9.0 } else { 9.0 };
+        painter.text(
+            mid + vec2(0.0, above * scale.max(0.8)),
+            Align2::CENTER_CENTER,
+            amount_text(l, mode),
+            font.clone(),
+            if l.is_active() { text } else { grey },
+        );
+        if let Some(p) = pointer {
+            let t = ((p - a).dot(b - a) / (b - a).length_sq()).clamp(0.0, 1.0);
+            if (a + (b - a) * t).distance(p) < 8.0 {
+                hovered = Some(l);
+            }
+        }
+    }
+
+    // Boxes.
+    for n in &chart.nodes {
+        let r = unit_rect(n.unit);
+        let r = Rect::from_min_max(at(r.min), at(r.max));
+        let fill = match (n.unit.is_logical(), n.active, dark) {
+            (_, false, true) => Color32::from_gray(70),
+            (_, false, false) => Color32::from_gray(200),
+            (true, true, true) => Color32::from_rgb(46, 110, 60),
+            (true, true, false) => Color32::from_rgb(150, 210, 150),
+            (false, true, true) => Color32::from_rgb(40, 80, 140),
+            (false, true, false) => Color32::from_rgb(150, 185, 235),
+        };
+        painter.rect_filled(r, 4.0, fill);
+        painter.rect_stroke(r, 4.0, Stroke::new(1.0, text.gamma_multiply(0.5)), egui::StrokeKind::Inside);
+        painter.text(r.center() - vec2(0.0, 7.0 * scale), Align2::CENTER_CENTER, n.unit.name(), font.clone(), text);
+        if let Some((label, v, _)) = &n.figure {
+            painter.text(
+                r.center() + vec2(0.0, 8.0 * scale),
+                Align2::CENTER_CENTER,
+                format!("{label}: {v:.1} %"),
+                font.clone(),
+                text,
+            );
+        }
+    }
+
+    // Legend: % of peak.
+    let lg = Rect::from_min_size(rect.right_top() + vec2(-legend_w + 20.0, 14.0), vec2(14.0, rect.height() - 40.0));
+    let steps = 40;
+    for i in 0..steps {
+        let t0 = i as f32 / steps as f32;
+        let t1 = (i + 1) as f32 / steps as f32;
+        let band = Rect::from_min_max(
+            pos2(lg.left(), lg.bottom() - t1 * lg.height()),
+            pos2(lg.right(), lg.bottom() - t0 * lg.height()),
+        );
+        painter.rect_filled(band, 0.0, heat(f64::from(t0) * 100.0));
+    }
+    for (pct, label) in [(0.0, "0 %"), (50.0, "50 %"), (100.0, "100 %")] {
+        let y = lg.bottom() - (pct as f32 / 100.0) * lg.height();
+        painter.text(pos2(lg.right() + 3.0, y), Align2::LEFT_CENTER, label, FontId::proportional(10.0), text);
+    }
+    // Markers: each active link's % of peak beside the legend.
+    for l in chart.links.iter().filter(|l| l.is_active()) {
+        if let Some(p) = l.pct_of_peak {
+            let y = lg.bottom() - (p.clamp(0.0, 100.0) as f32 / 100.0) * lg.height();
+            let x = lg.left() - 2.0;
+            painter.add(egui::Shape::convex_polygon(
+                vec![pos2(x, y), pos2(x - 6.0, y - 4.0), pos2(x - 6.0, y + 4.0)],
+                text,
+                Stroke::NONE,
+            ));
+        }
+    }
+
+    if let Some(l) = hovered {
+        resp.on_hover_ui_at_pointer(|ui| {
+            ui.strong(format!("{} → {}", l.from.name(), l.to.name()));
+            for m in [LabelMode::TransferSize, LabelMode::Throughput, LabelMode::PercentOfPeak] {
+                ui.label(format!("{}: {}", m.name(), amount_text(l, m)));
+            }
+            ui.separator();
+            for m in &l.metrics {
+                ui.monospace(m);
+            }
+        });
+    }
+}

@@ -1,0 +1,353 @@
+//! Section bodies on the Details page: a body selector ("All" or one body), then each item
+//! drawn by kind: bar charts (stall reasons sorted with their meaning on hover, pipe
+//! utilization, instruction mix, warps per scheduler), line charts (occupancy graphs), the
+//! memory chart and memory tables, and plain tables for the rest.
+
+use super::memory_chart;
+use crate::analysis::sections::{memory_table, stalls};
+use crate::model::section_body::{BodyItem, BodyRow, ItemKind, SectionBodies};
+use crate::model::units::format_value;
+use crate::model::{Metric, Value};
+use egui::{Color32, RichText, Sense, Stroke, vec2};
+
+/// The value of a metric as the tables print it.
+pub fn value_text(m: &Metric) -> String {
+    match m.as_f64() {
+        Some(v) if v.is_finite() => format_value(v, &m.unit),
+        Some(_) => "n/a".to_string(),
+        None => match &m.value {
+            Value::Missing => "n/a".to_string(),
+            v => v.to_string(),
+        },
+    }
+}
+
+/// The body selector of a section: 0 = all bodies, `i + 1` = body `i`. The choice is kept per
+/// section name, so it stays when another result is selected (and across runs).
+pub fn selector(ui: &mut egui::Ui, s: &SectionBodies) -> usize {
+    let id = egui::Id::unique(("section_body_choice", &s.name));
+    let mut choice: usize = ui.data_mut(|d| *d.get_persisted_mut_or_default::<usize>(id));
+    if s.bodies.len() > 1 {
+        let name = |i: usize| -> String {
+            if i == 0 {
+                "All".to_string()
+            } else {
+                let b = &s.bodies[i - 1];
+                if b.name.is_empty() {
+                    format!("Body {i}")
+                } else {
+                    b.name.clone()
+                }
+            }
+        };
+        egui::ComboBox::from_id_salt(("body_selector", &s.name))
+            .selected_text(name(choice.min(s.bodies.len())))
+            .show_ui(ui, |ui| {
+                for i in 0..=s.bodies.len() {
+                    ui.selectable_value(&mut choice, i, name(i));
+                }
+            });
+        ui.data_mut(|d| d.insert_persisted(id, choice));
+    }
+    if choice > s.bodies.len() { 0 } else { choice }
+}
+
+/// Draws the bodies of a section, those the selector picked.
+pub fn show(ui: &mut egui::Ui, s: &SectionBodies) {
+    let choice = ui
+        .horizontal(|ui| {
+            ui.weak("Body");
+            selector(ui, s)
+        })
+        .inner;
+    for (i, body) in s.bodies.iter().enumerate() {
+        if choice != 0 && choice != i + 1 {
+            continue;
+        }
+        if !body.name.is_empty() {
+            ui.add_space(4.0);
+            ui.label(RichText::new(&body.name).strong());
+        }
+        for (k, item) in body.items.iter().enumerate() {
+            ui.push_id((&s.name, i, k), |ui| item_ui(ui, item));
+        }
+    }
+}
+
+/// One body item.
+pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem) {
+    if !item.label.is_empty() {
+        ui.label(RichText::new(&item.label).italics());
+    }
+    if let Some(note) = &item.note {
+        ui.weak(note);
+    }
+    match item.kind {
+        ItemKind::MemoryChart => memory_chart::show(ui, item),
+        k if k.memory_group().is_some() => memory_table_ui(ui, item),
+        ItemKind::BarChart | ItemKind::HistogramChart => bars(ui, item),
+        ItemKind::LineChart => lines(ui, item),
+        ItemKind::RooflineChart => {
+            ui.weak("Drawn on the Roofline page; the values:");
+            table(ui, item);
+        }
+        _ => table(ui, item),
+    }
+    if let Some(d) = &item.description {
+        ui.weak(d);
+    }
+    ui.add_space(6.0);
+}
+
+/// Hover text of a row: label, metric, value, and a stall reason's meaning.
+fn row_tooltip(ui: &mut egui::Ui, row: &BodyRow) {
+    ui.strong(&row.label);
+    if let Some(name) = &row.metric.name {
+        ui.monospace(name);
+    }
+    ui.label(value_text(&row.metric));
+    if let Some(m) = stalls::meaning(&row.label)
+        .or_else(|| row.metric.name.as_deref().and_then(stalls::meaning))
+    {
+        ui.separator();
+        ui.label(m);
+    }
+}
+
+/// A bar's fill: a stall reason in warm colours, the rest in the theme's accent.
+fn bar_color(ui: &egui::Ui, stall: bool) -> Color32 {
+    match (stall, ui.visuals().dark_mode) {
+        (true, true) => Color32::from_rgb(222, 140, 50),
+        (true, false) => Color32::from_rgb(220, 120, 30),
+        (false, true) => Color32::from_rgb(64, 126, 205),
+        (false, false) => Color32::from_rgb(90, 150, 225),
+    }
+}
+
+/// One labelled horizontal bar row.
+fn bar_row(ui: &mut egui::Ui, label: &str, value: f64, max: f64, text: &str, stall: bool) -> egui::Response {
+    let label_w = 260.0_f32.min(ui.available_width() * 0.4);
+    let height = 18.0;
+    let width = ui.available_width().max(200.0);
+    let (rect, resp) = ui.allocate_exact_size(vec2(width, height), Sense::hover());
+    let painter = ui.painter_at(rect);
+    let text_color = ui.visuals().text_color();
+    let font = egui::FontId::proportional(12.0);
+    painter.text(
+        rect.left_center() + vec2(2.0, 0.0),
+        egui::Align2::LEFT_CENTER,
+        label,
+        font.clone(),
+        text_color,
+    );
+    let value_w = 110.0;
+    let track = egui::Rect::from_min_max(
+        rect.left_top() + vec2(label_w, 3.0),
+        rect.right_bottom() - vec2(value_w, 3.0),
+    );
+    painter.rect_filled(track, 2.0, ui.visuals().extreme_bg_color);
+    let frac = if max > 0.0 && value.is_finite() { (value / max).clamp(0.0, 1.0) } else { 0.0 };
+    let mut fill = track;
+    fill.set_width((track.width() * frac as f32).max(if value > 0.0 { 1.0 } else { 0.0 }));
+    painter.rect_filled(fill, 2.0, bar_color(ui, stall));
+    painter.text(
+        rect.right_center() - vec2(2.0, 0.0),
+        egui::Align2::RIGHT_CENTER,
+        text,
+        font,
+        text_color,
+    );
+    resp
+}
+
+/// A bar chart: one bar per row, or per instance when the rows are instanced (the opcode
+/// mix); stall reasons sorted by value with their meaning on hover.
+fn bars(ui: &mut egui::Ui, item: &BodyItem) {
+    let stall = stalls::is_stall_chart(&item.label);
+    if item.rows.iter().any(|r| !r.metric.instances.is_empty()) {
+        for row in &item.rows {
+            let mut inst: Vec<(String, f64)> = row
+                .metric
+                .instances
+                .iter()
+                .map(|i| {
+                    let id = i.id.as_ref().map(|v| v.to_string()).unwrap_or_default();
+                    (id, i.value.as_f64().unwrap_or(0.0))
+                })
+                .collect();
+            inst.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let max = inst.iter().map(|i| i.1).fold(0.0, f64::max);
+            ui.weak(format!("{} (total {})", row.label, value_text(&row.metric)));
+            for (id, v) in &inst {
+                bar_row(ui, id, *v, max, &format_value(*v, ""), false)
+                    .on_hover_text(format!("{}: {id}", row.metric.name.as_deref().unwrap_or("")));
+            }
+        }
+        return;
+    }
+    let mut rows: Vec<&BodyRow> = item.rows.iter().collect();
+    if stall {
+        rows.sort_by(|a, b| {
+            b.metric
+                .as_f64()
+                .unwrap_or(0.0)
+                .total_cmp(&a.metric.as_f64().unwrap_or(0.0))
+        });
+    }
+    let data_max = rows
+        .iter()
+        .filter_map(|r| r.metric.as_f64())
+        .filter(|v| v.is_finite())
+        .fold(0.0, f64::max);
+    let max = item
+        .value_axis
+        .as_ref()
+        .and_then(|a| a.max)
+        .filter(|m| *m >= data_max && *m > 0.0)
+        .unwrap_or(data_max);
+    for row in rows {
+        let v = row.metric.as_f64().unwrap_or(0.0);
+        bar_row(ui, &row.label, v, max, &value_text(&row.metric), stall)
+            .on_hover_ui(|ui| row_tooltip(ui, row));
+    }
+}
+
+/// Line charts (occupancy graphs): each instanced row as a polyline over its instances, the
+/// highlighted x (the current launch) marked.
+fn lines(ui: &mut egui::Ui, item: &BodyItem) {
+    let series: Vec<(&BodyRow, Vec<(f64, f64)>)> = item
+        .rows
+        .iter()
+        .filter(|r| !r.metric.instances.is_empty())
+        .map(|r| {
+            let pts = r
+                .metric
+                .instances
+                .iter()
+                .enumerate()
+                .map(|(k, i)| {
+                    let x = i.id.as_ref().and_then(Value::as_f64).unwrap_or(k as f64);
+                    (x, i.value.as_f64().unwrap_or(0.0))
+                })
+                .collect();
+            (r, pts)
+        })
+        .collect();
+    if series.is_empty() {
+        table(ui, item);
+        return;
+    }
+    let (rect, resp) = ui.allocate_exact_size(vec2(ui.available_width().min(520.0), 140.0), Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_stroke(rect, 2.0, Stroke::new(1.0, ui.visuals().weak_text_color()), egui::StrokeKind::Inside);
+    let all = series.iter().flat_map(|s| s.1.iter());
+    let (mut x0, mut x1, mut y1) = (f64::MAX, f64::MIN, 0.0f64);
+    for &(x, y) in all {
+        x0 = x0.min(x);
+        x1 = x1.max(x);
+        y1 = y1.max(y);
+    }
+    if x1 <= x0 {
+        x1 = x0 + 1.0;
+    }
+    let y1 = if y1 > 0.0 { y1 } else { 1.0 };
+    let to_screen = |x: f64, y: f64| {
+        egui::pos2(
+            rect.left() + 4.0 + ((x - x0) / (x1 - x0)) as f32 * (rect.width() - 8.0),
+            rect.bottom() - 4.0 - (y / y1) as f32 * (rect.height() - 8.0),
+        )
+    };
+    let color = bar_color(ui, false);
+    for (_, pts) in &series {
+        let line: Vec<egui::Pos2> = pts.iter().map(|&(x, y)| to_screen(x, y)).collect();
+        painter.add(egui::Shape::line(line, Stroke::new(1.5, color)));
+    }
+    for h in &item.highlight {
+        if let Some(x) = h.metric.as_f64() {
+            let a = to_screen(x, 0.0);
+            let b = to_screen(x, y1);
+            painter.line_segment([a, b], Stroke::new(1.0, Color32::from_rgb(230, 80, 80)));
+        }
+    }
+    let names: Vec<String> = series
+        .iter()
+        .map(|(r, _)| format!("{} ({})", r.label, r.metric.name.as_deref().unwrap_or("")))
+        .collect();
+    resp.on_hover_text(format!(
+        "{}\nx from {} to {}; highest {}",
+        names.join("\n"),
+        format_value(x0, ""),
+        format_value(x1, ""),
+        format_value(y1, "")
+    ));
+}
+
+/// A plain table: label, group, value, with the metric on hover.
+fn table(ui: &mut egui::Ui, item: &BodyItem) {
+    let grouped = item.rows.iter().any(|r| r.group.is_some());
+    egui::Grid::new("body_table")
+        .striped(true)
+        .num_columns(if grouped { 3 } else { 2 })
+        .show(ui, |ui| {
+            for row in &item.rows {
+                if grouped {
+                    ui.weak(row.group.as_deref().unwrap_or(""));
+                }
+                ui.label(&row.label).on_hover_ui(|ui| row_tooltip(ui, row));
+                ui.label(value_text(&row.metric))
+                    .on_hover_ui(|ui| row_tooltip(ui, row));
+                ui.end_row();
+            }
+        });
+}
+
+/// A memory table: rows by access type, columns by what is counted; the metric on hover.
+fn memory_table_ui(ui: &mut egui::Ui, item: &BodyItem) {
+    let g = memory_table::grid(item);
+    if g.rows.is_empty() {
+        ui.weak("No metrics of this table were collected.");
+        return;
+    }
+    egui::ScrollArea::horizontal()
+        .id_salt("memory_table_scroll")
+        .show(ui, |ui| {
+            egui::Grid::new("memory_table")
+                .striped(true)
+                .num_columns(g.columns.len() + 1)
+                .show(ui, |ui| {
+                    ui.weak("");
+                    for c in &g.columns {
+                        ui.weak(c);
+                    }
+                    ui.end_row();
+                    for r in &g.rows {
+                        ui.label(RichText::new(&r.label).strong());
+                        for cell in &r.cells {
+                            match cell {
+                                Some(c) => {
+                                    let text = match c.value {
+                                        Some(v) => format_value(v, &c.unit),
+                                        None => "n/a".to_string(),
+                                    };
+                                    let unused = c.value.is_none();
+                                    let label = if unused {
+                                        ui.weak(text)
+                                    } else {
+                                        ui.label(text)
+                                    };
+                                    label.on_hover_text(if unused {
+                                        format!("{} (UNUSED: not collected)", c.metric)
+                                    } else {
+                                        c.metric.clone()
+                                    });
+                                }
+                                None => {
+                                    ui.label("");
+                                }
+                            }
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
+}
