@@ -1,8 +1,8 @@
 //! The Details page: speed-of-light bars, then every section in order (collapsible) with its
 //! metric table, rule results and bodies (charts and tables, with a body selector).
 
-use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit};
 use crate::analysis::sections::bodies_of;
+use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit};
 use crate::app::page_id::PageId;
 use crate::app::workspace::ResultRef;
 use crate::model::section_body::SectionBodies;
@@ -82,7 +82,14 @@ pub fn show(
             if result.sections().is_empty() {
                 ui.weak("This form of report has no sections; the Raw page lists every metric.");
             }
-            let mut shown = vec![false; bodies.len()];
+            // The speed-of-light bars above draw that section's chart and breakdown.
+            let mut shown: Vec<bool> = bodies
+                .iter()
+                .map(|b| {
+                    b.identifier.as_deref() == Some("SpeedOfLight")
+                        || b.name == "GPU Speed Of Light Throughput"
+                })
+                .collect();
             for (i, section) in result.sections().iter().enumerate() {
                 if focus.is_some_and(|f| !section.name.contains(f)) {
                     continue;

@@ -41,7 +41,10 @@ const H: f32 = 330.0;
 /// The box of a unit in virtual coordinates.
 fn unit_rect(u: Unit) -> Rect {
     let col_x = [10.0, 170.0, 400.0, 610.0, 760.0];
-    let (x, w) = (col_x[u.column()], if u.column() == 4 { 90.0 } else { 100.0 });
+    let (x, w) = (
+        col_x[u.column()],
+        if u.column() == 4 { 90.0 } else { 100.0 },
+    );
     let row = |r: f32, h: f32| Rect::from_min_size(pos2(x, 10.0 + r * 62.0), vec2(w, h));
     match u {
         Unit::Kernel => row(1.5, 50.0),
@@ -75,7 +78,8 @@ pub fn heat(pct: f64) -> Color32 {
         let ((a, ca), (b, cb)) = (w[0], w[1]);
         if p <= b {
             let t = ((p - a) / (b - a)) as f32;
-            let mix = |i: usize| (f32::from(ca[i]) + t * (f32::from(cb[i]) - f32::from(ca[i]))) as u8;
+            let mix =
+                |i: usize| (f32::from(ca[i]) + t * (f32::from(cb[i]) - f32::from(ca[i]))) as u8;
             return Color32::from_rgb(mix(0), mix(1), mix(2));
         }
     }
@@ -94,7 +98,11 @@ fn link_points(l: &Link, both_ways: bool) -> (Pos2, Pos2) {
     } else {
         right.center().y
     };
-    let offset = if both_ways { if forward { -7.0 } else { 7.0 } } else { 0.0 };
+    let offset = if both_ways {
+        if forward { -7.0 } else { 7.0 }
+    } else {
+        0.0
+    };
     let (x0, x1) = (left.right(), right.left());
     if forward {
         (pos2(x0, y + offset), pos2(x1, y + offset))
@@ -130,7 +138,8 @@ pub fn show(ui: &mut egui::Ui, item: &BodyItem) {
         return;
     }
     let mode_id = egui::Id::unique("memory_chart_label_mode");
-    let mut mode: LabelMode = ui.data_mut(|d| *d.get_persisted_mut_or_default::<LabelMode>(mode_id));
+    let mut mode: LabelMode =
+        ui.data_mut(|d| *d.get_persisted_mut_or_default::<LabelMode>(mode_id));
     ui.horizontal(|ui| {
         ui.weak("Show");
         for m in LabelMode::ALL {
@@ -181,7 +190,11 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
         let normal = vec2(-dir.y, dir.x);
         let head = 7.0 * scale.max(0.7);
         painter.add(egui::Shape::convex_polygon(
-            vec![b, b - dir * head + normal * head * 0.6, b - dir * head - normal * head * 0.6],
+            vec![
+                b,
+                b - dir * head + normal * head * 0.6,
+                b - dir * head - normal * head * 0.6,
+            ],
             color,
             Stroke::NONE,
         ));
@@ -215,8 +228,19 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
             (false, true, false) => Color32::from_rgb(150, 185, 235),
         };
         painter.rect_filled(r, 4.0, fill);
-        painter.rect_stroke(r, 4.0, Stroke::new(1.0, text.gamma_multiply(0.5)), egui::StrokeKind::Inside);
-        painter.text(r.center() - vec2(0.0, 7.0 * scale), Align2::CENTER_CENTER, n.unit.name(), font.clone(), text);
+        painter.rect_stroke(
+            r,
+            4.0,
+            Stroke::new(1.0, text.gamma_multiply(0.5)),
+            egui::StrokeKind::Inside,
+        );
+        painter.text(
+            r.center() - vec2(0.0, 7.0 * scale),
+            Align2::CENTER_CENTER,
+            n.unit.name(),
+            font.clone(),
+            text,
+        );
         if let Some((label, v, _)) = &n.figure {
             painter.text(
                 r.center() + vec2(0.0, 8.0 * scale),
@@ -229,7 +253,10 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
     }
 
     // Legend: % of peak.
-    let lg = Rect::from_min_size(rect.right_top() + vec2(-legend_w + 20.0, 14.0), vec2(14.0, rect.height() - 40.0));
+    let lg = Rect::from_min_size(
+        rect.right_top() + vec2(-legend_w + 20.0, 14.0),
+        vec2(14.0, rect.height() - 40.0),
+    );
     let steps = 40;
     for i in 0..steps {
         let t0 = i as f32 / steps as f32;
@@ -242,7 +269,13 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
     }
     for (pct, label) in [(0.0, "0 %"), (50.0, "50 %"), (100.0, "100 %")] {
         let y = lg.bottom() - (pct as f32 / 100.0) * lg.height();
-        painter.text(pos2(lg.right() + 3.0, y), Align2::LEFT_CENTER, label, FontId::proportional(10.0), text);
+        painter.text(
+            pos2(lg.right() + 3.0, y),
+            Align2::LEFT_CENTER,
+            label,
+            FontId::proportional(10.0),
+            text,
+        );
     }
     // Markers: each active link's % of peak beside the legend.
     for l in chart.links.iter().filter(|l| l.is_active()) {
@@ -260,7 +293,11 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
     if let Some(l) = hovered {
         resp.on_hover_ui_at_pointer(|ui| {
             ui.strong(format!("{} → {}", l.from.name(), l.to.name()));
-            for m in [LabelMode::TransferSize, LabelMode::Throughput, LabelMode::PercentOfPeak] {
+            for m in [
+                LabelMode::TransferSize,
+                LabelMode::Throughput,
+                LabelMode::PercentOfPeak,
+            ] {
                 ui.label(format!("{}: {}", m.name(), amount_text(l, m)));
             }
             ui.separator();

@@ -40,7 +40,7 @@ pub fn selector(ui: &mut egui::Ui, s: &SectionBodies) -> usize {
                 }
             }
         };
-        egui::ComboBox::from_id_salt(("body_selector", &s.name))
+        egui::ComboBox::new(("body_selector", &s.name), "Body")
             .selected_text(name(choice.min(s.bodies.len())))
             .show_ui(ui, |ui| {
                 for i in 0..=s.bodies.len() {
@@ -54,12 +54,7 @@ pub fn selector(ui: &mut egui::Ui, s: &SectionBodies) -> usize {
 
 /// Draws the bodies of a section, those the selector picked.
 pub fn show(ui: &mut egui::Ui, s: &SectionBodies) {
-    let choice = ui
-        .horizontal(|ui| {
-            ui.weak("Body");
-            selector(ui, s)
-        })
-        .inner;
+    let choice = selector(ui, s);
     for (i, body) in s.bodies.iter().enumerate() {
         if choice != 0 && choice != i + 1 {
             continue;
@@ -106,8 +101,8 @@ fn row_tooltip(ui: &mut egui::Ui, row: &BodyRow) {
         ui.monospace(name);
     }
     ui.label(value_text(&row.metric));
-    if let Some(m) = stalls::meaning(&row.label)
-        .or_else(|| row.metric.name.as_deref().and_then(stalls::meaning))
+    if let Some(m) =
+        stalls::meaning(&row.label).or_else(|| row.metric.name.as_deref().and_then(stalls::meaning))
     {
         ui.separator();
         ui.label(m);
@@ -125,7 +120,14 @@ fn bar_color(ui: &egui::Ui, stall: bool) -> Color32 {
 }
 
 /// One labelled horizontal bar row.
-fn bar_row(ui: &mut egui::Ui, label: &str, value: f64, max: f64, text: &str, stall: bool) -> egui::Response {
+fn bar_row(
+    ui: &mut egui::Ui,
+    label: &str,
+    value: f64,
+    max: f64,
+    text: &str,
+    stall: bool,
+) -> egui::Response {
     let label_w = 260.0_f32.min(ui.available_width() * 0.4);
     let height = 18.0;
     let width = ui.available_width().max(200.0);
@@ -146,7 +148,11 @@ fn bar_row(ui: &mut egui::Ui, label: &str, value: f64, max: f64, text: &str, sta
         rect.right_bottom() - vec2(value_w, 3.0),
     );
     painter.rect_filled(track, 2.0, ui.visuals().extreme_bg_color);
-    let frac = if max > 0.0 && value.is_finite() { (value / max).clamp(0.0, 1.0) } else { 0.0 };
+    let frac = if max > 0.0 && value.is_finite() {
+        (value / max).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let mut fill = track;
     fill.set_width((track.width() * frac as f32).max(if value > 0.0 { 1.0 } else { 0.0 }));
     painter.rect_filled(fill, 2.0, bar_color(ui, stall));
@@ -179,8 +185,10 @@ fn bars(ui: &mut egui::Ui, item: &BodyItem) {
             let max = inst.iter().map(|i| i.1).fold(0.0, f64::max);
             ui.weak(format!("{} (total {})", row.label, value_text(&row.metric)));
             for (id, v) in &inst {
-                bar_row(ui, id, *v, max, &format_value(*v, ""), false)
-                    .on_hover_text(format!("{}: {id}", row.metric.name.as_deref().unwrap_or("")));
+                bar_row(ui, id, *v, max, &format_value(*v, ""), false).on_hover_text(format!(
+                    "{}: {id}",
+                    row.metric.name.as_deref().unwrap_or("")
+                ));
             }
         }
         return;
@@ -237,9 +245,15 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
         table(ui, item);
         return;
     }
-    let (rect, resp) = ui.allocate_exact_size(vec2(ui.available_width().min(520.0), 140.0), Sense::hover());
+    let (rect, resp) =
+        ui.allocate_exact_size(vec2(ui.available_width().min(520.0), 140.0), Sense::hover());
     let painter = ui.painter_at(rect);
-    painter.rect_stroke(rect, 2.0, Stroke::new(1.0, ui.visuals().weak_text_color()), egui::StrokeKind::Inside);
+    painter.rect_stroke(
+        rect,
+        2.0,
+        Stroke::new(1.0, ui.visuals().weak_text_color()),
+        egui::StrokeKind::Inside,
+    );
     let all = series.iter().flat_map(|s| s.1.iter());
     let (mut x0, mut x1, mut y1) = (f64::MAX, f64::MIN, 0.0f64);
     for &(x, y) in all {
