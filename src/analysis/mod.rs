@@ -7,3 +7,4 @@ pub mod occupancy;
 pub mod path_names;
 pub mod roofline;
 pub mod sections;
+pub mod source;

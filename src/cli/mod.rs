@@ -6,6 +6,7 @@ pub mod occupancy;
 pub mod output;
 pub mod roofline;
 pub mod sections;
+pub mod source;
 pub mod summary;
 pub mod warnings;
 
@@ -68,6 +69,9 @@ pub enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// The Source page per result: CUDA lines and SASS instructions with Nsight Compute's
+    /// Source page metric columns (warp-stall samples, instructions executed, memory traffic).
+    Source(source::SourceArgs),
 }
 
 /// The arguments of `occupancy` and `roofline`.
@@ -96,5 +100,6 @@ pub fn run(command: Command) -> i32 {
         Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref()),
         Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref()),
         Command::Sections { json, files } => sections::run(&files, json),
+        Command::Source(a) => source::run(&a),
     }
 }

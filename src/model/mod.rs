@@ -9,6 +9,7 @@ pub mod result;
 pub mod result_kind;
 pub mod rule_catalog;
 pub mod section_body;
+pub mod source;
 pub mod stock_sections;
 pub mod units;
 pub mod value;

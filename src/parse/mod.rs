@@ -4,6 +4,7 @@
 pub mod cli_text;
 pub mod csv_details;
 pub mod csv_raw;
+pub mod cubin;
 pub mod detect;
 pub mod error;
 pub mod gui_copy;
@@ -11,7 +12,10 @@ pub mod instances;
 pub mod ncu_rep;
 pub mod number;
 mod read;
+pub mod sass;
 pub mod session;
+pub mod source_csv;
+pub mod source_lookup;
 pub mod text_clean;
 
 pub use detect::Detected;

@@ -7,6 +7,7 @@
 
 pub mod bodies;
 pub mod body_messages;
+pub mod code;
 pub mod container;
 pub mod messages;
 pub mod on_demand;
@@ -20,6 +21,7 @@ pub mod units;
 pub mod wire;
 pub mod workloads;
 
+pub use code::{CodeIndex, KernelCode};
 pub use open::open;
 pub use sources::{Module, SourceFile, modules, source_files};
 

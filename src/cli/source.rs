@@ -1,0 +1,231 @@
+//! `sightline source`: the Source page of every result: per CUDA line and per SASS instruction,
+//! the metric columns of Nsight Compute's Source page, as JSON or as ncu's CSV.
+
+use super::loading::errors_json;
+use crate::analysis::source::{self, SourceOptions};
+use crate::model::source::{Cell, SourceView};
+use crate::parse::{self, LoadError};
+use serde_json::{Map, Value as Json, json};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The arguments of `source`.
+#[derive(Debug, clap::Args)]
+pub struct SourceArgs {
+    /// Print JSON.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print the SASS listing as Nsight Compute's `--page source --csv` does.
+    #[arg(long)]
+    pub csv: bool,
+    /// Only results whose kernel name contains this text.
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// A folder to look for CUDA source files in (repeatable), for reports made without
+    /// `--import-source yes`.
+    #[arg(long = "source-dir", value_name = "DIR")]
+    pub source_dirs: Vec<PathBuf>,
+    /// SASS text from an export of `ncu -i FILE --page source --csv --print-source sass`, for
+    /// machines without nvdisasm.
+    #[arg(long, value_name = "FILE")]
+    pub sass_csv: Option<PathBuf>,
+    /// Reports to read (.ncu-rep made with the SourceCounters section).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Runs the command.
+pub fn run(args: &SourceArgs) -> i32 {
+    let mut options = SourceOptions {
+        source_dirs: args.source_dirs.clone(),
+        disassemble: true,
+        ..SourceOptions::default()
+    };
+    if let Some(path) = &args.sass_csv {
+        match std::fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|b| parse::source_csv::parse(&b).map_err(|e| e.to_string()))
+        {
+            Ok(export) => options.sass = export.sass_by_address(),
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return 2;
+            }
+        }
+    }
+    let mut errors = Vec::new();
+    let mut reports = Vec::new();
+    for path in &args.files {
+        match load_views(path, &options, args.kernel.as_deref()) {
+            Ok(views) => reports.push((path.clone(), views)),
+            Err(e) => errors.push(e),
+        }
+    }
+    let out = if args.csv {
+        let mut s = String::new();
+        for (_, views) in &reports {
+            for v in views.iter().flatten() {
+                s.push_str(&render_csv(v));
+            }
+        }
+        s
+    } else {
+        render_json(&reports, &errors)
+    };
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    if !args.json {
+        for e in &errors {
+            eprintln!("error: {e}");
+        }
+        for (_, views) in &reports {
+            for v in views {
+                if let Err(e) = v {
+                    eprintln!("error: {e}");
+                }
+            }
+        }
+    }
+    if errors.is_empty() { 0 } else { 2 }
+}
+
+/// The Source page of every result of one file (errors per result as text).
+pub fn load_views(
+    path: &std::path::Path,
+    options: &SourceOptions,
+    kernel: Option<&str>,
+) -> Result<Vec<Result<SourceView, String>>, LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let report = parse::parse_bytes(path, &bytes)?;
+    let index = if parse::detect::is_ncu_rep(&bytes) {
+        parse::ncu_rep::CodeIndex::new(&bytes).map_err(|source| LoadError::Parse {
+            path: path.to_path_buf(),
+            source,
+        })?
+    } else {
+        parse::ncu_rep::CodeIndex::default()
+    };
+    Ok(report
+        .results
+        .iter()
+        .filter(|r| kernel.is_none_or(|k| r.name.demangled.contains(k) || r.name.function == k))
+        .map(|r| {
+            let mangled = r.name.mangled.as_deref().unwrap_or(&r.name.function);
+            let code = index.kernel_code(&bytes, mangled, source::function_address(r));
+            source::build(r, code.as_ref(), options)
+                .map_err(|e| format!("{} (result {}): {e}", r.name.demangled, r.id))
+        })
+        .collect())
+}
+
+/// A cell as JSON: integral numbers as integers.
+fn cell_json(c: &Cell) -> Json {
+    match c {
+        Cell::Number(v) if v.fract() == 0.0 && v.abs() < 9.0e15 => json!(*v as i64),
+        Cell::Number(v) => serde_json::Number::from_f64(*v).map_or(Json::Null, Json::Number),
+        Cell::Text(t) => Json::String(t.clone()),
+    }
+}
+
+/// A cell as Nsight Compute's CSV prints it.
+fn cell_text(c: &Cell) -> String {
+    match c {
+        Cell::Number(v) if v.fract() == 0.0 && v.abs() < 9.0e15 => format!("{}", *v as i64),
+        Cell::Number(v) => v.to_string(),
+        Cell::Text(t) => t.clone(),
+    }
+}
+
+fn metrics_json(view: &SourceView, cells: &[Cell]) -> Json {
+    let mut m = Map::new();
+    for (name, c) in view.columns.iter().zip(cells) {
+        m.insert(name.clone(), cell_json(c));
+    }
+    Json::Object(m)
+}
+
+/// The JSON object of one result's Source page.
+pub fn view_json(view: &SourceView) -> Json {
+    let file = |i: usize| view.files.get(i).map_or(Json::Null, |f| json!(f.path));
+    let lines: Vec<Json> = view
+        .lines
+        .iter()
+        .map(|l| {
+            json!({
+                "file": file(l.file),
+                "line": l.line,
+                "source": view.files.get(l.file).and_then(|f| f.line_text(l.line)),
+                "metrics": metrics_json(view, &l.cells),
+            })
+        })
+        .collect();
+    let instructions: Vec<Json> = view
+        .instructions
+        .iter()
+        .map(|i| {
+            let line = i.line();
+            json!({
+                "address": format!("0x{:x}", i.address),
+                "file": line.map_or(Json::Null, |(f, _)| file(f)),
+                "line": line.map(|(_, l)| l),
+                "sass": i.sass,
+                "metrics": metrics_json(view, &i.cells),
+            })
+        })
+        .collect();
+    json!({
+        "kernel": view.kernel,
+        "function_address": format!("0x{:x}", view.function_address),
+        "line_info": view.has_line_info,
+        "files": view.files,
+        "notes": view.notes,
+        "lines": lines,
+        "instructions": instructions,
+    })
+}
+
+fn render_json(
+    reports: &[(PathBuf, Vec<Result<SourceView, String>>)],
+    errors: &[LoadError],
+) -> String {
+    let reports: Vec<Json> = reports
+        .iter()
+        .map(|(path, views)| {
+            let results: Vec<Json> = views
+                .iter()
+                .map(|v| match v {
+                    Ok(v) => view_json(v),
+                    Err(e) => json!({"error": e}),
+                })
+                .collect();
+            json!({"path": path.display().to_string(), "results": results})
+        })
+        .collect();
+    let mut s =
+        serde_json::to_string_pretty(&json!({"reports": reports, "errors": errors_json(errors)}))
+            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+/// The SASS listing as `ncu --page source --csv --print-source sass` prints it.
+pub fn render_csv(view: &SourceView) -> String {
+    let q = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let mut out = format!("{},{},\n", q("Kernel Name"), q(&view.kernel));
+    let mut header = vec![q("Address"), q("Source")];
+    header.extend(view.columns.iter().map(|c| q(c)));
+    out.push_str(&header.join(","));
+    out.push('\n');
+    for i in &view.instructions {
+        let mut row = vec![
+            q(&format!("0x{:x}", i.address)),
+            q(i.sass.as_deref().unwrap_or("")),
+        ];
+        row.extend(i.cells.iter().map(|c| q(&cell_text(c))));
+        out.push_str(&row.join(","));
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,142 @@
+//! The Source page of one result: SASS instructions and CUDA source lines, each with the
+//! values of the page's metric columns.
+
+use serde::Serialize;
+
+/// A cell of a metric column.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Cell {
+    Number(f64),
+    Text(String),
+}
+
+impl Cell {
+    /// The number, for numeric columns.
+    pub fn number(&self) -> Option<f64> {
+        match self {
+            Cell::Number(v) => Some(*v),
+            Cell::Text(_) => None,
+        }
+    }
+}
+
+/// One SASS instruction.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Instruction {
+    /// The absolute GPU address, as Nsight Compute prints it.
+    pub address: u64,
+    /// The disassembly, when a disassembler or an imported export gave it.
+    pub sass: Option<String>,
+    /// The CUDA lines the instruction belongs to (indices into [`SourceView::files`] and line
+    /// numbers), outermost call site first, the line of the code itself last.
+    pub lines: Vec<(usize, u32)>,
+    /// One cell per column of [`SourceView::columns`].
+    pub cells: Vec<Cell>,
+}
+
+impl Instruction {
+    /// The line of the instruction's own code (innermost when inlined).
+    pub fn line(&self) -> Option<(usize, u32)> {
+        self.lines.last().copied()
+    }
+}
+
+/// One CUDA source line that has code.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceLine {
+    /// Index into [`SourceView::files`].
+    pub file: usize,
+    pub line: u32,
+    /// Sums over the line's instructions (text columns: each value with its count).
+    pub cells: Vec<Cell>,
+    /// Indices into [`SourceView::instructions`].
+    pub instructions: Vec<usize>,
+}
+
+/// Where a source file's text came from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextOrigin {
+    /// Imported into the report (`--import-source yes`).
+    Report,
+    /// Read from disk at this path.
+    Disk(String),
+    /// Not found.
+    Missing,
+}
+
+/// A CUDA source file the line table names.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceFileText {
+    /// The path the line table records.
+    pub path: String,
+    /// The file's lines, when found.
+    #[serde(skip)]
+    pub text: Option<Vec<String>>,
+    pub origin: TextOrigin,
+}
+
+impl SourceFileText {
+    /// The text of a 1-based line.
+    pub fn line_text(&self, line: u32) -> Option<&str> {
+        let i = usize::try_from(line).ok()?.checked_sub(1)?;
+        self.text.as_ref()?.get(i).map(String::as_str)
+    }
+}
+
+/// Everything the Source page shows for one result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceView {
+    /// The kernel's display name.
+    pub kernel: String,
+    /// The function's start address on the GPU.
+    pub function_address: u64,
+    /// Column names, in Nsight Compute's order.
+    pub columns: Vec<String>,
+    /// Whether each column is numeric (summed per line) or text.
+    pub numeric: Vec<bool>,
+    pub instructions: Vec<Instruction>,
+    /// Lines with code, by file and line number.
+    pub lines: Vec<SourceLine>,
+    pub files: Vec<SourceFileText>,
+    /// Whether the module carried a line table (built with `-lineinfo`).
+    pub has_line_info: bool,
+    /// What could not be shown, and how to get it.
+    pub notes: Vec<String>,
+}
+
+impl SourceView {
+    /// The index of a column by name.
+    pub fn column(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == name)
+    }
+
+    /// Line indices ordered by a column, largest first (ties by file and line).
+    pub fn hottest_lines(&self, column: usize) -> Vec<usize> {
+        let value = |i: usize| {
+            self.lines[i]
+                .cells
+                .get(column)
+                .and_then(Cell::number)
+                .unwrap_or(0.0)
+        };
+        let mut order: Vec<usize> = (0..self.lines.len()).collect();
+        order.sort_by(|&a, &b| value(b).total_cmp(&value(a)).then(a.cmp(&b)));
+        order
+    }
+
+    /// Instruction indices ordered by a column, largest first (ties by address).
+    pub fn hottest_instructions(&self, column: usize) -> Vec<usize> {
+        let value = |i: usize| {
+            self.instructions[i]
+                .cells
+                .get(column)
+                .and_then(Cell::number)
+                .unwrap_or(0.0)
+        };
+        let mut order: Vec<usize> = (0..self.instructions.len()).collect();
+        order.sort_by(|&a, &b| value(b).total_cmp(&value(a)).then(a.cmp(&b)));
+        order
+    }
+}

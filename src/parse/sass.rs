@@ -1,0 +1,129 @@
+//! SASS text for a cubin from NVIDIA's `nvdisasm` when it is on PATH, cached by the cubin's
+//! content hash, rendered the way Nsight Compute prints instructions (predicate column of six
+//! characters, branch targets as absolute addresses, no trailing `;`).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// Why no disassembly could be had.
+#[derive(Debug, thiserror::Error)]
+pub enum SassError {
+    #[error("nvdisasm is not on PATH")]
+    NotInstalled,
+    #[error("nvdisasm failed: {0}")]
+    Failed(String),
+}
+
+/// The `nvdisasm -c` text of a cubin, from the cache or by running nvdisasm.
+pub fn disassemble(cubin: &[u8]) -> Result<String, SassError> {
+    let cache = cache_dir().map(|d| d.join(format!("{:016x}.sass", fnv1a(cubin))));
+    if let Some(text) = cache.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
+        return Ok(text);
+    }
+    let dir = std::env::temp_dir().join(format!("sightline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| SassError::Failed(e.to_string()))?;
+    let input = dir.join(format!("{:016x}.cubin", fnv1a(cubin)));
+    std::fs::write(&input, cubin).map_err(|e| SassError::Failed(e.to_string()))?;
+    let output = Command::new("nvdisasm").arg("-c").arg(&input).output();
+    let _ = std::fs::remove_file(&input);
+    let output = match output {
+        Ok(o) => o,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(SassError::NotInstalled),
+        Err(e) => return Err(SassError::Failed(e.to_string())),
+    };
+    if !output.status.success() {
+        return Err(SassError::Failed(
+            String::from_utf8_lossy(&output.stderr).trim().to_string(),
+        ));
+    }
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    if let Some(path) = cache
+        && let Some(parent) = path.parent()
+        && std::fs::create_dir_all(parent).is_ok()
+    {
+        let _ = std::fs::write(path, &text);
+    }
+    Ok(text)
+}
+
+/// Where disassemblies are kept.
+fn cache_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("sightline").join("sass"))
+}
+
+/// FNV-1a, 64 bits: a content hash stable across builds.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The instructions of one code section of `nvdisasm -c` output, by offset, rendered as
+/// Nsight Compute prints them for a function loaded at `base`.
+pub fn function_sass(text: &str, section: &str, base: u64) -> Vec<(u64, String)> {
+    let mut inside = false;
+    let mut raw: Vec<(u64, String)> = Vec::new();
+    let mut labels: HashMap<String, u64> = HashMap::new();
+    let mut pending_labels: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix(".section") {
+            inside = rest.trim().split(',').next().map(str::trim) == Some(section);
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if let Some(label) = t.strip_suffix(':')
+            && label.starts_with(".L")
+        {
+            pending_labels.push(label.to_string());
+            continue;
+        }
+        let Some(rest) = t.strip_prefix("/*") else {
+            continue;
+        };
+        let Some((offset, code)) = rest.split_once("*/") else {
+            continue;
+        };
+        let Ok(offset) = u64::from_str_radix(offset.trim(), 16) else {
+            continue;
+        };
+        for l in pending_labels.drain(..) {
+            labels.insert(l, offset);
+        }
+        raw.push((
+            offset,
+            code.trim().trim_end_matches(';').trim_end().to_string(),
+        ));
+    }
+    raw.into_iter()
+        .map(|(offset, code)| (offset, render(&code, &labels, base)))
+        .collect()
+}
+
+/// One instruction as Nsight Compute prints it.
+fn render(code: &str, labels: &HashMap<String, u64>, base: u64) -> String {
+    let (predicate, rest) = match code.strip_prefix('@') {
+        Some(_) => code.split_once(' ').unwrap_or((code, "")),
+        None => ("", code),
+    };
+    // Register reuse flags are an encoding detail Nsight Compute does not print.
+    let mut body = rest.trim().replace(".reuse", "");
+    // Branch targets: `(.L_x_0) -> absolute address.
+    while let Some(start) = body.find("`(") {
+        let Some(len) = body[start..].find(')') else {
+            break;
+        };
+        let label = &body[start + 2..start + len];
+        let Some(offset) = labels.get(label) else {
+            break;
+        };
+        body.replace_range(start..start + len + 1, &format!("0x{:x}", base + offset));
+    }
+    format!("{predicate:<6}{body}")
+}

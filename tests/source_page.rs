@@ -1,0 +1,311 @@
+//! The Source page against Nsight Compute's own exports (`ncu -i --page source --csv`): for
+//! every kernel of `kernels_full` and of the inlined-function fixture, every per-instruction and
+//! per-line cell; the inlined-function attribution; source text from the report and from a
+//! source folder; SASS text from `nvdisasm -c` output and from an imported export.
+
+mod common;
+
+use common::{fixture_bytes, fixture_path};
+use sightline::analysis::source::{self, SourceOptions};
+use sightline::model::source::{Cell, SourceView, TextOrigin};
+use sightline::parse::ncu_rep::CodeIndex;
+use sightline::parse::source_csv::{self, SourceExport};
+use std::path::PathBuf;
+
+/// Every launch of `kernels_full`, as `fixtures/source/kernels_full/` names its exports.
+const KERNELS_FULL: [&str; 13] = [
+    "k00_vector_add",
+    "k01_vector_add",
+    "k02_strided_copy",
+    "k03_matmul_naive",
+    "k04_matmul_tiled",
+    "k05_dgemm_naive",
+    "k06_reduce_bank_conflicts",
+    "k07_reduce_sequential",
+    "k08_conv2d_naive",
+    "k09_convolutionConstantKernel",
+    "k10_register_hog",
+    "k11_divergent_branches",
+    "k12_tiny_grid",
+];
+
+/// The bytes of an export that is stored plain or xz-compressed.
+fn export(rel: &str) -> SourceExport {
+    let rel = if fixture_path(rel).exists() {
+        rel.to_string()
+    } else {
+        format!("{rel}.xz")
+    };
+    source_csv::parse(&fixture_bytes(&rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The Source page of every result of a report fixture.
+fn views(rel: &str, options: &SourceOptions) -> Vec<SourceView> {
+    let bytes = fixture_bytes(rel);
+    let name = fixture_path(rel.trim_end_matches(".xz"));
+    let report = sightline::parse::parse_bytes(&name, &bytes).expect("report");
+    let index = CodeIndex::new(&bytes).expect("code index");
+    report
+        .results
+        .iter()
+        .map(|r| {
+            let mangled = r.name.mangled.as_deref().expect("mangled name");
+            let code = index
+                .kernel_code(&bytes, mangled, source::function_address(r))
+                .expect("module of the result");
+            source::build(r, Some(&code), options).expect("source view")
+        })
+        .collect()
+}
+
+/// Whether our cell equals the exported text.
+fn same(ours: &Cell, theirs: &str) -> bool {
+    match ours {
+        Cell::Number(v) => theirs.parse::<f64>().is_ok_and(|t| t == *v),
+        Cell::Text(t) => t == theirs,
+    }
+}
+
+/// Every instruction and every cell of the first SASS listing of an export.
+fn check_instructions(view: &SourceView, export: &SourceExport, what: &str) {
+    let listing = &export.sass[0];
+    assert_eq!(view.columns, listing.columns, "{what}: columns");
+    assert_eq!(
+        view.instructions.len(),
+        listing.rows.len(),
+        "{what}: instruction count"
+    );
+    let mut cells = 0;
+    for (ours, theirs) in view.instructions.iter().zip(&listing.rows) {
+        assert_eq!(ours.address, theirs.address, "{what}: address");
+        for ((name, o), t) in view.columns.iter().zip(&ours.cells).zip(&theirs.cells) {
+            assert!(
+                same(o, t),
+                "{what}: {:#x} {name}: ours {o:?}, ncu {t:?}",
+                ours.address
+            );
+            cells += 1;
+        }
+    }
+    assert!(cells > 100, "{what}: only {cells} cells compared");
+}
+
+/// Every CUDA line of the export's line listings, every cell, and no line of ours missing.
+fn check_lines(view: &SourceView, export: &SourceExport, what: &str) {
+    assert!(
+        !export.lines.is_empty(),
+        "{what}: the export has no line listing"
+    );
+    let mut theirs_count = 0;
+    for listing in &export.lines {
+        assert_eq!(view.columns, listing.columns, "{what}: line columns");
+        for row in &listing.lines {
+            theirs_count += 1;
+            let ours = view
+                .lines
+                .iter()
+                .find(|l| view.files[l.file].path == listing.file && l.line == row.line)
+                .unwrap_or_else(|| panic!("{what}: line {} of {} missing", row.line, listing.file));
+            for ((name, o), t) in view.columns.iter().zip(&ours.cells).zip(&row.cells) {
+                assert!(
+                    same(o, t),
+                    "{what}: line {} {name}: ours {o:?}, ncu {t:?}",
+                    row.line
+                );
+            }
+        }
+    }
+    assert_eq!(
+        view.lines.len(),
+        theirs_count,
+        "{what}: number of lines with code"
+    );
+}
+
+#[test]
+fn every_kernel_of_kernels_full_equals_ncus_source_page() {
+    let views = views("h100/kernels_full.ncu-rep.xz", &SourceOptions::default());
+    assert_eq!(views.len(), KERNELS_FULL.len());
+    for (view, name) in views.iter().zip(KERNELS_FULL) {
+        let sass = export(&format!("source/kernels_full/{name}.source_sass.csv"));
+        assert_eq!(view.kernel, sass.sass[0].kernel, "{name}: kernel");
+        check_instructions(view, &sass, name);
+        let cuda = export(&format!("source/kernels_full/{name}.source_cuda_sass.csv"));
+        check_lines(view, &cuda, name);
+        assert!(view.has_line_info, "{name}");
+        // The report was made with --import-source yes: every line's text is the export's.
+        for listing in &cuda.lines {
+            for row in &listing.lines {
+                let l = view
+                    .lines
+                    .iter()
+                    .find(|l| l.line == row.line)
+                    .expect("line");
+                assert_eq!(
+                    view.files[l.file].line_text(row.line).map(str::trim),
+                    Some(row.source.trim()),
+                    "{name}: text of line {}",
+                    row.line
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn inlined_device_functions_count_for_their_lines_and_call_sites() {
+    for report in ["inl_src", "inl_nosrc"] {
+        let views = views(
+            &format!("source/{report}.ncu-rep.xz"),
+            &SourceOptions::default(),
+        );
+        for kernel in ["inline_chain", "plain_copy"] {
+            let view = views
+                .iter()
+                .find(|v| v.kernel.starts_with(kernel))
+                .expect("kernel");
+            let what = format!("{report} {kernel}");
+            check_instructions(
+                view,
+                &export(&format!("source/{report}.{kernel}.source_sass.csv")),
+                &what,
+            );
+            check_lines(
+                view,
+                &export(&format!("source/{report}.{kernel}.source_cuda_sass.csv")),
+                &what,
+            );
+        }
+        // inl.cu: `poly` (line 10) is inlined into `load_and_poly` (line 16), itself inlined at
+        // line 27; code of line 10 called from line 16 counts for both lines.
+        let chain = views
+            .iter()
+            .find(|v| v.kernel.starts_with("inline_chain"))
+            .expect("kernel");
+        let line = |n: u32| chain.lines.iter().find(|l| l.line == n).expect("line");
+        let shared = line(10)
+            .instructions
+            .iter()
+            .filter(|i| line(16).instructions.contains(i))
+            .count();
+        assert!(
+            shared > 0,
+            "{report}: no code of poly() attributed to its call site"
+        );
+    }
+}
+
+#[test]
+fn source_text_is_found_through_a_source_folder() {
+    // inl_nosrc records /opt/sightline-fixture/src/inl.cu and holds no source text.
+    let recorded = "/opt/sightline-fixture/src/inl.cu";
+    if std::path::Path::new(recorded).exists() {
+        return; // the recorded path itself would be found
+    }
+    let bare = views("source/inl_nosrc.ncu-rep.xz", &SourceOptions::default());
+    let chain = bare
+        .iter()
+        .find(|v| v.kernel.starts_with("inline_chain"))
+        .expect("kernel");
+    assert_eq!(chain.files[0].path, recorded);
+    assert_eq!(chain.files[0].origin, TextOrigin::Missing);
+    assert!(
+        chain.notes.iter().any(|n| n.contains("--source-dir")),
+        "{:?}",
+        chain.notes
+    );
+
+    let options = SourceOptions {
+        source_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")],
+        ..SourceOptions::default()
+    };
+    let found = views("source/inl_nosrc.ncu-rep.xz", &options);
+    let chain = found
+        .iter()
+        .find(|v| v.kernel.starts_with("inline_chain"))
+        .expect("kernel");
+    let TextOrigin::Disk(path) = &chain.files[0].origin else {
+        panic!("not found on disk: {:?}", chain.files[0].origin);
+    };
+    assert!(path.ends_with("source/inl.cu"), "{path}");
+    // The text equals what ncu printed when the file was in place.
+    let cuda = export("source/inl_nosrc.inline_chain.source_cuda_sass.csv");
+    for row in &cuda.lines[0].lines {
+        assert_eq!(
+            chain.files[0].line_text(row.line).map(str::trim),
+            Some(row.source.trim())
+        );
+    }
+}
+
+#[test]
+fn sass_text_from_nvdisasm_output_reads_as_ncu_prints_it() {
+    let text = String::from_utf8(fixture_bytes("source/inl.nvdisasm_code.txt")).expect("utf-8");
+    for (kernel, mangled) in [
+        ("inline_chain", "_Z12inline_chainPKfPfi"),
+        ("plain_copy", "_Z10plain_copyPKfPfi"),
+    ] {
+        let listing = &export(&format!("source/inl_src.{kernel}.source_sass.csv")).sass[0];
+        let base = listing.rows[0].address;
+        let ours = sightline::parse::sass::function_sass(&text, &format!(".text.{mangled}"), base);
+        assert_eq!(ours.len(), listing.rows.len(), "{kernel}");
+        for ((offset, sass), row) in ours.iter().zip(&listing.rows) {
+            assert_eq!(base + offset, row.address);
+            assert_eq!(sass, &row.sass, "{kernel} at {:#x}", row.address);
+        }
+    }
+}
+
+#[test]
+fn sass_text_imported_from_an_export_lands_on_its_instructions() {
+    // Both kernels' CUDA lines with the SASS under them, in one export.
+    let all = export("source/inl_src.all.source_cuda_sass.csv");
+    assert_eq!(all.lines.len(), 2);
+    let options = SourceOptions {
+        sass: all.sass_by_address(),
+        ..SourceOptions::default()
+    };
+    let views = views("source/inl_src.ncu-rep.xz", &options);
+    for view in &views {
+        let name = view
+            .kernel
+            .split('(')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let listing = &export(&format!("source/inl_src.{name}.source_sass.csv")).sass[0];
+        // Every instruction that sits under a line has the text ncu's own listing shows.
+        let mut with_text = 0;
+        for (ins, row) in view.instructions.iter().zip(&listing.rows) {
+            if let Some(text) = &ins.sass {
+                assert_eq!(text, &row.sass, "{name} at {:#x}", ins.address);
+                with_text += 1;
+            } else {
+                assert!(
+                    ins.lines.is_empty(),
+                    "{name} at {:#x}: no text",
+                    ins.address
+                );
+            }
+        }
+        assert!(with_text > 10, "{name}: {with_text}");
+        assert!(
+            !view.notes.iter().any(|n| n.contains("SASS")),
+            "{:?}",
+            view.notes
+        );
+    }
+}
+
+#[test]
+fn without_sass_text_the_page_says_how_to_get_it() {
+    let views = views("source/inl_src.ncu-rep.xz", &SourceOptions::default());
+    for v in &views {
+        assert!(v.instructions.iter().all(|i| i.sass.is_none()));
+        assert!(
+            v.notes.iter().any(|n| n.contains("--sass-csv")),
+            "{:?}",
+            v.notes
+        );
+    }
+}
