@@ -52,6 +52,49 @@ fn line_of(row: &StringRecord) -> usize {
         .map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX))
 }
 
+/// Rows skipped, grouped by why: each reason becomes one warning that counts its rows and
+/// names their lines.
+#[derive(Debug, Default)]
+struct Skipped {
+    by_reason: Vec<(String, Vec<usize>)>,
+}
+
+impl Skipped {
+    /// Most line numbers a warning names.
+    const LINES_NAMED: usize = 5;
+
+    fn add(&mut self, reason: &str, line: usize) {
+        match self.by_reason.iter_mut().find(|(r, _)| r == reason) {
+            Some((_, lines)) => lines.push(line),
+            None => self.by_reason.push((reason.to_string(), vec![line])),
+        }
+    }
+
+    /// `3 rows without a result ID skipped (lines 4, 9, 12)`, one per reason.
+    fn warnings(self) -> impl Iterator<Item = String> {
+        self.by_reason.into_iter().map(|(reason, lines)| {
+            let named: Vec<String> = lines
+                .iter()
+                .take(Self::LINES_NAMED)
+                .map(usize::to_string)
+                .collect();
+            let more = lines.len().saturating_sub(Self::LINES_NAMED);
+            format!(
+                "{} row{} {reason} skipped (line{} {}{})",
+                lines.len(),
+                if lines.len() == 1 { "" } else { "s" },
+                if lines.len() == 1 { "" } else { "s" },
+                named.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            )
+        })
+    }
+}
+
 /// The per-row columns of the long form.
 struct RowColumns {
     section: usize,
@@ -101,16 +144,14 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
     let mut report = Report::new("", Format::CsvDetails);
     let mut results: Vec<KernelResult> = Vec::new();
     let mut index_of: HashMap<u64, usize> = HashMap::new();
+    let mut skipped = Skipped::default();
     for row in rows {
         let row = row.map_err(|e| csv_error(&e))?;
         if row.iter().all(|c| c.trim().is_empty()) {
             continue;
         }
         let Some(id) = identity.id_of(&row) else {
-            report.warnings.push(format!(
-                "line {}: row without a result ID skipped",
-                line_of(&row)
-            ));
+            skipped.add("without a result ID", line_of(&row));
             continue;
         };
         let index = *index_of.entry(id).or_insert_with(|| {
@@ -123,11 +164,10 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
             continue;
         };
         if let Err(message) = add_row(result, &row, &cols) {
-            report
-                .warnings
-                .push(format!("line {}: {message}", line_of(&row)));
+            skipped.add(&message, line_of(&row));
         }
     }
+    report.warnings.extend(skipped.warnings());
     for result in &mut results {
         result.index_section_metrics();
     }
@@ -160,10 +200,11 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
     }
     let rule_name = cell(row, cols.rule_name).trim();
     if rule_name.is_empty() {
-        return Err("row with neither a metric nor a rule skipped".into());
+        return Err("with neither a metric nor a rule".into());
     }
     let tag = cell(row, cols.rule_type).trim();
-    let kind = RuleKind::from_tag(tag).ok_or_else(|| format!("unknown rule type \"{tag}\""))?;
+    let kind =
+        RuleKind::from_tag(tag).ok_or_else(|| format!("with an unknown rule type \"{tag}\""))?;
     let mut rule = RuleResult {
         identifier: Some(rule_name.to_string()),
         kind,
@@ -238,4 +279,37 @@ pub(crate) fn devices_of(results: &[KernelResult]) -> Vec<Device> {
         });
     }
     devices
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn skipped_rows_are_counted_and_named_by_line() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/range/range_profiler.details.csv");
+        let text = std::fs::read_to_string(path).unwrap();
+        let sound = parse(&text).unwrap();
+        assert!(sound.warnings.is_empty(), "{:?}", sound.warnings);
+        // Lines 3 to 9 lose their result ID; line 10 names a rule type ncu does not write.
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        for line in &mut lines[2..9] {
+            *line = line.replacen("\"0\"", "\"\"", 1);
+        }
+        let rule = lines.iter().position(|l| l.contains(",\"OPT\",")).unwrap();
+        lines[rule] = lines[rule].replace(",\"OPT\",", ",\"XYZ\",");
+        let damaged = parse(&(lines.join("\n") + "\n")).unwrap();
+        assert_eq!(
+            damaged.warnings,
+            [
+                "7 rows without a result ID skipped (lines 3, 4, 5, 6, 7 and 2 more)".to_string(),
+                format!(
+                    "1 row with an unknown rule type \"XYZ\" skipped (line {})",
+                    rule + 1
+                ),
+            ]
+        );
+        assert_eq!(damaged.results.len(), sound.results.len());
+    }
 }
