@@ -2,7 +2,8 @@
 //! stepped with `egui::Context::run_ui` (layout and painting commands) and then tessellated,
 //! as eframe does each frame. No GPU, no window.
 //!
-//! Run with `cargo bench --bench frame_time`. Prints per-scenario mean, median, p95 and max of
+//! Run with `cargo bench --bench frame_time` (`SIGHTLINE_BENCH_FILE=report.ncu-rep` opens
+//! that file twice instead). Prints per-scenario mean, median, p95 and max of
 //! the thread's CPU time per frame in milliseconds (Linux `CLOCK_THREAD_CPUTIME_ID`, so other
 //! processes on a busy machine do not inflate it; wall time elsewhere), and the mean wall time. The reports are 10 copies of `fixtures/big/many_basic.details.txt.xz`
 //! (400 results each) when the text reader can read it, else 10 generated reports of the same
@@ -14,7 +15,7 @@ use sightline::model::{
     SpeedupKind, Value, names,
 };
 use sightline::parse;
-use sightline::ui::{AppOptions, PageId, SightlineApp};
+use sightline::ui::{AppOptions, Command, PageId, SightlineApp};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -260,10 +261,24 @@ fn key(key: egui::Key) -> Vec<egui::Event> {
     }]
 }
 
-fn main() {
+/// The reports to open: the file named by `SIGHTLINE_BENCH_FILE` twice (e.g. a 4,000-result
+/// `.ncu-rep`, so that "Report vs report" has two), else [`big_reports`].
+fn bench_reports() -> (Vec<Report>, String) {
+    if let Some(path) = std::env::var_os("SIGHTLINE_BENCH_FILE") {
+        let path = PathBuf::from(path);
+        let load = || parse::load_path(&path).unwrap_or_else(|e| panic!("{e}"));
+        let reports = vec![load(), load()];
+        return (reports, format!("{} opened twice", path.display()));
+    }
     let (reports, what) = big_reports();
+    (reports, what.to_string())
+}
+
+fn main() {
+    let (reports, what) = bench_reports();
+    let count = reports.len();
     let total: usize = reports.iter().map(|r| r.results.len()).sum();
-    println!("frame_time: {REPORTS} reports, {total} results ({what}); window {WINDOW:?}");
+    println!("frame_time: {count} reports, {total} results ({what}); window {WINDOW:?}");
     let mut app = SightlineApp::new(None, AppOptions::default());
     for (i, report) in reports.into_iter().enumerate() {
         app.add_loaded_report(format!("report_{i}"), report);
@@ -290,11 +305,30 @@ fn main() {
     frames.measure("filtered, idle", |_| Vec::new());
     frames.app.filter_mut().clear();
 
-    frames.app.settings_mut().page = PageId::Raw;
     frames.app.select_row(0);
-    frames.measure("idle, Raw page", |_| Vec::new());
-    frames.app.settings_mut().page = PageId::Session;
-    frames.measure("idle, Session page", |_| Vec::new());
+    for (page, name) in [
+        (PageId::Raw, "idle, Raw page"),
+        (PageId::Session, "idle, Session page"),
+        (PageId::Roofline, "idle, Roofline page"),
+        (PageId::Occupancy, "idle, Occupancy page"),
+        (PageId::ReportDiff, "idle, Report vs report page"),
+    ] {
+        frames.app.settings_mut().page = page;
+        frames.measure(name, |_| Vec::new());
+    }
+    frames.app.settings_mut().page = PageId::Roofline;
+    frames.measure("Roofline page, Down arrow every frame", |_| {
+        key(egui::Key::ArrowDown)
+    });
+    // A baseline: the Compare page and the Roofline page's arrows.
+    if let Some(base) = frames.app.select_row(1) {
+        frames.app.handle(Command::SetBaseline(base));
+    }
+    frames.app.select_row(0);
+    frames.app.settings_mut().page = PageId::Compare;
+    frames.measure("idle, Compare page (one baseline)", |_| Vec::new());
+    frames.app.settings_mut().page = PageId::Roofline;
+    frames.measure("idle, Roofline page (one baseline)", |_| Vec::new());
 
     let full = fixture("h100/kernels_full.details.txt");
     match parse::load_path(&full) {

@@ -20,7 +20,7 @@ fi
 IFS=, read -r -a files <<< "$1"
 out=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
-bin="$root/target/release/sightline"
+bin="${CARGO_TARGET_DIR:-$root/target}/release/sightline"
 
 if ! command -v xvfb-run >/dev/null; then
     echo "xvfb-run not found: apt-get install xvfb xauth" >&2

@@ -26,6 +26,7 @@ pub mod file_watch;
 pub mod format;
 pub mod loader;
 pub mod page_id;
+pub mod roofline_scene;
 pub mod rows;
 pub mod settings;
 pub mod state;

@@ -10,9 +10,10 @@ use crate::analysis::roofline::{
     self, AchievedPoint, Bound, Ceiling, Chart, ChartKind, MemoryLevel, Precision, Roofline,
     RooflineContext, RooflineOptions,
 };
-use crate::app::baselines::VisibleBaseline;
+use crate::app::cache::Cached;
 use crate::app::format::value_text;
 use crate::app::page_id::PageId;
+use crate::app::roofline_scene::{BaselineArrow, RooflineScene, SceneKey, roofline_scene};
 use crate::app::workspace::{ReportId, ResultRef, Workspace};
 use crate::model::names;
 use crate::ui::pages::PageContext;
@@ -25,11 +26,9 @@ use egui_plot::{
     Arrows, Line, LineStyle, MarkerShape, Plot, PlotPoint, PlotTransform, Points, Polygon, Text,
 };
 
-mod arrows;
 mod plot;
 mod result;
 mod wide;
-use arrows::*;
 use plot::*;
 use result::*;
 use wide::*;
@@ -218,8 +217,11 @@ pub struct RooflineViewState {
     level: MemoryLevel,
     reset_view: bool,
     last_view: Option<ViewKey>,
-    contexts: Option<(u64, Vec<(ReportId, RooflineContext)>)>,
+    contexts: Contexts,
     wide: Option<(WideKey, WidePoints)>,
+    /// The selected result's roofline, charts and arrows, until the selection, the baselines
+    /// or the architecture choice change.
+    scene: Cached<SceneKey, Option<RooflineScene>>,
     select_request: Option<ResultRef>,
 }
 
@@ -234,6 +236,7 @@ impl Default for RooflineViewState {
             last_view: None,
             contexts: None,
             wide: None,
+            scene: Cached::default(),
             select_request: None,
         }
     }
@@ -250,27 +253,36 @@ impl RooflineViewState {
     pub fn release(&mut self) {
         self.contexts = None;
         self.wide = None;
+        self.scene.clear();
     }
 
     /// The roofline context of a report, built once per workspace generation.
     fn context(&mut self, workspace: &Workspace, report: ReportId) -> RooflineContext {
-        let generation = workspace.generation();
-        if self.contexts.as_ref().is_none_or(|(g, _)| *g != generation) {
-            self.contexts = Some((generation, Vec::new()));
-        }
-        let Some((_, list)) = self.contexts.as_mut() else {
-            return RooflineContext::default();
-        };
-        if let Some((_, c)) = list.iter().find(|(id, _)| *id == report) {
-            return c.clone();
-        }
-        let context = workspace
-            .report(report)
-            .map(|open| RooflineContext::from_results(&open.report.results))
-            .unwrap_or_default();
-        list.push((report, context.clone()));
-        context
+        context_of(&mut self.contexts, workspace, report)
     }
+}
+
+/// Roofline contexts of the reports, per workspace generation.
+type Contexts = Option<(u64, Vec<(ReportId, RooflineContext)>)>;
+
+/// The roofline context of a report from `contexts`, built there once per generation.
+fn context_of(contexts: &mut Contexts, workspace: &Workspace, report: ReportId) -> RooflineContext {
+    let generation = workspace.generation();
+    if contexts.as_ref().is_none_or(|(g, _)| *g != generation) {
+        *contexts = Some((generation, Vec::new()));
+    }
+    let Some((_, list)) = contexts.as_mut() else {
+        return RooflineContext::default();
+    };
+    if let Some((_, c)) = list.iter().find(|(id, _)| *id == report) {
+        return c.clone();
+    }
+    let context = workspace
+        .report(report)
+        .map(|open| RooflineContext::from_results(&open.report.results))
+        .unwrap_or_default();
+    list.push((report, context.clone()));
+    context
 }
 
 /// Shows the Roofline page.
@@ -283,14 +295,38 @@ pub fn show(
     let options = RooflineOptions {
         assumed_cc: *assumed_cc,
     };
-    let context = state.context(cx.workspace, cx.at.report);
+    // The scene is computed when the selection, the baselines or the architecture change;
+    // a frame only draws it.
+    let key = SceneKey::new(cx.workspace, cx.at, cx.baselines, &options);
+    let mut cache = std::mem::take(&mut state.scene);
+    let contexts = &mut state.contexts;
+    let scene = cache.get_or_compute(key, |key| {
+        roofline_scene(
+            cx.workspace,
+            key.at,
+            cx.baselines,
+            &options,
+            &mut |report| context_of(contexts, cx.workspace, report),
+        )
+    });
+    if let Some(scene) = scene {
+        show_scene(ui, cx, state, assumed_cc, &options, scene);
+    }
+    state.scene = cache;
+}
+
+/// Shows the page of a computed scene.
+fn show_scene(
+    ui: &mut egui::Ui,
+    cx: &PageContext<'_>,
+    state: &mut RooflineViewState,
+    assumed_cc: &mut Option<(u32, u32)>,
+    options: &RooflineOptions,
+    scene: &RooflineScene,
+) {
+    let roof = &scene.roof;
+    let charts = &scene.charts;
     let device = cx.open.report.device_of(cx.result);
-    let roof = roofline::analyze(cx.result, device, &context, &options);
-    let charts: Vec<(ChartKind, Chart)> = ChartKind::ALL
-        .into_iter()
-        .map(|k| (k, roof.chart(k)))
-        .filter(|(_, c)| !c.is_empty())
-        .collect();
     let chart_kind = state
         .chart
         .filter(|k| charts.iter().any(|(c, _)| c == k))
@@ -322,24 +358,19 @@ pub fn show(
             };
             let plot_height =
                 (ui.available_height() * share).clamp(PLOT_MIN_HEIGHT, PLOT_MAX_HEIGHT);
-            controls(ui, state, &charts, chart_kind);
+            controls(ui, state, charts, chart_kind);
             if compute_capability(cx.result, device, None).is_err() {
                 crate::ui::pages::occupancy::architecture_picker(ui, assumed_cc);
             }
             let reset = std::mem::take(&mut state.reset_view);
             match state.scope {
                 Scope::Result => {
-                    let chart = charts
-                        .iter()
-                        .find(|(k, _)| Some(*k) == chart_kind)
-                        .map(|(k, c)| (*k, c));
-                    let arrows = chart.map_or_else(Vec::new, |(kind, chart)| {
-                        baseline_arrows(cx, state, &options, kind, chart)
-                    });
-                    result_view(ui, &roof, chart, &arrows, plot_height, reset);
+                    let chart = chart_kind.and_then(|k| scene.chart(k).map(|c| (k, c)));
+                    let arrows = chart_kind.map_or(&[][..], |k| scene.arrows(k));
+                    result_view(ui, roof, chart, arrows, plot_height, reset);
                 }
                 Scope::Report | Scope::AllReports => {
-                    wide_view(ui, cx, state, &roof, &options, plot_height, reset);
+                    wide_view(ui, cx, state, roof, options, plot_height, reset);
                 }
             }
         });
@@ -428,32 +459,6 @@ struct Marker {
     warning: Option<String>,
     /// The result a click selects.
     target: Option<ResultRef>,
-}
-
-/// An arrow from a baseline's achieved value to the selected result's, log10 coordinates.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BaselineArrow {
-    pub from: (f64, f64),
-    pub to: (f64, f64),
-    pub color: Color32,
-    /// The change of performance (`+35% FLOP/s`).
-    pub label: String,
-    /// The baseline (`matmul_naive · ID 3`) and the achieved value it belongs to.
-    pub baseline: String,
-    pub point: String,
-}
-
-/// The change of an achieved performance as the arrows label it: `+35% FLOP/s`, `-4.2% FLOP/s`.
-pub fn change_label(base_work: f64, current_work: f64, work_unit: &str) -> String {
-    let pct = (current_work / base_work - 1.0) * 100.0;
-    if !pct.is_finite() {
-        return format!("{work_unit}/s changed");
-    }
-    if pct.abs() >= 10.0 {
-        format!("{pct:+.0}% {work_unit}/s")
-    } else {
-        format!("{pct:+.1}% {work_unit}/s")
-    }
 }
 
 /// What one plot draws.

@@ -106,12 +106,13 @@ pub(super) fn draw_plot(ui: &mut egui::Ui, spec: &PlotSpec<'_>, reset: bool) -> 
 /// A baseline's arrow: a hollow marker at the baseline's value, the arrow to the selected
 /// result's, and the change written at its middle.
 pub(super) fn draw_arrow(plot_ui: &mut egui_plot::PlotUi<'_>, a: &BaselineArrow) {
+    let color = crate::ui::widgets::theme::rgb(a.color);
     plot_ui.points(
         Points::new("", vec![[a.from.0, a.from.1]])
             .shape(MarkerShape::Circle)
             .radius(5.0)
             .filled(false)
-            .color(a.color)
+            .color(color)
             .allow_hover(false),
     );
     let from = plot_ui.screen_from_plot(PlotPoint::new(a.from.0, a.from.1));
@@ -121,7 +122,7 @@ pub(super) fn draw_arrow(plot_ui: &mut egui_plot::PlotUi<'_>, a: &BaselineArrow)
     }
     plot_ui.arrows(
         Arrows::new("", vec![[a.from.0, a.from.1]], vec![[a.to.0, a.to.1]])
-            .color(a.color)
+            .color(color)
             .tip_length(12.0)
             .allow_hover(false),
     );
@@ -131,7 +132,7 @@ pub(super) fn draw_arrow(plot_ui: &mut egui_plot::PlotUi<'_>, a: &BaselineArrow)
         Text::new(
             "",
             middle,
-            RichText::new(&a.label).size(LABEL_SIZE).color(a.color),
+            RichText::new(&a.label).size(LABEL_SIZE).color(color),
         )
         .anchor(egui::Align2::LEFT_CENTER)
         .allow_hover(false),
@@ -146,9 +147,10 @@ pub(super) fn arrows_legend(ui: &mut egui::Ui, arrows: &[BaselineArrow]) {
     ui.horizontal_wrapped(|ui| {
         ui.weak("From baselines (hollow markers) to this result:");
         for a in arrows {
-            crate::ui::widgets::theme::swatch(ui, a.color);
+            let color = crate::ui::widgets::theme::rgb(a.color);
+            crate::ui::widgets::theme::swatch(ui, color);
             ui.label(
-                RichText::new(format!("{} {}: {}", a.baseline, a.point, a.label)).color(a.color),
+                RichText::new(format!("{} {}: {}", a.baseline, a.point, a.label)).color(color),
             );
         }
     });
