@@ -6,6 +6,7 @@ mod common;
 use common::{TruthResult, fixture_bytes, fixture_path, load_fixture, load_truth, truth_to_result};
 use serde_json::Value as Json;
 use sightline::analysis::compare::export::{self, MarkdownOptions};
+use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::{
     ContextKind, DiffOptions, KernelIdentity, MatchKind, Verdict, against_baselines, diff_reports,
     diff_results, match_baselines, match_results, metric_against_baselines, normalize_kernel_name,
@@ -507,16 +508,20 @@ fn csv_markdown_and_json_exports() {
 fn metrics_option_restricts_and_gates() {
     let base = truth_report(FULL_TRUTH);
     let mut current = truth_report(FULL_TRUTH);
-    // A lower L2 hit rate in one kernel: a metric regression, not a duration one.
+    // A lower L2 hit rate in one kernel whose duration did not move: context, not a verdict.
     let key = "lts__t_sector_hit_rate.pct";
     let v = current.results[6].number(key).unwrap();
     current.results[6].metrics_mut().get_mut(key).unwrap().value = Value::Double(v * 0.5);
     let all = diff_reports(&base, &current, &DiffOptions::default());
+    let hit = all.matched[6].diff.get(key).unwrap();
+    assert_eq!(hit.verdict, Verdict::Neutral);
+    // A percentage changes by percentage points.
     assert_eq!(
-        all.matched[6].diff.get(key).unwrap().verdict,
-        Verdict::Worse
+        export::delta_text(Some(hit)),
+        format!("{:+.2} pp", -v * 0.5)
     );
     assert!(!all.has_regression(), "by default only the duration gates");
+    assert!(FailOn::default().check(&all).is_empty());
     let chosen = DiffOptions {
         metrics: Some(vec!["Duration".into(), "L2 Hit Rate".into()]),
         ..DiffOptions::default()
@@ -529,8 +534,19 @@ fn metrics_option_restricts_and_gates() {
         .map(|m| m.key.as_str())
         .collect();
     assert_eq!(keys, BTreeSet::from([names::DURATION, key]));
-    assert!(restricted.has_regression());
-    assert_eq!(restricted.regressions().count(), 1);
+    // Chosen metrics decide the exit code: a hit rate that fell fails them.
+    let failures =
+        FailOn::from_metrics(&["Duration".into(), "L2 Hit Rate".into()]).check(&restricted);
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert_eq!(
+        failures[0].current_id,
+        Some(restricted.matched[6].current_id)
+    );
+    assert!(
+        failures[0].detail.starts_with(key),
+        "{}",
+        failures[0].detail
+    );
 }
 
 // ---- several baselines ----

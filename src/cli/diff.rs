@@ -3,11 +3,13 @@
 
 use super::output::render_rows;
 use crate::analysis::compare::export::{
-    self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, MarkdownOptions, delta_text,
-    pct_text, short_name, time_delta_text, value_text,
+    self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, MAX_WHY, MarkdownOptions,
+    delta_text, short_name, time_delta_text, value_text,
 };
-use crate::analysis::compare::metric_diff::{DEFAULT_THRESHOLD_PCT, delta_pct};
-use crate::analysis::compare::{DiffOptions, ReportDiff, Verdict, diff_reports};
+use crate::analysis::compare::fail_on::{FailOn, Failure};
+use crate::analysis::compare::groups::groups;
+use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
+use crate::analysis::compare::{DiffOptions, ReportDiff, diff_reports_with};
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
 use crate::model::units::format_value;
@@ -18,7 +20,7 @@ use std::path::PathBuf;
 
 /// Exit code when nothing got worse.
 pub const EXIT_OK: i32 = 0;
-/// Exit code when something got worse beyond the threshold.
+/// Exit code when a `--fail-on` rule fired.
 pub const EXIT_REGRESSION: i32 = 1;
 /// Exit code when an input could not be read.
 pub const EXIT_UNREADABLE: i32 = 2;
@@ -48,6 +50,15 @@ pub struct DiffArgs {
     /// Treat every warning (a skipped result, section, metric or line) as an error.
     #[arg(long)]
     pub strict: bool,
+    /// When to exit 1: a comma list of `METRIC>N%`, `METRIC>Npp` (percentages), `METRIC` (any
+    /// move the bad way beyond the noise threshold), `only-in-base`, `only-in-current`, or
+    /// `none`. Default: `duration>5%,only-in-base`, or the `--metrics` list when given.
+    #[arg(long, value_parser = parse_fail_on, value_name = "LIST")]
+    pub fail_on: Option<FailOn>,
+    /// Pair two results by hand: `BASE_ID=CURRENT_ID` (result IDs as listed; repeatable or a
+    /// comma list). The other kernels are matched around them.
+    #[arg(long = "pair", value_delimiter = ',', value_parser = parse_pair, value_name = "BASE_ID=CUR_ID")]
+    pub pairs: Vec<(u64, u64)>,
     /// The baseline report (any form: .ncu-rep, CLI text or log, CSV, GUI copy).
     pub base: PathBuf,
     /// The report to compare against the baseline.
@@ -62,9 +73,42 @@ fn parse_threshold(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Loads both reports, prints the comparison and returns the exit code: 0 when no matched
-/// kernel got worse beyond the threshold (its duration, or a metric chosen with `--metrics`),
-/// 1 when one did, 2 when an input could not be read.
+fn parse_fail_on(s: &str) -> Result<FailOn, String> {
+    FailOn::parse(s).map_err(|e| e.to_string())
+}
+
+fn parse_pair(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("`{s}` is not a pair of result IDs (e.g. 7=7)");
+    let (b, c) = s.split_once('=').ok_or_else(bad)?;
+    Ok((
+        b.trim().parse().map_err(|_| bad())?,
+        c.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+/// Result IDs of `--pair` as indices into each report's results.
+fn resolve_pairs(
+    pairs: &[(u64, u64)],
+    base: &Report,
+    current: &Report,
+) -> Result<Vec<(usize, usize)>, String> {
+    let index = |r: &Report, id: u64, side: &str| {
+        r.results.iter().position(|x| x.id == id).ok_or_else(|| {
+            format!(
+                "--pair: {side} report {} has no result with ID {id}",
+                r.source.display()
+            )
+        })
+    };
+    pairs
+        .iter()
+        .map(|&(b, c)| Ok((index(base, b, "base")?, index(current, c, "current")?)))
+        .collect()
+}
+
+/// Loads both reports, prints the comparison and returns the exit code: 0 when no `--fail-on`
+/// rule fired (by default: no matched kernel's duration worse by more than 5 %, no kernel only
+/// in the base), 1 when one did, 2 when an input could not be read.
 pub fn run(args: &DiffArgs) -> i32 {
     let (base, current) = match (
         parse::load_path(&args.base),
@@ -85,32 +129,80 @@ pub fn run(args: &DiffArgs) -> i32 {
         threshold_pct: args.threshold,
         metrics: args.metrics.clone().filter(|m| !m.is_empty()),
     };
-    let diff = diff_reports(&base, &current, &opts);
+    let manual = match resolve_pairs(&args.pairs, &base, &current) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    let diff = diff_reports_with(&base, &current, &opts, &manual);
+    let fail_on = match (&args.fail_on, &opts.metrics) {
+        (Some(f), _) => f.clone(),
+        (None, Some(metrics)) => FailOn::from_metrics(metrics),
+        (None, None) => FailOn::default(),
+    };
+    let failures = fail_on.check(&diff);
     let out = match args.format {
-        DiffFormat::Text => render_text(&diff, &base, &current),
-        DiffFormat::Md => export::to_markdown(
-            &diff,
-            &MarkdownOptions {
-                title: {
-                    let names = distinct_names(&[&base.source, &current.source]);
-                    format!("Comparison: {} → {}", names[0], names[1])
+        DiffFormat::Text => render_text(&diff, &base, &current, &failures),
+        DiffFormat::Md => {
+            export::to_markdown(
+                &diff,
+                &MarkdownOptions {
+                    title: {
+                        let names = distinct_names(&[&base.source, &current.source]);
+                        format!("Comparison: {} → {}", names[0], names[1])
+                    },
+                    max_changes: DEFAULT_MAX_CHANGES,
                 },
-                max_changes: DEFAULT_MAX_CHANGES,
-            },
-        ),
-        DiffFormat::Json => render_json(&diff, &base, &current),
+            ) + &failures_markdown(&failures)
+        }
+        DiffFormat::Json => render_json(&diff, &base, &current, &fail_on, &failures),
         DiffFormat::Csv => export::to_csv(&diff),
     };
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
-    if diff.has_regression() {
-        EXIT_REGRESSION
-    } else {
+    if failures.is_empty() {
         EXIT_OK
+    } else {
+        EXIT_REGRESSION
     }
 }
 
-fn render_json(diff: &ReportDiff, base: &Report, current: &Report) -> String {
+fn failure_line(f: &Failure) -> String {
+    let ids = match (f.base_id, f.current_id) {
+        (Some(b), Some(c)) => format!("{b}→{c}"),
+        (Some(b), None) => format!("{b}→-"),
+        (None, Some(c)) => format!("-→{c}"),
+        (None, None) => "-".into(),
+    };
+    format!(
+        "{ids} {}: {} [{}]",
+        short_name(&f.kernel, MAX_NAME_CHARS),
+        f.detail,
+        f.rule
+    )
+}
+
+fn failures_markdown(failures: &[Failure]) -> String {
+    let mut out = String::from("\n#### Result\n\n");
+    if failures.is_empty() {
+        out.push_str("No `--fail-on` rule fired.\n");
+    } else {
+        for f in failures {
+            out.push_str(&format!("- {}\n", failure_line(f)));
+        }
+    }
+    out
+}
+
+fn render_json(
+    diff: &ReportDiff,
+    base: &Report,
+    current: &Report,
+    fail_on: &FailOn,
+    failures: &[Failure],
+) -> String {
     let mut doc = export::to_json(diff);
     let side = |r: &Report| {
         serde_json::json!({
@@ -123,6 +215,19 @@ fn render_json(diff: &ReportDiff, base: &Report, current: &Report) -> String {
     if let Some(obj) = doc.as_object_mut() {
         obj.insert("base".into(), side(base));
         obj.insert("current".into(), side(current));
+        obj.insert("failed".into(), (!failures.is_empty()).into());
+        obj.insert(
+            "groups".into(),
+            serde_json::to_value(groups(&base.results, &current.results))
+                .unwrap_or(serde_json::Value::Null),
+        );
+        obj.insert(
+            "fail_on".into(),
+            serde_json::json!({
+                "rules": fail_on.rules.iter().map(|(t, _)| t).collect::<Vec<_>>(),
+                "failures": failures,
+            }),
+        );
     }
     let mut s =
         serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
@@ -143,7 +248,12 @@ fn describe(r: &Report) -> String {
 }
 
 /// The plain-text comparison.
-pub fn render_text(diff: &ReportDiff, base: &Report, current: &Report) -> String {
+pub fn render_text(
+    diff: &ReportDiff,
+    base: &Report,
+    current: &Report,
+    failures: &[Failure],
+) -> String {
     let mut out = String::new();
     out.push_str(&format!("base:    {}\n", describe(base)));
     out.push_str(&format!("current: {}\n", describe(current)));
@@ -204,14 +314,10 @@ pub fn render_text(diff: &ReportDiff, base: &Report, current: &Report) -> String
             out.push_str(line);
             out.push('\n');
         }
-        let t = diff.time_totals();
-        out.push_str(&format!(
-            "\nTotal (matched): {} → {} ({}, {})\n",
-            format_value(t.matched_base_ns, "ns"),
-            format_value(t.matched_current_ns, "ns"),
-            pct_text(delta_pct(t.matched_base_ns, t.matched_current_ns), true),
-            time_delta_text(t.matched_delta_ns()),
-        ));
+    }
+    out.push('\n');
+    for line in export::totals_lines(diff) {
+        out.push_str(&format!("{line}\n"));
     }
     let changes = export::listed_changes(diff, DEFAULT_MAX_CHANGES);
     if !changes.is_empty() {
@@ -259,37 +365,83 @@ pub fn render_text(diff: &ReportDiff, base: &Report, current: &Report) -> String
             ));
         }
     }
-    let regressions: Vec<String> = diff
-        .regressions()
-        .map(|k| {
-            let what = k
-                .diff
-                .duration
-                .as_ref()
-                .filter(|d| d.verdict == Verdict::Worse)
-                .map_or_else(
-                    || {
-                        let keys: Vec<&str> = k.diff.worse().map(|m| m.key.as_str()).collect();
-                        keys.join(", ")
-                    },
-                    |d| format!("duration {}", delta_text(Some(d))),
-                );
-            format!("{} ({what})", short_name(&k.name, MAX_NAME_CHARS))
-        })
+    let repeated: Vec<_> = groups(&base.results, &current.results)
+        .into_iter()
+        .filter(|g| g.base.is_some_and(|s| s.count > 1) || g.current.is_some_and(|s| s.count > 1))
+        .take(DEFAULT_MAX_CHANGES)
         .collect();
-    if regressions.is_empty() {
-        out.push_str(&format!(
-            "\nResult: nothing got worse beyond {}%\n",
-            diff.threshold_pct
-        ));
+    if !repeated.is_empty() {
+        out.push_str("\nRepeated kernels (per kernel: launches, total, mean, min–max):\n");
+        let side = |s: Option<crate::analysis::compare::groups::GroupStats>| {
+            s.map_or_else(
+                || "-".to_string(),
+                |s| {
+                    let ns =
+                        |v: Option<f64>| v.map_or_else(|| "-".into(), |x| format_value(x, "ns"));
+                    format!(
+                        "{}× {} (mean {}, {}–{})",
+                        s.count,
+                        format_value(s.total_ns, "ns"),
+                        ns(s.mean_ns),
+                        ns(s.min_ns),
+                        ns(s.max_ns)
+                    )
+                },
+            )
+        };
+        let mut rows = vec![vec![
+            "KERNEL".to_string(),
+            "BASE".to_string(),
+            "CURRENT".to_string(),
+            "TIME".to_string(),
+        ]];
+        for g in repeated {
+            rows.push(vec![
+                short_name(&g.name, 60),
+                side(g.base),
+                side(g.current),
+                time_delta_text(g.total_delta_ns()),
+            ]);
+        }
+        for line in render_rows(&rows, &[3]).lines() {
+            out.push_str("  ");
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    let explained: Vec<_> = diff
+        .by_impact()
+        .into_iter()
+        .filter(|k| !k.why.is_empty() || !k.changes.is_empty())
+        .collect();
+    if !explained.is_empty() {
+        out.push_str("\nWhy it changed:\n");
+        for k in explained.into_iter().take(DEFAULT_MAX_CHANGES) {
+            out.push_str(&format!(
+                "  {}→{} {}\n",
+                k.base_id,
+                k.current_id,
+                short_name(&k.name, MAX_NAME_CHARS)
+            ));
+            for c in &k.changes {
+                out.push_str(&format!("      = {c}\n"));
+            }
+            for w in k.why.iter().take(MAX_WHY) {
+                let mark = match w.agrees {
+                    Some(true) => '+',
+                    Some(false) => '-',
+                    None => '·',
+                };
+                out.push_str(&format!("      {mark} {}\n", w.text));
+            }
+        }
+    }
+    if failures.is_empty() {
+        out.push_str("\nResult: no --fail-on rule fired\n");
     } else {
-        out.push_str(&format!(
-            "\nResult: {} kernel(s) got worse beyond {}%:\n",
-            regressions.len(),
-            diff.threshold_pct
-        ));
-        for r in regressions {
-            out.push_str(&format!("  - {r}\n"));
+        out.push_str(&format!("\nResult: {} failure(s):\n", failures.len()));
+        for f in failures {
+            out.push_str(&format!("  - {}\n", failure_line(f)));
         }
     }
     out

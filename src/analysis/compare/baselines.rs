@@ -3,6 +3,7 @@
 
 use super::matching::match_results;
 use super::metric_diff::{canonical_metrics, delta_pct};
+use super::normalize::KernelIdentity;
 use crate::model::KernelResult;
 use serde::Serialize;
 
@@ -87,6 +88,43 @@ pub fn metric_against_baselines(
     against_baselines(value(current)?, &values)
 }
 
+/// Baselines split by whether they are the same kernel as the current result (the same
+/// function base name): only those take part in the mean and z-score; the others are listed
+/// apart.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct BaselineSplit {
+    /// Indices of the baselines of the same kernel.
+    pub matching: Vec<usize>,
+    /// Indices of the baselines of other kernels.
+    pub other: Vec<usize>,
+}
+
+/// Splits baselines by kernel key against the current result.
+pub fn split_baselines(current: &KernelResult, baselines: &[&KernelResult]) -> BaselineSplit {
+    let key = KernelIdentity::of(current).function;
+    let mut split = BaselineSplit::default();
+    for (i, b) in baselines.iter().enumerate() {
+        if KernelIdentity::of(b).function == key {
+            split.matching.push(i);
+        } else {
+            split.other.push(i);
+        }
+    }
+    split
+}
+
+/// One metric of a result against the baselines of the same kernel only (see
+/// [`split_baselines`]); also returns the split, so the others can be shown apart.
+pub fn metric_against_matching_baselines(
+    current: &KernelResult,
+    baselines: &[&KernelResult],
+    key: &str,
+) -> (Option<BaselineStats>, BaselineSplit) {
+    let split = split_baselines(current, baselines);
+    let same: Vec<&KernelResult> = split.matching.iter().map(|&i| baselines[i]).collect();
+    (metric_against_baselines(current, &same, key), split)
+}
+
 /// For each current result, the index of its partner in each baseline report (`None` where a
 /// baseline has no match): `partners[current][baseline]`.
 pub fn match_baselines(
@@ -130,6 +168,12 @@ mod tests {
         assert_eq!((s.present, s.total), (3, 4));
         assert_eq!(s.cell_text("5.73"), "5.73 (-86.41%, z=-0.65@3)");
         assert!(against_baselines(1.0, &[None]).is_none());
+        assert_eq!(
+            against_baselines(1.0, &[Some(1.0), Some(1.0)])
+                .unwrap()
+                .z_score,
+            Some(0.0)
+        );
         assert_eq!(
             against_baselines(1.0, &[Some(0.0)]).unwrap().cell_text("1"),
             "1 (new)"

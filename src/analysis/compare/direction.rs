@@ -12,10 +12,10 @@ const DIRECTIONS_TSV: &str = include_str!("../../../assets/data/metric_direction
 pub enum Direction {
     /// Less is better (duration, cycles, stalls, bank conflicts, spills).
     Lower,
-    /// More is better (hit rates, occupancy, coalescing).
+    /// More is better (coalescing, branch uniformity, eligible warps).
     Higher,
-    /// More is better only when the duration also fell, worse only when it also rose
-    /// (throughput percentages, IPC, rates).
+    /// More is better only when the duration also fell, worse only when it also rose: context
+    /// (throughput percentages, IPC, rates, hit rates, occupancy).
     HigherIfFaster,
     /// No verdict: sizes, counts, launch configuration, device attributes, frequencies.
     Neutral,
@@ -168,8 +168,11 @@ mod tests {
                 Lower,
             ),
             ("sass__inst_executed_register_spilling", Lower),
-            ("lts__t_sector_hit_rate.pct", Higher),
-            ("sm__warps_active.avg.pct_of_peak_sustained_active", Higher),
+            ("lts__t_sector_hit_rate.pct", HigherIfFaster),
+            (
+                "sm__warps_active.avg.pct_of_peak_sustained_active",
+                HigherIfFaster,
+            ),
             ("sm__inst_executed.avg.per_cycle_active", HigherIfFaster),
             (
                 "sm__throughput.avg.pct_of_peak_sustained_elapsed",
@@ -186,7 +189,11 @@ mod tests {
             ("GPU Speed Of Light Throughput/SM Active Cycles", Lower),
             ("GPU Speed Of Light Throughput/SM Frequency", Neutral),
             ("Occupancy/Block Limit Registers", Neutral),
-            ("Memory Workload Analysis/L1/TEX Hit Rate", Higher),
+            ("Memory Workload Analysis/L1/TEX Hit Rate", HigherIfFaster),
+            (
+                "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio",
+                Higher,
+            ),
         ];
         for (key, want) in cases {
             assert_eq!(direction_of(key), want, "{key}");

@@ -71,15 +71,18 @@ pub fn pct_text(delta: Option<f64>, known: bool) -> String {
     }
 }
 
-/// The Δ% of a metric diff as text. Numbers: `+20.00%`; `new` when the base is zero, `gone`
-/// when the current value is zero; `≈0%` when the difference is within the precision a text
-/// form printed. Values that are not numbers are never subtracted: `same` or `changed`.
+/// The change of a metric diff as text. Percentages: percentage points (`+12.30 pp`); other
+/// numbers: `+20.00%`, `new` when the base is zero, `gone` when the current value is zero;
+/// `≈0%` when the difference is within the precision a text form printed. Values that are not
+/// numbers are never subtracted: `same` or `changed`.
 pub fn delta_text(m: Option<&MetricDiff>) -> String {
     let Some(m) = m else { return "-".into() };
     match (m.base_f64(), m.current_f64()) {
         (Some(b), Some(c)) if b.is_finite() && c.is_finite() => {
             if m.within_precision && b != c {
                 "≈0%".into()
+            } else if is_percentage(m) {
+                format!("{:+.2} pp", c - b)
             } else if b == 0.0 && c != 0.0 {
                 "new".into()
             } else if c == 0.0 && b != 0.0 {
@@ -92,6 +95,75 @@ pub fn delta_text(m: Option<&MetricDiff>) -> String {
         (None, None) => "changed".into(),
         _ => "-".into(),
     }
+}
+
+/// Whether a metric is a percentage, whose change reads as percentage points.
+pub fn is_percentage(m: &MetricDiff) -> bool {
+    m.unit == "%" || m.key.ends_with(".pct") || m.key.contains(".pct_of_")
+}
+
+/// The totals of a comparison as lines for people: matched, only in base, only in current,
+/// net; changes within the printed precision of the sources read as no change.
+pub fn totals_lines(diff: &ReportDiff) -> Vec<String> {
+    let t = diff.totals();
+    let change = |base: f64, current: f64, changed: bool, delta: f64| {
+        if changed {
+            format!(
+                "{} → {} ({}, {})",
+                format_value(base, "ns"),
+                format_value(current, "ns"),
+                pct_text(super::metric_diff::delta_pct(base, current), true),
+                time_delta_text(delta)
+            )
+        } else if t.noise_ns > 0.0 {
+            format!(
+                "{} → {} (no change beyond the printed precision, ±{})",
+                format_value(base, "ns"),
+                format_value(current, "ns"),
+                format_value(t.noise_ns, "ns")
+            )
+        } else {
+            format!(
+                "{} → {} (no change)",
+                format_value(base, "ns"),
+                format_value(current, "ns")
+            )
+        }
+    };
+    let mut lines = vec![format!(
+        "Matched ({} pairs): {}",
+        diff.matched.len(),
+        change(
+            t.matched_base_ns,
+            t.matched_current_ns,
+            t.matched_changed(),
+            t.matched_delta_ns()
+        )
+    )];
+    if !diff.only_in_base.is_empty() {
+        lines.push(format!(
+            "Only in base ({} removed): {}",
+            diff.only_in_base.len(),
+            format_value(t.only_in_base_ns, "ns")
+        ));
+    }
+    if !diff.only_in_current.is_empty() {
+        lines.push(format!(
+            "Only in current ({} added): {}",
+            diff.only_in_current.len(),
+            format_value(t.only_in_current_ns, "ns")
+        ));
+    }
+    lines.push(format!(
+        "Net (whole report): {}",
+        change(
+            t.all_base_ns(),
+            t.all_current_ns(),
+            t.net_changed(),
+            t.net_ns()
+        )
+    ));
+    lines
 }
 
 /// A value in its base unit, formatted for people.
@@ -175,20 +247,19 @@ pub fn to_json(diff: &ReportDiff) -> Json {
                 "base_id": k.base_id,
                 "current_id": k.current_id,
                 "name": k.name,
-                "match": match k.kind {
-                    super::MatchKind::Exact => "exact",
-                    super::MatchKind::NameOnly => "name_only",
-                },
+                "match": k.kind.name(),
                 "shape_differs": k.shape_differs,
+                "changes": k.changes,
                 "duration_ns": duration,
                 "time_delta_ns": num_json(k.time_delta_ns()),
                 "metrics": k.diff.metrics.iter().map(metric_json).collect::<Vec<_>>(),
+                "why": k.why,
                 "metrics_only_in_base": k.diff.only_in_base,
                 "metrics_only_in_current": k.diff.only_in_current,
             })
         })
         .collect();
-    let totals = diff.time_totals();
+    let totals = diff.totals();
     json!({
         "threshold_pct": diff.threshold_pct,
         "regressed": diff.has_regression(),
@@ -199,8 +270,14 @@ pub fn to_json(diff: &ReportDiff) -> Json {
             "matched_base_ns": totals.matched_base_ns,
             "matched_current_ns": totals.matched_current_ns,
             "matched_delta_ns": totals.matched_delta_ns(),
-            "all_base_ns": totals.all_base_ns,
-            "all_current_ns": totals.all_current_ns,
+            "matched_changed": totals.matched_changed(),
+            "only_in_base_ns": totals.only_in_base_ns,
+            "only_in_current_ns": totals.only_in_current_ns,
+            "all_base_ns": totals.all_base_ns(),
+            "all_current_ns": totals.all_current_ns(),
+            "net_ns": totals.net_ns(),
+            "net_changed": totals.net_changed(),
+            "noise_ns": totals.noise_ns,
         },
         "warnings": diff.warnings,
     })
@@ -388,17 +465,13 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
             }
             out.push('\n');
         }
-        let t = diff.time_totals();
-        out.push_str(&format!(
-            "\n**Total (matched kernels):** {} → {} ({}, {})\n",
-            format_value(t.matched_base_ns, "ns"),
-            format_value(t.matched_current_ns, "ns"),
-            pct_text(
-                super::metric_diff::delta_pct(t.matched_base_ns, t.matched_current_ns),
-                true
-            ),
-            time_delta_text(t.matched_delta_ns()),
-        ));
+        out.push('\n');
+        for line in totals_lines(diff) {
+            match line.split_once(": ") {
+                Some((head, rest)) => out.push_str(&format!("- **{head}:** {rest}\n")),
+                None => out.push_str(&format!("- {line}\n")),
+            }
+        }
     }
     let changes = listed_changes(diff, opts.max_changes);
     if !changes.is_empty() {
@@ -442,8 +515,34 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
             ));
         }
     }
+    let explained: Vec<&MatchedDiff> = diff
+        .by_impact()
+        .into_iter()
+        .filter(|k| !k.why.is_empty() || !k.changes.is_empty())
+        .take(opts.max_changes)
+        .collect();
+    if !explained.is_empty() {
+        out.push_str("\n#### Why it changed\n\n");
+        for k in explained {
+            out.push_str(&format!(
+                "- {} ({} → {})\n",
+                md_code(&short_name(&k.name, MAX_NAME_CHARS)),
+                k.base_id,
+                k.current_id
+            ));
+            for c in &k.changes {
+                out.push_str(&format!("  - {}\n", md_text(c)));
+            }
+            for w in k.why.iter().take(MAX_WHY) {
+                out.push_str(&format!("  - {}\n", md_text(&w.text)));
+            }
+        }
+    }
     out
 }
+
+/// How many explanations the text forms list per kernel.
+pub const MAX_WHY: usize = 5;
 
 #[cfg(test)]
 mod tests {

@@ -1,14 +1,12 @@
-//! Matches the results of two reports: by normalised kernel name, then by launch order among
-//! equal names with grid/block shapes breaking ties. Ambiguities are reported, not hidden.
+//! Matches the results of two reports: a sequence alignment of their launches on kernel keys
+//! (signature and launch shape, then signature, then the function's base name), pairs chosen by
+//! hand, and notes on what a reader should know (renames, launch counts, loose matches).
 
+use super::alignment::{self, Gap, Launch, Level};
 use super::normalize::{KernelIdentity, Specificity, display_name};
 use crate::model::{Dim3, KernelResult};
 use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// Largest launch-order alignment table (base launches × current launches of one kernel) that
-/// is computed exactly; larger groups are paired in launch order.
-const MAX_ALIGNMENT_CELLS: usize = 4_000_000;
 
 /// How a pair was matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -19,6 +17,22 @@ pub enum MatchKind {
     /// Same name, but one side's name carries no parameter list or no template arguments
     /// (a GUI copy or summary against a full report).
     NameOnly,
+    /// Same function, different template arguments, in the same place of the launch order.
+    TemplateArgs,
+    /// Paired by hand.
+    Manual,
+}
+
+impl MatchKind {
+    /// The name used in exports.
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchKind::Exact => "exact",
+            MatchKind::NameOnly => "name_only",
+            MatchKind::TemplateArgs => "template_args",
+            MatchKind::Manual => "manual",
+        }
+    }
 }
 
 /// One matched pair, by index into each report's results.
@@ -29,6 +43,8 @@ pub struct KernelMatch {
     pub kind: MatchKind,
     /// Both shapes are known and differ.
     pub shape_differs: bool,
+    /// What differs between the two launches (`template args changed: <16> → <32>`).
+    pub changes: Vec<String>,
 }
 
 /// Something about the matching a reader should know.
@@ -90,101 +106,139 @@ pub fn launch_shape(result: &KernelResult) -> Option<(Dim3, Dim3)> {
     Some((grid, block))
 }
 
-struct Entry {
-    index: usize,
-    identity: KernelIdentity,
-    shape: Option<(Dim3, Dim3)>,
-    name: String,
-}
-
-fn entries(results: &[KernelResult]) -> Vec<Entry> {
+/// The launches of one report as the alignment sees them. `use_mangled`: key by the mangled
+/// name (both reports have one for every result).
+fn launches(results: &[KernelResult], use_mangled: bool) -> Vec<Launch> {
     results
         .iter()
         .enumerate()
-        .map(|(index, r)| Entry {
-            index,
-            identity: KernelIdentity::of(r),
-            shape: launch_shape(r),
-            name: display_name(r).to_string(),
+        .map(|(index, r)| {
+            let identity = KernelIdentity::of(r);
+            let signature = match r.name.mangled.as_deref() {
+                Some(m) if use_mangled => m.trim().to_string(),
+                _ => unify_bools(&identity.unqualified),
+            };
+            Launch {
+                index,
+                id: r.id,
+                signature,
+                identity,
+                shape: launch_shape(r),
+                name: display_name(r).to_string(),
+            }
         })
         .collect()
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Level {
-    Full,
-    Unqualified,
-    Base,
-    Function,
+fn all_mangled(results: &[KernelResult]) -> bool {
+    !results.is_empty()
+        && results.iter().all(|r| {
+            r.name
+                .mangled
+                .as_deref()
+                .is_some_and(|m| m.starts_with("_Z"))
+        })
 }
 
-impl Level {
-    fn key(self, id: &KernelIdentity) -> &str {
-        match self {
-            Level::Full => &id.full,
-            Level::Unqualified => &id.unqualified,
-            Level::Base => &id.base,
-            Level::Function => &id.function,
+/// `false`/`true` as `0`/`1`: reports demangle `(bool)0` where ncu's exports print `0`.
+pub(crate) fn unify_bools(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        out.push_str(match word.as_str() {
+            "false" => "0",
+            "true" => "1",
+            w => w,
+        });
+        word.clear();
+    };
+    for ch in s.chars() {
+        if ch.is_alphanumeric() || ch == '_' {
+            word.push(ch);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(ch);
         }
     }
-
-    /// Whether a group may be matched at this level: looser levels only apply when a side's
-    /// name says too little to match at the stricter one.
-    fn applies(self, base: &[&Entry], current: &[&Entry]) -> bool {
-        let least = |g: &[&Entry]| g.iter().map(|e| e.identity.specificity).min();
-        let (Some(b), Some(c)) = (least(base), least(current)) else {
-            return false;
-        };
-        match self {
-            Level::Full | Level::Unqualified => true,
-            Level::Base => b < Specificity::Full || c < Specificity::Full,
-            Level::Function => b == Specificity::Bare || c == Specificity::Bare,
-        }
-    }
+    flush(&mut word, &mut out);
+    out
 }
 
 /// Matches the results of a base report to those of a current one.
 pub fn match_results(base: &[KernelResult], current: &[KernelResult]) -> Matching {
-    let base_entries = entries(base);
-    let current_entries = entries(current);
-    let mut base_taken = vec![false; base.len()];
-    let mut current_taken = vec![false; current.len()];
-    let mut pairs = Vec::new();
+    match_results_with(base, current, &[])
+}
+
+/// Matches the results of two reports, with pairs chosen by hand (`(base index, current
+/// index)`) taken as they are; the other results are aligned around them.
+pub fn match_results_with(
+    base: &[KernelResult],
+    current: &[KernelResult],
+    manual: &[(usize, usize)],
+) -> Matching {
+    let use_mangled = all_mangled(base) && all_mangled(current);
+    let base_launches = launches(base, use_mangled);
+    let current_launches = launches(current, use_mangled);
     let mut notes = Vec::new();
-    for level in [
-        Level::Full,
-        Level::Unqualified,
-        Level::Base,
-        Level::Function,
-    ] {
-        let mut groups: BTreeMap<&str, (Vec<&Entry>, Vec<&Entry>)> = BTreeMap::new();
-        for e in base_entries.iter().filter(|e| !base_taken[e.index]) {
-            groups.entry(level.key(&e.identity)).or_default().0.push(e);
+    let mut pairs = Vec::new();
+    let mut base_manual = vec![false; base.len()];
+    let mut current_manual = vec![false; current.len()];
+    for &(b, c) in manual {
+        let (Some(bl), Some(cl)) = (base_launches.get(b), current_launches.get(c)) else {
+            notes.push(MatchNote {
+                kernel: String::new(),
+                message: format!("manual pair {b}={c} names a result that does not exist"),
+            });
+            continue;
+        };
+        if base_manual[b] || current_manual[c] {
+            notes.push(MatchNote {
+                kernel: cl.name.clone(),
+                message: format!("manual pair {}={} repeats a result; ignored", bl.id, cl.id),
+            });
+            continue;
         }
-        for e in current_entries.iter().filter(|e| !current_taken[e.index]) {
-            groups.entry(level.key(&e.identity)).or_default().1.push(e);
-        }
-        for (b, c) in groups.values() {
-            if b.is_empty() || c.is_empty() || !level.applies(b, c) {
-                continue;
+        base_manual[b] = true;
+        current_manual[c] = true;
+        pairs.push(describe_pair(bl, cl, MatchKind::Manual));
+    }
+    let free_base: Vec<Launch> = base_launches
+        .iter()
+        .filter(|l| !base_manual[l.index])
+        .cloned()
+        .collect();
+    let free_current: Vec<Launch> = current_launches
+        .iter()
+        .filter(|l| !current_manual[l.index])
+        .cloned()
+        .collect();
+    let aligned = alignment::align(&free_base, &free_current);
+    for p in &aligned.pairs {
+        let (b, c) = (&free_base[p.base], &free_current[p.current]);
+        let kind = match p.level {
+            Level::SignatureAndShape | Level::Signature => MatchKind::Exact,
+            Level::Function => {
+                let loose = b.identity.specificity < Specificity::Templated
+                    || c.identity.specificity < Specificity::Templated;
+                match (b.template_args(), c.template_args()) {
+                    (Some(x), Some(y)) if x != y && !loose => MatchKind::TemplateArgs,
+                    _ => MatchKind::NameOnly,
+                }
             }
-            let kind = if matches!(level, Level::Full | Level::Unqualified) {
-                MatchKind::Exact
-            } else {
-                MatchKind::NameOnly
-            };
-            let found = align_group(b, c, kind);
-            note_group(b, c, &found, level, &mut notes);
-            for p in found {
-                base_taken[p.base] = true;
-                current_taken[p.current] = true;
-                pairs.push(p);
-            }
-        }
+        };
+        pairs.push(describe_pair(b, c, kind));
     }
     pairs.sort_by_key(|p| (p.current, p.base));
-    let only_in_base = (0..base.len()).filter(|&i| !base_taken[i]).collect();
-    let only_in_current = (0..current.len()).filter(|&i| !current_taken[i]).collect();
+    let mut only_in_base = Vec::new();
+    let mut only_in_current = Vec::new();
+    for gap in &aligned.gaps {
+        only_in_base.extend(gap.base.iter().map(|&i| free_base[i].index));
+        only_in_current.extend(gap.current.iter().map(|&j| free_current[j].index));
+        note_renames(gap, &free_base, &free_current, &mut notes);
+    }
+    only_in_base.sort_unstable();
+    only_in_current.sort_unstable();
+    note_counts(&base_launches, &current_launches, &pairs, &mut notes);
     Matching {
         pairs,
         only_in_base,
@@ -193,117 +247,122 @@ pub fn match_results(base: &[KernelResult], current: &[KernelResult]) -> Matchin
     }
 }
 
-fn same_shape(a: &Entry, b: &Entry) -> bool {
-    match (a.shape, b.shape) {
-        (Some(x), Some(y)) => x == y,
-        _ => true,
+/// A pair with what differs between its two launches spelled out.
+fn describe_pair(b: &Launch, c: &Launch, kind: MatchKind) -> KernelMatch {
+    let mut changes = Vec::new();
+    if b.identity.function != c.identity.function {
+        changes.push(format!(
+            "name changed: {} → {}",
+            b.identity.function, c.identity.function
+        ));
     }
-}
-
-fn shapes_differ(a: &Entry, b: &Entry) -> bool {
-    !same_shape(a, b)
-}
-
-/// Pairs the launches of one kernel: the longest order-preserving run of equal shapes first,
-/// then the launches between those anchors in order.
-fn align_group(base: &[&Entry], current: &[&Entry], kind: MatchKind) -> Vec<KernelMatch> {
-    let pair = |b: &Entry, c: &Entry| KernelMatch {
+    if kind == MatchKind::TemplateArgs
+        || (kind == MatchKind::Manual
+            && b.template_args().is_some()
+            && c.template_args().is_some()
+            && b.template_args() != c.template_args())
+    {
+        changes.push(format!(
+            "template args changed: {} → {}",
+            b.template_args().unwrap_or(""),
+            c.template_args().unwrap_or("")
+        ));
+    }
+    let shape_differs = matches!((b.shape, c.shape), (Some(x), Some(y)) if x != y);
+    if let (Some((bg, bb)), Some((cg, cb))) = (b.shape, c.shape) {
+        if bg != cg {
+            changes.push(format!("grid changed: {bg} → {cg}"));
+        }
+        if bb != cb {
+            changes.push(format!("block changed: {bb} → {cb}"));
+        }
+    }
+    if kind == MatchKind::NameOnly {
+        changes.push(format!("matched by name only: `{}` → `{}`", b.name, c.name));
+    }
+    KernelMatch {
         base: b.index,
         current: c.index,
         kind,
-        shape_differs: shapes_differ(b, c),
-    };
-    let (n, m) = (base.len(), current.len());
-    let cells = (n + 1).saturating_mul(m + 1);
-    if cells > MAX_ALIGNMENT_CELLS {
-        return base.iter().zip(current).map(|(b, c)| pair(b, c)).collect();
+        shape_differs,
+        changes,
     }
-    // lcs[i][j]: longest run of equal shapes in base[i..] and current[j..].
-    let width = m + 1;
-    let mut lcs = vec![0u32; cells];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            lcs[i * width + j] = if same_shape(base[i], current[j]) {
-                lcs[(i + 1) * width + j + 1] + 1
-            } else {
-                lcs[(i + 1) * width + j].max(lcs[i * width + j + 1])
-            };
-        }
-    }
-    let mut anchors = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < n && j < m {
-        if same_shape(base[i], current[j]) && lcs[i * width + j] == lcs[(i + 1) * width + j + 1] + 1
-        {
-            anchors.push((i, j));
-            i += 1;
-            j += 1;
-        } else if lcs[(i + 1) * width + j] >= lcs[i * width + j + 1] {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    let mut out = Vec::new();
-    let (mut bi, mut cj) = (0, 0);
-    for &(ai, aj) in anchors.iter().chain(std::iter::once(&(n, m))) {
-        // Launches between two anchors: pair them in order.
-        for (b, c) in base[bi..ai].iter().zip(&current[cj..aj]) {
-            out.push(pair(b, c));
-        }
-        if ai < n && aj < m {
-            out.push(pair(base[ai], current[aj]));
-        }
-        bi = ai + 1;
-        cj = aj + 1;
-    }
-    out
 }
 
-fn note_group(
-    base: &[&Entry],
-    current: &[&Entry],
-    found: &[KernelMatch],
-    level: Level,
+/// Unpaired launches of one gap that look like one kernel renamed: the same parameters and
+/// launch shape under a new name, each the only such launch of the gap. They are suggested,
+/// not paired: a renamed kernel and a removed one plus an added one read the same.
+fn note_renames(gap: &Gap, base: &[Launch], current: &[Launch], notes: &mut Vec<MatchNote>) {
+    let fits = |b: &Launch, c: &Launch| {
+        b.identity.function != c.identity.function
+            && b.parameters().is_some()
+            && b.parameters() == c.parameters()
+            && b.shape.is_some()
+            && b.shape == c.shape
+    };
+    for &bi in &gap.base {
+        let b = &base[bi];
+        let candidates: Vec<&Launch> = gap
+            .current
+            .iter()
+            .map(|&j| &current[j])
+            .filter(|c| fits(b, c))
+            .collect();
+        let [c] = candidates.as_slice() else {
+            continue;
+        };
+        let rivals = gap.base.iter().filter(|&&i| fits(&base[i], c)).count();
+        if rivals != 1 {
+            continue;
+        }
+        notes.push(MatchNote {
+            kernel: c.name.clone(),
+            message: format!(
+                "possibly renamed: `{}` (base {}) → `{}` (current {}): same parameters and launch \
+                 shape; pair them by hand ({}={}) to compare",
+                b.identity.function, b.id, c.identity.function, c.id, b.id, c.id
+            ),
+        });
+    }
+}
+
+/// Kernels launched a different number of times on the two sides.
+fn note_counts(
+    base: &[Launch],
+    current: &[Launch],
+    pairs: &[KernelMatch],
     notes: &mut Vec<MatchNote>,
 ) {
-    let kernel = current
-        .first()
-        .or(base.first())
-        .map(|e| e.name.clone())
-        .unwrap_or_default();
-    if !matches!(level, Level::Full | Level::Unqualified) {
-        let (b, c) = (&base[0].name, &current[0].name);
-        notes.push(MatchNote {
-            kernel: kernel.clone(),
-            message: format!("matched by name only: `{b}` in base, `{c}` in current"),
-        });
+    let mut counts: BTreeMap<&str, (usize, usize, usize, &str)> = BTreeMap::new();
+    for l in base {
+        counts
+            .entry(&l.identity.function)
+            .or_insert((0, 0, 0, &l.name))
+            .0 += 1;
     }
-    if base.len() != current.len() {
-        notes.push(MatchNote {
-            kernel: kernel.clone(),
-            message: format!(
-                "launched {} times in base and {} times in current; {} launches paired",
-                base.len(),
-                current.len(),
-                found.len()
-            ),
-        });
+    for l in current {
+        let e = counts
+            .entry(&l.identity.function)
+            .or_insert((0, 0, 0, &l.name));
+        e.1 += 1;
+        e.3 = &l.name;
     }
-    let mismatched = found.iter().filter(|p| p.shape_differs).count();
-    if mismatched > 0 {
-        let example = found.iter().find(|p| p.shape_differs).and_then(|p| {
-            let b = base.iter().find(|e| e.index == p.base)?.shape?;
-            let c = current.iter().find(|e| e.index == p.current)?.shape?;
-            Some(format!(" (e.g. {}x{} against {}x{})", b.0, b.1, c.0, c.1))
-        });
-        notes.push(MatchNote {
-            kernel,
-            message: format!(
-                "{mismatched} matched launch(es) differ in grid/block{}",
-                example.unwrap_or_default()
-            ),
-        });
+    for p in pairs {
+        if let Some(l) = current.get(p.current)
+            && let Some(e) = counts.get_mut(l.identity.function.as_str())
+        {
+            e.2 += 1;
+        }
+    }
+    for (b, c, paired, name) in counts.values() {
+        if *b > 0 && *c > 0 && b != c {
+            notes.push(MatchNote {
+                kernel: name.to_string(),
+                message: format!(
+                    "launched {b} times in base and {c} times in current; {paired} launches paired"
+                ),
+            });
+        }
     }
 }
 
@@ -356,7 +415,11 @@ mod tests {
         let m = match_results(&base, &current);
         assert_eq!(m.pairs.len(), 1);
         assert!(m.pairs[0].shape_differs);
-        assert!(m.notes[0].message.contains("grid/block"));
+        assert_eq!(m.pairs[0].kind, MatchKind::Exact);
+        assert_eq!(
+            m.pairs[0].changes,
+            vec!["grid changed: (1, 1, 1) → (4, 1, 1)".to_string()]
+        );
     }
 
     #[test]
@@ -374,11 +437,70 @@ mod tests {
         assert_eq!(m.pairs.len(), 1);
         assert_eq!(m.pairs[0].kind, MatchKind::NameOnly);
         assert_eq!(m.only_in_current, vec![1]);
-        // Different template arguments are different kernels.
+        // Different template arguments in the same place: the same function, labelled.
         let m = match_results(
             &[launch(0, "matmul_tiled<32>(float *)", 1)],
             &[launch(0, "matmul_tiled<64>(float *)", 1)],
         );
-        assert!(m.pairs.is_empty());
+        assert_eq!(m.pairs.len(), 1);
+        assert_eq!(m.pairs[0].kind, MatchKind::TemplateArgs);
+        assert_eq!(
+            m.pairs[0].changes,
+            vec!["template args changed: <32> → <64>".to_string()]
+        );
+    }
+
+    #[test]
+    fn renames_are_suggested_and_manual_pairs_respected() {
+        let base = vec![
+            launch(0, "a(int)", 1),
+            launch(1, "normalize(float *, int)", 8),
+            launch(2, "b(int)", 1),
+        ];
+        let current = vec![
+            launch(0, "a(int)", 1),
+            launch(1, "normalize_rows(float *, int)", 8),
+            launch(2, "b(int)", 1),
+        ];
+        let m = match_results(&base, &current);
+        assert_eq!(
+            (m.only_in_base.clone(), m.only_in_current.clone()),
+            (vec![1], vec![1])
+        );
+        assert_eq!(m.notes.len(), 1, "{:?}", m.notes);
+        assert!(
+            m.notes[0].message.starts_with(
+                "possibly renamed: `normalize` (base 1) → `normalize_rows` (current 1)"
+            )
+        );
+        let m = match_results_with(&base, &current, &[(1, 1)]);
+        let got: Vec<(usize, usize, MatchKind)> = m
+            .pairs
+            .iter()
+            .map(|p| (p.base, p.current, p.kind))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (0, 0, MatchKind::Exact),
+                (1, 1, MatchKind::Manual),
+                (2, 2, MatchKind::Exact)
+            ]
+        );
+        assert_eq!(
+            m.pairs[1].changes,
+            vec!["name changed: normalize → normalize_rows".to_string()]
+        );
+        assert!(m.notes.is_empty());
+        // A manual pair across the order does not disturb the others.
+        let m = match_results_with(&base, &current, &[(0, 2)]);
+        assert!(m.pairs.iter().any(|p| (p.base, p.current) == (0, 2)));
+        assert!(m.only_in_base.contains(&2) && m.only_in_current.contains(&0));
+    }
+
+    #[test]
+    fn bools_spelled_either_way_agree() {
+        assert_eq!(unify_bools("k<float,false,1>(T1)"), "k<float,0,1>(T1)");
+        assert_eq!(unify_bools("falsey<true>"), "falsey<1>");
     }
 }

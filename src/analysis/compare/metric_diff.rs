@@ -39,7 +39,8 @@ impl DiffOptions {
     }
 }
 
-fn item_selects(item: &str, key: &str) -> bool {
+/// Whether one `--metrics` item (name, `Section/Label`, label or glob) selects a metric key.
+pub fn item_selects(item: &str, key: &str) -> bool {
     if item.is_empty() {
         return false;
     }
@@ -107,6 +108,9 @@ pub struct MetricDiff {
     pub verdict: Verdict,
     /// The difference is within the precision a text form printed.
     pub within_precision: bool,
+    /// How far apart the two values may be from rounding alone (half a printed step of each
+    /// side, in base units; 0 for exact values).
+    pub tolerance: f64,
 }
 
 impl MetricDiff {
@@ -256,6 +260,7 @@ pub fn diff_metric(
         return None;
     }
     let direction = direction_of(key);
+    let tolerance = precision_tolerance(base) + precision_tolerance(current);
     let make = |delta_pct, verdict, within_precision| MetricDiff {
         key: key.to_string(),
         unit: if base.unit.is_empty() {
@@ -269,6 +274,7 @@ pub fn diff_metric(
         direction,
         verdict,
         within_precision,
+        tolerance,
     };
     let (b, c) = match (base.value.as_f64(), current.value.as_f64()) {
         (Some(b), Some(c)) => (b, c),
@@ -292,7 +298,6 @@ pub fn diff_metric(
         };
         return Some(make(None, verdict, same));
     }
-    let tolerance = precision_tolerance(base) + precision_tolerance(current);
     let diff = c - b;
     let scale = b.abs().max(c.abs());
     let within_precision = diff.abs() <= tolerance * (1.0 + 1e-9) + scale * 1e-12;

@@ -2,20 +2,32 @@
 //! diffs with directions and a noise threshold, context warnings, several baselines, and
 //! CSV/Markdown/JSON export. Used by `sightline diff` and the comparison views.
 
+pub mod alignment;
 pub mod baselines;
 pub mod context;
 pub mod direction;
 pub mod export;
+pub mod fail_on;
+pub mod groups;
 pub mod matching;
 pub mod metric_diff;
 pub mod normalize;
+pub mod totals;
+pub mod why;
 
-pub use baselines::{BaselineStats, against_baselines, match_baselines, metric_against_baselines};
+pub use baselines::{
+    BaselineSplit, BaselineStats, against_baselines, match_baselines, metric_against_baselines,
+    metric_against_matching_baselines, split_baselines,
+};
 pub use context::{ContextKind, ContextWarning, RunContext, context_warnings};
 pub use direction::{Direction, direction_of};
-pub use matching::{KernelMatch, MatchKind, MatchNote, Matching, match_results};
+pub use matching::{
+    KernelMatch, MatchKind, MatchNote, Matching, match_results, match_results_with,
+};
 pub use metric_diff::{DiffOptions, MetricDiff, ResultDiff, Verdict, diff_results, metric_number};
 pub use normalize::{KernelIdentity, normalize_kernel_name};
+pub use totals::{Totals, totals};
+pub use why::{Explanation, WhyKind, explain};
 
 use crate::model::{Report, names};
 use serde::Serialize;
@@ -33,10 +45,14 @@ pub struct MatchedDiff {
     pub name: String,
     pub kind: MatchKind,
     pub shape_differs: bool,
+    /// What differs between the two launches (`template args changed: <16> → <32>`).
+    pub changes: Vec<String>,
     /// Each side's duration, also when the other side has none.
     pub base_duration_ns: Option<f64>,
     pub current_duration_ns: Option<f64>,
     pub diff: ResultDiff,
+    /// Ranked explanations of what changed (empty when nothing explains a change).
+    pub why: Vec<Explanation>,
 }
 
 impl MatchedDiff {
@@ -82,24 +98,6 @@ pub struct ReportDiff {
     pub restricted: bool,
 }
 
-/// Total durations of both sides.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct TimeTotals {
-    /// Sum of durations of matched pairs that have one on both sides.
-    pub matched_base_ns: f64,
-    pub matched_current_ns: f64,
-    /// Sum of durations of every result of each side.
-    pub all_base_ns: f64,
-    pub all_current_ns: f64,
-}
-
-impl TimeTotals {
-    /// Time won (negative) or lost (positive) over matched pairs, in ns.
-    pub fn matched_delta_ns(&self) -> f64 {
-        self.matched_current_ns - self.matched_base_ns
-    }
-}
-
 impl ReportDiff {
     /// Matched pairs sorted by impact: the largest time won or lost first.
     pub fn by_impact(&self) -> Vec<&MatchedDiff> {
@@ -128,46 +126,25 @@ impl ReportDiff {
         self.regressions().next().is_some()
     }
 
-    /// Durations summed over matched pairs and over each whole side.
-    pub fn time_totals(&self) -> TimeTotals {
-        let mut t = TimeTotals {
-            matched_base_ns: 0.0,
-            matched_current_ns: 0.0,
-            all_base_ns: 0.0,
-            all_current_ns: 0.0,
-        };
-        for m in &self.matched {
-            if let Some(d) = &m.diff.duration
-                && let (Some(b), Some(c)) = (d.base_f64(), d.current_f64())
-            {
-                t.matched_base_ns += b;
-                t.matched_current_ns += c;
-            }
-        }
-        t.all_base_ns = t.matched_base_ns
-            + self
-                .only_in_base
-                .iter()
-                .filter_map(|u| u.duration_ns)
-                .sum::<f64>();
-        t.all_current_ns = t.matched_current_ns
-            + self
-                .only_in_current
-                .iter()
-                .filter_map(|u| u.duration_ns)
-                .sum::<f64>();
-        // Matched results with a duration on one side only still count for their side.
-        for m in self.matched.iter().filter(|m| m.diff.duration.is_none()) {
-            t.all_base_ns += m.base_duration_ns.unwrap_or(0.0);
-            t.all_current_ns += m.current_duration_ns.unwrap_or(0.0);
-        }
-        t
+    /// Durations summed over matched pairs, removed and added launches, with a noise band.
+    pub fn totals(&self) -> Totals {
+        totals::totals(self)
     }
 }
 
 /// Compares two reports: matches their results, diffs every pair and checks the context.
 pub fn diff_reports(base: &Report, current: &Report, opts: &DiffOptions) -> ReportDiff {
-    let matching = match_results(&base.results, &current.results);
+    diff_reports_with(base, current, opts, &[])
+}
+
+/// Compares two reports with pairs chosen by hand (`(base index, current index)`).
+pub fn diff_reports_with(
+    base: &Report,
+    current: &Report,
+    opts: &DiffOptions,
+    manual: &[(usize, usize)],
+) -> ReportDiff {
+    let matching = match_results_with(&base.results, &current.results, manual);
     let matched = matching
         .pairs
         .iter()
@@ -180,6 +157,8 @@ pub fn diff_reports(base: &Report, current: &Report, opts: &DiffOptions) -> Repo
             } else {
                 name
             };
+            let diff = diff_results(b, c, opts);
+            let why = explain(b, c, diff.speed());
             Some(MatchedDiff {
                 base_index: p.base,
                 current_index: p.current,
@@ -188,9 +167,11 @@ pub fn diff_reports(base: &Report, current: &Report, opts: &DiffOptions) -> Repo
                 name: name.to_string(),
                 kind: p.kind,
                 shape_differs: p.shape_differs,
+                changes: p.changes.clone(),
                 base_duration_ns: metric_number(b, names::DURATION),
                 current_duration_ns: metric_number(c, names::DURATION),
-                diff: diff_results(b, c, opts),
+                diff,
+                why,
             })
         })
         .collect();

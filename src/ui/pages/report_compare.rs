@@ -226,8 +226,8 @@ fn summary_ui(ui: &mut egui::Ui, diff: &ReportDiff) {
     if diff.matched.is_empty() {
         return;
     }
-    let t = diff.time_totals();
-    let delta = t.matched_delta_ns();
+    let t = diff.totals();
+    let delta = t.matched_delta_shown_ns();
     let change = delta_pct(t.matched_base_ns, t.matched_current_ns);
     let verdict = match change {
         Some(p) if p.abs() < diff.threshold_pct => Verdict::Unchanged,

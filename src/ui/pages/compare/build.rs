@@ -243,10 +243,15 @@ pub(super) fn build(
             name,
             kind: MatchKind::Exact,
             shape_differs,
+            changes: Vec::new(),
             base_duration_ns: metric_number(b, names::DURATION),
             current_duration_ns: metric_number(cur, names::DURATION),
             diff: diff_results(b, cur, &opts),
+            why: Vec::new(),
         });
+        if let Some(m) = matched.last_mut() {
+            m.why = crate::analysis::compare::explain(b, cur, m.diff.speed());
+        }
     }
     let export = ReportDiff {
         matched,

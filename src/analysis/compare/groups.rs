@@ -1,0 +1,97 @@
+//! Repeated launches of one kernel compared as a group: count, total, mean, minimum and
+//! maximum duration per kernel on each side.
+
+use super::matching::unify_bools;
+use super::metric_diff::metric_number;
+use super::normalize::{KernelIdentity, display_name};
+use crate::model::{KernelResult, names};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Durations of the launches of one kernel on one side, in ns.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct GroupStats {
+    /// Launches of the kernel.
+    pub count: usize,
+    /// Launches with a duration (the statistics below are over these).
+    pub timed: usize,
+    pub total_ns: f64,
+    pub mean_ns: Option<f64>,
+    pub min_ns: Option<f64>,
+    pub max_ns: Option<f64>,
+}
+
+/// One kernel's launches on both sides.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KernelGroup {
+    /// The group key: the function name with its template arguments.
+    pub key: String,
+    /// A display name (the current side's where it has one).
+    pub name: String,
+    pub base: Option<GroupStats>,
+    pub current: Option<GroupStats>,
+}
+
+impl KernelGroup {
+    /// Total time won (negative) or lost (positive) by the group.
+    pub fn total_delta_ns(&self) -> f64 {
+        self.current.map_or(0.0, |c| c.total_ns) - self.base.map_or(0.0, |b| b.total_ns)
+    }
+}
+
+/// The group key of a launch.
+pub fn group_key(r: &KernelResult) -> String {
+    unify_bools(&KernelIdentity::of(r).base)
+}
+
+fn stats(results: &[&KernelResult]) -> GroupStats {
+    let durations: Vec<f64> = results
+        .iter()
+        .filter_map(|r| metric_number(r, names::DURATION))
+        .filter(|d| d.is_finite())
+        .collect();
+    let total: f64 = durations.iter().sum();
+    GroupStats {
+        count: results.len(),
+        timed: durations.len(),
+        total_ns: total,
+        mean_ns: (!durations.is_empty()).then(|| total / durations.len() as f64),
+        min_ns: durations.iter().copied().min_by(f64::total_cmp),
+        max_ns: durations.iter().copied().max_by(f64::total_cmp),
+    }
+}
+
+/// The launches of both reports grouped per kernel, the largest change of total time first.
+pub fn groups(base: &[KernelResult], current: &[KernelResult]) -> Vec<KernelGroup> {
+    type Sides<'a> = (Vec<&'a KernelResult>, Vec<&'a KernelResult>);
+    let mut by_key: BTreeMap<String, Sides<'_>> = BTreeMap::new();
+    for r in base {
+        by_key.entry(group_key(r)).or_default().0.push(r);
+    }
+    for r in current {
+        by_key.entry(group_key(r)).or_default().1.push(r);
+    }
+    let mut out: Vec<KernelGroup> = by_key
+        .into_iter()
+        .map(|(key, (b, c))| {
+            let name = c
+                .first()
+                .or(b.first())
+                .map(|r| display_name(r).to_string())
+                .unwrap_or_default();
+            KernelGroup {
+                key,
+                name,
+                base: (!b.is_empty()).then(|| stats(&b)),
+                current: (!c.is_empty()).then(|| stats(&c)),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.total_delta_ns()
+            .abs()
+            .total_cmp(&a.total_delta_ns().abs())
+            .then(a.key.cmp(&b.key))
+    });
+    out
+}
