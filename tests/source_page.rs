@@ -309,3 +309,26 @@ fn without_sass_text_the_page_says_how_to_get_it() {
         );
     }
 }
+
+#[test]
+fn the_app_reads_the_source_page_from_the_report_file() {
+    let dir = std::env::temp_dir().join(format!("sightline-source-page-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("inl_src.ncu-rep");
+    std::fs::write(&path, fixture_bytes("source/inl_src.ncu-rep.xz")).expect("write");
+    let report = sightline::parse::load_path(&path).expect("report");
+    let expected = views("source/inl_src.ncu-rep.xz", &SourceOptions::default());
+    for (r, want) in report.results.iter().zip(&expected) {
+        let got = sightline::app::source_page::load(Some(&path), r).expect("view");
+        assert_eq!(got.instructions.len(), want.instructions.len());
+        assert_eq!(got.lines, want.lines);
+    }
+    // A text export holds no per-instruction metrics: the page says what it needs.
+    let text = dir.join("details.txt");
+    std::fs::write(&text, fixture_bytes("source/inl_src.details.txt")).expect("write");
+    let report = sightline::parse::load_path(&text).expect("text report");
+    let err =
+        sightline::app::source_page::load(Some(&text), &report.results[0]).expect_err("no view");
+    assert!(err.contains(".ncu-rep"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,6 +10,7 @@
 //! - [`file_watch`] and [`file_notices`]: files of open reports that changed on disk;
 //! - [`settings`]: what is remembered across runs (theme, page, sort, recent files,
 //!   [`baselines`]);
+//! - [`source_page`]: the Source page's view, read from the report file on demand;
 //! - [`page_id`]: which page is shown; [`format`]: numbers and names as text;
 //! - [`cache`]: the one cache helper for derived views; [`waker`]: how threads wake the UI.
 //!
@@ -29,6 +30,7 @@ pub mod page_id;
 pub mod roofline_scene;
 pub mod rows;
 pub mod settings;
+pub mod source_page;
 pub mod state;
 pub mod table_view;
 pub mod waker;

@@ -21,6 +21,8 @@ pub enum PageId {
     Compare,
     /// Two open reports compared kernel by kernel.
     ReportDiff,
+    /// CUDA lines and SASS with their metrics, hot spots first.
+    Source,
 }
 
 impl PageId {
@@ -33,6 +35,7 @@ impl PageId {
         PageId::Occupancy,
         PageId::Compare,
         PageId::ReportDiff,
+        PageId::Source,
     ];
 
     /// The tab label.
@@ -45,6 +48,7 @@ impl PageId {
             PageId::Occupancy => "Occupancy",
             PageId::Compare => "Compare",
             PageId::ReportDiff => "Report vs report",
+            PageId::Source => "Source",
         }
     }
 

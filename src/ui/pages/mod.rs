@@ -14,6 +14,7 @@ pub mod raw;
 pub mod report_compare;
 pub mod roofline;
 pub mod session;
+pub mod source;
 
 use crate::app::baselines::VisibleBaseline;
 use crate::app::commands::Command;
@@ -98,6 +99,7 @@ pub struct Pages {
     pub details: details::DetailsPage,
     pub raw: raw::RawPageState,
     pub session: session::SessionPage,
+    pub source: source::SourcePage,
     pub roofline: roofline::RooflineViewState,
     pub occupancy: occupancy::OccupancyViewState,
     pub compare: compare::CompareViewState,
@@ -116,6 +118,7 @@ impl Pages {
             PageId::Occupancy => &mut self.occupancy,
             PageId::Compare => &mut self.compare,
             PageId::ReportDiff => &mut self.reports,
+            PageId::Source => &mut self.source,
         }
     }
 
@@ -152,10 +155,14 @@ impl Pages {
     }
 }
 
-/// The tab strip; a tab's tooltip names its shortcut.
+/// The tab strip; a tab's tooltip names its shortcut. The Source page (View menu, Ctrl+8) has
+/// a tab while it is shown.
 pub fn tabs(ui: &mut egui::Ui, current: &mut PageId) {
     ui.horizontal(|ui| {
         for &page in PageId::ALL {
+            if page == PageId::Source && *current != PageId::Source {
+                continue;
+            }
             let response = ui.selectable_value(current, page, page.label());
             if let Some(key) = digit_key(page.number()) {
                 let shortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, key);

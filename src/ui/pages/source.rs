@@ -1,0 +1,265 @@
+//! The Source page: the CUDA lines of the selected result with a heat bar and the chosen
+//! metric column, hottest first or in source order; the SASS of the selected line (or of the
+//! whole function) beside it. Both lists draw only their visible rows, so functions with tens of
+//! thousands of instructions scroll smoothly.
+
+use crate::app::page_id::PageId;
+use crate::app::workspace::ResultRef;
+use crate::model::source::{Cell, SourceView};
+use crate::ui::pages::{Page, PageContext, PageIo};
+
+/// The column the page starts on.
+const DEFAULT_COLUMN: &str = "Warp Stall Sampling (All Samples)";
+/// The colour of the heat bars (reads on light and dark backgrounds).
+const HEAT: egui::Color32 = egui::Color32::from_rgb(232, 96, 48);
+/// Width of a heat bar.
+const BAR_WIDTH: f32 = 56.0;
+
+/// The Source page and what the user chose on it.
+pub struct SourcePage {
+    view: Option<(ResultRef, Result<SourceView, String>)>,
+    /// The metric column of the bars and of the order.
+    column: String,
+    hottest_first: bool,
+    /// Show the whole function's SASS instead of the selected line's.
+    all_sass: bool,
+    search: String,
+    selected_line: Option<usize>,
+}
+
+impl Default for SourcePage {
+    fn default() -> Self {
+        SourcePage {
+            view: None,
+            column: DEFAULT_COLUMN.to_string(),
+            hottest_first: true,
+            all_sass: false,
+            search: String::new(),
+            selected_line: None,
+        }
+    }
+}
+
+impl Page for SourcePage {
+    fn id(&self) -> PageId {
+        PageId::Source
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, _io: &mut PageIo<'_>) {
+        if self.view.as_ref().is_none_or(|(at, _)| *at != cx.at) {
+            let view = crate::app::source_page::load(cx.open.path.as_deref(), cx.result);
+            self.view = Some((cx.at, view));
+            self.selected_line = None;
+        }
+        let Some((_, view)) = self.view.take() else {
+            return;
+        };
+        match &view {
+            Ok(v) => self.show(ui, v),
+            Err(e) => {
+                ui.label(e.as_str());
+            }
+        }
+        self.view = Some((cx.at, view));
+    }
+
+    fn release(&mut self) {
+        self.view = None;
+        self.selected_line = None;
+    }
+}
+
+/// The number in a cell (0 for text).
+fn number(cells: &[Cell], column: usize) -> f64 {
+    cells.get(column).and_then(Cell::number).unwrap_or(0.0)
+}
+
+/// A value as the tables print it.
+fn value_text(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// A bar whose length is `fraction` of its width.
+fn heat_bar(ui: &mut egui::Ui, fraction: f64) {
+    let height = ui.text_style_height(&egui::TextStyle::Monospace);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(BAR_WIDTH, height), egui::Sense::hover());
+    ui.painter()
+        .rect_filled(rect, 1.0, ui.visuals().faint_bg_color);
+    let fraction = if fraction.is_finite() {
+        fraction.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut bar = rect;
+    bar.set_width(rect.width() * fraction as f32);
+    ui.painter().rect_filled(bar, 1.0, HEAT);
+}
+
+impl SourcePage {
+    fn show(&mut self, ui: &mut egui::Ui, view: &SourceView) {
+        ui.heading(&view.kernel);
+        for note in &view.notes {
+            ui.colored_label(ui.visuals().warn_fg_color, note);
+        }
+        let numeric: Vec<usize> = (0..view.columns.len())
+            .filter(|&i| view.numeric[i])
+            .collect();
+        let column = view
+            .column(&self.column)
+            .or_else(|| numeric.first().copied())
+            .unwrap_or(0);
+        ui.horizontal(|ui| {
+            egui::ComboBox::from_label("Metric")
+                .selected_text(view.columns.get(column).map_or("", String::as_str))
+                .show_ui(ui, |ui| {
+                    for &i in &numeric {
+                        ui.selectable_value(
+                            &mut self.column,
+                            view.columns[i].clone(),
+                            &view.columns[i],
+                        );
+                    }
+                });
+            ui.checkbox(&mut self.hottest_first, "Hottest first");
+            ui.checkbox(&mut self.all_sass, "Whole function's SASS");
+            ui.label("Search");
+            ui.add(egui::TextEdit::singleline(&mut self.search).desired_width(160.0));
+        });
+        ui.separator();
+        let query = self.search.to_lowercase();
+        ui.columns(2, |cols| {
+            self.lines_list(&mut cols[0], view, column, &query);
+            self.sass_list(&mut cols[1], view, column, &query);
+        });
+    }
+
+    /// The CUDA lines with code.
+    fn lines_list(&mut self, ui: &mut egui::Ui, view: &SourceView, column: usize, query: &str) {
+        ui.strong(format!(
+            "CUDA source ({} lines with code)",
+            view.lines.len()
+        ));
+        if !view.has_line_info {
+            ui.label("No line information: build with `nvcc -lineinfo` to see CUDA lines.");
+            return;
+        }
+        let text_of = |i: usize| {
+            let l = &view.lines[i];
+            view.files
+                .get(l.file)
+                .and_then(|f| f.line_text(l.line))
+                .unwrap_or("")
+        };
+        let mut order: Vec<usize> = if self.hottest_first {
+            view.hottest_lines(column)
+        } else {
+            (0..view.lines.len()).collect()
+        };
+        if !query.is_empty() {
+            order.retain(|&i| {
+                text_of(i).to_lowercase().contains(query) || view.lines[i].line.to_string() == query
+            });
+        }
+        let max = view
+            .lines
+            .iter()
+            .map(|l| number(&l.cells, column))
+            .fold(0.0, f64::max);
+        let row_height =
+            ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+        egui::ScrollArea::both()
+            .id_salt("source_lines")
+            .auto_shrink([false, false])
+            .show_rows(ui, row_height, order.len(), |ui, rows| {
+                for &i in &order[rows] {
+                    let line = &view.lines[i];
+                    let v = number(&line.cells, column);
+                    ui.horizontal(|ui| {
+                        heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+                        let text = format!(
+                            "{:>5} {:>10}  {}",
+                            line.line,
+                            value_text(v),
+                            text_of(i).trim_end()
+                        );
+                        let selected = self.selected_line == Some(i);
+                        let label = egui::RichText::new(text).monospace();
+                        if ui.selectable_label(selected, label).clicked() {
+                            self.selected_line = Some(i);
+                        }
+                    });
+                }
+            });
+    }
+
+    /// The SASS of the selected line, or of the whole function.
+    fn sass_list(&mut self, ui: &mut egui::Ui, view: &SourceView, column: usize, query: &str) {
+        let selected = self.selected_line.and_then(|i| view.lines.get(i));
+        let mut order: Vec<usize> = match selected {
+            Some(l) if !self.all_sass => l.instructions.clone(),
+            _ => (0..view.instructions.len()).collect(),
+        };
+        if self.hottest_first {
+            let rank = view.hottest_instructions(column);
+            let mut position = vec![0usize; view.instructions.len()];
+            for (p, &i) in rank.iter().enumerate() {
+                position[i] = p;
+            }
+            order.sort_by_key(|&i| position[i]);
+        }
+        if !query.is_empty() {
+            order.retain(|&i| {
+                view.instructions[i]
+                    .sass
+                    .as_deref()
+                    .is_some_and(|s| s.to_lowercase().contains(query))
+            });
+        }
+        ui.strong(match selected {
+            Some(l) if !self.all_sass => {
+                format!("SASS of line {} ({} instructions)", l.line, order.len())
+            }
+            _ => format!("SASS ({} instructions)", order.len()),
+        });
+        let max = view
+            .instructions
+            .iter()
+            .map(|i| number(&i.cells, column))
+            .fold(0.0, f64::max);
+        let row_height =
+            ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+        egui::ScrollArea::both()
+            .id_salt("source_sass")
+            .auto_shrink([false, false])
+            .show_rows(ui, row_height, order.len(), |ui, rows| {
+                for &i in &order[rows] {
+                    let ins = &view.instructions[i];
+                    let v = number(&ins.cells, column);
+                    ui.horizontal(|ui| {
+                        heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+                        let line = ins.line().map_or(String::new(), |(_, l)| l.to_string());
+                        let text = format!(
+                            "{:#x} {:>10} {:>5}  {}",
+                            ins.address,
+                            value_text(v),
+                            line,
+                            ins.sass.as_deref().unwrap_or("")
+                        );
+                        let label = egui::RichText::new(text).monospace();
+                        let response = ui.selectable_label(false, label);
+                        // Jump to the instruction's line.
+                        if response.clicked()
+                            && let Some(l) = ins.line()
+                        {
+                            self.selected_line =
+                                view.lines.iter().position(|x| (x.file, x.line) == l);
+                        }
+                    });
+                }
+            });
+    }
+}
