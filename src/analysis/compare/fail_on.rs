@@ -225,8 +225,9 @@ fn fires(m: &MetricDiff, threshold: Threshold) -> Option<String> {
         let change = if is_percentage(m) {
             format!("{delta:+.2} pp")
         } else {
+            // `None` only from a zero base: the value is new, not infinitely larger.
             m.delta_pct
-                .map_or_else(|| "inf%".to_string(), |d| format!("{d:+.2}%"))
+                .map_or_else(|| "new".to_string(), |d| format!("{d:+.2}%"))
         };
         format!("{} {change}", m.key)
     })
