@@ -116,10 +116,19 @@ fn rule_key(r: &RuleResult) -> Option<(RuleKeyKind, String)> {
 
 type RuleMap = BTreeMap<(RuleKeyKind, String), Option<f64>>;
 
-/// Rules that point at a problem (not information), by key, with their largest speedup.
-fn problem_rules(r: &KernelResult) -> RuleMap {
+/// Rules that point at a problem (not information), by key, with their largest speedup; rules
+/// of sections the other result did not collect are left out (they cannot have appeared).
+fn problem_rules(r: &KernelResult, other: &KernelResult) -> RuleMap {
+    let collected: std::collections::BTreeSet<&str> =
+        other.sections().iter().map(|s| s.name.as_str()).collect();
+    let rules = r
+        .sections()
+        .iter()
+        .filter(|s| collected.contains(s.name.as_str()))
+        .flat_map(|s| s.rules.iter())
+        .chain(r.rules().iter());
     let mut out: RuleMap = BTreeMap::new();
-    for rule in r.all_rules() {
+    for rule in rules {
         if !matches!(rule.kind, RuleKind::Opt | RuleKind::Wrn) {
             continue;
         }
@@ -136,7 +145,7 @@ fn problem_rules(r: &KernelResult) -> RuleMap {
 
 /// The rules of both sides whose kind of key the other side also has.
 fn comparable_rules(base: &KernelResult, current: &KernelResult) -> (RuleMap, RuleMap) {
-    let (mut b, mut c) = (problem_rules(base), problem_rules(current));
+    let (mut b, mut c) = (problem_rules(base, current), problem_rules(current, base));
     let kinds = |m: &RuleMap| {
         m.keys()
             .map(|k| k.0)

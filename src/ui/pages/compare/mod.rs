@@ -279,6 +279,41 @@ fn empty_ui(ui: &mut egui::Ui, cx: &PageContext<'_>) {
     );
 }
 
+/// The ranked explanations of the change, against one baseline: the first that agree with the
+/// duration coloured by its verdict, the others plain.
+fn why_ui(ui: &mut egui::Ui, view: &SideBySide) {
+    let [pair] = view.export.matched.as_slice() else {
+        return;
+    };
+    if pair.why.is_empty() {
+        return;
+    }
+    let verdict = pair.diff.duration.as_ref().map(|d| d.verdict);
+    egui::CollapsingHeader::new("Why it changed")
+        .default_open(true)
+        .show(ui, |ui| {
+            for w in pair
+                .why
+                .iter()
+                .take(crate::analysis::compare::export::MAX_WHY)
+            {
+                let text = RichText::new(&w.text);
+                match (w.agrees, verdict) {
+                    (Some(true), Some(v)) => ui.label(text.color(theme::verdict_color(ui, v))),
+                    (Some(false), _) => ui.weak(w.text.as_str()),
+                    _ => ui.label(text),
+                }
+                .on_hover_text(if w.agrees == Some(true) {
+                    "Points the way the duration went"
+                } else if w.agrees == Some(false) {
+                    "Points against the way the duration went"
+                } else {
+                    "The duration did not say which way"
+                });
+            }
+        });
+}
+
 /// Sides, duration, options, warnings and export.
 fn top_ui(
     ui: &mut egui::Ui,
@@ -315,6 +350,7 @@ fn top_ui(
     for n in &view.notes {
         ui.weak(n);
     }
+    why_ui(ui, view);
     ui.horizontal_wrapped(|ui| {
         ui.checkbox(&mut settings.compare_changed_only, "Changed only")
             .on_hover_text("List only metrics that changed beyond the noise threshold");
