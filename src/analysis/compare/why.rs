@@ -124,7 +124,8 @@ fn problem_rules(r: &KernelResult, other: &KernelResult) -> RuleMap {
     let rules = r
         .sections()
         .iter()
-        .filter(|s| collected.contains(s.name.as_str()))
+        // A section of rules only (no header rows) is listed only when a rule fired in it.
+        .filter(|s| s.rows.is_empty() || collected.contains(s.name.as_str()))
         .flat_map(|s| s.rules.iter())
         .chain(r.rules().iter());
     let mut out: RuleMap = BTreeMap::new();
