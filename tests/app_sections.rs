@@ -1,12 +1,17 @@
 //! Section bodies on the Details page, driven headless with egui_kittest: the charts and
-//! tables of a native report and of its `--print-details all` text export.
+//! tables of a native report and of its `--print-details all` text export, and image
+//! snapshots of the memory chart (with the first memory table) and of the warp stall chart in
+//! both themes.
 
 #![cfg(feature = "app")]
 
 mod common;
 
-use common::app_harness::{assert_label, fixture_file, has_label, open_ok, show_page, temp_dir};
-use sightline::ui::PageId;
+use common::app_harness::{
+    assert_label, fixture_file, has_label, new_app, open_ok, settle_ok, show_page, temp_dir,
+};
+use egui_kittest::kittest::Queryable;
+use sightline::ui::{PageId, ThemeChoice};
 
 /// Item labels the Details page shows for the first kernel (vector_add) of `kernels_full`.
 const ITEMS: [&str; 5] = [
@@ -42,4 +47,55 @@ fn details_page_shows_the_bodies_of_the_text_export() {
         assert_label(&h, label);
     }
     assert!(has_label(&h, "Global Loads"));
+}
+
+/// The Details page of vector_add scrolled to `label`, in a theme, as snapshot `name`.
+fn snapshot_at(label: &str, theme: ThemeChoice, name: &str) {
+    let dir = temp_dir(name);
+    let mut app = new_app(vec![fixture_file(&dir, "h100/kernels_full.ncu-rep.xz")]);
+    app.settings_mut().theme = theme;
+    // Taller than the shared harness, so a whole chart fits below the results table.
+    let mut h = egui_kittest::Harness::builder()
+        .with_size([1400.0, 1300.0])
+        .with_max_steps(12)
+        .with_options(common::app_harness::snapshot_options())
+        .wgpu()
+        .build_ui_state(|ui, app: &mut sightline::ui::SightlineApp| app.ui(ui), app);
+    settle_ok(&mut h);
+    show_page(&mut h, PageId::Details);
+    h.query_all_by_label(label)
+        .next()
+        .unwrap_or_else(|| panic!("no {label}"))
+        .scroll_to_me();
+    h.run();
+    h.snapshot(name);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn snapshot_memory_chart_dark() {
+    snapshot_at("Memory Tables", ThemeChoice::Dark, "memory_chart_dark");
+}
+
+#[test]
+fn snapshot_memory_chart_light() {
+    snapshot_at("Memory Tables", ThemeChoice::Light, "memory_chart_light");
+}
+
+#[test]
+fn snapshot_stall_chart_dark() {
+    snapshot_at(
+        "Warp State (All Cycles)",
+        ThemeChoice::Dark,
+        "stall_chart_dark",
+    );
+}
+
+#[test]
+fn snapshot_stall_chart_light() {
+    snapshot_at(
+        "Warp State (All Cycles)",
+        ThemeChoice::Light,
+        "stall_chart_light",
+    );
 }

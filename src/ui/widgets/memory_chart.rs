@@ -35,7 +35,7 @@ impl LabelMode {
 }
 
 /// Virtual layout size; the chart is scaled to the available width.
-const W: f32 = 860.0;
+const W: f32 = 900.0;
 const H: f32 = 330.0;
 
 /// The box of a unit in virtual coordinates.
@@ -92,7 +92,7 @@ fn link_points(l: &Link, both_ways: bool) -> (Pos2, Pos2) {
     let (a, b) = (unit_rect(l.from), unit_rect(l.to));
     let forward = a.center().x < b.center().x;
     let (left, right) = if forward { (a, b) } else { (b, a) };
-    // The vertical position: the narrower box's centre, within the taller box.
+    // At the height of the smaller box, kept within both boxes.
     let y = if left.height() < right.height() {
         left.center().y
     } else {
@@ -103,24 +103,46 @@ fn link_points(l: &Link, both_ways: bool) -> (Pos2, Pos2) {
     } else {
         0.0
     };
-    let (x0, x1) = (left.right(), right.left());
-    if forward {
-        (pos2(x0, y + offset), pos2(x1, y + offset))
+    let within = |r: Rect| (y + offset).clamp(r.top() + 6.0, r.bottom() - 6.0);
+    let (p0, p1) = (
+        pos2(left.right(), within(left)),
+        pos2(right.left(), within(right)),
+    );
+    if forward { (p0, p1) } else { (p1, p0) }
+}
+
+/// A count in a few characters: `1.57 M`, `640`.
+fn compact(v: f64) -> String {
+    let a = v.abs();
+    let (d, p) = if a >= 1e12 {
+        (1e12, " T")
+    } else if a >= 1e9 {
+        (1e9, " G")
+    } else if a >= 1e6 {
+        (1e6, " M")
+    } else if a >= 1e3 {
+        (1e3, " K")
     } else {
-        (pos2(x1, y + offset), pos2(x0, y + offset))
-    }
+        return format_value(v, "");
+    };
+    format!("{:.2}{p}", v / d)
+}
+
+/// Byte amounts as the chart writes them (`134.22 MB`).
+fn bytes(v: f64, unit: &str) -> String {
+    format_value(v, unit).replace("byte", "B")
 }
 
 fn amount_text(l: &Link, mode: LabelMode) -> String {
     match mode {
         LabelMode::TransferSize => match (l.amount, l.amount_kind) {
-            (Some(v), Amount::Bytes) => format_value(v, "byte"),
-            (Some(v), k) => format!("{} {}", format_value(v, ""), k.short()),
+            (Some(v), Amount::Bytes) => bytes(v, "byte"),
+            (Some(v), k) => format!("{} {}", compact(v), k.short()),
             (None, _) => "n/a".into(),
         },
         LabelMode::Throughput => match l.per_second {
-            Some(v) if l.amount_kind == Amount::Bytes => format_value(v, "byte/s"),
-            Some(v) => format!("{}/s", format_value(v, "")),
+            Some(v) if l.amount_kind == Amount::Bytes => bytes(v, "byte/s"),
+            Some(v) => format!("{}/s", compact(v)),
             None => "-".into(),
         },
         LabelMode::PercentOfPeak => match l.pct_of_peak {
@@ -164,6 +186,7 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
 
     // Links under the boxes.
     let mut hovered: Option<&Link> = None;
+    let mut labels: Vec<(Pos2, String, Color32)> = Vec::new();
     let pointer = resp.hover_pos();
     for l in &chart.links {
         let both = chart.links.iter().any(|o| o.from == l.to && o.to == l.from);
@@ -200,13 +223,11 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
         ));
         let mid = a + (b - a) * 0.5;
         let above = if b.x >= a.x { -9.0 } else { 9.0 };
-        painter.text(
+        labels.push((
             mid + vec2(0.0, above * scale.max(0.8)),
-            Align2::CENTER_CENTER,
             amount_text(l, mode),
-            font.clone(),
             if l.is_active() { text } else { grey },
-        );
+        ));
         if let Some(p) = pointer {
             let t = ((p - a).dot(b - a) / (b - a).length_sq()).clamp(0.0, 1.0);
             if (a + (b - a) * t).distance(p) < 8.0 {
@@ -250,6 +271,17 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
                 text,
             );
         }
+    }
+
+    // Link labels on top, on the panel colour so lines and boxes do not cross them.
+    let panel = ui.visuals().panel_fill;
+    for (at_pos, label, color) in labels {
+        let galley = painter.layout_no_wrap(label, font.clone(), color);
+        let r = Align2::CENTER_CENTER
+            .anchor_size(at_pos, galley.size())
+            .expand(1.0);
+        painter.rect_filled(r, 2.0, panel.gamma_multiply(0.85));
+        painter.galley(r.min + vec2(1.0, 1.0), galley, color);
     }
 
     // Legend: % of peak.

@@ -64,14 +64,15 @@ pub fn show(ui: &mut egui::Ui, s: &SectionBodies) {
             ui.label(RichText::new(&body.name).strong());
         }
         for (k, item) in body.items.iter().enumerate() {
-            ui.push_id((&s.name, i, k), |ui| item_ui(ui, item));
+            let repeats_title = body.items.len() == 1 && item.label == body.name;
+            ui.push_id((&s.name, i, k), |ui| item_ui(ui, item, !repeats_title));
         }
     }
 }
 
 /// One body item.
-pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem) {
-    if !item.label.is_empty() {
+pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem, with_label: bool) {
+    if with_label && !item.label.is_empty() {
         ui.label(RichText::new(&item.label).italics());
     }
     if let Some(note) = &item.note {
