@@ -41,6 +41,10 @@ impl Page for DetailsPage {
         let bodies = self.bodies(&cx.open.report, cx.at);
         show(ui, cx.result, &bodies, &mut io.settings.show_sol_breakdown);
     }
+
+    fn release(&mut self) {
+        self.bodies = None;
+    }
 }
 
 /// For documentation screenshots (`EFRAME_SCREENSHOT_TO` set): show only the sections whose
