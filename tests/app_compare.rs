@@ -186,6 +186,38 @@ fn several_baselines_give_the_change_against_their_mean_and_z() {
     let cell = format!("({:+.2}%, z={z:.2})", pct(mean, c));
     assert_label_containing(&h, &cell);
     assert_label_containing(&h, "(mean of 2 baselines)");
+    // matmul_tiled against two matmul_naive: two versions under different names, so the mean
+    // covers both and says why.
+    assert_label(
+        &h,
+        "No baseline is of the same kernel as the current result: the mean covers them all.",
+    );
+}
+
+#[test]
+fn baselines_of_other_kernels_stay_out_of_the_mean() {
+    const VECTOR_ADD: usize = 0;
+    const VECTOR_ADD_AGAIN: usize = 1;
+    let mut h = open_both(false);
+    baseline_in(&mut h, BASIC_NAME, VECTOR_ADD);
+    baseline_in(&mut h, FULL_NAME, VECTOR_ADD);
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    assert_eq!(h.state().baselines().len(), 3);
+    select_in(&mut h, FULL_NAME, VECTOR_ADD_AGAIN);
+    show_page(&mut h, PageId::Compare);
+    let (b1, b2) = (duration(BASIC, VECTOR_ADD), duration(FULL, VECTOR_ADD));
+    let c = duration(FULL, VECTOR_ADD_AGAIN);
+    let mean = (b1 + b2) / 2.0;
+    let all_mean = (b1 + b2 + c) / 3.0;
+    let sd =
+        (((b1 - all_mean).powi(2) + (b2 - all_mean).powi(2) + (c - all_mean).powi(2)) / 3.0).sqrt();
+    let z = if sd > 0.0 { (c - all_mean) / sd } else { 0.0 };
+    assert_label_containing(&h, &format!("({:+.2}%, z={z:.2})", pct(mean, c)));
+    assert_label_containing(&h, "(mean of 2 of 3 baselines, those of the same kernel)");
+    assert_label(
+        &h,
+        &format!("Other kernels, not in the mean: matmul_naive · ID {MATMUL_NAIVE}."),
+    );
 }
 
 #[test]

@@ -109,6 +109,8 @@ pub(super) fn build(
     }
     let bases: Vec<&KernelResult> = base_results.iter().map(|(_, r)| *r).collect();
     let single = bases.len() == 1;
+    let mut notes: Vec<String> = Vec::new();
+    let in_mean = baselines_in_mean(cur, &bases, &key.bases, &mut notes);
     let cur_canonical = canonical_metrics(cur);
     let base_canonical: Vec<BTreeMap<String, &Metric>> =
         bases.iter().map(|b| canonical_metrics(b)).collect();
@@ -118,6 +120,8 @@ pub(super) fn build(
     let base_durations: Vec<Option<f64>> = bases
         .iter()
         .map(|b| metric_number(b, names::DURATION))
+        .enumerate()
+        .map(|(i, v)| v.filter(|_| in_mean.contains(&i)))
         .collect();
     let duration_diff = match (single, cur_duration) {
         (true, Some(c)) => base_canonical
@@ -142,8 +146,14 @@ pub(super) fn build(
             .unwrap_or_default();
         let of = if single {
             String::new()
-        } else {
+        } else if in_mean.len() == bases.len() {
             format!(" (mean of {} baselines)", bases.len())
+        } else {
+            format!(
+                " (mean of {} of {} baselines, those of the same kernel)",
+                in_mean.len(),
+                bases.len()
+            )
         };
         DurationLine {
             text: format!(
@@ -169,7 +179,9 @@ pub(super) fn build(
                 .zip(&base_canonical)
                 .map(|(b, canon)| find_metric(b, canon, &section, &label, &key))
                 .collect();
-            lines.push(metric_line(&label, &key, c, &bs, threshold, speed));
+            lines.push(metric_line(
+                &label, &key, c, &bs, &in_mean, threshold, speed,
+            ));
         }
         sections.push(SectionLines {
             name: section,
@@ -201,7 +213,6 @@ pub(super) fn build(
     let occupancy = occupancy_rows(&all, &reports);
 
     let mut warnings: Vec<String> = Vec::new();
-    let mut notes: Vec<String> = Vec::new();
     let mut matched = Vec::new();
     let opts = DiffOptions {
         threshold_pct: threshold,
@@ -291,12 +302,49 @@ pub(super) fn build(
     })
 }
 
-/// One metric row: the values, Δ, Δ% and verdict.
+/// The indices of the baselines the mean Δ% and z-score cover: those of the same kernel as the
+/// current result (see [`split_baselines`]), the others named in a note. When none is of the
+/// same kernel (two versions of one kernel under different names) the mean covers them all.
+pub(super) fn baselines_in_mean(
+    current: &KernelResult,
+    bases: &[&KernelResult],
+    sides: &[Side],
+    notes: &mut Vec<String>,
+) -> Vec<usize> {
+    let all: Vec<usize> = (0..bases.len()).collect();
+    if bases.len() < 2 {
+        return all;
+    }
+    let split = split_baselines(current, bases);
+    if split.matching.is_empty() {
+        notes.push(
+            "No baseline is of the same kernel as the current result: the mean covers them all."
+                .into(),
+        );
+        return all;
+    }
+    if !split.other.is_empty() {
+        let names: Vec<&str> = split
+            .other
+            .iter()
+            .filter_map(|&i| sides.get(i).map(|s| s.title.as_str()))
+            .collect();
+        notes.push(format!(
+            "Other kernels, not in the mean: {}.",
+            names.join(", ")
+        ));
+    }
+    split.matching
+}
+
+/// One metric row: the values, Δ, Δ% and verdict; with several baselines Δ% and z cover only
+/// the baselines of `in_mean`.
 pub(super) fn metric_line(
     label: &str,
     key: &str,
     current: Option<&Metric>,
     bases: &[Option<&Metric>],
+    in_mean: &[usize],
     threshold: f64,
     speed: Speed,
 ) -> MetricLine {
@@ -330,6 +378,10 @@ pub(super) fn metric_line(
         line.direction = d.direction;
         return line;
     }
+    let bases: Vec<Option<&Metric>> = in_mean
+        .iter()
+        .filter_map(|&i| bases.get(i).copied())
+        .collect();
     let values: Vec<Option<f64>> = bases.iter().map(|m| m.and_then(Metric::as_f64)).collect();
     match c.as_f64() {
         Some(cv) => {

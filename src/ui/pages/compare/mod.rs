@@ -12,7 +12,7 @@ use crate::analysis::compare::metric_diff::{
 };
 use crate::analysis::compare::{
     BaselineStats, DiffOptions, MatchKind, MatchedDiff, ReportDiff, Verdict, against_baselines,
-    context_warnings, diff_results, metric_number,
+    context_warnings, diff_results, metric_number, split_baselines,
 };
 use crate::analysis::occupancy::{self, OccupancyOptions};
 use crate::app::baselines::{VisibleBaseline, kernel_name};
@@ -467,6 +467,7 @@ mod tests {
             names::DURATION,
             Some(&c),
             &[Some(&b)],
+            &[0],
             2.0,
             Speed::Unknown,
         );
@@ -483,6 +484,7 @@ mod tests {
             names::DURATION,
             Some(&m(5.73, "")),
             &[Some(&m(82.73, "")), Some(&m(1.57, ""))],
+            &[0, 1],
             2.0,
             Speed::Unknown,
         );
@@ -493,11 +495,54 @@ mod tests {
             names::DURATION,
             None,
             &[Some(&m(1.0, ""))],
+            &[0],
             2.0,
             Speed::Unknown,
         );
         assert_eq!(missing.verdict, None);
         assert_eq!(missing.current, "-");
+    }
+
+    #[test]
+    fn baselines_out_of_the_mean_change_nothing() {
+        let all = metric_line(
+            "Duration",
+            names::DURATION,
+            Some(&m(5.73, "")),
+            &[Some(&m(82.73, "")), Some(&m(1.57, ""))],
+            &[0, 1],
+            2.0,
+            Speed::Unknown,
+        );
+        let with_other = metric_line(
+            "Duration",
+            names::DURATION,
+            Some(&m(5.73, "")),
+            &[
+                Some(&m(82.73, "")),
+                Some(&m(1000.0, "")),
+                Some(&m(1.57, "")),
+            ],
+            &[0, 2],
+            2.0,
+            Speed::Unknown,
+        );
+        assert_eq!(with_other.current, all.current);
+        assert_eq!(
+            with_other.baselines.len(),
+            3,
+            "every baseline keeps its column"
+        );
+        let one = metric_line(
+            "Duration",
+            names::DURATION,
+            Some(&m(1.57, "")),
+            &[Some(&m(1000.0, "")), Some(&m(82.73, ""))],
+            &[1],
+            2.0,
+            Speed::Unknown,
+        );
+        assert_eq!(one.current, "1.57 (-98.10%)");
     }
 
     #[test]
