@@ -2,7 +2,7 @@
 //! the metric columns of Nsight Compute's Source page, as JSON or as ncu's CSV.
 
 use super::loading::errors_json;
-use crate::analysis::source::{self, SourceOptions};
+use crate::analysis::source::{self, SourceOptions, compare};
 use crate::model::source::{Cell, SourceView};
 use crate::parse::{self, LoadError};
 use serde_json::{Map, Value as Json, json};
@@ -29,6 +29,10 @@ pub struct SourceArgs {
     /// machines without nvdisasm.
     #[arg(long, value_name = "FILE")]
     pub sass_csv: Option<PathBuf>,
+    /// A baseline report: each line gains the change of every metric column from the baseline
+    /// result of the same kernel (`delta`), lines matched by place, then by text.
+    #[arg(long, value_name = "FILE", conflicts_with = "csv")]
+    pub baseline: Option<PathBuf>,
     /// Reports to read (.ncu-rep made with the SourceCounters section).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
@@ -54,6 +58,16 @@ pub fn run(args: &SourceArgs) -> i32 {
         }
     }
     let mut errors = Vec::new();
+    let baseline = match &args.baseline {
+        Some(path) => match load_views(path, &options, args.kernel.as_deref()) {
+            Ok(views) => views.into_iter().filter_map(Result::ok).collect(),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        },
+        None => Vec::new(),
+    };
     let mut reports = Vec::new();
     for path in &args.files {
         match load_views(path, &options, args.kernel.as_deref()) {
@@ -70,7 +84,7 @@ pub fn run(args: &SourceArgs) -> i32 {
         }
         s
     } else {
-        render_json(&reports, &errors)
+        render_json(&reports, &errors, &baseline)
     };
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
     if !args.json {
@@ -146,8 +160,19 @@ fn metrics_json(view: &SourceView, cells: &[Cell]) -> Json {
     Json::Object(m)
 }
 
-/// The JSON object of one result's Source page.
-pub fn view_json(view: &SourceView) -> Json {
+/// The baseline view of a kernel: the first of the same name, else the one at the same place.
+fn baseline_of<'a>(
+    base: &'a [SourceView],
+    view: &SourceView,
+    index: usize,
+) -> Option<&'a SourceView> {
+    base.iter()
+        .find(|b| b.kernel == view.kernel)
+        .or_else(|| base.get(index))
+}
+
+/// The JSON object of one result's Source page, with per-line changes from `base` if given.
+pub fn view_json(view: &SourceView, base: Option<&SourceView>) -> Json {
     let file = |i: usize| view.files.get(i).map_or(Json::Null, |f| json!(f.path));
     let lines: Vec<Json> = view
         .lines
@@ -161,6 +186,34 @@ pub fn view_json(view: &SourceView) -> Json {
             })
         })
         .collect();
+    let mut lines = lines;
+    let mut removed = Vec::new();
+    if let Some(base) = base {
+        let cmp = compare::compare(base, view);
+        for (j, d) in lines.iter_mut().zip(&cmp.lines) {
+            let mut delta = Map::new();
+            for (name, v) in view.columns.iter().zip(&d.delta) {
+                if let Some(v) = v {
+                    delta.insert(name.clone(), cell_json(&Cell::Number(*v)));
+                }
+            }
+            j["match"] = json!(d.matched);
+            j["baseline_line"] = json!(d.base.map(|b| base.lines[b].line));
+            j["delta"] = Json::Object(delta);
+        }
+        removed = cmp
+            .removed
+            .iter()
+            .map(|&b| {
+                let l = &base.lines[b];
+                json!({
+                    "file": base.files.get(l.file).map(|f| f.path.clone()),
+                    "line": l.line,
+                    "metrics": metrics_json(base, &l.cells),
+                })
+            })
+            .collect();
+    }
     let instructions: Vec<Json> = view
         .instructions
         .iter()
@@ -175,7 +228,7 @@ pub fn view_json(view: &SourceView) -> Json {
             })
         })
         .collect();
-    json!({
+    let mut out = json!({
         "kernel": view.kernel,
         "function_address": format!("0x{:x}", view.function_address),
         "line_info": view.has_line_info,
@@ -183,20 +236,27 @@ pub fn view_json(view: &SourceView) -> Json {
         "notes": view.notes,
         "lines": lines,
         "instructions": instructions,
-    })
+    });
+    if let Some(base) = base {
+        out["baseline_kernel"] = json!(base.kernel);
+        out["baseline_removed_lines"] = Json::Array(removed);
+    }
+    out
 }
 
 fn render_json(
     reports: &[(PathBuf, Vec<Result<SourceView, String>>)],
     errors: &[LoadError],
+    baseline: &[SourceView],
 ) -> String {
     let reports: Vec<Json> = reports
         .iter()
         .map(|(path, views)| {
             let results: Vec<Json> = views
                 .iter()
-                .map(|v| match v {
-                    Ok(v) => view_json(v),
+                .enumerate()
+                .map(|(i, v)| match v {
+                    Ok(v) => view_json(v, baseline_of(baseline, v, i)),
                     Err(e) => json!({"error": e}),
                 })
                 .collect();

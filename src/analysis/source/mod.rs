@@ -3,6 +3,7 @@
 //! table (inlined code counting for the call site as well), and summed per line.
 
 pub mod columns;
+pub mod compare;
 
 use crate::model::source::{Cell, Instruction, SourceFileText, SourceLine, SourceView, TextOrigin};
 use crate::model::{KernelResult, Value};

@@ -1,0 +1,226 @@
+//! Baseline against current on the Source page: per-line changes of every metric column equal
+//! the difference of Nsight Compute's own exports of the two reports (`--page source --csv`),
+//! lines matched by place, and by text when the code moved.
+
+mod common;
+
+use common::{fixture_bytes, fixture_path};
+use sightline::analysis::source::compare::{LineMatch, compare};
+use sightline::analysis::source::{self, SourceOptions};
+use sightline::model::source::SourceView;
+use sightline::parse::ncu_rep::CodeIndex;
+use sightline::parse::source_csv::{self, LineListing};
+use std::path::PathBuf;
+
+/// The `inline_chain` view of a report of `fixtures/source/`, its text found in `fixtures/`.
+fn chain(report: &str) -> SourceView {
+    let rel = format!("source/{report}.ncu-rep.xz");
+    let bytes = fixture_bytes(&rel);
+    let parsed = sightline::parse::parse_bytes(&fixture_path(rel.trim_end_matches(".xz")), &bytes)
+        .expect("report");
+    let index = CodeIndex::new(&bytes).expect("code index");
+    let r = parsed
+        .results
+        .iter()
+        .find(|r| r.name.demangled.starts_with("inline_chain"))
+        .expect("kernel");
+    let code = index
+        .kernel_code(
+            &bytes,
+            r.name.mangled.as_deref().expect("mangled"),
+            source::function_address(r),
+        )
+        .expect("module");
+    let options = SourceOptions {
+        source_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")],
+        ..SourceOptions::default()
+    };
+    source::build(r, Some(&code), &options).expect("view")
+}
+
+/// ncu's per-line listing of the kernel in one report.
+fn ncu_lines(report: &str) -> LineListing {
+    let rel = format!("source/{report}.inline_chain.source_cuda_sass.csv.xz");
+    let mut export = source_csv::parse(&fixture_bytes(&rel)).expect("export");
+    assert_eq!(export.lines.len(), 1, "{rel}: one file");
+    export.lines.remove(0)
+}
+
+/// Checks every line's change against ncu's two exports; `shift` is how far the baseline's
+/// lines moved down.
+fn check(base: &SourceView, current: &SourceView, shift: u32, matched: LineMatch) {
+    let (before, after) = (ncu_lines("inl_nosrc"), ncu_lines("inl_src"));
+    let cmp = compare(base, current);
+    assert_eq!(cmp.lines.len(), current.lines.len());
+    assert!(cmp.removed.is_empty(), "{:?}", cmp.removed);
+    let samples = current
+        .column("Warp Stall Sampling (All Samples)")
+        .expect("samples column");
+    let mut moved_samples = 0.0;
+    for (line, d) in current.lines.iter().zip(&cmp.lines) {
+        assert_eq!(d.matched, matched, "line {}", line.line);
+        let b = d.base.expect("baseline line");
+        assert_eq!(base.lines[b].line, line.line + shift);
+        let now = after
+            .lines
+            .iter()
+            .find(|r| r.line == line.line)
+            .expect("ncu line");
+        let then = before
+            .lines
+            .iter()
+            .find(|r| r.line == line.line)
+            .expect("ncu line");
+        for (c, name) in current.columns.iter().enumerate() {
+            let theirs = after
+                .columns
+                .iter()
+                .position(|n| n == name)
+                .expect("column");
+            let parse = |s: &str| s.parse::<f64>().ok();
+            let expected = if current.numeric[c] {
+                parse(&now.cells[theirs])
+                    .zip(parse(&then.cells[theirs]))
+                    .map(|(a, b)| a - b)
+            } else {
+                None
+            };
+            assert_eq!(d.delta[c], expected, "line {} {name}", line.line);
+        }
+        moved_samples += d.delta[samples].unwrap_or(0.0).abs();
+    }
+    // Two runs of the same code: the sampled stalls differ, so the check compares real changes.
+    assert!(moved_samples > 0.0, "no line's samples changed");
+}
+
+#[test]
+fn per_line_changes_equal_the_difference_of_ncus_exports() {
+    check(
+        &chain("inl_nosrc"),
+        &chain("inl_src"),
+        0,
+        LineMatch::Position,
+    );
+}
+
+#[test]
+fn lines_whose_code_moved_are_matched_by_their_text() {
+    // The baseline as if three lines had been added above the kernel's code.
+    let mut base = chain("inl_nosrc");
+    for f in &mut base.files {
+        if let Some(text) = &mut f.text {
+            text.splice(0..0, (0..3).map(|i| format!("// added line {i}")));
+        }
+    }
+    for l in &mut base.lines {
+        l.line += 3;
+    }
+    check(&base, &chain("inl_src"), 3, LineMatch::Text);
+}
+
+#[test]
+fn a_kernel_against_another_reports_added_and_removed_lines() {
+    // The two kernels of inl.cu share the file but not their lines.
+    let rel = "source/inl_src.ncu-rep.xz";
+    let bytes = fixture_bytes(rel);
+    let parsed = sightline::parse::parse_bytes(&fixture_path(rel.trim_end_matches(".xz")), &bytes)
+        .expect("report");
+    let index = CodeIndex::new(&bytes).expect("code index");
+    let view = |prefix: &str| {
+        let r = parsed
+            .results
+            .iter()
+            .find(|r| r.name.demangled.starts_with(prefix))
+            .expect("kernel");
+        let code = index
+            .kernel_code(
+                &bytes,
+                r.name.mangled.as_deref().expect("mangled"),
+                source::function_address(r),
+            )
+            .expect("module");
+        source::build(r, Some(&code), &SourceOptions::default()).expect("view")
+    };
+    let (copy, chain) = (view("plain_copy"), view("inline_chain"));
+    let cmp = compare(&copy, &chain);
+    let theirs = ncu_lines("inl_src");
+    let samples = chain
+        .column("Warp Stall Sampling (All Samples)")
+        .expect("column");
+    let col = theirs
+        .columns
+        .iter()
+        .position(|n| n == "Warp Stall Sampling (All Samples)")
+        .expect("column");
+    for (line, d) in chain.lines.iter().zip(&cmp.lines) {
+        if d.matched == LineMatch::Added {
+            let row = theirs
+                .lines
+                .iter()
+                .find(|r| r.line == line.line)
+                .expect("ncu line");
+            assert_eq!(
+                d.delta[samples],
+                row.cells[col].parse::<f64>().ok(),
+                "line {}",
+                line.line
+            );
+        }
+    }
+    assert!(cmp.lines.iter().any(|d| d.matched == LineMatch::Added));
+    assert!(!cmp.removed.is_empty(), "plain_copy's own lines are gone");
+}
+
+#[test]
+fn the_source_command_prints_each_lines_change_from_a_baseline() {
+    let dir = std::env::temp_dir().join(format!("sightline-source-cmp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (base, current) = (dir.join("inl_nosrc.ncu-rep"), dir.join("inl_src.ncu-rep"));
+    std::fs::write(&base, fixture_bytes("source/inl_nosrc.ncu-rep.xz")).expect("write");
+    std::fs::write(&current, fixture_bytes("source/inl_src.ncu-rep.xz")).expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["source", "--json", "--kernel", "inline_chain", "--baseline"])
+        .arg(&base)
+        .arg(&current)
+        .output()
+        .expect("run");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let result = &json["reports"][0]["results"][0];
+    assert_eq!(result["baseline_kernel"], result["kernel"]);
+    let (before, after) = (ncu_lines("inl_nosrc"), ncu_lines("inl_src"));
+    let name = "Warp Stall Sampling (All Samples)";
+    let col = after
+        .columns
+        .iter()
+        .position(|n| n == name)
+        .expect("column");
+    let lines = result["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), after.lines.len());
+    for row in &after.lines {
+        let then = before
+            .lines
+            .iter()
+            .find(|r| r.line == row.line)
+            .expect("ncu line");
+        let expected: i64 =
+            row.cells[col].parse::<i64>().expect("n") - then.cells[col].parse::<i64>().expect("n");
+        let line = lines
+            .iter()
+            .find(|l| l["line"] == row.line)
+            .expect("line in output");
+        assert_eq!(line["match"], "position");
+        assert_eq!(
+            line["delta"][name].as_i64(),
+            Some(expected),
+            "line {}",
+            row.line
+        );
+    }
+}
