@@ -224,3 +224,63 @@ fn the_source_command_prints_each_lines_change_from_a_baseline() {
         );
     }
 }
+
+#[test]
+fn the_app_compares_the_source_page_with_a_baseline_report() {
+    let dir = std::env::temp_dir().join(format!("sightline-source-app-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (base, current) = (dir.join("inl_nosrc.ncu-rep"), dir.join("inl_src.ncu-rep"));
+    std::fs::write(&base, fixture_bytes("source/inl_nosrc.ncu-rep.xz")).expect("write");
+    std::fs::write(&current, fixture_bytes("source/inl_src.ncu-rep.xz")).expect("write");
+    let pick = |path: &std::path::Path| {
+        let report = sightline::parse::load_path(path).expect("report");
+        report
+            .results
+            .into_iter()
+            .find(|r| r.name.demangled.starts_with("inline_chain"))
+            .expect("kernel")
+    };
+    let (base_result, current_result) = (pick(&base), pick(&current));
+    let view = sightline::app::source_page::load(Some(&current), &current_result).expect("view");
+    let (base_view, cmp) =
+        sightline::app::source_page::compare_with(&view, Some(&base), &base_result)
+            .expect("comparison");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(base_view.lines.len(), view.lines.len());
+    let (before, after) = (ncu_lines("inl_nosrc"), ncu_lines("inl_src"));
+    let name = "Instructions Executed";
+    let (c, theirs) = (
+        view.column(name).expect("column"),
+        after
+            .columns
+            .iter()
+            .position(|n| n == name)
+            .expect("column"),
+    );
+    let name = "Warp Stall Sampling (All Samples)";
+    let (s, theirs_s) = (
+        view.column(name).expect("column"),
+        after
+            .columns
+            .iter()
+            .position(|n| n == name)
+            .expect("column"),
+    );
+    for (line, d) in view.lines.iter().zip(&cmp.lines) {
+        let now = after
+            .lines
+            .iter()
+            .find(|r| r.line == line.line)
+            .expect("ncu line");
+        let then = before
+            .lines
+            .iter()
+            .find(|r| r.line == line.line)
+            .expect("ncu line");
+        let diff = |col: usize| {
+            now.cells[col].parse::<f64>().expect("n") - then.cells[col].parse::<f64>().expect("n")
+        };
+        assert_eq!(d.delta[c], Some(diff(theirs)), "line {}", line.line);
+        assert_eq!(d.delta[s], Some(diff(theirs_s)), "line {}", line.line);
+    }
+}

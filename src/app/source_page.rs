@@ -1,7 +1,9 @@
 //! The data of the Source page: the selected result's Source view, built on demand from the
 //! report file's full bytes (the loaded report leaves the cubins out), with the report's folder
-//! searched for source files the report does not hold.
+//! searched for source files the report does not hold; with a baseline, the per-line changes
+//! from the baseline result's view.
 
+use crate::analysis::source::compare::{SourceComparison, compare};
 use crate::analysis::source::{self, SourceOptions};
 use crate::model::KernelResult;
 use crate::model::source::SourceView;
@@ -30,4 +32,18 @@ pub fn load(path: Option<&Path>, result: &KernelResult) -> Result<SourceView, St
         ..SourceOptions::default()
     };
     source::build(result, code.as_ref(), &options).map_err(|e| e.to_string())
+}
+
+/// The baseline's Source view and the per-line changes from it, or why there are none.
+pub type Compared = Result<(SourceView, SourceComparison), String>;
+
+/// The baseline's Source view and the per-line changes from it to `current`.
+pub fn compare_with(
+    current: &SourceView,
+    base_path: Option<&Path>,
+    base: &KernelResult,
+) -> Compared {
+    let base_view = load(base_path, base).map_err(|e| format!("Baseline: {e}"))?;
+    let comparison = compare(&base_view, current);
+    Ok((base_view, comparison))
 }

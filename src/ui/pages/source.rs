@@ -4,6 +4,7 @@
 //! thousands of instructions scroll smoothly.
 
 use crate::app::page_id::PageId;
+use crate::app::source_page::Compared;
 use crate::app::workspace::ResultRef;
 use crate::model::source::{Cell, SourceView};
 use crate::ui::pages::{Page, PageContext, PageIo};
@@ -18,6 +19,8 @@ const BAR_WIDTH: f32 = 56.0;
 /// The Source page and what the user chose on it.
 pub struct SourcePage {
     view: Option<(ResultRef, Result<SourceView, String>)>,
+    /// The per-line changes from the first shown baseline (its place, the baseline's view).
+    baseline: Option<(ResultRef, Compared)>,
     /// The metric column of the bars and of the order.
     column: String,
     hottest_first: bool,
@@ -31,6 +34,7 @@ impl Default for SourcePage {
     fn default() -> Self {
         SourcePage {
             view: None,
+            baseline: None,
             column: DEFAULT_COLUMN.to_string(),
             hottest_first: true,
             all_sass: false,
@@ -54,8 +58,28 @@ impl Page for SourcePage {
         let Some((_, view)) = self.view.take() else {
             return;
         };
+        let base_at = cx.baselines.iter().map(|b| b.at).find(|&b| b != cx.at);
+        if let (Some(b), Ok(v)) = (base_at, &view)
+            && self.baseline.as_ref().is_none_or(|(at, _)| *at != b)
+        {
+            let compared = match cx.workspace.result(b) {
+                Some((open, result)) => {
+                    crate::app::source_page::compare_with(v, open.path.as_deref(), result)
+                }
+                None => Err("The baseline's report is not open.".into()),
+            };
+            self.baseline = Some((b, compared));
+        }
+        if base_at.is_none() {
+            self.baseline = None;
+        }
         match &view {
-            Ok(v) => self.show(ui, v),
+            Ok(v) => {
+                if let Some((_, Err(e))) = &self.baseline {
+                    ui.colored_label(ui.visuals().warn_fg_color, e.as_str());
+                }
+                self.show(ui, v)
+            }
             Err(e) => {
                 ui.label(e.as_str());
             }
@@ -65,6 +89,7 @@ impl Page for SourcePage {
 
     fn release(&mut self) {
         self.view = None;
+        self.baseline = None;
         self.selected_line = None;
     }
 }
@@ -80,6 +105,15 @@ fn value_text(v: f64) -> String {
         format!("{}", v as i64)
     } else {
         format!("{v:.2}")
+    }
+}
+
+/// A change as the Δ column prints it.
+fn delta_text(v: Option<f64>) -> String {
+    match v {
+        Some(v) if v > 0.0 => format!("+{}", value_text(v)),
+        Some(v) => value_text(v),
+        None => String::new(),
     }
 }
 
@@ -169,6 +203,17 @@ impl SourcePage {
             .iter()
             .map(|l| number(&l.cells, column))
             .fold(0.0, f64::max);
+        let comparison = match &self.baseline {
+            Some((_, Ok((base, c)))) => {
+                ui.label(format!(
+                    "Δ: change from the baseline {} (lines matched by place, then by text; {} baseline lines gone)",
+                    base.kernel,
+                    c.removed.len()
+                ));
+                Some(c)
+            }
+            _ => None,
+        };
         let row_height =
             ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
         egui::ScrollArea::both()
@@ -180,12 +225,26 @@ impl SourcePage {
                     let v = number(&line.cells, column);
                     ui.horizontal(|ui| {
                         heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
-                        let text = format!(
-                            "{:>5} {:>10}  {}",
-                            line.line,
-                            value_text(v),
-                            text_of(i).trim_end()
-                        );
+                        let delta = comparison.map(|c| {
+                            c.lines
+                                .get(i)
+                                .and_then(|d| d.delta.get(column).copied().flatten())
+                        });
+                        let text = match delta {
+                            Some(d) => format!(
+                                "{:>5} {:>10} {:>9}  {}",
+                                line.line,
+                                value_text(v),
+                                delta_text(d),
+                                text_of(i).trim_end()
+                            ),
+                            None => format!(
+                                "{:>5} {:>10}  {}",
+                                line.line,
+                                value_text(v),
+                                text_of(i).trim_end()
+                            ),
+                        };
                         let selected = self.selected_line == Some(i);
                         let label = egui::RichText::new(text).monospace();
                         if ui.selectable_label(selected, label).clicked() {
