@@ -161,18 +161,20 @@ fn closing_reports_gives_their_memory_back() {
         "{COPIES} open reports took only {:.1} MB",
         open - baseline
     );
-    // What stays (recent files, baselines kept by path, egui's bounded state) is a small
-    // fraction of one report.
+    // What stays (recent files, baselines kept by path, egui's bounded state and, in debug
+    // builds, its map of widget ids, below) is a small fraction of one report.
     let kept = after - baseline;
     assert!(
-        kept < 0.5 && kept < per_report / 10.0,
+        kept < per_report / 10.0,
         "{kept:.3} MB still live after closing (one report is {per_report:.1} MB)"
     );
     // Debug builds of egui remember a description of every widget id ever made (its
     // `id_source` map, absent from release builds), and new reports make new ids: a few
-    // kilobytes per report, and the map's table now and then doubles.
+    // kilobytes per report, and the map's table now and then doubles (seen: +0.1 to +1.4 MB
+    // from one round to the next, levelling off). A report left behind would be a whole
+    // report's memory a round.
     assert!(
-        (after_again - after).abs() < 1.0,
+        (after_again - after).abs() < per_report / 4.0,
         "closed once {after:.3} MB, twice {after_again:.3} MB"
     );
     // The warm-up cycle freed its report too.

@@ -64,6 +64,8 @@ pub struct SightlineApp {
     queued: Vec<Command>,
     /// Set for `--time-to-table`: when the process started, and whether the table is complete.
     time_to_table: Option<TimeToTable>,
+    /// Whether the fonts with the symbol fallback went to the context.
+    fonts_installed: bool,
 }
 
 impl std::ops::Deref for SightlineApp {
@@ -109,6 +111,7 @@ impl SightlineApp {
             window_title: String::new(),
             queued: Vec::new(),
             time_to_table: None,
+            fonts_installed: false,
         };
         if options.files.is_empty() {
             if options.demo_when_empty {
@@ -129,7 +132,11 @@ impl SightlineApp {
 
     /// Lets loading threads and the file watcher wake the UI of `ctx` (set automatically on
     /// the first frame).
-    pub fn set_context(&self, ctx: &egui::Context) {
+    pub fn set_context(&mut self, ctx: &egui::Context) {
+        if !self.fonts_installed {
+            theme::install_fonts(ctx);
+            self.fonts_installed = true;
+        }
         if !self.state.has_waker() {
             let ctx = ctx.clone();
             self.state

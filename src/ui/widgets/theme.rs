@@ -20,6 +20,19 @@ pub fn rgb(color: [u8; 3]) -> Color32 {
     Color32::from_rgb(r, g, b)
 }
 
+/// Installs egui's bundled fonts with the monospace face (Hack) as the last fallback of the
+/// proportional one, whose face lacks arrows and other symbols the pages print (`→`, `≤`).
+pub fn install_fonts(ctx: &egui::Context) {
+    let mut fonts = egui::FontDefinitions::default();
+    if fonts.font_data.contains_key("Hack")
+        && let Some(family) = fonts.families.get_mut(&egui::FontFamily::Proportional)
+        && !family.iter().any(|name| name == "Hack")
+    {
+        family.push("Hack".to_owned());
+    }
+    ctx.set_fonts(fonts);
+}
+
 /// Applies the theme to the context when it differs from the current one.
 pub fn apply(ctx: &egui::Context, choice: ThemeChoice) {
     if ctx.theme() != egui_theme(choice) {
