@@ -1,11 +1,13 @@
 //! Baseline against current on the Source page: per-line changes of every metric column equal
 //! the difference of Nsight Compute's own exports of the two reports (`--page source --csv`),
-//! lines matched by place, and by text when the code moved.
+//! lines matched by place, and by text when the code moved; and the stall reasons of each line
+//! against ncu's per-reason columns.
 
 mod common;
 
 use common::{fixture_bytes, fixture_path};
 use sightline::analysis::source::compare::{LineMatch, compare};
+use sightline::analysis::source::stalls::stall_reasons;
 use sightline::analysis::source::{self, SourceOptions};
 use sightline::model::source::SourceView;
 use sightline::parse::ncu_rep::CodeIndex;
@@ -216,6 +218,20 @@ fn the_source_command_prints_each_lines_change_from_a_baseline() {
             .find(|l| l["line"] == row.line)
             .expect("line in output");
         assert_eq!(line["match"], "position");
+        let stalled: i64 = after
+            .columns
+            .iter()
+            .zip(&row.cells)
+            .filter(|(n, _)| n.starts_with("stall_") && !n.ends_with("(Not Issued)"))
+            .map(|(_, v)| v.parse::<i64>().expect("n"))
+            .sum();
+        let listed: i64 = line["stall_reasons"]
+            .as_array()
+            .expect("stall reasons")
+            .iter()
+            .map(|s| s["samples"].as_i64().expect("integer samples"))
+            .sum();
+        assert_eq!(listed, stalled, "line {}", row.line);
         assert_eq!(
             line["delta"][name].as_i64(),
             Some(expected),
@@ -283,4 +299,93 @@ fn the_app_compares_the_source_page_with_a_baseline_report() {
         assert_eq!(d.delta[c], Some(diff(theirs)), "line {}", line.line);
         assert_eq!(d.delta[s], Some(diff(theirs_s)), "line {}", line.line);
     }
+}
+
+/// Checks the stall reasons of every line of a view against ncu's per-line listing.
+fn check_stall_reasons(view: &SourceView, listing: &LineListing, what: &str) -> usize {
+    let mut reasons = 0;
+    for row in &listing.lines {
+        let line = view
+            .lines
+            .iter()
+            .find(|l| view.files[l.file].path == listing.file && l.line == row.line)
+            .unwrap_or_else(|| panic!("{what}: line {}", row.line));
+        let ours = stall_reasons(view, &line.cells);
+        let theirs = |name: &str| {
+            let c = listing.columns.iter().position(|n| n == name).expect(name);
+            row.cells[c].parse::<f64>().expect("number")
+        };
+        for s in &ours {
+            assert_eq!(
+                s.samples,
+                theirs(s.reason),
+                "{what}: line {} {}",
+                row.line,
+                s.reason
+            );
+            assert_eq!(
+                s.not_issued,
+                theirs(s.not_issued_column),
+                "{what}: line {}",
+                row.line
+            );
+        }
+        // Every reason ncu shows with samples is listed, and nothing else adds samples.
+        let mut total = 0.0;
+        for name in listing
+            .columns
+            .iter()
+            .filter(|n| n.starts_with("stall_") && !n.ends_with("(Not Issued)"))
+        {
+            let v = theirs(name);
+            total += v;
+            if v != 0.0 {
+                assert!(
+                    ours.iter().any(|s| s.reason == name),
+                    "{what}: line {} {name}",
+                    row.line
+                );
+            }
+        }
+        assert_eq!(
+            ours.iter().map(|s| s.samples).sum::<f64>(),
+            total,
+            "{what}: line {}",
+            row.line
+        );
+        assert!(
+            ours.windows(2).all(|w| w[0].samples >= w[1].samples),
+            "{what}: order"
+        );
+        reasons += ours.len();
+    }
+    reasons
+}
+
+#[test]
+fn stall_reasons_per_line_equal_ncus_per_reason_columns() {
+    let mut reasons = check_stall_reasons(&chain("inl_src"), &ncu_lines("inl_src"), "inline_chain");
+    let rel = "h100/kernels_full.ncu-rep.xz";
+    let bytes = fixture_bytes(rel);
+    let parsed = sightline::parse::parse_bytes(&fixture_path(rel.trim_end_matches(".xz")), &bytes)
+        .expect("report");
+    let index = CodeIndex::new(&bytes).expect("code index");
+    // Launch 3 (naive matmul) and 6 (reduction with bank conflicts) of kernels_full.
+    for (i, name) in [(3, "k03_matmul_naive"), (6, "k06_reduce_bank_conflicts")] {
+        let r = &parsed.results[i];
+        let code = index
+            .kernel_code(
+                &bytes,
+                r.name.mangled.as_deref().expect("mangled"),
+                source::function_address(r),
+            )
+            .expect("module");
+        let view = source::build(r, Some(&code), &SourceOptions::default()).expect("view");
+        let rel = format!("source/kernels_full/{name}.source_cuda_sass.csv.xz");
+        let export = source_csv::parse(&fixture_bytes(&rel)).expect("export");
+        for listing in &export.lines {
+            reasons += check_stall_reasons(&view, listing, name);
+        }
+    }
+    assert!(reasons > 10, "only {reasons} reasons compared");
 }

@@ -2,7 +2,7 @@
 //! the metric columns of Nsight Compute's Source page, as JSON or as ncu's CSV.
 
 use super::loading::errors_json;
-use crate::analysis::source::{self, SourceOptions, compare};
+use crate::analysis::source::{self, SourceOptions, compare, stalls};
 use crate::model::source::{Cell, SourceView};
 use crate::parse::{self, LoadError};
 use serde_json::{Map, Value as Json, json};
@@ -160,6 +160,20 @@ fn metrics_json(view: &SourceView, cells: &[Cell]) -> Json {
     Json::Object(m)
 }
 
+/// A line's stall reasons, most samples first.
+fn stalls_json(view: &SourceView, cells: &[Cell]) -> Json {
+    stalls::stall_reasons(view, cells)
+        .into_iter()
+        .map(|s| {
+            json!({
+                "reason": s.reason,
+                "samples": cell_json(&Cell::Number(s.samples)),
+                "not_issued": cell_json(&Cell::Number(s.not_issued)),
+            })
+        })
+        .collect()
+}
+
 /// The baseline view of a kernel: the first of the same name, else the one at the same place.
 fn baseline_of<'a>(
     base: &'a [SourceView],
@@ -183,6 +197,7 @@ pub fn view_json(view: &SourceView, base: Option<&SourceView>) -> Json {
                 "line": l.line,
                 "source": view.files.get(l.file).and_then(|f| f.line_text(l.line)),
                 "metrics": metrics_json(view, &l.cells),
+                "stall_reasons": stalls_json(view, &l.cells),
             })
         })
         .collect();

@@ -29,7 +29,7 @@ pub struct Column {
 const STALL_PREFIX: &str = "smsp__pcsamp_warps_issue_stalled_";
 
 /// Stall reasons: column name, metric suffix, and the column name of the not-issued variant.
-const STALLS: [(&str, &str, &str); 18] = [
+pub(crate) const STALLS: [(&str, &str, &str); 18] = [
     ("stall_barrier", "barrier", "stall_barrier (Not Issued)"),
     (
         "stall_branch_resolving",

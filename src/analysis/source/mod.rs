@@ -4,6 +4,7 @@
 
 pub mod columns;
 pub mod compare;
+pub mod stalls;
 
 use crate::model::source::{Cell, Instruction, SourceFileText, SourceLine, SourceView, TextOrigin};
 use crate::model::{KernelResult, Value};

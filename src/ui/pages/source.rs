@@ -117,6 +117,29 @@ fn delta_text(v: Option<f64>) -> String {
     }
 }
 
+/// The selected line's warp-stall samples by reason, most first.
+fn stall_reasons(ui: &mut egui::Ui, view: &SourceView, cells: &[Cell], line: u32) {
+    let reasons = crate::analysis::source::stalls::stall_reasons(view, cells);
+    if reasons.is_empty() {
+        ui.label(format!("Line {line}: no warp-stall samples."));
+        return;
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("Stall reasons of line {line}:"));
+        for s in &reasons {
+            let name = s.reason.strip_prefix("stall_").unwrap_or(s.reason);
+            ui.label(
+                egui::RichText::new(format!(
+                    "{name} {} ({} not issued)",
+                    value_text(s.samples),
+                    value_text(s.not_issued)
+                ))
+                .monospace(),
+            );
+        }
+    });
+}
+
 /// A bar whose length is `fraction` of its width.
 fn heat_bar(ui: &mut egui::Ui, fraction: f64) {
     let height = ui.text_style_height(&egui::TextStyle::Monospace);
@@ -284,6 +307,9 @@ impl SourcePage {
             }
             _ => format!("SASS ({} instructions)", order.len()),
         });
+        if let Some(l) = selected {
+            stall_reasons(ui, view, &l.cells, l.line);
+        }
         let max = view
             .instructions
             .iter()
