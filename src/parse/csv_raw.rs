@@ -1,11 +1,14 @@
 //! The `--csv --page raw` export (wide form): a header row of identity columns and metric names,
 //! a units row, then one row per result. An empty cell means the metric was not collected.
+//! Cells outside the named columns are skipped, and rows cut short are read as far as they go;
+//! both are counted and named in the report's warnings.
 
 use super::ParseError;
 use super::csv_details::identity::IdentityColumns;
 use super::csv_details::printed::metric_from_printed;
-use super::csv_details::{csv_error, csv_reader, devices_of, header_row};
+use super::csv_details::{csv_error, csv_reader, devices_of, header_row, line_of};
 use super::instances;
+use super::skipped::Skipped;
 use crate::model::names::{CC_MAJOR, CC_MINOR, DEVICE_NAME, SM_COUNT};
 use crate::model::stock_sections::build_sections;
 use crate::model::units::to_base;
@@ -29,6 +32,11 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
         .collect();
     let mut report = Report::new("", Format::CsvRaw);
     let mut units: Option<StringRecord> = None;
+    let unnamed: Vec<usize> = (0..header.len())
+        .filter(|&i| !identity.contains(i) && header.get(i).is_some_and(|n| n.trim().is_empty()))
+        .collect();
+    let mut cells = Skipped::new("cell", "column");
+    let mut short = Skipped::new("row", "line").with_verb("read in part");
     for (n, row) in rows.enumerate() {
         let row = row.map_err(|e| csv_error(&e))?;
         if row.iter().all(|c| c.trim().is_empty()) {
@@ -38,6 +46,16 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
         if n == 0 && identity.id_of(&row).is_none() {
             units = Some(row);
             continue;
+        }
+        let filled = |i: usize| row.get(i).is_some_and(|c| !c.trim().is_empty());
+        for i in unnamed.iter().copied().filter(|&i| filled(i)) {
+            cells.add("under a column without a name", i + 1);
+        }
+        for i in (header.len()..row.len()).filter(|&i| filled(i)) {
+            cells.add("beyond the last named column", i + 1);
+        }
+        if row.len() < header.len() {
+            short.add("shorter than the header", line_of(&row));
         }
         let mut result = KernelResult::default();
         identity.fill(&mut result, &row);
@@ -68,6 +86,8 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
         add_device(&mut report.devices, &result, &row, &metric_columns);
         report.results.push(result);
     }
+    report.warnings.extend(cells.warnings());
+    report.warnings.extend(short.warnings());
     // Devices that no result describes still get an entry from the identity columns.
     for device in devices_of(&report.results) {
         if !report.devices.iter().any(|d| d.index == device.index) {

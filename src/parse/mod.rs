@@ -14,6 +14,7 @@ pub mod number;
 mod read;
 pub mod sass;
 pub mod session;
+pub mod skipped;
 pub mod source_csv;
 pub mod source_lookup;
 pub mod text_clean;

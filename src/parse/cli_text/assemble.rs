@@ -121,7 +121,11 @@ pub fn merge(parts: Vec<Part>) -> Result<Report, ParseError> {
     };
     let mut carry = first.last_process;
     let mut report = first.report;
+    let mut skipped = first.skipped;
+    let mut lines_before = first.lines;
     for part in parts {
+        skipped.append_shifted(part.skipped, lines_before);
+        lines_before += part.lines;
         let mut r = part.report;
         for result in &mut r.results {
             if result.process_id.is_some() {
@@ -155,6 +159,7 @@ pub fn merge(parts: Vec<Part>) -> Result<Report, ParseError> {
     if report.results.is_empty() {
         return Err(no_result());
     }
+    report.warnings.extend(skipped.warnings());
     for (id, result) in (0u64..).zip(report.results.iter_mut()) {
         result.id = id;
     }

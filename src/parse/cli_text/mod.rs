@@ -5,7 +5,8 @@
 //! `--print-metric-instances values` variants.
 //!
 //! The text is read line by line over borrowed slices; each line is recognised by its shape
-//! (see `reader`), never by the file name, and lines that fit no shape are skipped. Large texts
+//! (see `reader`), never by the file name; indented lines that fit no shape are skipped and named
+//! in the warnings, unindented ones are the application's output. Large texts
 //! are cut at result boundaries and the parts read in parallel (see `assemble`).
 
 mod assemble;
@@ -19,6 +20,7 @@ mod reader;
 mod rule_text;
 mod table;
 
+pub use assemble::PARALLEL_MIN_BYTES;
 pub use reader::RAW_SECTION;
 
 use super::ParseError;

@@ -1,6 +1,7 @@
 //! The line-by-line reader: recognises each line by its shape (process and kernel lines,
 //! NVTX preface, `Section:` lines, dash-rule tables, rule messages, rule detail blocks) and
-//! builds results as it goes. Lines that fit no shape are skipped.
+//! builds results as it goes. Indented lines that fit no shape are skipped, counted and named
+//! in the report's warnings; unindented ones are the application's own output.
 
 use super::bodies::BodyCollector;
 use super::cell_value::{UnitCache, printed_metric, split_label_name, summary_metric};
@@ -20,10 +21,18 @@ use crate::model::{
     Dim3, Format, KernelName, KernelResult, Metric, MetricRow, NvtxRange, Report, Section,
 };
 use crate::parse::number::parse_value;
+use crate::parse::skipped::Skipped;
 use std::collections::BTreeMap;
 
 /// Name of the section that holds a `--page raw` table.
 pub const RAW_SECTION: &str = "Raw";
+
+/// Why a line outside every result was skipped.
+const OUTSIDE_RESULTS: &str = "before the first result that fit no shape";
+/// Why a line inside a result was skipped.
+const NO_SHAPE: &str = "inside a result that fit no shape";
+/// Why a key performance indicator row was skipped.
+const KPI_NOT_A_NUMBER: &str = "with a key performance indicator that is not a number";
 
 /// State shared by all results: caches and warnings.
 struct Shared<'a> {
@@ -36,6 +45,17 @@ struct Shared<'a> {
     unterminated: bool,
     /// Sections of the last result (to size the next result's section list).
     last_sections: usize,
+    /// The number of the line being read, from 1 within this part.
+    line_no: usize,
+    /// Lines that fit no shape or held nothing readable.
+    skipped: Skipped,
+}
+
+impl Shared<'_> {
+    /// Notes the line being read as skipped for `reason`.
+    fn skip(&mut self, reason: &str) {
+        self.skipped.add(reason, self.line_no);
+    }
 }
 
 /// Where the last rule was stored, so that its key performance indicators can follow it.
@@ -94,6 +114,8 @@ pub struct Reader<'a> {
     /// In a per-GPU summary (`--print-summary per-gpu`): the device and compute capability of
     /// the `Device 0, CC 9.0` line the results below are indented under.
     gpu: Option<(u64, (u32, u32))>,
+    /// Inside the `Note:` paragraph under a summary.
+    note: bool,
 }
 
 impl Default for Reader<'_> {
@@ -115,6 +137,8 @@ impl<'a> Reader<'a> {
                 truncated: false,
                 unterminated: false,
                 last_sections: 0,
+                line_no: 0,
+                skipped: Skipped::new("line", "line"),
             },
             process: None,
             current: None,
@@ -122,12 +146,14 @@ impl<'a> Reader<'a> {
             banner_seen: false,
             summary: false,
             gpu: None,
+            note: false,
         }
     }
 
     /// Reads one line (without its line break); `unterminated` marks a last line with none.
     pub fn line(&mut self, line: &'a str, unterminated: bool) {
         self.shared.unterminated = unterminated;
+        self.shared.line_no += 1;
         // A per-GPU summary nests each result two columns deeper under its device line.
         let line = match self.gpu {
             Some(_) => line.strip_prefix("  ").unwrap_or(line),
@@ -137,6 +163,7 @@ impl<'a> Reader<'a> {
         let rest = line.get(indent..).unwrap_or("");
         let starts_blank = rest.as_bytes().first().is_none_or(u8::is_ascii_whitespace);
         if starts_blank && rest.trim_end().is_empty() {
+            self.note = false;
             if let Some(cur) = &mut self.current {
                 cur.blank(&mut self.shared);
             }
@@ -145,8 +172,16 @@ impl<'a> Reader<'a> {
         if indent <= 3 && self.top_level(rest) {
             return;
         }
-        if let Some(cur) = &mut self.current {
-            cur.line(&mut self.shared, line, indent, rest);
+        if self.note || (indent <= 3 && rest.starts_with("Note: ")) {
+            // The note under a summary: text of ncu's own, no values.
+            self.note = true;
+            return;
+        }
+        match &mut self.current {
+            Some(cur) => cur.line(&mut self.shared, line, indent, rest),
+            // Unindented lines are the application's own output.
+            None if indent > 0 => self.shared.skip(OUTSIDE_RESULTS),
+            None => {}
         }
     }
 
@@ -273,6 +308,8 @@ impl<'a> Reader<'a> {
         Part {
             report,
             last_process: self.process.map(|(pid, name)| (pid, name.to_string())),
+            lines: self.shared.line_no,
+            skipped: self.shared.skipped,
         }
     }
 }
@@ -285,6 +322,10 @@ pub struct Part {
     /// The process of the part's last process line: results at the start of the next part
     /// belong to it.
     pub last_process: Option<(u64, String)>,
+    /// The number of lines read.
+    pub lines: usize,
+    /// Lines skipped, numbered from 1 within the part.
+    pub skipped: Skipped,
 }
 
 impl<'a> ResultState<'a> {
@@ -403,6 +444,11 @@ impl<'a> ResultState<'a> {
                 }
                 self.bodies.text_line(rest);
             }
+            return;
+        }
+        // Unindented lines are the application's own output.
+        if indent > 0 {
+            sh.skip(NO_SHAPE);
         }
     }
 
@@ -539,6 +585,9 @@ impl<'a> ResultState<'a> {
                         p.continue_name(name);
                     }
                     return;
+                }
+                if parse_value(value).0.as_f64().is_none() {
+                    sh.skip(KPI_NOT_A_NUMBER);
                 }
                 let row = PendingRow::new(name, "", [value, "", ""], [usize::MAX; 3]);
                 if let Some(done) = table.pending.replace(row) {

@@ -5,6 +5,7 @@ pub mod identity;
 pub mod printed;
 
 use super::ParseError;
+use super::skipped::Skipped;
 use crate::model::catalog::metric_for;
 use crate::model::names::is_metric_name;
 use crate::model::stock_sections::{display_name_for, identifier_for};
@@ -47,52 +48,9 @@ pub(crate) fn header_row<R: std::io::Read>(
 }
 
 /// The line a record starts on, for messages.
-fn line_of(row: &StringRecord) -> usize {
+pub(crate) fn line_of(row: &StringRecord) -> usize {
     row.position()
         .map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX))
-}
-
-/// Rows skipped, grouped by why: each reason becomes one warning that counts its rows and
-/// names their lines.
-#[derive(Debug, Default)]
-struct Skipped {
-    by_reason: Vec<(String, Vec<usize>)>,
-}
-
-impl Skipped {
-    /// Most line numbers a warning names.
-    const LINES_NAMED: usize = 5;
-
-    fn add(&mut self, reason: &str, line: usize) {
-        match self.by_reason.iter_mut().find(|(r, _)| r == reason) {
-            Some((_, lines)) => lines.push(line),
-            None => self.by_reason.push((reason.to_string(), vec![line])),
-        }
-    }
-
-    /// `3 rows without a result ID skipped (lines 4, 9, 12)`, one per reason.
-    fn warnings(self) -> impl Iterator<Item = String> {
-        self.by_reason.into_iter().map(|(reason, lines)| {
-            let named: Vec<String> = lines
-                .iter()
-                .take(Self::LINES_NAMED)
-                .map(usize::to_string)
-                .collect();
-            let more = lines.len().saturating_sub(Self::LINES_NAMED);
-            format!(
-                "{} row{} {reason} skipped (line{} {}{})",
-                lines.len(),
-                if lines.len() == 1 { "" } else { "s" },
-                if lines.len() == 1 { "" } else { "s" },
-                named.join(", "),
-                if more > 0 {
-                    format!(" and {more} more")
-                } else {
-                    String::new()
-                }
-            )
-        })
-    }
 }
 
 /// The per-row columns of the long form.
@@ -144,7 +102,7 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
     let mut report = Report::new("", Format::CsvDetails);
     let mut results: Vec<KernelResult> = Vec::new();
     let mut index_of: HashMap<u64, usize> = HashMap::new();
-    let mut skipped = Skipped::default();
+    let mut skipped = Skipped::new("row", "line");
     for row in rows {
         let row = row.map_err(|e| csv_error(&e))?;
         if row.iter().all(|c| c.trim().is_empty()) {

@@ -1,0 +1,192 @@
+//! Nothing skipped silently: every ncu text and raw CSV export under `fixtures/` reads without
+//! a warning, and the same exports with lines damaged or inserted name what was skipped, with
+//! the right count and lines.
+
+mod common;
+
+use common::{fixture_bytes, fixture_path};
+use sightline::model::Format;
+use std::path::Path;
+
+/// Every `.txt`/`.csv` fixture (plain or xz), relative to `fixtures/`.
+fn text_fixtures() -> Vec<String> {
+    let root = fixture_path("");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let plain = name.trim_end_matches(".xz");
+            if plain.ends_with(".txt") || plain.ends_with(".csv") {
+                let rel = path.strip_prefix(&root).unwrap();
+                out.push(rel.to_string_lossy().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn parse(name: &str, text: &str) -> sightline::model::Report {
+    sightline::parse::parse_bytes(Path::new(name), text.as_bytes()).unwrap()
+}
+
+#[test]
+fn undamaged_text_and_raw_csv_exports_give_no_warning() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for rel in text_fixtures() {
+        let bytes = fixture_bytes(&rel);
+        let name = fixture_path(rel.trim_end_matches(".xz"));
+        let Ok(report) = sightline::parse::parse_bytes(&name, &bytes) else {
+            continue;
+        };
+        if !matches!(
+            report.format,
+            Format::CliText | Format::Summary | Format::CsvRaw
+        ) {
+            continue;
+        }
+        checked += 1;
+        if !report.warnings.is_empty() {
+            failures.push(format!("{rel}: {:?}", report.warnings));
+        }
+    }
+    assert!(checked >= 100, "only {checked} text and raw CSV fixtures");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Inserts `line` before each of the 0-based `at` positions of `text` (in the sound text's
+/// numbering); gives the damaged text and the 1-based line numbers the inserted lines have.
+fn insert_lines(text: &str, at: &[usize], line: &str) -> (String, Vec<usize>) {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let mut numbers = Vec::new();
+    for (k, &i) in at.iter().enumerate() {
+        lines.insert(i + k, line);
+        numbers.push(i + k + 1);
+    }
+    (lines.join("\n") + "\n", numbers)
+}
+
+fn metric_count(report: &sightline::model::Report) -> usize {
+    report.results.iter().map(|r| r.metrics().len()).sum()
+}
+
+#[test]
+fn lines_inserted_into_a_details_text_are_counted_and_named() {
+    let text = String::from_utf8(fixture_bytes("range/range_profiler.details.txt")).unwrap();
+    let sound = parse("range_profiler.details.txt", &text);
+    assert!(sound.warnings.is_empty(), "{:?}", sound.warnings);
+    // Before the first section, inside a section and between two results' sections.
+    let all: Vec<&str> = text.lines().collect();
+    let last_section = all.iter().rposition(|l| l.contains("Section: ")).unwrap();
+    let (damaged, numbers) = insert_lines(&text, &[3, 3, 20, last_section], "  ?? damaged ??");
+    let report = parse("range_profiler.details.txt", &damaged);
+    let named: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    assert_eq!(
+        report.warnings,
+        [format!(
+            "4 lines inside a result that fit no shape skipped (lines {})",
+            named.join(", ")
+        )]
+    );
+    assert_eq!(report.results.len(), sound.results.len());
+    assert_eq!(metric_count(&report), metric_count(&sound));
+}
+
+#[test]
+fn a_key_performance_indicator_that_is_not_a_number_is_named() {
+    let text = String::from_utf8(fixture_bytes("range/range_profiler.rule_details.txt")).unwrap();
+    assert!(parse("r.rule_details.txt", &text).warnings.is_empty());
+    let lines: Vec<&str> = text.lines().collect();
+    let kpi = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("> Key Performance Indicators"))
+        .unwrap();
+    // The first row after the header's closing rule.
+    let row = kpi + 4;
+    let value = lines[row].split_whitespace().nth(1).unwrap();
+    assert!(value.parse::<f64>().is_ok(), "{}", lines[row]);
+    let damaged_row = lines[row].replacen(value, &format!("{:<1$}", "high", value.len()), 1);
+    let mut damaged: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    damaged[row] = damaged_row;
+    let report = parse("r.rule_details.txt", &(damaged.join("\n") + "\n"));
+    assert_eq!(
+        report.warnings,
+        [format!(
+            "1 line with a key performance indicator that is not a number skipped (line {})",
+            row + 1
+        )]
+    );
+}
+
+#[test]
+fn lines_inserted_into_a_text_read_in_parts_keep_their_numbers() {
+    let text = String::from_utf8(fixture_bytes("big/many_basic.details.txt.xz")).unwrap();
+    assert!(text.len() >= sightline::parse::cli_text::PARALLEL_MIN_BYTES);
+    let count = text.lines().count();
+    let (damaged, numbers) = insert_lines(&text, &[10, count / 2, count - 5], "   ## junk");
+    let report = parse("many_basic.details.txt", &damaged);
+    let named: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    assert_eq!(
+        report.warnings,
+        [format!(
+            "3 lines inside a result that fit no shape skipped (lines {})",
+            named.join(", ")
+        )]
+    );
+}
+
+#[test]
+fn raw_csv_cells_outside_the_named_columns_and_short_rows_are_named() {
+    let text = String::from_utf8(fixture_bytes("range/range_profiler.raw.csv.xz")).unwrap();
+    let sound = parse("range_profiler.raw.csv", &text);
+    assert_eq!(sound.format, Format::CsvRaw);
+    assert!(sound.warnings.is_empty(), "{:?}", sound.warnings);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    // A metric column loses its name; every result that has a value there loses it.
+    let header: Vec<String> = lines[0].split(',').map(str::to_string).collect();
+    let column = header
+        .iter()
+        .position(|h| *h == "\"launch__block_size\"")
+        .unwrap();
+    // The last row is cut short below, before this column.
+    let with_value = sound.results[..sound.results.len() - 1]
+        .iter()
+        .filter(|r| r.metric("launch__block_size").is_some())
+        .count();
+    assert!(with_value > 0);
+    lines[0] = lines[0].replacen("\"launch__block_size\"", "\"\"", 1);
+    // Two cells past the last column on the first result's row.
+    lines[2].push_str(",\"7\",\"8\"");
+    // The last row loses its tail.
+    let last = lines.len() - 1;
+    let cut: Vec<&str> = lines[last].split("\",\"").take(20).collect();
+    lines[last] = cut.join("\",\"") + "\"";
+    let report = parse("range_profiler.raw.csv", &(lines.join("\n") + "\n"));
+    let width = header.len();
+    assert_eq!(
+        report.warnings,
+        [
+            format!(
+                "{with_value} cell{} under a column without a name skipped (column {})",
+                if with_value == 1 { "" } else { "s" },
+                column + 1
+            ),
+            format!(
+                "2 cells beyond the last named column skipped (columns {}, {})",
+                width + 1,
+                width + 2
+            ),
+            format!(
+                "1 row shorter than the header read in part (line {})",
+                last + 1
+            ),
+        ]
+    );
+    assert_eq!(report.results.len(), sound.results.len());
+}
