@@ -9,7 +9,8 @@ use sightline::analysis::compare::export::{self, MarkdownOptions};
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::{
     ContextKind, DiffOptions, KernelIdentity, MatchKind, Verdict, against_baselines, diff_reports,
-    diff_results, match_baselines, match_results, metric_against_baselines, normalize_kernel_name,
+    diff_reports_streamed, diff_results, match_baselines, match_results, metric_against_baselines,
+    normalize_kernel_name,
 };
 use sightline::model::{Format, KernelResult, Report, Value, names};
 use std::collections::BTreeSet;
@@ -577,4 +578,91 @@ fn several_baselines_on_real_results() {
         (((c - all_mean).powi(2) + (b1 - all_mean).powi(2) + (b2 - all_mean).powi(2)) / 3.0).sqrt();
     assert!((s.z_score.unwrap() - (c - all_mean) / sd).abs() < 1e-9);
     assert_eq!((s.present, s.total), (3, 3));
+}
+
+/// A fixture written out (decompressed) to a file of its own, removed when dropped.
+struct FixtureFile(PathBuf);
+
+impl FixtureFile {
+    fn new(rel: &str, tag: &str) -> FixtureFile {
+        let name = Path::new(rel.trim_end_matches(".xz"))
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("fixture");
+        let path = std::env::temp_dir().join(format!(
+            "sightline-compare-{}-{tag}-{name}",
+            std::process::id()
+        ));
+        std::fs::write(&path, fixture_bytes(rel)).unwrap();
+        FixtureFile(path)
+    }
+}
+
+impl Drop for FixtureFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Reports opened from their files are compared one pair of results at a time: at most one
+/// body per side is decoded at any moment, none is left decoded, and the comparison equals
+/// the one of the reports read whole.
+#[test]
+fn streamed_diff_decodes_a_pair_at_a_time_and_equals_the_whole_diff() {
+    let cases = [
+        ("big/many_basic.ncu-rep.xz", "big/many_basic.ncu-rep.xz"),
+        (FULL_REP, "h100/kernels_basic.ncu-rep.xz"),
+    ];
+    for (base_rel, current_rel) in cases {
+        let (bf, cf) = (
+            FixtureFile::new(base_rel, "base"),
+            FixtureFile::new(current_rel, "current"),
+        );
+        let whole = |f: &FixtureFile| {
+            sightline::parse::parse_bytes(&f.0, &std::fs::read(&f.0).unwrap()).unwrap()
+        };
+        let (wb, wc) = (whole(&bf), whole(&cf));
+        let opts = DiffOptions::default();
+        let expected = diff_reports(&wb, &wc, &opts);
+        let mut base = sightline::parse::load_path(&bf.0).unwrap();
+        let mut current = sightline::parse::load_path(&cf.0).unwrap();
+        assert_eq!(base.decoded_bodies() + current.decoded_bodies(), 0);
+        let (mut peak, mut calls) = ((0, 0), 0);
+        let diff = diff_reports_streamed(&mut base, &mut current, &opts, &[], &mut |b, c| {
+            calls += 1;
+            peak = (
+                peak.0.max(b.decoded_bodies()),
+                peak.1.max(c.decoded_bodies()),
+            );
+        });
+        let what = format!("{base_rel} → {current_rel}");
+        assert_eq!(
+            calls,
+            diff.matched.len() + base.results.len() + current.results.len(),
+            "{what}"
+        );
+        assert_eq!(peak, (1, 1), "{what}: most bodies decoded at once per side");
+        assert_eq!(
+            base.decoded_bodies() + current.decoded_bodies(),
+            0,
+            "{what}"
+        );
+        // Debug text: NaN values compare equal as text.
+        assert_eq!(format!("{diff:?}"), format!("{expected:?}"), "{what}");
+    }
+}
+
+/// `sightline diff` of a report against itself prints what the comparison of the report read
+/// whole prints.
+#[test]
+fn diff_command_prints_the_whole_comparison() {
+    let f = FixtureFile::new("big/many_basic.ncu-rep.xz", "cli");
+    let whole = sightline::parse::parse_bytes(&f.0, &std::fs::read(&f.0).unwrap()).unwrap();
+    let diff = diff_reports(&whole, &whole, &DiffOptions::default());
+    assert_eq!(diff.matched.len(), whole.results.len());
+    let failures = FailOn::default().check(&diff);
+    let expected = sightline::cli::diff::render_text(&diff, &whole, &whole, &failures);
+    let out = run_diff(&[], &f.0, &f.0);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
 }

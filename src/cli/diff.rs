@@ -9,7 +9,7 @@ use crate::analysis::compare::export::{
 use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
-use crate::analysis::compare::{DiffOptions, ReportDiff, diff_reports_with};
+use crate::analysis::compare::{DiffOptions, ReportDiff, diff_reports_streamed};
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
 use crate::model::units::format_value;
@@ -110,7 +110,7 @@ fn resolve_pairs(
 /// rule fired (by default: no matched kernel's duration worse by more than 5 %, no kernel only
 /// in the base), 1 when one did, 2 when an input could not be read.
 pub fn run(args: &DiffArgs) -> i32 {
-    let (base, current) = match (
+    let (mut base, mut current) = match (
         parse::load_path(&args.base),
         parse::load_path(&args.current),
     ) {
@@ -136,7 +136,8 @@ pub fn run(args: &DiffArgs) -> i32 {
             return EXIT_UNREADABLE;
         }
     };
-    let diff = diff_reports_with(&base, &current, &opts, &manual);
+    // One pair of result bodies decoded at a time: memory does not grow with the results.
+    let diff = diff_reports_streamed(&mut base, &mut current, &opts, &manual, &mut |_, _| {});
     let fail_on = match (&args.fail_on, &opts.metrics) {
         (Some(f), _) => f.clone(),
         (None, Some(metrics)) => FailOn::from_metrics(metrics),

@@ -2,7 +2,7 @@
 //! control, replay and cache control), and warnings where two compared reports differ in it.
 
 use crate::analysis::headline::device_summary;
-use crate::model::{Format, Report, catalog};
+use crate::model::{Format, KernelResult, Report, catalog};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -76,9 +76,14 @@ pub struct RunContext {
 impl RunContext {
     /// Reads the context of a report.
     pub fn of(report: &Report) -> Self {
+        Self::from_scan(report, &ResultScan::of(report))
+    }
+
+    /// The context of a report whose results were scanned already.
+    fn from_scan(report: &Report, scan: &ResultScan) -> Self {
         let mut ctx = RunContext {
             tool_version: tool_version(report),
-            clocks: clock_state(report),
+            clocks: clock_state(report, scan.unlocked_rule),
             ..RunContext::default()
         };
         let cmdline = report.session.get("Profiler Command Line");
@@ -90,31 +95,90 @@ impl RunContext {
             );
             ctx.cache_control = Some(option_value(cmd, "--cache-control").unwrap_or("all").into());
         }
-        for r in &report.results {
-            let dev = device_summary(report, Some(r));
-            if let Some(name) = dev.name {
-                ctx.gpus.insert(name);
-            }
-            if let Some(cc) = dev.cc {
-                ctx.ccs.insert(cc);
-            }
-        }
+        ctx.gpus = scan.gpus.clone();
+        ctx.ccs = scan.ccs.clone();
         if report.results.is_empty() {
             for d in &report.devices {
                 ctx.gpus.extend(d.name.clone());
                 ctx.ccs.extend(d.cc);
             }
         }
-        ctx.sections_listed = tool_lists_sections(report.format)
-            && report.results.iter().any(|r| !r.sections().is_empty());
+        ctx.sections_listed = tool_lists_sections(report.format) && scan.any_sections;
         ctx.sections = if ctx.sections_listed {
-            listed_sections(report)
+            scan.listed.clone()
         } else {
-            sections_from_metrics(report)
+            scan.from_metrics.clone()
         };
-        let total: usize = report.results.iter().map(|r| r.metrics().len()).sum();
-        ctx.metrics_per_result = total / report.results.len().max(1);
+        ctx.metrics_per_result = scan.metrics_total / report.results.len().max(1);
         ctx
+    }
+}
+
+/// What the results of a report say about its context, gathered one result at a time so that
+/// each result's body can be released after it is read.
+#[derive(Debug, Default)]
+struct ResultScan {
+    gpus: BTreeSet<String>,
+    ccs: BTreeSet<(u32, u32)>,
+    /// Whether any result has sections.
+    any_sections: bool,
+    /// The section names the results show.
+    listed: BTreeSet<String>,
+    /// The sections whose header metrics the results hold.
+    from_metrics: BTreeSet<String>,
+    metrics_total: usize,
+    /// Whether a rule says the clocks were not locked.
+    unlocked_rule: bool,
+}
+
+impl ResultScan {
+    /// Scans every result of a report.
+    fn of(report: &Report) -> Self {
+        let mut scan = ResultScan::default();
+        for r in &report.results {
+            scan.add(report, r);
+        }
+        scan
+    }
+
+    /// Scans every result of a report, releasing each body read on demand after it is read;
+    /// `observe` sees the report before each release.
+    fn releasing(report: &mut Report, observe: &mut dyn FnMut(&Report)) -> Self {
+        let mut scan = ResultScan::default();
+        for i in 0..report.results.len() {
+            if let Some(r) = report.results.get(i) {
+                scan.add(report, r);
+            }
+            observe(report);
+            if let Some(r) = report.results.get_mut(i) {
+                r.release_body();
+            }
+        }
+        scan
+    }
+
+    fn add(&mut self, report: &Report, r: &KernelResult) {
+        let dev = device_summary(report, Some(r));
+        if let Some(name) = dev.name {
+            self.gpus.insert(name);
+        }
+        if let Some(cc) = dev.cc {
+            self.ccs.insert(cc);
+        }
+        let sections = r.sections();
+        self.any_sections |= !sections.is_empty();
+        self.listed.extend(
+            sections
+                .iter()
+                .map(|s| &s.name)
+                .filter(|n| !n.is_empty())
+                .cloned(),
+        );
+        add_sections_from_metrics(r, &mut self.from_metrics);
+        self.metrics_total += r.metrics().len();
+        self.unlocked_rule = self.unlocked_rule
+            || r.all_rules()
+                .any(|rule| rule.message.contains(UNLOCKED_CLOCKS_TEXT));
     }
 }
 
@@ -146,7 +210,9 @@ fn option_value<'a>(cmdline: &'a str, option: &str) -> Option<&'a str> {
     None
 }
 
-fn clock_state(report: &Report) -> Option<ClockState> {
+/// The clock state a report's session and warnings tell, or (`unlocked_rule`) one of its
+/// results' rules.
+fn clock_state(report: &Report, unlocked_rule: bool) -> Option<ClockState> {
     if let Some(v) = report.session.get("Clocks Locked") {
         let v = v.trim().to_ascii_lowercase();
         if v == "yes" {
@@ -163,10 +229,7 @@ fn clock_state(report: &Report) -> Option<ClockState> {
         .warnings
         .iter()
         .any(|w| w.contains(UNLOCKED_CLOCKS_TEXT))
-        || report.results.iter().any(|r| {
-            r.all_rules()
-                .any(|rule| rule.message.contains(UNLOCKED_CLOCKS_TEXT))
-        });
+        || unlocked_rule;
     if warned {
         return Some(ClockState::NotLocked);
     }
@@ -175,16 +238,6 @@ fn clock_state(report: &Report) -> Option<ClockState> {
         Some("none") => ClockState::NotLocked,
         _ => ClockState::Locked,
     })
-}
-
-fn listed_sections(report: &Report) -> BTreeSet<String> {
-    report
-        .results
-        .iter()
-        .flat_map(|r| r.sections().iter())
-        .map(|s| s.name.clone())
-        .filter(|n| !n.is_empty())
-        .collect()
 }
 
 /// Forms whose sections are the ones the tool showed (raw exports and summaries have none of
@@ -196,26 +249,22 @@ fn tool_lists_sections(format: Format) -> bool {
     )
 }
 
-/// The sections whose header metrics a report holds, by the label catalog. Launch and device
-/// metrics are collected with every section set and say nothing about it.
-fn sections_from_metrics(report: &Report) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for r in &report.results {
-        for (key, m) in r.metrics() {
-            let name = m.name.as_deref().unwrap_or(key);
-            if name.starts_with("launch__") || name.starts_with("device__") {
-                continue;
-            }
-            if let Some((section, _)) = catalog::label_for(name) {
-                out.insert(section.to_string());
-            } else if !key.contains("__")
-                && let Some((section, _)) = key.split_once('/')
-            {
-                out.insert(section.to_string());
-            }
+/// Adds the sections whose header metrics a result holds, by the label catalog. Launch and
+/// device metrics are collected with every section set and say nothing about it.
+fn add_sections_from_metrics(r: &KernelResult, out: &mut BTreeSet<String>) {
+    for (key, m) in r.metrics() {
+        let name = m.name.as_deref().unwrap_or(key);
+        if name.starts_with("launch__") || name.starts_with("device__") {
+            continue;
+        }
+        if let Some((section, _)) = catalog::label_for(name) {
+            out.insert(section.to_string());
+        } else if !key.contains("__")
+            && let Some((section, _)) = key.split_once('/')
+        {
+            out.insert(section.to_string());
         }
     }
-    out
 }
 
 /// Forms that hold every collected metric (not only the section tables).
@@ -234,8 +283,30 @@ fn join<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
 
 /// Warnings for every context difference between a base and a current report.
 pub fn context_warnings(base: &Report, current: &Report) -> Vec<ContextWarning> {
-    let b = RunContext::of(base);
-    let c = RunContext::of(current);
+    let (bs, cs) = (ResultScan::of(base), ResultScan::of(current));
+    warnings_of(base, current, &bs, &cs)
+}
+
+/// [`context_warnings`] reading one result at a time and releasing each body read on demand
+/// after it is read; `observe` sees both reports before each release.
+pub fn context_warnings_releasing(
+    base: &mut Report,
+    current: &mut Report,
+    observe: &mut dyn FnMut(&Report, &Report),
+) -> Vec<ContextWarning> {
+    let bs = ResultScan::releasing(base, &mut |b| observe(b, current));
+    let cs = ResultScan::releasing(current, &mut |c| observe(base, c));
+    warnings_of(base, current, &bs, &cs)
+}
+
+fn warnings_of(
+    base: &Report,
+    current: &Report,
+    bscan: &ResultScan,
+    cscan: &ResultScan,
+) -> Vec<ContextWarning> {
+    let b = RunContext::from_scan(base, bscan);
+    let c = RunContext::from_scan(current, cscan);
     let mut out = Vec::new();
     let mut warn = |kind, message: String| out.push(ContextWarning { kind, message });
     if !b.gpus.is_empty() && !c.gpus.is_empty() && b.gpus != c.gpus {
@@ -267,7 +338,7 @@ pub fn context_warnings(base: &Report, current: &Report) -> Vec<ContextWarning> 
             format!("different Nsight Compute versions: {bv} in base, {cv} in current"),
         );
     }
-    section_warning(base, current, &b, &c, &mut warn);
+    section_warning(base, current, (&b, bscan), (&c, cscan), &mut warn);
     if let (Some(bc), Some(cc)) = (&b.clocks, &c.clocks)
         && bc != cc
     {
@@ -302,8 +373,8 @@ pub fn context_warnings(base: &Report, current: &Report) -> Vec<ContextWarning> 
 fn section_warning(
     base: &Report,
     current: &Report,
-    b: &RunContext,
-    c: &RunContext,
+    (b, bscan): (&RunContext, &ResultScan),
+    (c, cscan): (&RunContext, &ResultScan),
     warn: &mut impl FnMut(ContextKind, String),
 ) {
     // Listed sections are only comparable with listed sections; otherwise compare what the
@@ -311,7 +382,7 @@ fn section_warning(
     let (bs, cs) = if b.sections_listed && c.sections_listed {
         (b.sections.clone(), c.sections.clone())
     } else {
-        (sections_from_metrics(base), sections_from_metrics(current))
+        (bscan.from_metrics.clone(), cscan.from_metrics.clone())
     };
     if bs.is_empty() || cs.is_empty() {
         return;
@@ -366,17 +437,17 @@ mod tests {
     #[test]
     fn clock_state_from_session_and_warnings() {
         let mut r = Report::new("a", Format::CliText);
-        assert_eq!(clock_state(&r), None);
+        assert_eq!(clock_state(&r, false), None);
         r.warnings.push(
             "Warning: Data collection happened without fixed GPU frequencies. Profiling results may be inconsistent."
                 .into(),
         );
-        assert_eq!(clock_state(&r), Some(ClockState::NotLocked));
+        assert_eq!(clock_state(&r, false), Some(ClockState::NotLocked));
         let mut s = Report::new("b", Format::NcuRep);
         s.session
             .attributes
             .push(("Profiler Command Line".into(), "ncu --set full ./a".into()));
-        assert_eq!(clock_state(&s), Some(ClockState::Locked));
+        assert_eq!(clock_state(&s, false), Some(ClockState::Locked));
         let w = context_warnings(&r, &s);
         assert_eq!(w.len(), 1);
         assert_eq!(w[0].kind, ContextKind::ClockControl);

@@ -19,7 +19,9 @@ pub use baselines::{
     BaselineSplit, BaselineStats, against_baselines, match_baselines, metric_against_baselines,
     metric_against_matching_baselines, split_baselines,
 };
-pub use context::{ContextKind, ContextWarning, RunContext, context_warnings};
+pub use context::{
+    ContextKind, ContextWarning, RunContext, context_warnings, context_warnings_releasing,
+};
 pub use direction::{Direction, direction_of};
 pub use matching::{
     KernelMatch, MatchKind, MatchNote, Matching, match_results, match_results_with,
@@ -148,33 +150,84 @@ pub fn diff_reports_with(
     let matched = matching
         .pairs
         .iter()
-        .filter_map(|p| {
-            let b = base.results.get(p.base)?;
-            let c = current.results.get(p.current)?;
-            let name = normalize::display_name(c);
-            let name = if name.is_empty() {
-                normalize::display_name(b)
-            } else {
-                name
-            };
-            let diff = diff_results(b, c, opts);
-            let why = explain(b, c, diff.speed());
-            Some(MatchedDiff {
-                base_index: p.base,
-                current_index: p.current,
-                base_id: b.id,
-                current_id: c.id,
-                name: name.to_string(),
-                kind: p.kind,
-                shape_differs: p.shape_differs,
-                changes: p.changes.clone(),
-                base_duration_ns: metric_number(b, names::DURATION),
-                current_duration_ns: metric_number(c, names::DURATION),
-                diff,
-                why,
-            })
-        })
+        .filter_map(|p| matched_diff(base, current, p, opts))
         .collect();
+    let context = context_warnings(base, current);
+    assemble(base, current, matching, matched, context, opts)
+}
+
+/// [`diff_reports_with`] reading one pair of results at a time: after each pair is compared
+/// (and each result is read for the context), the bodies read on demand are released again,
+/// so only a pair of bodies is decoded at once. `observe` sees both reports before each
+/// release. The result equals that of [`diff_reports_with`].
+pub fn diff_reports_streamed(
+    base: &mut Report,
+    current: &mut Report,
+    opts: &DiffOptions,
+    manual: &[(usize, usize)],
+    observe: &mut dyn FnMut(&Report, &Report),
+) -> ReportDiff {
+    let matching = match_results_with(&base.results, &current.results, manual);
+    // Matching reads the launch shape, which a result without one takes from its metrics.
+    base.release_bodies(0);
+    current.release_bodies(0);
+    let mut matched = Vec::with_capacity(matching.pairs.len());
+    for p in &matching.pairs {
+        matched.extend(matched_diff(base, current, p, opts));
+        observe(base, current);
+        if let Some(r) = base.results.get_mut(p.base) {
+            r.release_body();
+        }
+        if let Some(r) = current.results.get_mut(p.current) {
+            r.release_body();
+        }
+    }
+    let context = context_warnings_releasing(base, current, observe);
+    assemble(base, current, matching, matched, context, opts)
+}
+
+/// One matched pair compared.
+fn matched_diff(
+    base: &Report,
+    current: &Report,
+    p: &KernelMatch,
+    opts: &DiffOptions,
+) -> Option<MatchedDiff> {
+    let b = base.results.get(p.base)?;
+    let c = current.results.get(p.current)?;
+    let name = normalize::display_name(c);
+    let name = if name.is_empty() {
+        normalize::display_name(b)
+    } else {
+        name
+    };
+    let diff = diff_results(b, c, opts);
+    let why = explain(b, c, diff.speed());
+    Some(MatchedDiff {
+        base_index: p.base,
+        current_index: p.current,
+        base_id: b.id,
+        current_id: c.id,
+        name: name.to_string(),
+        kind: p.kind,
+        shape_differs: p.shape_differs,
+        changes: p.changes.clone(),
+        base_duration_ns: metric_number(b, names::DURATION),
+        current_duration_ns: metric_number(c, names::DURATION),
+        diff,
+        why,
+    })
+}
+
+/// The comparison of two reports from its matched pairs and context warnings.
+fn assemble(
+    base: &Report,
+    current: &Report,
+    matching: Matching,
+    matched: Vec<MatchedDiff>,
+    context: Vec<ContextWarning>,
+    opts: &DiffOptions,
+) -> ReportDiff {
     let unmatched = |report: &Report, indices: &[usize]| -> Vec<UnmatchedResult> {
         indices
             .iter()
@@ -189,7 +242,6 @@ pub fn diff_reports_with(
             })
             .collect()
     };
-    let context = context_warnings(base, current);
     let mut warnings: Vec<String> = context.iter().map(|w| w.message.clone()).collect();
     warnings.extend(
         matching
