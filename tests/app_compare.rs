@@ -298,6 +298,59 @@ fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
 }
 
 #[test]
+fn a_pair_made_by_hand_is_respected_saved_and_removed() {
+    let files = [fixture_path(BASIC), fixture_path(FULL)];
+    let app = SightlineApp::new(None, options(Vec::new(), true));
+    let mut h = open_in_order(app, &files, false);
+    select_in(&mut h, FULL_NAME, 0);
+    show_page(&mut h, PageId::ReportDiff);
+    // The two vector_add launches pair in order; pair the first baseline launch with the
+    // second current one from the row's context menu.
+    assert_label(&h, "0→0");
+    assert!(!has_label(&h, "0→1"));
+    h.get_by_label("0→0").click_secondary();
+    h.run();
+    h.get_by_label("Pair with…").click();
+    h.run();
+    h.get_by_label("ID 1 · vector_add").click();
+    h.run();
+    h.run();
+    let pairs = h.state().settings().manual_pairs.clone();
+    assert_eq!(pairs.len(), 1);
+    assert_eq!(
+        (pairs[0].base.result_id, pairs[0].current.result_id),
+        (0, 1)
+    );
+    let from = |p: &Option<std::path::PathBuf>, name: &str| {
+        p.as_deref()
+            .is_some_and(|p| p.is_absolute() && p.ends_with(name))
+    };
+    assert!(from(&pairs[0].base.path, BASIC_NAME));
+    assert!(from(&pairs[0].current.path, FULL_NAME));
+    assert_eq!(h.state().settings().to_save().manual_pairs, pairs);
+    assert_label(&h, "Paired by hand: baseline ID 0 with current ID 1");
+    assert_label(&h, "0→1");
+    assert!(!has_label(&h, "0→0"));
+    assert_label(&h, "13 matched kernels");
+    // Kept across a restart, by file and result ID.
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+    let restored = SightlineApp::new(Some(&storage), options(Vec::new(), true));
+    let mut h = open_in_order(restored, &files, false);
+    assert_eq!(h.state().settings().manual_pairs, pairs);
+    select_in(&mut h, FULL_NAME, 0);
+    show_page(&mut h, PageId::ReportDiff);
+    assert_label(&h, "0→1");
+    // Removed, the matching pairs the launches in order again.
+    h.get_by_label("Remove").click();
+    h.run();
+    h.run();
+    assert!(h.state().settings().manual_pairs.is_empty());
+    assert_label(&h, "0→0");
+    assert!(!has_label(&h, "0→1"));
+}
+
+#[test]
 fn comparisons_export_as_csv_and_markdown() {
     let mut h = open_both(false);
     select_in(&mut h, FULL_NAME, 0);

@@ -9,7 +9,7 @@
 //!   [`error::OpenError`]; [`demo`] is the report built into the binary;
 //! - [`file_watch`] and [`file_notices`]: files of open reports that changed on disk;
 //! - [`settings`]: what is remembered across runs (theme, page, sort, recent files,
-//!   [`baselines`]);
+//!   [`baselines`], [`manual_pairs`] of the report comparison);
 //! - [`source_page`]: the Source page's view, read from the report file on demand;
 //! - [`page_id`]: which page is shown; [`format`]: numbers and names as text;
 //! - [`cache`]: the one cache helper for derived views; [`waker`]: how threads wake the UI.
@@ -26,6 +26,7 @@ pub mod file_notices;
 pub mod file_watch;
 pub mod format;
 pub mod loader;
+pub mod manual_pairs;
 pub mod page_id;
 pub mod roofline_scene;
 pub mod rows;

@@ -46,6 +46,8 @@ pub struct Settings {
     pub recent_files: Vec<PathBuf>,
     /// Results to compare others with, in the order they were set.
     pub baselines: Vec<Baseline>,
+    /// Results of two reports paired by hand in the report comparison.
+    pub manual_pairs: Vec<crate::app::manual_pairs::ManualPair>,
     /// Changes smaller than this percentage count as unchanged in comparisons.
     pub compare_threshold_pct: f64,
     /// The side-by-side comparison lists only metrics that changed.
@@ -62,6 +64,7 @@ impl Default for Settings {
             show_sol_breakdown: false,
             recent_files: Vec::new(),
             baselines: Vec::new(),
+            manual_pairs: Vec::new(),
             compare_threshold_pct: crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT,
             compare_changed_only: false,
         }
@@ -77,10 +80,12 @@ impl Settings {
         self.recent_files.truncate(MAX_RECENT_FILES);
     }
 
-    /// The settings as saved: baselines that cannot attach again (no file) are left out.
+    /// The settings as saved: baselines and manual pairs that cannot attach again (no file)
+    /// are left out.
     pub fn to_save(&self) -> Settings {
         let mut saved = self.clone();
         saved.baselines.retain(|b| b.path.is_some());
+        saved.manual_pairs.retain(|p| p.can_be_saved());
         saved
     }
 

@@ -1,15 +1,18 @@
 //! The Report vs report page: two open reports (a baseline report and a current report)
 //! compared kernel by kernel. Every matched kernel with Δ duration, Δ SOL compute and memory,
 //! Δ occupancy and the time won or lost, sorted by impact; the kernels only one side has; the
-//! context warnings; export. Clicking a row opens the side-by-side view of that pair.
+//! context warnings; export. Clicking a row opens the side-by-side view of that pair; its
+//! context menu pairs a baseline kernel by hand with any current one ("Pair with…"), which the
+//! matching then respects (see [`crate::app::manual_pairs`]).
 
 use crate::analysis::compare::export::{
     HEADLINE_METRICS, delta_text, pct_text, short_name, time_delta_text,
 };
 use crate::analysis::compare::metric_diff::delta_pct;
-use crate::analysis::compare::{DiffOptions, ReportDiff, Verdict, diff_reports};
+use crate::analysis::compare::{DiffOptions, MatchKind, ReportDiff, Verdict, diff_reports_with};
 use crate::app::commands::Command;
 use crate::app::format::value_text;
+use crate::app::manual_pairs;
 use crate::app::page_id::PageId;
 use crate::app::settings::Settings;
 use crate::app::workspace::{ReportId, ResultRef, Workspace};
@@ -45,12 +48,24 @@ impl Page for ReportCompareState {
 const NAME_CHARS: usize = 200;
 
 /// What the cached comparison was built from.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 struct DiffKey {
     generation: u64,
     base: ReportId,
     current: ReportId,
     threshold_bits: u64,
+    /// The manual pairs (base index, current index) between the two reports.
+    manual: Vec<(usize, usize)>,
+}
+
+/// What a click in the table asks for.
+enum TableAction {
+    /// Show the pair (base index, current index) side by side.
+    Open(usize, usize),
+    /// Pair the base result with the current result by hand.
+    Pair(usize, usize),
+    /// Remove the manual pair of the base result.
+    Unpair(usize),
 }
 
 /// The chosen reports and the cached comparison.
@@ -126,11 +141,13 @@ pub fn show(
         ui.label("Pick two different reports.");
         return;
     }
+    let manual = manual_pairs::resolve(&settings.manual_pairs, workspace, base, current);
     let key = DiffKey {
         generation: workspace.generation(),
         base,
         current,
         threshold_bits: settings.threshold_pct().to_bits(),
+        manual: manual.iter().map(|(_, p)| *p).collect(),
     };
     if state.cache.as_ref().is_none_or(|(k, _)| *k != key) {
         let (Some(b), Some(c)) = (workspace.report(base), workspace.report(current)) else {
@@ -140,7 +157,8 @@ pub fn show(
             threshold_pct: settings.threshold_pct(),
             metrics: None,
         };
-        state.cache = Some((key, diff_reports(&b.report, &c.report, &opts)));
+        let diff = diff_reports_with(&b.report, &c.report, &opts, &key.manual);
+        state.cache = Some((key, diff));
     }
     let Some((_, diff)) = state.cache.as_ref() else {
         return;
@@ -164,9 +182,25 @@ pub fn show(
         status,
         commands,
     );
-    ui.weak("Sorted by time won or lost. Click a kernel to see the pair side by side.");
-    if let Some((b, c)) = table_ui(ui, diff) {
-        commands.push(Command::ComparePair {
+    if let Some(i) = manual_pairs_ui(ui, settings, &manual) {
+        settings.manual_pairs.remove(i);
+    }
+    ui.weak(
+        "Sorted by time won or lost. Click a kernel to see the pair side by side; right-click \
+         a baseline kernel to pair it by hand.",
+    );
+    let candidates: Vec<String> = workspace
+        .report(current)
+        .map(|r| {
+            r.report
+                .results
+                .iter()
+                .map(|k| format!("ID {} · {}", k.id, crate::app::baselines::kernel_name(k)))
+                .collect()
+        })
+        .unwrap_or_default();
+    match table_ui(ui, diff, &candidates) {
+        Some(TableAction::Open(b, c)) => commands.push(Command::ComparePair {
             base: ResultRef {
                 report: base,
                 index: b,
@@ -175,8 +209,80 @@ pub fn show(
                 report: current,
                 index: c,
             },
+        }),
+        Some(TableAction::Pair(b, c)) => {
+            manual_pairs::add(
+                &mut settings.manual_pairs,
+                workspace,
+                (base, b),
+                (current, c),
+            );
+        }
+        Some(TableAction::Unpair(b)) => {
+            if let Some((i, _)) = manual.iter().find(|(_, (mb, _))| *mb == b) {
+                settings.manual_pairs.remove(*i);
+            }
+        }
+        None => {}
+    }
+}
+
+/// The manual pairs between the two reports, each with a button that removes it; returns the
+/// position in the list of the one to remove.
+fn manual_pairs_ui(
+    ui: &mut egui::Ui,
+    settings: &Settings,
+    manual: &[(usize, (usize, usize))],
+) -> Option<usize> {
+    let mut remove = None;
+    for (i, _) in manual {
+        let Some(p) = settings.manual_pairs.get(*i) else {
+            continue;
+        };
+        ui.horizontal(|ui| {
+            ui.label(format!(
+                "Paired by hand: baseline ID {} with current ID {}",
+                p.base.result_id, p.current.result_id
+            ));
+            if ui
+                .small_button("Remove")
+                .on_hover_text("Let the comparison match this kernel again")
+                .clicked()
+            {
+                remove = Some(*i);
+            }
         });
     }
+    remove
+}
+
+/// The context menu of a baseline kernel's row: pair it by hand with a current result, or
+/// remove its manual pair.
+fn pair_menu(
+    response: &egui::Response,
+    base_index: usize,
+    manual: bool,
+    candidates: &[String],
+    action: &mut Option<TableAction>,
+) {
+    response.context_menu(|ui| {
+        ui.menu_button("Pair with…", |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(320.0)
+                .show(ui, |ui| {
+                    for (c, text) in candidates.iter().enumerate() {
+                        if ui.button(text).clicked() {
+                            *action = Some(TableAction::Pair(base_index, c));
+                            ui.close();
+                        }
+                    }
+                });
+        });
+        if manual && ui.button("Remove manual pair").clicked() {
+            *action = Some(TableAction::Unpair(base_index));
+            ui.close();
+        }
+    });
 }
 
 /// A combo box of the open reports, after its label.
@@ -263,9 +369,9 @@ fn cell(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> egui::Response 
     ui.add(egui::Label::new(text).truncate().selectable(false))
 }
 
-/// The table of matched kernels by impact, then the unmatched ones; returns the pair
-/// (base index, current index) of a clicked row.
-fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<(usize, usize)> {
+/// The table of matched kernels by impact, then the unmatched ones; returns what a click or
+/// the context menu of a row asks for (`candidates`: the current results, for "Pair with…").
+fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff, candidates: &[String]) -> Option<TableAction> {
     let rows = diff.by_impact();
     let unmatched: Vec<(&str, &crate::analysis::compare::UnmatchedResult)> = diff
         .only_in_base
@@ -359,9 +465,12 @@ fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<(usize, usize)> {
                             cell(ui, t);
                         });
                     }
-                    if row.response().clicked() {
-                        clicked = Some((k.base_index, k.current_index));
+                    let response = row.response();
+                    if response.clicked() {
+                        clicked = Some(TableAction::Open(k.base_index, k.current_index));
                     }
+                    let manual = k.kind == MatchKind::Manual;
+                    pair_menu(&response, k.base_index, manual, candidates, &mut clicked);
                 } else if let Some((side, u)) =
                     i.checked_sub(rows.len()).and_then(|j| unmatched.get(j))
                 {
@@ -397,6 +506,10 @@ fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<(usize, usize)> {
                     });
                     for _ in 0..2 + HEADLINE_METRICS.len() {
                         row.col(|_| {});
+                    }
+                    if base_side {
+                        let response = row.response();
+                        pair_menu(&response, u.index, false, candidates, &mut clicked);
                     }
                 }
             });
