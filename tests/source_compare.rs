@@ -389,3 +389,48 @@ fn stall_reasons_per_line_equal_ncus_per_reason_columns() {
     }
     assert!(reasons > 10, "only {reasons} reasons compared");
 }
+
+#[test]
+fn the_page_reads_its_data_on_a_background_thread() {
+    let dir = std::env::temp_dir().join(format!("sightline-source-bg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (base, current) = (dir.join("inl_nosrc.ncu-rep"), dir.join("inl_src.ncu-rep"));
+    std::fs::write(&base, fixture_bytes("source/inl_nosrc.ncu-rep.xz")).expect("write");
+    std::fs::write(&current, fixture_bytes("source/inl_src.ncu-rep.xz")).expect("write");
+    let pick = |path: &std::path::Path| {
+        let report = sightline::parse::load_path(path).expect("report");
+        report
+            .results
+            .into_iter()
+            .find(|r| r.name.demangled.starts_with("inline_chain"))
+            .expect("kernel")
+    };
+    let (base_result, current_result) = (pick(&base), pick(&current));
+    let expected =
+        sightline::app::source_page::load(Some(&current), &current_result).expect("view");
+    let (_, expected_cmp) =
+        sightline::app::source_page::compare_with(&expected, Some(&base), &base_result)
+            .expect("comparison");
+
+    let (woke_tx, woke_rx) = std::sync::mpsc::channel();
+    let pending = sightline::app::source_page::spawn(
+        (Some(current.clone()), current_result.clone()),
+        Some((Some(base.clone()), base_result)),
+        move || {
+            let name = std::thread::current().name().map(str::to_string);
+            let _ = woke_tx.send(name);
+        },
+    );
+    let woke_on = woke_rx.recv().expect("woken");
+    assert_ne!(woke_on.as_deref(), std::thread::current().name());
+    let data = pending.wait();
+    assert_eq!(data.view.as_ref().expect("view"), &expected);
+    let (_, cmp) = data.baseline.expect("baseline").expect("comparison");
+    assert_eq!(cmp, expected_cmp);
+
+    // Without a report file the page says what it needs, also from the thread.
+    let pending = sightline::app::source_page::spawn((None, current_result), None, || {});
+    let err = pending.wait().view.expect_err("no view");
+    assert!(err.contains(".ncu-rep"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,14 +1,15 @@
 //! The data of the Source page: the selected result's Source view, built on demand from the
 //! report file's full bytes (the loaded report leaves the cubins out), with the report's folder
 //! searched for source files the report does not hold; with a baseline, the per-line changes
-//! from the baseline result's view.
+//! from the baseline result's view. The page reads it on a background thread ([`spawn`]).
 
 use crate::analysis::source::compare::{SourceComparison, compare};
 use crate::analysis::source::{self, SourceOptions};
 use crate::model::KernelResult;
 use crate::model::source::SourceView;
 use crate::parse::ncu_rep::CodeIndex;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// Builds the Source view of `result`, read from the report at `path`.
 pub fn load(path: Option<&Path>, result: &KernelResult) -> Result<SourceView, String> {
@@ -46,4 +47,75 @@ pub fn compare_with(
     let base_view = load(base_path, base).map_err(|e| format!("Baseline: {e}"))?;
     let comparison = compare(&base_view, current);
     Ok((base_view, comparison))
+}
+
+/// What the Source page shows: the view and, with a baseline, the comparison.
+#[derive(Debug)]
+pub struct SourceData {
+    pub view: Result<SourceView, String>,
+    pub baseline: Option<Compared>,
+}
+
+/// A report (its file, if any) and one of its results, as the reading thread needs them.
+pub type ResultSource = (Option<PathBuf>, KernelResult);
+
+/// Source data being read on a background thread.
+#[derive(Debug)]
+pub struct PendingSource {
+    rx: Receiver<SourceData>,
+}
+
+/// Why the reading thread gave nothing.
+fn thread_failed() -> SourceData {
+    SourceData {
+        view: Err("Reading the Source page failed (the reading thread stopped).".into()),
+        baseline: None,
+    }
+}
+
+impl PendingSource {
+    /// The data, once read (without waiting).
+    pub fn try_take(&self) -> Option<SourceData> {
+        match self.rx.try_recv() {
+            Ok(data) => Some(data),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(thread_failed()),
+        }
+    }
+
+    /// Waits for the data.
+    pub fn wait(self) -> SourceData {
+        self.rx.recv().unwrap_or_else(|_| thread_failed())
+    }
+}
+
+/// Reads the Source view of `current` (and its comparison with `baseline`) on a new thread;
+/// `wake` is called when it is done.
+pub fn spawn(
+    current: ResultSource,
+    baseline: Option<ResultSource>,
+    wake: impl Fn() + Send + 'static,
+) -> PendingSource {
+    let (tx, rx) = channel();
+    let work = move || {
+        let view = load(current.0.as_deref(), &current.1);
+        let baseline = match (&view, &baseline) {
+            (Ok(v), Some((path, result))) => Some(compare_with(v, path.as_deref(), result)),
+            _ => None,
+        };
+        let _ = tx.send(SourceData { view, baseline });
+        wake();
+    };
+    if let Err(e) = std::thread::Builder::new()
+        .name("source page".into())
+        .spawn(work)
+    {
+        let (tx, rx) = channel();
+        let _ = tx.send(SourceData {
+            view: Err(format!("Could not start reading the Source page: {e}")),
+            baseline: None,
+        });
+        return PendingSource { rx };
+    }
+    PendingSource { rx }
 }

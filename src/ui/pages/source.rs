@@ -3,8 +3,9 @@
 //! whole function) beside it. Both lists draw only their visible rows, so functions with tens of
 //! thousands of instructions scroll smoothly.
 
+use crate::analysis::source::compare::SourceComparison;
 use crate::app::page_id::PageId;
-use crate::app::source_page::Compared;
+use crate::app::source_page::{self, PendingSource, SourceData};
 use crate::app::workspace::ResultRef;
 use crate::model::source::{Cell, SourceView};
 use crate::ui::pages::{Page, PageContext, PageIo};
@@ -16,11 +17,19 @@ const HEAT: egui::Color32 = egui::Color32::from_rgb(232, 96, 48);
 /// Width of a heat bar.
 const BAR_WIDTH: f32 = 56.0;
 
+/// The page's data: being read, or read.
+enum Loading {
+    Pending(PendingSource),
+    Ready(Box<SourceData>),
+}
+
+/// A baseline's view and the per-line changes from it.
+type Baseline<'a> = Option<(&'a SourceView, &'a SourceComparison)>;
+
 /// The Source page and what the user chose on it.
 pub struct SourcePage {
-    view: Option<(ResultRef, Result<SourceView, String>)>,
-    /// The per-line changes from the first shown baseline (its place, the baseline's view).
-    baseline: Option<(ResultRef, Compared)>,
+    /// The data of the selected result and the first shown baseline (read in the background).
+    data: Option<((ResultRef, Option<ResultRef>), Loading)>,
     /// The metric column of the bars and of the order.
     column: String,
     hottest_first: bool,
@@ -33,8 +42,7 @@ pub struct SourcePage {
 impl Default for SourcePage {
     fn default() -> Self {
         SourcePage {
-            view: None,
-            baseline: None,
+            data: None,
             column: DEFAULT_COLUMN.to_string(),
             hottest_first: true,
             all_sass: false,
@@ -50,46 +58,60 @@ impl Page for SourcePage {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, _io: &mut PageIo<'_>) {
-        if self.view.as_ref().is_none_or(|(at, _)| *at != cx.at) {
-            let view = crate::app::source_page::load(cx.open.path.as_deref(), cx.result);
-            self.view = Some((cx.at, view));
-            self.selected_line = None;
+        let base_at = cx.baselines.iter().map(|b| b.at).find(|&b| b != cx.at);
+        let key = (cx.at, base_at);
+        if self.data.as_ref().is_none_or(|(k, _)| *k != key) {
+            if self.data.as_ref().is_none_or(|((at, _), _)| *at != cx.at) {
+                self.selected_line = None;
+            }
+            let baseline = base_at.and_then(|b| {
+                let (open, result) = cx.workspace.result(b)?;
+                Some((open.path.clone(), result.clone()))
+            });
+            let ctx = ui.ctx().clone();
+            let pending = source_page::spawn(
+                (cx.open.path.clone(), cx.result.clone()),
+                baseline,
+                move || ctx.request_repaint(),
+            );
+            self.data = Some((key, Loading::Pending(pending)));
         }
-        let Some((_, view)) = self.view.take() else {
+        if let Some((_, Loading::Pending(p))) = &self.data
+            && let Some(data) = p.try_take()
+        {
+            self.data = Some((key, Loading::Ready(Box::new(data))));
+        }
+        let Some((_, loading)) = self.data.take() else {
             return;
         };
-        let base_at = cx.baselines.iter().map(|b| b.at).find(|&b| b != cx.at);
-        if let (Some(b), Ok(v)) = (base_at, &view)
-            && self.baseline.as_ref().is_none_or(|(at, _)| *at != b)
-        {
-            let compared = match cx.workspace.result(b) {
-                Some((open, result)) => {
-                    crate::app::source_page::compare_with(v, open.path.as_deref(), result)
-                }
-                None => Err("The baseline's report is not open.".into()),
-            };
-            self.baseline = Some((b, compared));
-        }
-        if base_at.is_none() {
-            self.baseline = None;
-        }
-        match &view {
-            Ok(v) => {
-                if let Some((_, Err(e))) = &self.baseline {
-                    ui.colored_label(ui.visuals().warn_fg_color, e.as_str());
-                }
-                self.show(ui, v)
+        match &loading {
+            Loading::Pending(_) => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("Reading the function's code and per-instruction metrics…");
+                });
             }
-            Err(e) => {
-                ui.label(e.as_str());
-            }
+            Loading::Ready(data) => match &data.view {
+                Ok(v) => {
+                    if let Some(Err(e)) = &data.baseline {
+                        ui.colored_label(ui.visuals().warn_fg_color, e.as_str());
+                    }
+                    let baseline = match &data.baseline {
+                        Some(Ok((base, c))) => Some((base, c)),
+                        _ => None,
+                    };
+                    self.show(ui, v, baseline)
+                }
+                Err(e) => {
+                    ui.label(e.as_str());
+                }
+            },
         }
-        self.view = Some((cx.at, view));
+        self.data = Some((key, loading));
     }
 
     fn release(&mut self) {
-        self.view = None;
-        self.baseline = None;
+        self.data = None;
         self.selected_line = None;
     }
 }
@@ -157,7 +179,7 @@ fn heat_bar(ui: &mut egui::Ui, fraction: f64) {
 }
 
 impl SourcePage {
-    fn show(&mut self, ui: &mut egui::Ui, view: &SourceView) {
+    fn show(&mut self, ui: &mut egui::Ui, view: &SourceView, baseline: Baseline<'_>) {
         ui.heading(&view.kernel);
         for note in &view.notes {
             ui.colored_label(ui.visuals().warn_fg_color, note);
@@ -189,13 +211,20 @@ impl SourcePage {
         ui.separator();
         let query = self.search.to_lowercase();
         ui.columns(2, |cols| {
-            self.lines_list(&mut cols[0], view, column, &query);
+            self.lines_list(&mut cols[0], view, baseline, column, &query);
             self.sass_list(&mut cols[1], view, column, &query);
         });
     }
 
     /// The CUDA lines with code.
-    fn lines_list(&mut self, ui: &mut egui::Ui, view: &SourceView, column: usize, query: &str) {
+    fn lines_list(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &SourceView,
+        baseline: Baseline<'_>,
+        column: usize,
+        query: &str,
+    ) {
         ui.strong(format!(
             "CUDA source ({} lines with code)",
             view.lines.len()
@@ -226,8 +255,8 @@ impl SourcePage {
             .iter()
             .map(|l| number(&l.cells, column))
             .fold(0.0, f64::max);
-        let comparison = match &self.baseline {
-            Some((_, Ok((base, c)))) => {
+        let comparison = match baseline {
+            Some((base, c)) => {
                 ui.label(format!(
                     "Δ: change from the baseline {} (lines matched by place, then by text; {} baseline lines gone)",
                     base.kernel,
