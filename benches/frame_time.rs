@@ -85,6 +85,7 @@ fn generated_result(report: usize, index: usize) -> KernelResult {
             .into(),
         speedup: Some((SpeedupKind::Global, pct(0.3) / 2.0)),
         focus_metrics: Vec::new(),
+        guidance: Vec::new(),
     });
     sections.push(sol);
     let mut launch = Section {

@@ -180,6 +180,9 @@ pub struct RuleResult {
     pub speedup: Option<(SpeedupKind, f64)>,
     /// Focus metrics (key performance indicators): metric name and value.
     pub focus_metrics: Vec<(String, f64)>,
+    /// The guidance shown with each key performance indicator (`--print-rule-details`, the
+    /// report's rule details): metric name and text, such as `1.153 < 80.000`.
+    pub guidance: Vec<(String, String)>,
 }
 
 /// One section of a result, as ncu shows it on the Details page.

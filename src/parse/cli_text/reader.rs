@@ -574,8 +574,13 @@ impl<'a> ResultState<'a> {
         match table.kind {
             Kind::Skip => {}
             Kind::Kpi => {
+                let guidance = layout.cell(line, 2).unwrap_or("");
+                let width = layout.col(2).map_or(usize::MAX, |(s, e)| e - s);
                 if layout.blank_before(line, 0) {
                     // Guidance text wrapped onto the next line.
+                    if let Some(p) = &mut table.pending {
+                        p.continue_value(1, guidance, width);
+                    }
                     return;
                 }
                 let name = layout.cell(line, 0).unwrap_or("");
@@ -583,13 +588,14 @@ impl<'a> ResultState<'a> {
                 if value.is_empty() {
                     if let Some(p) = &mut table.pending {
                         p.continue_name(name);
+                        p.continue_value(1, guidance, width);
                     }
                     return;
                 }
                 if parse_value(value).0.as_f64().is_none() {
                     sh.skip(KPI_NOT_A_NUMBER);
                 }
-                let row = PendingRow::new(name, "", [value, "", ""], [usize::MAX; 3]);
+                let row = PendingRow::new(name, "", [value, guidance, ""], [0, width, 0]);
                 if let Some(done) = table.pending.replace(row) {
                     self.store_focus_metric(&done);
                 }
@@ -709,6 +715,11 @@ impl<'a> ResultState<'a> {
         };
         if let Some(rule) = rule {
             rule.focus_metrics.push((row.label.to_string(), value));
+            let guidance = row.values[1].trim();
+            if !guidance.is_empty() {
+                rule.guidance
+                    .push((row.label.to_string(), guidance.to_string()));
+            }
         }
     }
 

@@ -83,6 +83,7 @@ impl OpenRule {
             message: self.message,
             speedup: self.speedup,
             focus_metrics: Vec::new(),
+            guidance: Vec::new(),
         };
         crate::model::rule_catalog::complete(&mut rule);
         rule

@@ -170,6 +170,7 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
         message: cell(row, cols.rule_description).trim().to_string(),
         speedup: speedup_of(cell(row, cols.speedup_type), cell(row, cols.speedup)),
         focus_metrics: Vec::new(),
+        guidance: Vec::new(),
     };
     crate::model::rule_catalog::complete(&mut rule);
     if section.is_empty() {

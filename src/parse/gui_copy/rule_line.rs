@@ -118,6 +118,7 @@ pub fn parse_rule_line(line: &str, subtitles: &[&str]) -> RuleResult {
         message: strip_links(rest.trim()),
         speedup,
         focus_metrics: Vec::new(),
+        guidance: Vec::new(),
     }
 }
 

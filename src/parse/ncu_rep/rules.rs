@@ -35,6 +35,14 @@ pub fn decode_rule(bytes: &[u8]) -> Result<Vec<(Option<String>, RuleResult)>, pr
             };
             s.value.map(|v| (kind, v))
         });
+        let guidance = item
+            .focus_metrics
+            .iter()
+            .filter_map(|f| {
+                let info = f.info.as_deref().filter(|i| !i.is_empty())?;
+                Some((f.metric_name.clone().unwrap_or_default(), info.to_string()))
+            })
+            .collect();
         out.push((
             rule.section_identifier.clone(),
             RuleResult {
@@ -53,6 +61,7 @@ pub fn decode_rule(bytes: &[u8]) -> Result<Vec<(Option<String>, RuleResult)>, pr
                         )
                     })
                     .collect(),
+                guidance,
             },
         ));
     }

@@ -1,0 +1,90 @@
+//! `--print-rule-details`: the guidance printed with every key performance indicator is kept
+//! with its rule, and equals what NVIDIA's module reads from the `.ncu-rep`; the `.ncu-rep`
+//! reader keeps the same guidance.
+
+mod common;
+
+use common::{fixture_path, load_fixture, load_truth};
+use sightline::model::Report;
+
+/// The `*.rule_details.txt` fixtures, each with the stem of its `.ncu-rep` and truth file.
+fn rule_detail_fixtures() -> Vec<(String, String)> {
+    let root = fixture_path("");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let rel = path
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
+            if let Some(stem) = rel
+                .trim_end_matches(".xz")
+                .strip_suffix(".rule_details.txt")
+            {
+                out.push((rel.clone(), stem.to_string()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every result's (metric, guidance) pairs, sorted (sections are printed in another order
+/// than the report stores their rules).
+fn guidance_of(report: &Report) -> Vec<Vec<(String, String)>> {
+    report
+        .results
+        .iter()
+        .map(|r| {
+            let mut g: Vec<(String, String)> = r
+                .all_rules()
+                .flat_map(|rule| rule.guidance.clone())
+                .collect();
+            g.sort();
+            g
+        })
+        .collect()
+}
+
+#[test]
+fn guidance_of_every_key_performance_indicator_equals_the_report() {
+    let fixtures = rule_detail_fixtures();
+    assert!(fixtures.len() >= 5, "{fixtures:?}");
+    let mut pairs = 0;
+    for (text, stem) in fixtures {
+        let truth_rel = format!("{stem}.truth.json.xz");
+        if !fixture_path(&truth_rel).exists() {
+            continue;
+        }
+        let truth = load_truth(&truth_rel);
+        let expected: Vec<Vec<(String, String)>> = truth
+            .iter()
+            .map(|t| {
+                let mut g: Vec<(String, String)> = t
+                    .rules
+                    .iter()
+                    .filter_map(|rule| rule.get("focus_metrics")?.as_array())
+                    .flatten()
+                    .filter_map(|f| {
+                        let info = f.get("info")?.as_str().filter(|i| !i.is_empty())?;
+                        Some((f.get("name")?.as_str()?.to_string(), info.to_string()))
+                    })
+                    .collect();
+                g.sort();
+                g
+            })
+            .collect();
+        pairs += expected.iter().map(Vec::len).sum::<usize>();
+        let from_text = guidance_of(&load_fixture(&text));
+        assert_eq!(from_text, expected, "{text}");
+        let from_rep = guidance_of(&load_fixture(&format!("{stem}.ncu-rep.xz")));
+        assert_eq!(from_rep, expected, "{stem}.ncu-rep");
+    }
+    assert!(pairs >= 100, "only {pairs} indicators with guidance");
+}
