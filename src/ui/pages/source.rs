@@ -205,8 +205,9 @@ impl SourcePage {
                 });
             ui.checkbox(&mut self.hottest_first, "Hottest first");
             ui.checkbox(&mut self.all_sass, "Whole function's SASS");
-            ui.label("Search");
-            ui.add(egui::TextEdit::singleline(&mut self.search).desired_width(160.0));
+            let label = ui.label("Search");
+            ui.add(egui::TextEdit::singleline(&mut self.search).desired_width(160.0))
+                .labelled_by(label.id);
         });
         ui.separator();
         let query = self.search.to_lowercase();

@@ -1,0 +1,124 @@
+//! The Source page in the desktop app, driven headless with egui_kittest: read in the
+//! background, with a baseline its Δ column equals the difference of Nsight Compute's exports of
+//! the two reports, and a selected line's stall reasons are ncu's per-reason columns.
+
+mod common;
+
+use common::app_harness::{
+    AppHarness, fixture_file, has_label, has_label_containing, open_in_order, options, step_until,
+    temp_dir,
+};
+use common::fixture_bytes;
+use egui::accesskit::Role;
+use egui_kittest::kittest::Queryable;
+use sightline::app::workspace::ResultRef;
+use sightline::parse::source_csv::{self, LineListing};
+use sightline::ui::{PageId, SightlineApp};
+use std::time::Duration;
+
+/// ncu's per-line listing of `inline_chain` in one report.
+fn ncu_lines(report: &str) -> LineListing {
+    let rel = format!("source/{report}.inline_chain.source_cuda_sass.csv.xz");
+    let mut export = source_csv::parse(&fixture_bytes(&rel)).expect("export");
+    export.lines.remove(0)
+}
+
+/// `inline_chain` in the open report at `report`.
+fn chain_in(h: &AppHarness, report: usize) -> ResultRef {
+    let open = &h.state().workspace().reports()[report];
+    let index = open
+        .report
+        .results
+        .iter()
+        .position(|r| r.name.demangled.starts_with("inline_chain"))
+        .expect("kernel");
+    ResultRef {
+        report: open.id,
+        index,
+    }
+}
+
+fn number(listing: &LineListing, row: usize, column: &str) -> i64 {
+    let c = listing
+        .columns
+        .iter()
+        .position(|n| n == column)
+        .expect(column);
+    listing.lines[row].cells[c].parse().expect("integer")
+}
+
+#[test]
+fn source_page_shows_the_change_from_a_baseline_and_a_lines_stall_reasons() {
+    let dir = temp_dir("app_source");
+    let files = [
+        fixture_file(&dir, "source/inl_nosrc.ncu-rep.xz"),
+        fixture_file(&dir, "source/inl_src.ncu-rep.xz"),
+    ];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    let (base, current) = (chain_in(&h, 0), chain_in(&h, 1));
+    h.state_mut().select(Some(base));
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Set as baseline")
+        .click();
+    h.run();
+    h.state_mut().select(Some(current));
+    h.state_mut().settings_mut().page = PageId::Source;
+    assert!(
+        step_until(&mut h, Duration::from_secs(120), |h| has_label_containing(
+            h,
+            "Δ: change from the baseline"
+        )),
+        "the Source page never showed the comparison"
+    );
+
+    // The hottest line of ncu's export, with its samples and their change.
+    let (before, after) = (ncu_lines("inl_nosrc"), ncu_lines("inl_src"));
+    let samples = "Warp Stall Sampling (All Samples)";
+    let hottest = (0..after.lines.len())
+        .max_by_key(|&i| (number(&after, i, samples), std::cmp::Reverse(i)))
+        .expect("lines");
+    let line = after.lines[hottest].line;
+    let then = before
+        .lines
+        .iter()
+        .position(|r| r.line == line)
+        .expect("line");
+    let (now_v, delta) = (
+        number(&after, hottest, samples),
+        number(&after, hottest, samples) - number(&before, then, samples),
+    );
+    let delta = if delta > 0 {
+        format!("+{delta}")
+    } else {
+        delta.to_string()
+    };
+    let row = format!("{line:>5} {now_v:>10} {delta:>9}  ");
+    h.query_all_by_label_contains(&row)
+        .next()
+        .unwrap_or_else(|| panic!("no line row starting {row:?}"))
+        .click();
+    h.run();
+    assert!(has_label(&h, &format!("Stall reasons of line {line}:")));
+    let mut shown = 0;
+    for name in after
+        .columns
+        .iter()
+        .filter(|n| n.starts_with("stall_") && !n.ends_with("(Not Issued)"))
+    {
+        let v = number(&after, hottest, name);
+        if v != 0 {
+            let short = name.trim_start_matches("stall_");
+            assert!(
+                has_label_containing(&h, &format!("{short} {v} (")),
+                "stall reason {name} {v} of line {line} not shown"
+            );
+            shown += 1;
+        }
+    }
+    assert!(
+        shown > 0,
+        "line {line} has no stall reasons in ncu's export"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
