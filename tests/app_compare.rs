@@ -11,7 +11,7 @@ use common::app_harness::{
     assert_labels, fixture_file, harness_with, has_label, open_in_order, options, settle_ok,
     show_page, temp_dir,
 };
-use common::{fixture_bytes, fixture_path, load_fixture};
+use common::{TruthResult, fixture_bytes, fixture_path, load_fixture, load_truth};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use sightline::app::workspace::{ReportId, ResultRef};
@@ -348,6 +348,90 @@ fn a_pair_made_by_hand_is_respected_saved_and_removed() {
     assert!(h.state().settings().manual_pairs.is_empty());
     assert_label(&h, "0→0");
     assert!(!has_label(&h, "0→1"));
+}
+
+/// The integer template argument of an oracle launch, read from its mangled name
+/// (`_Z6matmulILi16EEvPKfS1_Pfi` gives `<16>`).
+fn truth_template_args(t: &TruthResult) -> Option<String> {
+    let rest = &t.mangled[t.mangled.find("ILi")? + 3..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    (!digits.is_empty() && rest[digits.len()..].starts_with('E')).then(|| format!("<{digits}>"))
+}
+
+#[test]
+fn report_vs_report_shows_the_totals_and_what_changed_in_a_pair() {
+    let dir = temp_dir("pair_totals");
+    let files = [
+        fixture_file(&dir, "pair/before.ncu-rep.xz"),
+        fixture_file(&dir, "pair/after.ncu-rep.xz"),
+    ];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    select_in(&mut h, "after.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    let (before, after) = (
+        load_truth("pair/before.truth.json.xz"),
+        load_truth("pair/after.truth.json.xz"),
+    );
+    let ns = |t: &TruthResult| t.number(names::DURATION);
+    let text = |v: f64| sightline::model::units::format_value(v, "ns");
+    // fixtures/pair/README.md: base 4 (histogram_old) and 7 (normalize) only in base, current
+    // 4 (bias_relu) and 7 (normalize_rows) only in current; the other seven pair by place.
+    assert_label(&h, "7 matched kernels");
+    assert_label(
+        &h,
+        &format!(
+            "Only in base (2 removed): {}",
+            text(ns(&before[4]) + ns(&before[7]))
+        ),
+    );
+    assert_label(
+        &h,
+        &format!(
+            "Only in current (2 added): {}",
+            text(ns(&after[4]) + ns(&after[7]))
+        ),
+    );
+    let (all_before, all_after) = (
+        before.iter().map(ns).sum::<f64>(),
+        after.iter().map(ns).sum::<f64>(),
+    );
+    assert_label_containing(
+        &h,
+        &format!(
+            "Net (whole report): {} → {} (",
+            text(all_before),
+            text(all_after)
+        ),
+    );
+    // matmul<16> with 16x16 blocks became matmul<32> with 32x32 blocks: labelled on its row.
+    let (ta, tb) = (
+        truth_template_args(&before[2]).expect("matmul<16>"),
+        truth_template_args(&after[2]).expect("matmul<32>"),
+    );
+    assert_eq!((ta.as_str(), tb.as_str()), ("<16>", "<32>"));
+    assert_label_containing(&h, &format!("template args changed: {ta} → {tb}"));
+    let block = |t: &TruthResult, p: &str| {
+        ["x", "y", "z"]
+            .map(|d| t.number(&format!("launch__{p}_dim_{d}")).to_string())
+            .join(", ")
+    };
+    assert_label_containing(
+        &h,
+        &format!(
+            "block changed: ({}) → ({})",
+            block(&before[2], "block"),
+            block(&after[2], "block")
+        ),
+    );
+    assert_label_containing(
+        &h,
+        &format!(
+            "grid changed: ({}) → ({})",
+            block(&before[3], "grid"),
+            block(&after[3], "grid")
+        ),
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! matching then respects (see [`crate::app::manual_pairs`]).
 
 use crate::analysis::compare::export::{
-    HEADLINE_METRICS, delta_text, pct_text, short_name, time_delta_text,
+    HEADLINE_METRICS, delta_text, short_name, time_delta_text, totals_lines,
 };
 use crate::analysis::compare::metric_diff::delta_pct;
 use crate::analysis::compare::{DiffOptions, MatchKind, ReportDiff, Verdict, diff_reports_with};
@@ -329,31 +329,38 @@ fn summary_ui(ui: &mut egui::Ui, diff: &ReportDiff) {
             text.color(theme::verdict_color(ui, Verdict::Worse))
         });
     });
-    if diff.matched.is_empty() {
-        return;
-    }
+    // Matched, only in base, only in current, net: the matched and net lines coloured by a
+    // change beyond the noise threshold (and the printed precision).
     let t = diff.totals();
     let delta = t.matched_delta_shown_ns();
-    let change = delta_pct(t.matched_base_ns, t.matched_current_ns);
-    let verdict = match change {
+    let matched_verdict = match delta_pct(t.matched_base_ns, t.matched_current_ns) {
         Some(p) if p.abs() < diff.threshold_pct => Verdict::Unchanged,
         _ if delta < 0.0 => Verdict::Better,
         _ if delta > 0.0 => Verdict::Worse,
         _ => Verdict::Unchanged,
     };
-    ui.horizontal_wrapped(|ui| {
-        ui.label(format!(
-            "Total time of the matched kernels {}, was {}: {}",
-            value_text(t.matched_current_ns, "ns"),
-            value_text(t.matched_base_ns, "ns"),
-            pct_text(change, true),
-        ));
-        ui.label(
-            RichText::new(time_delta_text(delta))
-                .strong()
-                .color(theme::verdict_color(ui, verdict)),
-        );
-    });
+    let net = t.net_shown_ns();
+    let net_verdict = match delta_pct(t.all_base_ns(), t.all_current_ns()) {
+        Some(p) if p.abs() < diff.threshold_pct => Verdict::Unchanged,
+        _ if net < 0.0 => Verdict::Better,
+        _ if net > 0.0 => Verdict::Worse,
+        _ => Verdict::Unchanged,
+    };
+    let lines = totals_lines(diff);
+    let last = lines.len().saturating_sub(1);
+    for (i, line) in lines.into_iter().enumerate() {
+        let verdict = match i {
+            0 => Some(matched_verdict),
+            _ if i == last => Some(net_verdict),
+            _ => None,
+        };
+        let text = RichText::new(line);
+        ui.label(match verdict {
+            Some(v) if v != Verdict::Unchanged => text.strong().color(theme::verdict_color(ui, v)),
+            Some(_) => text.strong(),
+            None => text,
+        });
+    }
 }
 
 /// A cell text coloured by a verdict.
@@ -435,7 +442,18 @@ fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff, candidates: &[String]) -> Opti
                         );
                     });
                     row.col(|ui| {
-                        cell(ui, short_name(&k.name, NAME_CHARS)).on_hover_text(&k.name);
+                        // What differs between the two launches (template arguments, grid,
+                        // block, name) follows the name.
+                        let (text, hover) = if k.changes.is_empty() {
+                            (short_name(&k.name, NAME_CHARS), k.name.clone())
+                        } else {
+                            let changes = k.changes.join("; ");
+                            (
+                                format!("{} · {changes}", short_name(&k.name, NAME_CHARS)),
+                                format!("{}\n{}", k.name, k.changes.join("\n")),
+                            )
+                        };
+                        cell(ui, text).on_hover_text(hover);
                     });
                     row.col(|ui| {
                         cell(ui, value(k.base_duration_ns));
