@@ -190,3 +190,41 @@ fn raw_csv_cells_outside_the_named_columns_and_short_rows_are_named() {
     );
     assert_eq!(report.results.len(), sound.results.len());
 }
+
+#[test]
+fn rows_of_a_table_of_no_known_shape_are_counted_and_named() {
+    let text = String::from_utf8(fixture_bytes("range/range_profiler.rule_details.txt")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let kpi = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("> Key Performance Indicators"))
+        .unwrap();
+    // The header row names a column ncu does not print: the table is not read.
+    let header = kpi + 2;
+    assert!(lines[header].contains(" Value "), "{}", lines[header]);
+    lines[header] = lines[header].replacen(" Value ", " Worth ", 1);
+    let rows: Vec<String> = (kpi + 4..)
+        .take_while(|&i| {
+            let l = lines[i].trim();
+            !l.is_empty() && !l.starts_with("---")
+        })
+        .map(|i| (i + 1).to_string())
+        .collect();
+    assert!(rows.len() >= 2);
+    let report = parse("r.rule_details.txt", &(lines.join("\n") + "\n"));
+    let named: Vec<&str> = rows.iter().take(5).map(String::as_str).collect();
+    let more = rows.len().saturating_sub(5);
+    assert_eq!(
+        report.warnings,
+        [format!(
+            "{} lines in a table of no known shape skipped (lines {}{})",
+            rows.len(),
+            named.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        )]
+    );
+}

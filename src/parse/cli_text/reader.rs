@@ -31,6 +31,8 @@ pub const RAW_SECTION: &str = "Raw";
 const OUTSIDE_RESULTS: &str = "before the first result that fit no shape";
 /// Why a line inside a result was skipped.
 const NO_SHAPE: &str = "inside a result that fit no shape";
+/// Why a row of a table of no known shape was skipped.
+const UNREAD_TABLE: &str = "in a table of no known shape";
 /// Why a key performance indicator row was skipped.
 const KPI_NOT_A_NUMBER: &str = "with a key performance indicator that is not a number";
 
@@ -572,7 +574,7 @@ impl<'a> ResultState<'a> {
         };
         let layout = table.layout;
         match table.kind {
-            Kind::Skip => {}
+            Kind::Skip => sh.skip(UNREAD_TABLE),
             Kind::Kpi => {
                 let guidance = layout.cell(line, 2).unwrap_or("");
                 let width = layout.col(2).map_or(usize::MAX, |(s, e)| e - s);
