@@ -148,3 +148,96 @@ fn ranges_and_graphs_are_rows_with_their_kind_and_same_named_files_differ() {
     assert_eq!(kinds, ["range", "kernel", "graph", "graph"]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The oracle's number of `key` in result `t`, read from its exact text; `None` when absent.
+fn truth_number(t: &serde_json::Value, key: &str) -> Option<f64> {
+    common::oracle::num_f64(&t["metrics"][key]["value"]).filter(|v| !v.is_nan())
+}
+
+/// `summary --csv` gives one row per result with the oracle's exact values, and writes it
+/// without keeping the results' bodies decoded.
+#[test]
+fn csv_rows_carry_the_exact_oracle_values() {
+    let dir = std::env::temp_dir().join(format!("sightline-summary-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "h100/kernels_full.ncu-rep.xz",
+            "h100/kernels_full.truth.json.xz",
+        ),
+        ("big/many_basic.ncu-rep.xz", "big/many_basic.truth.json.xz"),
+    ];
+    for (rel, truth_rel) in cases {
+        let path = dir.join(rel.replace('/', "-").trim_end_matches(".xz"));
+        std::fs::write(&path, common::fixture_bytes(rel)).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .args(["summary", "--csv"])
+            .arg(&path)
+            .output()
+            .expect("run sightline");
+        assert_eq!(out.status.code(), Some(0), "{rel}");
+
+        // The command writes what the library writes for the report opened on demand, and the
+        // library leaves no body decoded.
+        let mut reports = vec![sightline::parse::load_path(&path).unwrap()];
+        let mut written = Vec::new();
+        sightline::cli::summary_csv::write_csv(&mut written, &mut reports).unwrap();
+        assert_eq!(reports[0].decoded_bodies(), 0, "{rel}");
+        assert_eq!(written, out.stdout, "{rel}");
+
+        let mut csv = csv::Reader::from_reader(&out.stdout[..]);
+        let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
+        assert_eq!(header, sightline::cli::summary_csv::COLUMNS, "{rel}");
+        let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+        let truth = common::oracle::truth(truth_rel);
+        assert_eq!(rows.len(), truth.len(), "{rel}");
+        for (row, t) in rows.iter().zip(&truth) {
+            let cell = |name: &str| row.get(col(name)).unwrap();
+            let num = |name: &str| {
+                let c = cell(name);
+                (!c.is_empty()).then(|| c.parse::<f64>().unwrap())
+            };
+            assert_eq!(cell("report"), path.display().to_string());
+            let function = t["function"].as_str().unwrap();
+            assert_eq!(cell("function"), function, "{rel}");
+            for (column, key) in [
+                ("duration_ns", "gpu__time_duration.sum"),
+                (
+                    "sol_compute_pct",
+                    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+                ),
+                (
+                    "sol_memory_pct",
+                    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+                ),
+                (
+                    "achieved_occupancy_pct",
+                    "sm__warps_active.avg.pct_of_peak_sustained_active",
+                ),
+            ] {
+                // Bit-equal: the CSV number reads back as the stored double.
+                assert_eq!(
+                    num(column),
+                    truth_number(t, key),
+                    "{rel} {function} {column}"
+                );
+            }
+            let number = |key: &str| truth_number(t, key).unwrap();
+            let dim = |what: &str| {
+                ["x", "y", "z"]
+                    .map(|a| number(&format!("launch__{what}_dim_{a}")).to_string())
+                    .join("x")
+            };
+            assert_eq!(cell("grid"), dim("grid"), "{rel} {function}");
+            assert_eq!(cell("block"), dim("block"), "{rel} {function}");
+            let cc = format!(
+                "{}.{}",
+                number("device__attribute_compute_capability_major"),
+                number("device__attribute_compute_capability_minor")
+            );
+            assert_eq!(cell("cc"), cc, "{rel} {function}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -8,6 +8,7 @@ pub mod roofline;
 pub mod sections;
 pub mod source;
 pub mod summary;
+pub mod summary_csv;
 pub mod warnings;
 
 use clap::{Parser, Subcommand};
@@ -43,6 +44,9 @@ pub enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Print CSV instead of a table: one row per result, numbers in base units.
+        #[arg(long, conflicts_with = "json")]
+        csv: bool,
         /// Treat every warning (a skipped result, section, metric or line) as an error.
         #[arg(long)]
         strict: bool,
@@ -93,9 +97,10 @@ pub fn run(command: Command) -> i32 {
     match command {
         Command::Summary {
             json,
+            csv,
             strict,
             files,
-        } => summary::run(&files, json, strict),
+        } => summary::run(&files, summary::Form::pick(json, csv), strict),
         Command::Diff(args) => diff::run(&args),
         Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref()),
         Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref()),

@@ -1,4 +1,4 @@
-//! `sightline summary`: one row per result of every file, as a table or JSON.
+//! `sightline summary`: one row per result of every file, as a table, JSON or CSV.
 
 use super::loading::load_all;
 use super::output::{finish, json_document, render_rows, report_json};
@@ -11,18 +11,46 @@ use serde_json::{Map, Value as Json, json};
 use std::io::Write;
 use std::path::PathBuf;
 
+/// The output form of `summary`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    Table,
+    Json,
+    Csv,
+}
+
+impl Form {
+    /// The form the `--json` and `--csv` flags ask for.
+    pub fn pick(json: bool, csv: bool) -> Form {
+        match (json, csv) {
+            (true, _) => Form::Json,
+            (false, true) => Form::Csv,
+            (false, false) => Form::Table,
+        }
+    }
+}
+
 /// Loads every file, prints the summary, and returns the exit code: 0 when every file loaded
 /// with results, 2 when one could not be read as a result or yielded none (or, with `strict`,
-/// gave any warning). Warnings go to stderr.
-pub fn run(files: &[PathBuf], as_json: bool, strict: bool) -> i32 {
+/// gave any warning). Warnings and unreadable files go to stderr.
+pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
     let (mut reports, errors) = load_all(files);
-    let code = if as_json {
-        let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-        // A closed pipe (`| head`) is not an error worth a panic.
-        let _ = write_json(&mut stdout, &mut reports, &errors).and_then(|()| stdout.flush());
-        if errors.is_empty() { 0 } else { 2 }
-    } else {
-        finish(&render_table(&reports, &errors), &errors, false)
+    let code = match form {
+        Form::Json => {
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            // A closed pipe (`| head`) is not an error worth a panic.
+            let _ = write_json(&mut stdout, &mut reports, &errors).and_then(|()| stdout.flush());
+            if errors.is_empty() { 0 } else { 2 }
+        }
+        Form::Csv => {
+            for e in &errors {
+                eprintln!("error: {e}");
+            }
+            let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            let _ = super::summary_csv::write_csv(stdout, &mut reports);
+            if errors.is_empty() { 0 } else { 2 }
+        }
+        Form::Table => finish(&render_table(&reports, &errors), &errors, false),
     };
     let failed = super::warnings::report_problems(&reports, strict);
     super::loading::leave_for_exit(reports);
