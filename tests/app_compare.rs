@@ -13,7 +13,7 @@ use common::app_harness::{
 };
 use common::{TruthResult, fixture_bytes, fixture_path, load_fixture, load_truth};
 use egui::accesskit::Role;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::workspace::{ReportId, ResultRef};
 use sightline::model::names;
 use sightline::ui::{Command, OpenRequest, PageId, SightlineApp, pages::roofline};
@@ -430,6 +430,99 @@ fn report_vs_report_shows_the_totals_and_what_changed_in_a_pair() {
             "grid changed: ({}) → ({})",
             block(&before[3], "grid"),
             block(&after[3], "grid")
+        ),
+    );
+}
+
+/// Rules that point at a problem (warning or optimisation messages) in an oracle launch.
+fn truth_problem_rules(t: &TruthResult) -> std::collections::BTreeSet<String> {
+    t.rules
+        .iter()
+        .filter(|r| matches!(r["rule_message"]["type"].as_i64(), Some(2 | 4)))
+        .filter_map(|r| r["rule_identifier"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Opens the pair's row of the report comparison whose kernel name starts with `function(`.
+fn open_pair_row(h: &mut AppHarness, function: &str) {
+    show_page(h, PageId::ReportDiff);
+    let prefix = format!("{function}(");
+    h.query_all_by_label_contains(&prefix)
+        .find(|n| {
+            n.accesskit_node()
+                .value()
+                .is_some_and(|l| l.starts_with(&prefix))
+        })
+        .unwrap_or_else(|| panic!("no row of {function}"))
+        .click();
+    h.run();
+    h.run();
+    assert_eq!(h.state().settings().page, PageId::Compare);
+}
+
+#[test]
+fn why_it_changed_lists_the_causes_the_oracle_shows() {
+    let dir = temp_dir("pair_why");
+    let files = [
+        fixture_file(&dir, "pair/before.ncu-rep.xz"),
+        fixture_file(&dir, "pair/after.ncu-rep.xz"),
+    ];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    select_in(&mut h, "after.ncu-rep", 0);
+    let (before, after) = (
+        load_truth("pair/before.truth.json.xz"),
+        load_truth("pair/after.truth.json.xz"),
+    );
+    let bytes = |v: f64| sightline::model::units::format_value(v, "byte");
+    let count = |v: f64| sightline::model::units::format_value(v, "inst");
+
+    // saxpy_strided (launch 1) got faster: the uncoalesced-access rule stops firing and L1
+    // moves fewer bytes.
+    open_pair_row(&mut h, "saxpy_strided");
+    assert_label(&h, "Why it changed");
+    let gone = truth_problem_rules(&before[1]);
+    assert!(gone.contains("UncoalescedGlobalAccess"), "{gone:?}");
+    assert!(!truth_problem_rules(&after[1]).contains("UncoalescedGlobalAccess"));
+    assert_label_containing(&h, "rule UncoalescedGlobalAccess no longer fires");
+    let l1 = |t: &TruthResult| {
+        [
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+        ]
+        .iter()
+        .map(|k| t.number(k))
+        .sum::<f64>()
+            * 32.0
+    };
+    let (x, y) = (l1(&before[1]), l1(&after[1]));
+    assert_label(
+        &h,
+        &format!(
+            "L1 traffic: {} → {} ({:+.1}%)",
+            bytes(x),
+            bytes(y),
+            pct(x, y)
+        ),
+    );
+
+    // blur (launch 6) got slower: radius 2 → 8 executes more instructions.
+    select_in(&mut h, "after.ncu-rep", 0);
+    open_pair_row(&mut h, "blur");
+    let inst = |t: &TruthResult| t.number("smsp__inst_executed.sum");
+    let (x, y) = (inst(&before[6]), inst(&after[6]));
+    assert!(y > x);
+    assert_label(
+        &h,
+        &format!(
+            "instructions executed: {} → {} ({:+.1}%)",
+            count(x),
+            count(y),
+            pct(x, y)
         ),
     );
 }
