@@ -162,6 +162,18 @@ fn stall_reasons(ui: &mut egui::Ui, view: &SourceView, cells: &[Cell], line: u32
     });
 }
 
+/// The header of a list of rows: blank above the heat bars, then `text` in the rows' columns;
+/// `metric` (the value column's full name) on hover.
+fn column_header(ui: &mut egui::Ui, text: String, metric: &str) {
+    ui.horizontal(|ui| {
+        let height = ui.text_style_height(&egui::TextStyle::Monospace);
+        ui.allocate_exact_size(egui::vec2(BAR_WIDTH, height), egui::Sense::hover());
+        ui.add_space(ui.spacing().button_padding.x);
+        ui.label(egui::RichText::new(text).monospace().strong())
+            .on_hover_text(format!("Value: {metric}"));
+    });
+}
+
 /// A bar whose length is `fraction` of its width.
 fn heat_bar(ui: &mut egui::Ui, fraction: f64) {
     let height = ui.text_style_height(&egui::TextStyle::Monospace);
@@ -267,6 +279,15 @@ impl SourcePage {
             }
             _ => None,
         };
+        let metric = view.columns.get(column).map_or("", String::as_str);
+        column_header(
+            ui,
+            match comparison {
+                Some(_) => format!("{:>5} {:>10} {:>9}  Source", "Line", "Value", "Δ"),
+                None => format!("{:>5} {:>10}  Source", "Line", "Value"),
+            },
+            metric,
+        );
         let row_height =
             ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
         egui::ScrollArea::both()
@@ -345,6 +366,20 @@ impl SourcePage {
             .iter()
             .map(|i| number(&i.cells, column))
             .fold(0.0, f64::max);
+        let address_width = view
+            .instructions
+            .iter()
+            .map(|i| format!("{:#x}", i.address).len())
+            .max()
+            .unwrap_or(7);
+        column_header(
+            ui,
+            format!(
+                "{:<address_width$} {:>10} {:>5}  SASS",
+                "Address", "Value", "Line"
+            ),
+            view.columns.get(column).map_or("", String::as_str),
+        );
         let row_height =
             ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
         egui::ScrollArea::both()
