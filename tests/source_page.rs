@@ -1,7 +1,8 @@
 //! The Source page against Nsight Compute's own exports (`ncu -i --page source --csv`): for
 //! every kernel of `kernels_full` and of the inlined-function fixture, every per-instruction and
 //! per-line cell; the inlined-function attribution; source text from the report and from a
-//! source folder; SASS text from `nvdisasm -c` output and from an imported export.
+//! source folder; SASS text from `nvdisasm -c` output and from an imported export; the PTX text
+//! against the `--print-source ptx` export.
 
 mod common;
 
@@ -331,4 +332,36 @@ fn the_app_reads_the_source_page_from_the_report_file() {
         sightline::app::source_page::load(Some(&text), &report.results[0]).expect_err("no view");
     assert!(err.contains(".ncu-rep"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ptx_text_equals_ncus_ptx_export_line_by_line() {
+    for report in ["inl_src", "inl_nosrc"] {
+        let views = views(
+            &format!("source/{report}.ncu-rep.xz"),
+            &SourceOptions::default(),
+        );
+        assert_eq!(views.len(), 2, "{report}");
+        for view in &views {
+            let name = view.kernel.split('(').next().unwrap_or_default();
+            let rel = format!("source/{report}.{name}.source_ptx.csv");
+            let bytes = fixture_bytes(&rel);
+            let mut reader = csv::ReaderBuilder::new()
+                .has_headers(true)
+                .from_reader(bytes.as_slice());
+            let rows: Vec<(String, String)> = reader
+                .records()
+                .map(|r| {
+                    let r = r.unwrap_or_else(|e| panic!("{rel}: {e}"));
+                    (r[0].to_string(), r[1].to_string())
+                })
+                .collect();
+            assert!(rows.len() > 100, "{rel}: {} rows", rows.len());
+            assert_eq!(view.ptx.len(), rows.len(), "{rel}");
+            for (i, (ours, (number, theirs))) in view.ptx.iter().zip(&rows).enumerate() {
+                assert_eq!(number, &(i + 1).to_string(), "{rel}");
+                assert_eq!(ours, theirs, "{rel} line {number}");
+            }
+        }
+    }
 }

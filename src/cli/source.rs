@@ -251,6 +251,7 @@ pub fn view_json(view: &SourceView, base: Option<&SourceView>) -> Json {
         "notes": view.notes,
         "lines": lines,
         "instructions": instructions,
+        "ptx": view.ptx,
     });
     if let Some(base) = base {
         out["baseline_kernel"] = json!(base.kernel);

@@ -100,6 +100,8 @@ pub struct SourceView {
     /// Lines with code, by file and line number.
     pub lines: Vec<SourceLine>,
     pub files: Vec<SourceFileText>,
+    /// The module's PTX text, line by line (empty when the module carries none).
+    pub ptx: Vec<String>,
     /// Whether the module carried a line table (built with `-lineinfo`).
     pub has_line_info: bool,
     /// What could not be shown, and how to get it.

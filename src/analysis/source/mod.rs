@@ -197,6 +197,10 @@ pub fn build(
             ));
         }
     }
+    let ptx = cubin
+        .as_ref()
+        .and_then(|c| c.ptx_lines())
+        .unwrap_or_default();
     Ok(SourceView {
         kernel: r.name.demangled.clone(),
         function_address: start,
@@ -205,6 +209,7 @@ pub fn build(
         instructions,
         lines,
         files,
+        ptx,
         has_line_info,
         notes,
     })

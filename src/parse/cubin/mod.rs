@@ -1,6 +1,7 @@
 //! Embedded CUDA modules (cubins: ELF files for `e_machine` 190): the machine code of a
 //! function (its `.text.<mangled name>` section) and the SASS-to-CUDA line table of
-//! `.debug_line`, present when the program was built with `-lineinfo` or `-G`.
+//! `.debug_line`, present when the program was built with `-lineinfo` or `-G`, and the module's
+//! PTX text (`.nv_debug_ptx_txt`), present in the same builds.
 
 pub mod line_table;
 
@@ -87,6 +88,28 @@ impl<'a> Cubin<'a> {
             .and_then(|s| s.data().ok())
             .unwrap_or(&[]);
         line_table::read(&data, debug_str, &bases).map(Some)
+    }
+}
+
+impl Cubin<'_> {
+    /// The module's PTX, one string per line as Nsight Compute numbers them, `None` when the
+    /// cubin has no `.nv_debug_ptx_txt` section. The section holds the lines NUL-terminated
+    /// (comments and leading indentation already removed by the compiler).
+    pub fn ptx_lines(&self) -> Option<Vec<String>> {
+        let data = self
+            .file
+            .section_by_name(".nv_debug_ptx_txt")?
+            .data()
+            .ok()?;
+        let data = data.strip_suffix(&[0]).unwrap_or(data);
+        if data.is_empty() {
+            return Some(Vec::new());
+        }
+        Some(
+            data.split(|&b| b == 0)
+                .map(|l| String::from_utf8_lossy(l).into_owned())
+                .collect(),
+        )
     }
 }
 
