@@ -99,6 +99,30 @@ fn lines_inserted_into_a_details_text_are_counted_and_named() {
 }
 
 #[test]
+fn an_indented_line_before_the_first_section_is_counted_unless_it_is_ncus_own_note() {
+    let text = String::from_utf8(fixture_bytes("range/range_profiler.details.txt")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // ncu's own note before the first section reads without a warning.
+    let note = lines
+        .iter()
+        .position(|l| l.starts_with("    Warning: Data collection happened"))
+        .unwrap();
+    let first_section = lines.iter().position(|l| l.contains("Section: ")).unwrap();
+    assert!(note < first_section);
+    assert!(parse("r.details.txt", &text).warnings.is_empty());
+    // Any other line indented like it is counted and named.
+    let (damaged, numbers) = insert_lines(&text, &[note + 1], "    Unexpected preface line");
+    let report = parse("r.details.txt", &damaged);
+    assert_eq!(
+        report.warnings,
+        [format!(
+            "1 line inside a result that fit no shape skipped (line {})",
+            numbers[0]
+        )]
+    );
+}
+
+#[test]
 fn a_key_performance_indicator_that_is_not_a_number_is_named() {
     let text = String::from_utf8(fixture_bytes("range/range_profiler.rule_details.txt")).unwrap();
     assert!(parse("r.rule_details.txt", &text).warnings.is_empty());

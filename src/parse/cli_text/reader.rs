@@ -35,6 +35,9 @@ const NO_SHAPE: &str = "inside a result that fit no shape";
 const UNREAD_TABLE: &str = "in a table of no known shape";
 /// Why a key performance indicator row was skipped.
 const KPI_NOT_A_NUMBER: &str = "with a key performance indicator that is not a number";
+/// Starts of ncu's own notes printed in a result before its first section; expected, so not
+/// counted as skipped.
+const KNOWN_PREFACE: &[&str] = &["Warning: Data collection happened without fixed GPU frequencies"];
 
 /// State shared by all results: caches and warnings.
 struct Shared<'a> {
@@ -438,13 +441,17 @@ impl<'a> ResultState<'a> {
         if indent >= 4 {
             // Preface warnings, body item titles, `Table Name : ...` lines.
             self.rule_block = RuleBlock::None;
-            if let Some(section) = &mut self.section {
-                section.body_seen = true;
-                section.has_content = true;
-                if let Some(name) = rest.strip_prefix("Table Name : ") {
-                    section.table_name = name.trim_end();
+            match &mut self.section {
+                Some(section) => {
+                    section.body_seen = true;
+                    section.has_content = true;
+                    if let Some(name) = rest.strip_prefix("Table Name : ") {
+                        section.table_name = name.trim_end();
+                    }
+                    self.bodies.text_line(rest);
                 }
-                self.bodies.text_line(rest);
+                None if KNOWN_PREFACE.iter().any(|p| rest.starts_with(p)) => {}
+                None => sh.skip(NO_SHAPE),
             }
             return;
         }
