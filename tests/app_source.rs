@@ -1,12 +1,13 @@
 //! The Source page in the desktop app, driven headless with egui_kittest: read in the
 //! background, with a baseline its Δ column equals the difference of Nsight Compute's exports of
-//! the two reports, and a selected line's stall reasons are ncu's per-reason columns.
+//! the two reports, and a selected line's stall reasons are ncu's per-reason columns; the PTX
+//! view shows the lines of ncu's `--print-source ptx` export with their numbers.
 
 mod common;
 
 use common::app_harness::{
     AppHarness, fixture_file, has_label, has_label_containing, open_in_order, options, step_until,
-    temp_dir,
+    temp_dir, type_into,
 };
 use common::fixture_bytes;
 use egui::accesskit::Role;
@@ -120,5 +121,48 @@ fn source_page_shows_the_change_from_a_baseline_and_a_lines_stall_reasons() {
         shown > 0,
         "line {line} has no stall reasons in ncu's export"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn source_page_ptx_view_shows_ncus_ptx_lines() {
+    let dir = temp_dir("app_source_ptx");
+    let files = [fixture_file(&dir, "source/inl_src.ncu-rep.xz")];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    let current = chain_in(&h, 0);
+    h.state_mut().select(Some(current));
+    h.state_mut().settings_mut().page = PageId::Source;
+    assert!(
+        step_until(&mut h, Duration::from_secs(120), |h| has_label_containing(
+            h,
+            "CUDA source ("
+        )),
+        "the Source page never showed its lines"
+    );
+    h.get_by_role_and_label(Role::CheckBox, "PTX").click();
+    h.run();
+
+    let bytes = fixture_bytes("source/inl_src.inline_chain.source_ptx.csv");
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    let rows: Vec<(String, String)> = reader
+        .records()
+        .map(|r| {
+            let r = r.expect("row");
+            (r[0].to_string(), r[1].to_string())
+        })
+        .collect();
+    assert!(has_label(&h, &format!("PTX ({} lines)", rows.len())));
+    // Every line of ncu's export holding the searched text, with its number.
+    type_into(&mut h, "Search", "ld.param");
+    let wanted: Vec<&(String, String)> = rows
+        .iter()
+        .filter(|(_, t)| t.contains("ld.param"))
+        .collect();
+    assert!(wanted.len() >= 3, "{wanted:?}");
+    for (number, text) in wanted {
+        let label = format!("{number:>5}  {text}");
+        assert!(has_label(&h, &label), "PTX line {label:?} not shown");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,6 @@
 //! The Source page: the CUDA lines of the selected result with a heat bar and the chosen
 //! metric column, hottest first or in source order; the SASS of the selected line (or of the
-//! whole function) beside it. Both lists draw only their visible rows, so functions with tens of
+//! whole function) beside it, or the module's PTX text. Both lists draw only their visible rows, so functions with tens of
 //! thousands of instructions scroll smoothly.
 
 use crate::analysis::source::compare::SourceComparison;
@@ -35,6 +35,8 @@ pub struct SourcePage {
     hottest_first: bool,
     /// Show the whole function's SASS instead of the selected line's.
     all_sass: bool,
+    /// Show the module's PTX text instead of the SASS.
+    ptx: bool,
     search: String,
     selected_line: Option<usize>,
 }
@@ -46,6 +48,7 @@ impl Default for SourcePage {
             column: DEFAULT_COLUMN.to_string(),
             hottest_first: true,
             all_sass: false,
+            ptx: false,
             search: String::new(),
             selected_line: None,
         }
@@ -174,6 +177,33 @@ fn column_header(ui: &mut egui::Ui, text: String, metric: &str) {
     });
 }
 
+/// The module's PTX text with its line numbers (as Nsight Compute numbers them), filtered by
+/// the search text.
+fn ptx_list(ui: &mut egui::Ui, view: &SourceView, query: &str) {
+    let mut order: Vec<usize> = (0..view.ptx.len()).collect();
+    if !query.is_empty() {
+        order.retain(|&i| view.ptx[i].to_lowercase().contains(query));
+    }
+    ui.strong(format!("PTX ({} lines)", view.ptx.len()));
+    if view.ptx.is_empty() {
+        ui.label(
+            "The module holds no PTX text: build it with `nvcc -lineinfo` (or -G) to keep it.",
+        );
+        return;
+    }
+    let row_height =
+        ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+    egui::ScrollArea::both()
+        .id_salt("source_ptx")
+        .auto_shrink([false, false])
+        .show_rows(ui, row_height, order.len(), |ui, rows| {
+            for &i in &order[rows] {
+                let text = format!("{:>5}  {}", i + 1, view.ptx[i]);
+                ui.label(egui::RichText::new(text).monospace());
+            }
+        });
+}
+
 /// A bar whose length is `fraction` of its width.
 fn heat_bar(ui: &mut egui::Ui, fraction: f64) {
     let height = ui.text_style_height(&egui::TextStyle::Monospace);
@@ -217,6 +247,7 @@ impl SourcePage {
                 });
             ui.checkbox(&mut self.hottest_first, "Hottest first");
             ui.checkbox(&mut self.all_sass, "Whole function's SASS");
+            ui.checkbox(&mut self.ptx, "PTX");
             let label = ui.label("Search");
             ui.add(egui::TextEdit::singleline(&mut self.search).desired_width(160.0))
                 .labelled_by(label.id);
@@ -225,7 +256,11 @@ impl SourcePage {
         let query = self.search.to_lowercase();
         ui.columns(2, |cols| {
             self.lines_list(&mut cols[0], view, baseline, column, &query);
-            self.sass_list(&mut cols[1], view, column, &query);
+            if self.ptx {
+                ptx_list(&mut cols[1], view, &query);
+            } else {
+                self.sass_list(&mut cols[1], view, column, &query);
+            }
         });
     }
 
