@@ -123,6 +123,46 @@ fn an_indented_line_before_the_first_section_is_counted_unless_it_is_ncus_own_no
 }
 
 #[test]
+fn a_metric_row_whose_unit_says_number_but_whose_value_is_damaged_is_skipped_and_named() {
+    let text = String::from_utf8(fixture_bytes("range/range_profiler.details.txt")).unwrap();
+    let sound = parse("r.details.txt", &text);
+    assert!(sound.warnings.is_empty(), "{:?}", sound.warnings);
+    let lines: Vec<&str> = text.lines().collect();
+    let row = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("DRAM Frequency "))
+        .unwrap();
+    let cells: Vec<&str> = lines[row].split_whitespace().collect();
+    assert_eq!(cells[cells.len() - 2], "Ghz");
+    let value = cells[cells.len() - 1];
+    assert!(value.parse::<f64>().is_ok(), "{}", lines[row]);
+    let garbled = format!("{:<1$}", "#?", value.len());
+    let mut damaged: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    damaged[row] = lines[row].replacen(value, &garbled, 1);
+    let report = parse("r.details.txt", &(damaged.join("\n") + "\n"));
+    assert_eq!(
+        report.warnings,
+        [format!(
+            "1 line in a metric table whose value is not a number skipped (line {})",
+            row + 1
+        )]
+    );
+    // Only that row is gone: no metric with a text value stands in for it.
+    assert_eq!(metric_count(&report), metric_count(&sound) - 1);
+    let first = |r: &sightline::model::Report| {
+        r.results[0].sections()[0]
+            .rows
+            .iter()
+            .map(|m| m.label.clone())
+            .collect::<Vec<_>>()
+    };
+    let (before, after) = (first(&sound), first(&report));
+    assert!(before.contains(&"DRAM Frequency".to_string()));
+    assert!(!after.contains(&"DRAM Frequency".to_string()));
+    assert_eq!(after.len(), before.len() - 1);
+}
+
+#[test]
 fn a_key_performance_indicator_that_is_not_a_number_is_named() {
     let text = String::from_utf8(fixture_bytes("range/range_profiler.rule_details.txt")).unwrap();
     assert!(parse("r.rule_details.txt", &text).warnings.is_empty());

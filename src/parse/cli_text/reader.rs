@@ -18,7 +18,7 @@ use crate::model::catalog::metric_for;
 use crate::model::names::is_metric_name;
 use crate::model::section_body::{ReportBodies, SectionBodies};
 use crate::model::{
-    Dim3, Format, KernelName, KernelResult, Metric, MetricRow, NvtxRange, Report, Section,
+    Dim3, Format, KernelName, KernelResult, Metric, MetricRow, NvtxRange, Report, Section, Value,
 };
 use crate::parse::number::parse_value;
 use crate::parse::skipped::Skipped;
@@ -35,6 +35,8 @@ const NO_SHAPE: &str = "inside a result that fit no shape";
 const UNREAD_TABLE: &str = "in a table of no known shape";
 /// Why a key performance indicator row was skipped.
 const KPI_NOT_A_NUMBER: &str = "with a key performance indicator that is not a number";
+/// Why a metric row was skipped: its unit says it is a number, and the value is not one.
+const VALUE_NOT_A_NUMBER: &str = "in a metric table whose value is not a number";
 /// Starts of ncu's own notes printed in a result before its first section; expected, so not
 /// counted as skipped.
 const KNOWN_PREFACE: &[&str] = &["Warning: Data collection happened without fixed GPU frequencies"];
@@ -637,7 +639,8 @@ impl<'a> ResultState<'a> {
                     return;
                 }
                 let (label, unit, values) = layout.cut_row(line, value_cols);
-                let row = PendingRow::new(label, unit, values, widths);
+                let mut row = PendingRow::new(label, unit, values, widths);
+                row.line = sh.line_no;
                 if let Some(done) = table.pending.replace(row) {
                     self.store_row(sh, done);
                 }
@@ -686,6 +689,14 @@ impl<'a> ResultState<'a> {
             _ => printed_metric(name, &row.values[0], row.unit, base),
         };
         table.rows += 1;
+        if !row.unit.trim().is_empty()
+            && matches!(metric.value, Value::Str(_))
+            && metric.instances.is_empty()
+        {
+            // A damaged row: the unit column says the value is a number.
+            sh.skipped.add(VALUE_NOT_A_NUMBER, row.line);
+            return;
+        }
         match table.role {
             Role::Header | Role::Raw => {
                 if let Some(s) = result.sections_mut().get_mut(section.index) {

@@ -62,6 +62,8 @@ pub struct PendingRow<'a> {
     /// Whether the last piece of each value filled its column: ncu then broke the value
     /// inside a word (a long number), else at a space it dropped.
     filled: [bool; 3],
+    /// The 1-based line number of the row's first line (0 where not known).
+    pub line: usize,
 }
 
 impl<'a> PendingRow<'a> {
@@ -72,6 +74,7 @@ impl<'a> PendingRow<'a> {
             unit,
             values: values.map(Cow::Borrowed),
             filled: [0, 1, 2].map(|i| values[i].len() >= widths[i]),
+            line: 0,
         }
     }
 
