@@ -241,3 +241,42 @@ fn csv_rows_carry_the_exact_oracle_values() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn json_rules_carry_the_guidance_of_each_key_performance_indicator() {
+    let path = common::fixture_path("range/range_profiler.rule_details.txt");
+    let (code, out) = run_summary(&[&path], true);
+    assert_eq!(code, 0, "{out}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let results = doc["reports"][0]["results"].as_array().unwrap();
+    let truth = common::load_truth("range/range_profiler.truth.json.xz");
+    assert_eq!(results.len(), truth.len());
+    let mut pairs = 0;
+    for (r, t) in results.iter().zip(&truth) {
+        let mut got: Vec<(String, String)> = r["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|rule| rule["guidance"].as_array().unwrap().clone())
+            .map(|g| {
+                let field = |k: &str| g[k].as_str().unwrap().to_string();
+                (field("metric"), field("text"))
+            })
+            .collect();
+        let mut expected: Vec<(String, String)> = t
+            .rules
+            .iter()
+            .filter_map(|rule| rule.get("focus_metrics")?.as_array())
+            .flatten()
+            .filter_map(|f| {
+                let info = f.get("info")?.as_str().filter(|i| !i.is_empty())?;
+                Some((f.get("name")?.as_str()?.to_string(), info.to_string()))
+            })
+            .collect();
+        got.sort();
+        expected.sort();
+        pairs += expected.len();
+        assert_eq!(got, expected);
+    }
+    assert!(pairs >= 5, "only {pairs} indicators with guidance");
+}

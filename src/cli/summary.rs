@@ -97,6 +97,11 @@ fn result_json(r: &KernelResult) -> Json {
                 "title": rule.heading(),
                 "speedup_kind": rule.speedup.map(|s| s.0),
                 "speedup_pct": num_json(rule.speedup.map(|s| s.1)),
+                "guidance": rule
+                    .guidance
+                    .iter()
+                    .map(|(metric, text)| json!({"metric": metric, "text": text}))
+                    .collect::<Vec<_>>(),
             })
         })
         .collect();
