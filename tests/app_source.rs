@@ -11,7 +11,7 @@ use common::app_harness::{
 };
 use common::fixture_bytes;
 use egui::accesskit::Role;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::workspace::ResultRef;
 use sightline::parse::source_csv::{self, LineListing};
 use sightline::ui::{PageId, SightlineApp};
@@ -164,5 +164,67 @@ fn source_page_ptx_view_shows_ncus_ptx_lines() {
         let label = format!("{number:>5}  {text}");
         assert!(has_label(&h, &label), "PTX line {label:?} not shown");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hot_spot_of_the_source_counters_opens_the_source_page_at_its_line() {
+    let dir = temp_dir("app_source_jump");
+    let files = [fixture_file(&dir, "source/inl_src.ncu-rep.xz")];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    let current = chain_in(&h, 0);
+    h.state_mut().select(Some(current));
+    h.state_mut().settings_mut().page = PageId::Details;
+    h.run();
+    assert!(has_label(&h, "Hot spots (open on the Source page):"));
+    let address = {
+        let link = h
+            .query_all_by_role(Role::Link)
+            .find(|n| {
+                n.accesskit_node()
+                    .label()
+                    .is_some_and(|l| l.starts_with("0x"))
+            })
+            .expect("a hot-spot link");
+        let label = link.accesskit_node().label().expect("label");
+        u64::from_str_radix(label.trim_start_matches("0x"), 16).expect("hex address")
+    };
+    let name = format!("{address:#x}");
+    h.get_by_role_and_label(Role::Link, &name).scroll_to_me();
+    h.run();
+    h.get_by_role_and_label(Role::Link, &name).click();
+    h.step();
+    assert!(
+        step_until(&mut h, Duration::from_secs(120), |h| has_label_containing(
+            h,
+            "SASS of line"
+        )),
+        "the Source page never opened at a line"
+    );
+    assert_eq!(h.state().settings().page, PageId::Source);
+    // The instruction is listed under the selected line with ncu's own sample count.
+    let export = source_csv::parse(&fixture_bytes(
+        "source/inl_src.inline_chain.source_sass.csv.xz",
+    ))
+    .expect("export");
+    let listing = &export.sass[0];
+    let samples = listing
+        .columns
+        .iter()
+        .position(|c| c == "Warp Stall Sampling (All Samples)")
+        .expect("column");
+    let row = listing
+        .rows
+        .iter()
+        .find(|r| r.address == address)
+        .expect("address in ncu's listing");
+    let v: i64 = row.cells[samples].parse().expect("integer");
+    assert!(v > 0, "{address:#x} has no samples in ncu's export");
+    let prefix = format!("{address:#x} {v:>10} ");
+    assert!(
+        has_label_containing(&h, &prefix),
+        "no SASS row starting {prefix:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -296,7 +296,8 @@ pub fn by_address(r: &KernelResult, metric: &str) -> HashMap<u64, Value> {
     out
 }
 
-fn address_of(v: &Value) -> Option<u64> {
+/// An instance id read as an instruction address.
+pub fn address_of(v: &Value) -> Option<u64> {
     match *v {
         Value::U64(a) => Some(a),
         Value::U32(a) => Some(u64::from(a)),

@@ -2,6 +2,7 @@
 //! metric table, rule results and bodies (charts and tables, with a body selector).
 
 use crate::analysis::sections::bodies_of;
+use crate::app::commands::Command;
 use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit};
 use crate::app::page_id::PageId;
 use crate::app::workspace::ResultRef;
@@ -40,6 +41,10 @@ impl Page for DetailsPage {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
         let bodies = self.bodies(&cx.open.report, cx.at);
         show(ui, cx.result, &bodies, &mut io.settings.show_sol_breakdown);
+        if let Some(address) = section_body::take_source_jump(ui.ctx()) {
+            io.shared.source_jump = Some((cx.at, address));
+            io.commands.push(Command::ShowPage(PageId::Source));
+        }
     }
 
     fn release(&mut self) {

@@ -41,6 +41,9 @@ pub struct SharedPageState {
     pub assumed_cc: Option<(u32, u32)>,
     /// What the last export did (copied, saved, no dialog), shown by the comparison pages.
     pub export_status: Option<String>,
+    /// An instruction address the Source page opens at (a hot spot clicked on the Details
+    /// page), with the result it belongs to.
+    pub source_jump: Option<(ResultRef, u64)>,
 }
 
 /// What a page may change while it is drawn.

@@ -60,7 +60,7 @@ impl Page for SourcePage {
         PageId::Source
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, _io: &mut PageIo<'_>) {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
         let base_at = cx.baselines.iter().map(|b| b.at).find(|&b| b != cx.at);
         let key = (cx.at, base_at);
         if self.data.as_ref().is_none_or(|(k, _)| *k != key) {
@@ -103,6 +103,12 @@ impl Page for SourcePage {
                         Some(Ok((base, c))) => Some((base, c)),
                         _ => None,
                     };
+                    if let Some((at, address)) = io.shared.source_jump
+                        && at == cx.at
+                    {
+                        io.shared.source_jump = None;
+                        self.jump_to(v, address);
+                    }
                     self.show(ui, v, baseline)
                 }
                 Err(e) => {
@@ -221,6 +227,21 @@ fn heat_bar(ui: &mut egui::Ui, fraction: f64) {
 }
 
 impl SourcePage {
+    /// Selects the line of the instruction at `address` (a hot spot clicked elsewhere) and
+    /// shows its SASS.
+    fn jump_to(&mut self, view: &SourceView, address: u64) {
+        let line = view
+            .instructions
+            .iter()
+            .find(|i| i.address == address)
+            .and_then(|i| i.line());
+        self.selected_line =
+            line.and_then(|l| view.lines.iter().position(|x| (x.file, x.line) == l));
+        self.ptx = false;
+        self.all_sass = self.selected_line.is_none();
+        self.search.clear();
+    }
+
     fn show(&mut self, ui: &mut egui::Ui, view: &SourceView, baseline: Baseline<'_>) {
         ui.heading(&view.kernel);
         for note in &view.notes {

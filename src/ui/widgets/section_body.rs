@@ -87,6 +87,10 @@ pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem, with_label: bool) {
             ui.weak("Drawn on the Roofline page; the values:");
             table(ui, item);
         }
+        ItemKind::SourceMetricTable => {
+            table(ui, item);
+            hot_spots(ui, item);
+        }
         _ => table(ui, item),
     }
     if let Some(d) = &item.description {
@@ -295,6 +299,60 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
         format_value(x1, ""),
         format_value(y1, "")
     ));
+}
+
+/// How many addresses a source-counter table lists as hot spots.
+const HOT_SPOTS: usize = 5;
+
+/// The id under which a clicked hot-spot address waits for the page to read it.
+fn jump_id() -> egui::Id {
+    egui::Id::unique("section_body_source_jump")
+}
+
+/// Takes the address of the hot spot clicked in this frame, if any (to open the Source page
+/// there).
+pub fn take_source_jump(ctx: &egui::Context) -> Option<u64> {
+    ctx.data_mut(|d| d.remove_temp::<u64>(jump_id()))
+}
+
+/// The addresses of a source-counter table with the largest sums over its rows (per-PC
+/// instances), largest first; each opens the Source page at its instruction.
+fn hot_spots(ui: &mut egui::Ui, item: &BodyItem) {
+    let mut by_address: std::collections::BTreeMap<u64, f64> = Default::default();
+    for row in &item.rows {
+        for i in &row.metric.instances {
+            if let (Some(address), Some(v)) = (
+                i.id.as_ref()
+                    .and_then(crate::analysis::source::columns::address_of),
+                i.value.as_f64(),
+            ) {
+                *by_address.entry(address).or_default() += v;
+            }
+        }
+    }
+    let mut hot: Vec<(u64, f64)> = by_address.into_iter().filter(|&(_, v)| v > 0.0).collect();
+    hot.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    hot.truncate(HOT_SPOTS);
+    if hot.is_empty() {
+        return;
+    }
+    ui.weak("Hot spots (open on the Source page):");
+    egui::Grid::new("body_hot_spots")
+        .striped(true)
+        .num_columns(2)
+        .show(ui, |ui| {
+            for (address, v) in hot {
+                if ui
+                    .link(RichText::new(format!("{address:#x}")).monospace())
+                    .on_hover_text("Open the Source page at this instruction")
+                    .clicked()
+                {
+                    ui.data_mut(|d| d.insert_temp(jump_id(), address));
+                }
+                ui.label(format_value(v, ""));
+                ui.end_row();
+            }
+        });
 }
 
 /// A plain table: label, group, value, with the metric on hover.
