@@ -249,7 +249,8 @@ pub fn kind_tag(kind: RuleKind) -> &'static str {
     }
 }
 
-/// Rule results: kind tag in its colour, title, estimated speedup, message.
+/// Rule results: kind tag in its colour, title, estimated speedup, message (with the key
+/// performance indicators' guidance on hover).
 pub fn rules_ui(ui: &mut egui::Ui, rules: &[RuleResult]) {
     for rule in rules {
         ui.add_space(4.0);
@@ -271,7 +272,16 @@ pub fn rules_ui(ui: &mut egui::Ui, rules: &[RuleResult]) {
                     ui.label(egui::RichText::new(speedup).color(color));
                 }
             });
-            ui.label(clean_markup(&rule.message));
+            let message = ui.label(clean_markup(&rule.message));
+            if !rule.guidance.is_empty() {
+                // The guidance of each key performance indicator, as `--print-rule-details`.
+                let guidance: Vec<String> = rule
+                    .guidance
+                    .iter()
+                    .map(|(metric, text)| format!("{metric}: {text}"))
+                    .collect();
+                message.on_hover_text(guidance.join("\n"));
+            }
             if !rule.focus_metrics.is_empty() {
                 egui::CollapsingHeader::new("Key performance indicators")
                     .id_salt(("kpi", rule_title(rule)))
