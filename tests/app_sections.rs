@@ -8,7 +8,8 @@
 mod common;
 
 use common::app_harness::{
-    assert_label, fixture_file, has_label, new_app, open_ok, settle_ok, show_page, temp_dir,
+    assert_label, fixture_file, has_label, has_label_containing, new_app, open_ok, settle_ok,
+    show_page, temp_dir,
 };
 use egui_kittest::kittest::Queryable;
 use sightline::ui::{PageId, ThemeChoice};
@@ -47,6 +48,34 @@ fn details_page_shows_the_bodies_of_the_text_export() {
         assert_label(&h, label);
     }
     assert!(has_label(&h, "Global Loads"));
+}
+
+#[test]
+fn a_rules_guidance_shows_on_hover_of_its_message() {
+    let dir = temp_dir("sections_guidance");
+    let rel = "h100/kernels_full.ncu-rep.xz";
+    let report = common::load_fixture(rel);
+    let rule = report.results[0]
+        .all_rules()
+        .find(|r| !r.guidance.is_empty())
+        .expect("a rule with guidance")
+        .clone();
+    let file = fixture_file(&dir, rel);
+    let mut h = open_ok(vec![file], false);
+    show_page(&mut h, PageId::Details);
+    // Tall enough that the rule is not under the status bar.
+    h.set_size(egui::vec2(1400.0, 2400.0));
+    h.run();
+    let message = sightline::app::format::clean_markup(&rule.message);
+    let (metric, text) = &rule.guidance[0];
+    let tip = format!("{metric}: {text}");
+    assert!(!has_label_containing(&h, &tip));
+    h.get_by_label(&message).hover();
+    // Tooltips open once the pointer has rested a moment.
+    for _ in 0..20 {
+        h.step();
+    }
+    assert!(has_label_containing(&h, &tip), "no tooltip {tip:?}");
 }
 
 /// The Details page of vector_add scrolled to `label`, in a theme, as snapshot `name`.
