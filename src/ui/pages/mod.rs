@@ -158,14 +158,10 @@ impl Pages {
     }
 }
 
-/// The tab strip; a tab's tooltip names its shortcut. The Source page (View menu, Ctrl+8) has
-/// a tab while it is shown.
+/// The tab strip, one tab per page; a tab's tooltip names its shortcut.
 pub fn tabs(ui: &mut egui::Ui, current: &mut PageId) {
     ui.horizontal(|ui| {
         for &page in PageId::ALL {
-            if page == PageId::Source && *current != PageId::Source {
-                continue;
-            }
             let response = ui.selectable_value(current, page, page.label());
             if let Some(key) = digit_key(page.number()) {
                 let shortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, key);
