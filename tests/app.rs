@@ -5,11 +5,10 @@
 mod common;
 
 use common::app_harness::{
-    MemoryStorage, assert_label, assert_labels, assert_loaded, fixture_file, harness, harness_with,
-    has_label, has_label_containing, new_app, open_settled, selected_function, settle, temp_dir,
-    type_into,
+    MemoryStorage, assert_label, assert_labels, assert_loaded, harness, harness_with, has_label,
+    has_label_containing, new_app, open_settled, selected_function, settle, type_into,
 };
-use common::{fixture_bytes, fixture_path, load_truth};
+use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use sightline::ui::{AppOptions, OpenRequest, PageId, SightlineApp, ThemeChoice};

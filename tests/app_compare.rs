@@ -8,10 +8,11 @@ mod common;
 
 use common::app_harness::{
     AppHarness, MemoryStorage, WINDOW, assert_in_row, assert_label, assert_label_containing,
-    assert_labels, fixture_file, harness_with, has_label, open_in_order, options, settle_ok,
-    show_page, temp_dir,
+    assert_labels, harness_with, has_label, open_in_order, options, settle_ok, show_page,
 };
-use common::{TruthResult, fixture_bytes, fixture_path, load_fixture, load_truth};
+use common::{
+    TruthResult, fixture_bytes, fixture_file, fixture_path, load_fixture, load_truth, temp_dir,
+};
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::workspace::{ReportId, ResultRef};

@@ -6,11 +6,11 @@
 mod common;
 
 use common::app_harness::{
-    AppHarness, assert_label, assert_label_containing, assert_loaded, fixture_copies, fixture_file,
-    harness, harness_with, has_label, has_label_containing, new_app, selected_function, settle,
-    settle_ok, step_until, temp_dir,
+    AppHarness, assert_label, assert_label_containing, assert_loaded, fixture_copies, harness,
+    harness_with, has_label, has_label_containing, new_app, selected_function, settle, settle_ok,
+    step_until,
 };
-use common::{fixture_bytes, fixture_path, load_truth};
+use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui_kittest::kittest::Queryable;
 use sightline::app::format::size_text;
 use sightline::app::workspace::ResultRef;

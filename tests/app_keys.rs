@@ -6,10 +6,9 @@
 mod common;
 
 use common::app_harness::{
-    assert_label, fixture_file, harness, new_app, open_in_order, selected_function, settle_ok,
-    temp_dir,
+    assert_label, harness, new_app, open_in_order, selected_function, settle_ok,
 };
-use common::{fixture_path, load_truth};
+use common::{fixture_file, fixture_path, load_truth, temp_dir};
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use sightline::ui::PageId;

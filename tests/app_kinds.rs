@@ -4,9 +4,9 @@
 mod common;
 
 use common::app_harness::{
-    assert_label, assert_labels, has_label, has_label_containing, open_ok, open_settled, temp_dir,
+    assert_label, assert_labels, has_label, has_label_containing, open_ok, open_settled,
 };
-use common::fixture_bytes;
+use common::{fixture_bytes, temp_dir};
 use egui_kittest::kittest::Queryable;
 
 /// Writes a fixture (decompressed) to `dir/sub/name`.

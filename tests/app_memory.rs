@@ -7,9 +7,9 @@
 mod common;
 
 use common::app_harness::{
-    AppHarness, assert_loaded, fixture_copies, fixture_file, harness, new_app, settle_ok,
-    show_page, temp_dir, type_into,
+    AppHarness, assert_loaded, fixture_copies, harness, new_app, settle_ok, show_page, type_into,
 };
+use common::{fixture_file, temp_dir};
 use egui_kittest::kittest::Queryable;
 use sightline::ui::{Command, OpenRequest, PageId};
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -8,9 +8,9 @@
 mod common;
 
 use common::app_harness::{
-    assert_label, fixture_file, has_label, has_label_containing, new_app, open_ok, settle_ok,
-    show_page, temp_dir,
+    assert_label, has_label, has_label_containing, new_app, open_ok, settle_ok, show_page,
 };
+use common::{fixture_file, temp_dir};
 use egui_kittest::kittest::Queryable;
 use sightline::ui::{PageId, ThemeChoice};
 

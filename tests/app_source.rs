@@ -6,10 +6,9 @@
 mod common;
 
 use common::app_harness::{
-    AppHarness, fixture_file, has_label, has_label_containing, open_in_order, options, step_until,
-    temp_dir, type_into,
+    AppHarness, has_label, has_label_containing, open_in_order, options, step_until, type_into,
 };
-use common::fixture_bytes;
+use common::{fixture_bytes, fixture_file, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::workspace::ResultRef;

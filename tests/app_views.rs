@@ -7,10 +7,10 @@
 mod common;
 
 use common::app_harness::{
-    AppHarness, assert_in_row, assert_label, assert_label_containing, assert_rows, fixture_file,
-    has_label, has_label_containing, in_row, open_ok, show_page, temp_dir,
+    AppHarness, assert_in_row, assert_label, assert_label_containing, assert_rows, has_label,
+    has_label_containing, in_row, open_ok, show_page,
 };
-use common::{fixture_path, load_fixture, load_truth};
+use common::{fixture_file, fixture_path, load_fixture, load_truth, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use sightline::model::{KernelResult, Report};

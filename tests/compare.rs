@@ -3,7 +3,10 @@
 
 mod common;
 
-use common::{TruthResult, fixture_bytes, fixture_path, load_fixture, load_truth, truth_to_result};
+use common::{
+    TruthResult, fixture_bytes, fixture_path, load_fixture, load_truth, run_diff, temp_dir,
+    truth_to_result,
+};
 use serde_json::Value as Json;
 use sightline::analysis::compare::export::{self, MarkdownOptions};
 use sightline::analysis::compare::fail_on::FailOn;
@@ -15,7 +18,6 @@ use sightline::analysis::compare::{
 use sightline::model::{Format, KernelResult, Report, Value, names};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const FULL_TRUTH: &str = "h100/kernels_full.truth.json.xz";
 const BASIC_TRUTH: &str = "h100/kernels_basic.truth.json.xz";
@@ -46,24 +48,6 @@ fn valued_keys(rel: &str, index: usize) -> BTreeSet<String> {
 
 fn all_keys(rel: &str, index: usize) -> BTreeSet<String> {
     load_truth(rel)[index].metrics.keys().cloned().collect()
-}
-
-/// A fresh directory under the system temp dir.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sightline-compare-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run_diff(args: &[&str], base: &Path, current: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_sightline"))
-        .arg("diff")
-        .args(args)
-        .arg(base)
-        .arg(current)
-        .output()
-        .unwrap()
 }
 
 /// The details text with one kernel's `Duration` row multiplied by `factor`.

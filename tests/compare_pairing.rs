@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{TruthResult, fixture_bytes, load_fixture, load_truth};
+use common::{TruthResult, fixture_bytes, load_fixture, load_truth, run_diff, temp_dir};
 use serde_json::Value as Json;
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::groups::group_key;
@@ -16,8 +16,6 @@ use sightline::analysis::compare::{
 };
 use sightline::model::{Dim3, Report};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Every export of one run, per run.
 const SAME_RUN_FORMS: [&[&str]; 3] = [
@@ -455,23 +453,6 @@ fn baselines_of_other_kernels_are_kept_apart() {
 }
 
 // ---- the `diff` command ----
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sightline-pairing-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run_diff(args: &[&str], base: &Path, current: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_sightline"))
-        .arg("diff")
-        .args(args)
-        .arg(base)
-        .arg(current)
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn fail_on_and_pair_exit_codes() {

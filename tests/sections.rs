@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{fixture_bytes, fixture_path, load_fixture};
+use common::{fixture_bytes, fixture_file, fixture_path, load_fixture, temp_dir};
 use serde_json::Value as Json;
 use sightline::model::units::to_base;
 use std::collections::BTreeMap;
@@ -313,10 +313,8 @@ fn the_tensor_report_bodies_match_its_export() {
 
 #[test]
 fn the_command_prints_the_same_json() {
-    let dir = std::env::temp_dir().join(format!("sightline-sections-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("kernels_full.ncu-rep");
-    std::fs::write(&path, fixture_bytes("h100/kernels_full.ncu-rep.xz")).unwrap();
+    let dir = temp_dir("sections");
+    let path = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
         .args(["sections", "--json"])
         .arg(&path)

@@ -5,14 +5,15 @@
 
 mod common;
 
-use common::{fixture_bytes, fixture_path};
+use common::{fixture_bytes, fixture_file, fixture_path, temp_dir};
 use sightline::analysis::source::compare::{LineMatch, compare};
 use sightline::analysis::source::stalls::stall_reasons;
 use sightline::analysis::source::{self, SourceOptions};
+use sightline::model::KernelResult;
 use sightline::model::source::SourceView;
 use sightline::parse::ncu_rep::CodeIndex;
 use sightline::parse::source_csv::{self, LineListing};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The `inline_chain` view of a report of `fixtures/source/`, its text found in `fixtures/`.
 fn chain(report: &str) -> SourceView {
@@ -173,13 +174,28 @@ fn a_kernel_against_another_reports_added_and_removed_lines() {
     assert!(!cmp.removed.is_empty(), "plain_copy's own lines are gone");
 }
 
+/// The two reports of the inlined-call program as files in `dir` (the one without imported
+/// source as the baseline) and their `inline_chain` results.
+fn inline_chain_pair(dir: &Path) -> (PathBuf, PathBuf, KernelResult, KernelResult) {
+    let base = fixture_file(dir, "source/inl_nosrc.ncu-rep.xz");
+    let current = fixture_file(dir, "source/inl_src.ncu-rep.xz");
+    let pick = |path: &Path| {
+        let report = sightline::parse::load_path(path).expect("report");
+        report
+            .results
+            .into_iter()
+            .find(|r| r.name.demangled.starts_with("inline_chain"))
+            .expect("kernel")
+    };
+    let (base_result, current_result) = (pick(&base), pick(&current));
+    (base, current, base_result, current_result)
+}
+
 #[test]
 fn the_source_command_prints_each_lines_change_from_a_baseline() {
-    let dir = std::env::temp_dir().join(format!("sightline-source-cmp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (base, current) = (dir.join("inl_nosrc.ncu-rep"), dir.join("inl_src.ncu-rep"));
-    std::fs::write(&base, fixture_bytes("source/inl_nosrc.ncu-rep.xz")).expect("write");
-    std::fs::write(&current, fixture_bytes("source/inl_src.ncu-rep.xz")).expect("write");
+    let dir = temp_dir("source-cmp");
+    let base = fixture_file(&dir, "source/inl_nosrc.ncu-rep.xz");
+    let current = fixture_file(&dir, "source/inl_src.ncu-rep.xz");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
         .args(["source", "--json", "--kernel", "inline_chain", "--baseline"])
         .arg(&base)
@@ -243,20 +259,8 @@ fn the_source_command_prints_each_lines_change_from_a_baseline() {
 
 #[test]
 fn the_app_compares_the_source_page_with_a_baseline_report() {
-    let dir = std::env::temp_dir().join(format!("sightline-source-app-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (base, current) = (dir.join("inl_nosrc.ncu-rep"), dir.join("inl_src.ncu-rep"));
-    std::fs::write(&base, fixture_bytes("source/inl_nosrc.ncu-rep.xz")).expect("write");
-    std::fs::write(&current, fixture_bytes("source/inl_src.ncu-rep.xz")).expect("write");
-    let pick = |path: &std::path::Path| {
-        let report = sightline::parse::load_path(path).expect("report");
-        report
-            .results
-            .into_iter()
-            .find(|r| r.name.demangled.starts_with("inline_chain"))
-            .expect("kernel")
-    };
-    let (base_result, current_result) = (pick(&base), pick(&current));
+    let dir = temp_dir("source-app");
+    let (base, current, base_result, current_result) = inline_chain_pair(&dir);
     let view = sightline::app::source_page::load(Some(&current), &current_result).expect("view");
     let (base_view, cmp) =
         sightline::app::source_page::compare_with(&view, Some(&base), &base_result)
@@ -392,20 +396,8 @@ fn stall_reasons_per_line_equal_ncus_per_reason_columns() {
 
 #[test]
 fn the_page_reads_its_data_on_a_background_thread() {
-    let dir = std::env::temp_dir().join(format!("sightline-source-bg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (base, current) = (dir.join("inl_nosrc.ncu-rep"), dir.join("inl_src.ncu-rep"));
-    std::fs::write(&base, fixture_bytes("source/inl_nosrc.ncu-rep.xz")).expect("write");
-    std::fs::write(&current, fixture_bytes("source/inl_src.ncu-rep.xz")).expect("write");
-    let pick = |path: &std::path::Path| {
-        let report = sightline::parse::load_path(path).expect("report");
-        report
-            .results
-            .into_iter()
-            .find(|r| r.name.demangled.starts_with("inline_chain"))
-            .expect("kernel")
-    };
-    let (base_result, current_result) = (pick(&base), pick(&current));
+    let dir = temp_dir("source-bg");
+    let (base, current, base_result, current_result) = inline_chain_pair(&dir);
     let expected =
         sightline::app::source_page::load(Some(&current), &current_result).expect("view");
     let (_, expected_cmp) =

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{fixture_bytes, fixture_path};
+use common::{fixture_bytes, fixture_file, fixture_path, temp_dir};
 use sightline::analysis::source::{self, SourceOptions};
 use sightline::model::source::{Cell, SourceView, TextOrigin};
 use sightline::parse::ncu_rep::CodeIndex;
@@ -313,10 +313,8 @@ fn without_sass_text_the_page_says_how_to_get_it() {
 
 #[test]
 fn the_app_reads_the_source_page_from_the_report_file() {
-    let dir = std::env::temp_dir().join(format!("sightline-source-page-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("inl_src.ncu-rep");
-    std::fs::write(&path, fixture_bytes("source/inl_src.ncu-rep.xz")).expect("write");
+    let dir = temp_dir("source-page");
+    let path = fixture_file(&dir, "source/inl_src.ncu-rep.xz");
     let report = sightline::parse::load_path(&path).expect("report");
     let expected = views("source/inl_src.ncu-rep.xz", &SourceOptions::default());
     for (r, want) in report.results.iter().zip(&expected) {

@@ -15,26 +15,6 @@ pub const WINDOW: [f32; 2] = [1400.0, 900.0];
 /// The harness of the app.
 pub type AppHarness = Harness<'static, SightlineApp>;
 
-/// A fresh folder for one test's temporary files (named by the process, so test binaries that
-/// run at the same time do not share one).
-pub fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sightline-test-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A fixture as a plain file (decompressed when it is `.xz`) in `dir`.
-pub fn fixture_file(dir: &Path, rel: &str) -> PathBuf {
-    let name = Path::new(rel.trim_end_matches(".xz"))
-        .file_name()
-        .unwrap()
-        .to_owned();
-    let path = dir.join(name);
-    std::fs::write(&path, fixture_bytes(rel)).unwrap();
-    path
-}
-
 /// `n` copies of a fixture in `dir`, `many_basic.details.txt` giving
 /// `many_basic_0.details.txt`, `many_basic_1.details.txt`, ...
 pub fn fixture_copies(dir: &Path, rel: &str, n: usize) -> Vec<PathBuf> {

@@ -8,7 +8,7 @@ pub mod oracle;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The path of a fixture, relative to `fixtures/`.
 pub fn fixture_path(rel: &str) -> PathBuf {
@@ -30,6 +30,37 @@ pub fn fixture_bytes(rel: &str) -> Vec<u8> {
     } else {
         raw
     }
+}
+
+/// A fresh folder for one test's temporary files (named by the process, so test binaries that
+/// run at the same time do not share one).
+pub fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sightline-test-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A fixture as a plain file (decompressed when it is `.xz`) in `dir`.
+pub fn fixture_file(dir: &Path, rel: &str) -> PathBuf {
+    let name = Path::new(rel.trim_end_matches(".xz"))
+        .file_name()
+        .unwrap()
+        .to_owned();
+    let path = dir.join(name);
+    std::fs::write(&path, fixture_bytes(rel)).unwrap();
+    path
+}
+
+/// Runs `sightline diff ARGS BASE CURRENT` (the built binary) and returns what it printed.
+pub fn run_diff(args: &[&str], base: &Path, current: &Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .arg("diff")
+        .args(args)
+        .arg(base)
+        .arg(current)
+        .output()
+        .unwrap()
 }
 
 /// Parses a fixture with the shared parser, naming it by its path without `.xz`.
