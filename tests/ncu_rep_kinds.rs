@@ -3,20 +3,9 @@
 
 mod common;
 
+use common::KIND_REPORTS as REPORTS;
 use common::oracle::{compare_with_details, compare_with_truth, parse_fixture};
 use sightline::model::{Dim3, ResultKind};
-
-/// (report, oracle, details page) of every report made for result kinds and print variants.
-const REPORTS: [&str; 8] = [
-    "range/range_profiler",
-    "range/range_nvtx",
-    "range/apprange",
-    "range/range_kernels",
-    "graph/graph_graph",
-    "graph/graph_node",
-    "variants/metrics_only",
-    "variants/multiproc",
-];
 
 fn report_path(stem: &str) -> String {
     format!("{stem}.ncu-rep.xz")

@@ -5,20 +5,9 @@
 mod common;
 
 use common::oracle::{compare_printed, parse_fixture, tolerance};
-use common::{fixture_path, load_fixture};
+use common::{KIND_REPORTS as STEMS, fixture_path, load_fixture};
 use sightline::model::units::to_base;
 use sightline::model::{Report, ResultKind, Value};
-
-const STEMS: [&str; 8] = [
-    "range/range_profiler",
-    "range/range_nvtx",
-    "range/apprange",
-    "range/range_kernels",
-    "graph/graph_graph",
-    "graph/graph_node",
-    "variants/metrics_only",
-    "variants/multiproc",
-];
 
 /// Exports with one result per profiled result (`tools/export.sh`).
 const PER_RESULT: [&str; 15] = [

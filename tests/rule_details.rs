@@ -4,35 +4,21 @@
 
 mod common;
 
-use common::{fixture_path, load_fixture, load_truth};
+use common::{fixture_files, fixture_path, load_fixture, load_truth};
 use sightline::model::Report;
 
 /// The `*.rule_details.txt` fixtures, each with the stem of its `.ncu-rep` and truth file.
 fn rule_detail_fixtures() -> Vec<(String, String)> {
-    let root = fixture_path("");
-    let mut out = Vec::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            let rel = path
-                .strip_prefix(&root)
-                .unwrap()
-                .to_string_lossy()
-                .to_string();
-            if let Some(stem) = rel
+    fixture_files()
+        .into_iter()
+        .filter_map(|rel| {
+            let stem = rel
                 .trim_end_matches(".xz")
-                .strip_suffix(".rule_details.txt")
-            {
-                out.push((rel.clone(), stem.to_string()));
-            }
-        }
-    }
-    out.sort();
-    out
+                .strip_suffix(".rule_details.txt")?
+                .to_string();
+            Some((rel, stem))
+        })
+        .collect()
 }
 
 /// Every result's (metric, guidance) pairs, sorted (sections are printed in another order
@@ -63,23 +49,7 @@ fn guidance_of_every_key_performance_indicator_equals_the_report() {
             continue;
         }
         let truth = load_truth(&truth_rel);
-        let expected: Vec<Vec<(String, String)>> = truth
-            .iter()
-            .map(|t| {
-                let mut g: Vec<(String, String)> = t
-                    .rules
-                    .iter()
-                    .filter_map(|rule| rule.get("focus_metrics")?.as_array())
-                    .flatten()
-                    .filter_map(|f| {
-                        let info = f.get("info")?.as_str().filter(|i| !i.is_empty())?;
-                        Some((f.get("name")?.as_str()?.to_string(), info.to_string()))
-                    })
-                    .collect();
-                g.sort();
-                g
-            })
-            .collect();
+        let expected: Vec<Vec<(String, String)>> = truth.iter().map(|t| t.guidance()).collect();
         pairs += expected.iter().map(Vec::len).sum::<usize>();
         let from_text = guidance_of(&load_fixture(&text));
         assert_eq!(from_text, expected, "{text}");

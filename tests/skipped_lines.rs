@@ -4,31 +4,19 @@
 
 mod common;
 
-use common::{fixture_bytes, fixture_path};
+use common::{fixture_bytes, fixture_files, fixture_path};
 use sightline::model::Format;
 use std::path::Path;
 
 /// Every `.txt`/`.csv` fixture (plain or xz), relative to `fixtures/`.
 fn text_fixtures() -> Vec<String> {
-    let root = fixture_path("");
-    let mut out = Vec::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let path = file.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().to_string();
-            let plain = name.trim_end_matches(".xz");
-            if plain.ends_with(".txt") || plain.ends_with(".csv") {
-                let rel = path.strip_prefix(&root).unwrap();
-                out.push(rel.to_string_lossy().to_string());
-            }
-        }
-    }
-    out.sort();
-    out
+    fixture_files()
+        .into_iter()
+        .filter(|rel| {
+            let plain = rel.trim_end_matches(".xz");
+            plain.ends_with(".txt") || plain.ends_with(".csv")
+        })
+        .collect()
 }
 
 fn parse(name: &str, text: &str) -> sightline::model::Report {

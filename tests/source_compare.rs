@@ -12,7 +12,7 @@ use sightline::analysis::source::{self, SourceOptions};
 use sightline::model::KernelResult;
 use sightline::model::source::SourceView;
 use sightline::parse::ncu_rep::CodeIndex;
-use sightline::parse::source_csv::{self, LineListing};
+use sightline::parse::source_csv::{self, LineListing, LineRow};
 use std::path::{Path, PathBuf};
 
 /// The `inline_chain` view of a report of `fixtures/source/`, its text found in `fixtures/`.
@@ -51,6 +51,24 @@ fn ncu_lines(report: &str) -> LineListing {
 
 /// Checks every line's change against ncu's two exports; `shift` is how far the baseline's
 /// lines moved down.
+/// The row of ncu's listing for a CUDA line.
+fn ncu_row(listing: &LineListing, line: u32) -> &LineRow {
+    listing
+        .lines
+        .iter()
+        .find(|r| r.line == line)
+        .unwrap_or_else(|| panic!("line {line} not in ncu's listing"))
+}
+
+/// The position of a metric column in ncu's listing.
+fn ncu_column(listing: &LineListing, name: &str) -> usize {
+    listing
+        .columns
+        .iter()
+        .position(|n| n == name)
+        .unwrap_or_else(|| panic!("column {name} not in ncu's listing"))
+}
+
 fn check(base: &SourceView, current: &SourceView, shift: u32, matched: LineMatch) {
     let (before, after) = (ncu_lines("inl_nosrc"), ncu_lines("inl_src"));
     let cmp = compare(base, current);
@@ -64,22 +82,10 @@ fn check(base: &SourceView, current: &SourceView, shift: u32, matched: LineMatch
         assert_eq!(d.matched, matched, "line {}", line.line);
         let b = d.base.expect("baseline line");
         assert_eq!(base.lines[b].line, line.line + shift);
-        let now = after
-            .lines
-            .iter()
-            .find(|r| r.line == line.line)
-            .expect("ncu line");
-        let then = before
-            .lines
-            .iter()
-            .find(|r| r.line == line.line)
-            .expect("ncu line");
+        let now = ncu_row(&after, line.line);
+        let then = ncu_row(&before, line.line);
         for (c, name) in current.columns.iter().enumerate() {
-            let theirs = after
-                .columns
-                .iter()
-                .position(|n| n == name)
-                .expect("column");
+            let theirs = ncu_column(&after, name);
             let parse = |s: &str| s.parse::<f64>().ok();
             let expected = if current.numeric[c] {
                 parse(&now.cells[theirs])
@@ -157,11 +163,7 @@ fn a_kernel_against_another_reports_added_and_removed_lines() {
         .expect("column");
     for (line, d) in chain.lines.iter().zip(&cmp.lines) {
         if d.matched == LineMatch::Added {
-            let row = theirs
-                .lines
-                .iter()
-                .find(|r| r.line == line.line)
-                .expect("ncu line");
+            let row = ncu_row(&theirs, line.line);
             assert_eq!(
                 d.delta[samples],
                 row.cells[col].parse::<f64>().ok(),
@@ -214,11 +216,7 @@ fn the_source_command_prints_each_lines_change_from_a_baseline() {
     assert_eq!(result["baseline_kernel"], result["kernel"]);
     let (before, after) = (ncu_lines("inl_nosrc"), ncu_lines("inl_src"));
     let name = "Warp Stall Sampling (All Samples)";
-    let col = after
-        .columns
-        .iter()
-        .position(|n| n == name)
-        .expect("column");
+    let col = ncu_column(&after, name);
     let lines = result["lines"].as_array().expect("lines");
     assert_eq!(lines.len(), after.lines.len());
     for row in &after.lines {
@@ -269,34 +267,12 @@ fn the_app_compares_the_source_page_with_a_baseline_report() {
     assert_eq!(base_view.lines.len(), view.lines.len());
     let (before, after) = (ncu_lines("inl_nosrc"), ncu_lines("inl_src"));
     let name = "Instructions Executed";
-    let (c, theirs) = (
-        view.column(name).expect("column"),
-        after
-            .columns
-            .iter()
-            .position(|n| n == name)
-            .expect("column"),
-    );
+    let (c, theirs) = (view.column(name).expect("column"), ncu_column(&after, name));
     let name = "Warp Stall Sampling (All Samples)";
-    let (s, theirs_s) = (
-        view.column(name).expect("column"),
-        after
-            .columns
-            .iter()
-            .position(|n| n == name)
-            .expect("column"),
-    );
+    let (s, theirs_s) = (view.column(name).expect("column"), ncu_column(&after, name));
     for (line, d) in view.lines.iter().zip(&cmp.lines) {
-        let now = after
-            .lines
-            .iter()
-            .find(|r| r.line == line.line)
-            .expect("ncu line");
-        let then = before
-            .lines
-            .iter()
-            .find(|r| r.line == line.line)
-            .expect("ncu line");
+        let now = ncu_row(&after, line.line);
+        let then = ncu_row(&before, line.line);
         let diff = |col: usize| {
             now.cells[col].parse::<f64>().expect("n") - then.cells[col].parse::<f64>().expect("n")
         };
@@ -316,7 +292,7 @@ fn check_stall_reasons(view: &SourceView, listing: &LineListing, what: &str) -> 
             .unwrap_or_else(|| panic!("{what}: line {}", row.line));
         let ours = stall_reasons(view, &line.cells);
         let theirs = |name: &str| {
-            let c = listing.columns.iter().position(|n| n == name).expect(name);
+            let c = ncu_column(listing, name);
             row.cells[c].parse::<f64>().expect("number")
         };
         for s in &ours {

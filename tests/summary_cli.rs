@@ -263,18 +263,8 @@ fn json_rules_carry_the_guidance_of_each_key_performance_indicator() {
                 (field("metric"), field("text"))
             })
             .collect();
-        let mut expected: Vec<(String, String)> = t
-            .rules
-            .iter()
-            .filter_map(|rule| rule.get("focus_metrics")?.as_array())
-            .flatten()
-            .filter_map(|f| {
-                let info = f.get("info")?.as_str().filter(|i| !i.is_empty())?;
-                Some((f.get("name")?.as_str()?.to_string(), info.to_string()))
-            })
-            .collect();
         got.sort();
-        expected.sort();
+        let expected = t.guidance();
         pairs += expected.len();
         assert_eq!(got, expected);
     }

@@ -90,6 +90,24 @@ pub(crate) fn errors_json(errors: &[LoadError]) -> Vec<Json> {
         .collect()
 }
 
+/// Loads every file, renders the reports as JSON or as a table, prints them with the errors of
+/// the files that did not load, and returns the exit code.
+pub(crate) fn print_reports(
+    files: &[PathBuf],
+    as_json: bool,
+    json: impl FnOnce(&[Report], &[LoadError]) -> String,
+    table: impl FnOnce(&[Report]) -> String,
+) -> i32 {
+    let (reports, errors) = load_all(files);
+    let out = if as_json {
+        json(&reports, &errors)
+    } else {
+        table(&reports)
+    };
+    leave_for_exit(reports);
+    super::output::finish(&out, &errors, as_json)
+}
+
 /// Hands the reports to the process exit instead of freeing them one allocation at a time: the
 /// command ends right after, and freeing a large report's model costs about as much as
 /// building it.

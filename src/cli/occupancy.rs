@@ -1,8 +1,8 @@
 //! `sightline occupancy`: the occupancy calculator applied to every result of every file: block
 //! limits, limiter, theoretical and achieved occupancy, and the occupancy curves.
 
-use super::loading::{leave_for_exit, load_all};
-use super::output::{finish, json_document, render_rows, report_json};
+use super::loading::print_reports;
+use super::output::{json_document, render_rows, report_json};
 use crate::analysis::occupancy::{
     self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis, OccupancyOptions,
 };
@@ -48,14 +48,12 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>) -> i32 {
         assumed_cc,
         table_only: false,
     };
-    let (reports, errors) = load_all(files);
-    let out = if as_json {
-        render_json(&reports, &errors, &options)
-    } else {
-        render_table(&reports, &options)
-    };
-    leave_for_exit(reports);
-    finish(&out, &errors, as_json)
+    print_reports(
+        files,
+        as_json,
+        |reports, errors| render_json(reports, errors, &options),
+        |reports| render_table(reports, &options),
+    )
 }
 
 fn limiter_text(a: &OccupancyAnalysis) -> String {

@@ -1,9 +1,9 @@
 //! `sightline roofline`: peak and achieved FP work and memory traffic of every result, exact
 //! where the roofline metrics exist, estimated (and marked) where they do not.
 
-use super::loading::{leave_for_exit, load_all};
+use super::loading::print_reports;
 use super::occupancy::{file_label, num_json, parse_arch, push_notes};
-use super::output::{finish, json_document, render_rows, report_json};
+use super::output::{json_document, render_rows, report_json};
 use crate::analysis::roofline::{
     self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
 };
@@ -23,14 +23,12 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>) -> i32 {
         }
     };
     let options = RooflineOptions { assumed_cc };
-    let (reports, errors) = load_all(files);
-    let out = if as_json {
-        render_json(&reports, &errors, &options)
-    } else {
-        render_table(&reports, &options)
-    };
-    leave_for_exit(reports);
-    finish(&out, &errors, as_json)
+    print_reports(
+        files,
+        as_json,
+        |reports, errors| render_json(reports, errors, &options),
+        |reports| render_table(reports, &options),
+    )
 }
 
 /// The JSON object of one result.

@@ -10,6 +10,19 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+/// The stems (under `fixtures/`) of the reports made for result kinds and print variants: each
+/// has a `.ncu-rep`, a truth file and its details page.
+pub const KIND_REPORTS: [&str; 8] = [
+    "range/range_profiler",
+    "range/range_nvtx",
+    "range/apprange",
+    "range/range_kernels",
+    "graph/graph_graph",
+    "graph/graph_node",
+    "variants/metrics_only",
+    "variants/multiproc",
+];
+
 /// The path of a fixture, relative to `fixtures/`.
 pub fn fixture_path(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -63,6 +76,25 @@ pub fn run_diff(args: &[&str], base: &Path, current: &Path) -> std::process::Out
         .unwrap()
 }
 
+/// Every fixture file one folder below `fixtures/`, relative to `fixtures/`, sorted.
+pub fn fixture_files() -> Vec<String> {
+    let root = fixture_path("");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let path = file.unwrap().path();
+            let rel = path.strip_prefix(&root).unwrap();
+            out.push(rel.to_string_lossy().to_string());
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Parses a fixture with the shared parser, naming it by its path without `.xz`.
 pub fn load_fixture(rel: &str) -> sightline::model::Report {
     let bytes = fixture_bytes(rel);
@@ -105,6 +137,23 @@ impl TruthResult {
             .get(key)
             .and_then(|m| m.value.as_f64())
             .unwrap_or_else(|| panic!("{}: no {key}", self.function))
+    }
+
+    /// The guidance of every key performance indicator of the result's rules, as (metric,
+    /// text) pairs, sorted; indicators without guidance are left out.
+    pub fn guidance(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .rules
+            .iter()
+            .filter_map(|rule| rule.get("focus_metrics")?.as_array())
+            .flatten()
+            .filter_map(|f| {
+                let info = f.get("info")?.as_str().filter(|i| !i.is_empty())?;
+                Some((f.get("name")?.as_str()?.to_string(), info.to_string()))
+            })
+            .collect();
+        out.sort();
+        out
     }
 }
 
