@@ -6,7 +6,7 @@ mod common;
 
 use common::fixture_bytes;
 use sightline::analysis::headline::headline;
-use sightline::model::Report;
+use sightline::model::{BodyHead, Report};
 use sightline::parse::{LoadError, ParseError, load_path, ncu_rep};
 use std::path::PathBuf;
 
@@ -28,7 +28,8 @@ impl Drop for TempFile {
     }
 }
 
-const REPORTS: [&str; 8] = [
+/// Every native report among the fixtures.
+const REPORTS: [&str; 16] = [
     "h100/kernels_basic.ncu-rep.xz",
     "h100/kernels_full.ncu-rep.xz",
     "big/many_basic.ncu-rep.xz",
@@ -36,7 +37,15 @@ const REPORTS: [&str; 8] = [
     "variants/multiproc.ncu-rep.xz",
     "variants/metrics_only.ncu-rep.xz",
     "source/inl_src.ncu-rep.xz",
+    "source/inl_nosrc.ncu-rep.xz",
     "range/range_kernels.ncu-rep.xz",
+    "range/range_nvtx.ncu-rep.xz",
+    "range/range_profiler.ncu-rep.xz",
+    "range/apprange.ncu-rep.xz",
+    "graph/graph_graph.ncu-rep.xz",
+    "graph/graph_node.ncu-rep.xz",
+    "pair/before.ncu-rep.xz",
+    "pair/after.ncu-rep.xz",
 ];
 
 /// Compares two reports result by result as text (NaN values are not equal), releasing each
@@ -70,6 +79,14 @@ fn opened_reports_equal_reports_read_whole() {
         assert_eq!(opened.decoded_bodies(), 0, "{rel}: bodies decoded on open");
         // The head figures equal those of the decoded bodies, without decoding them.
         for (a, b) in opened.results.iter().zip(&whole.results) {
+            // Opening decodes each result without its body: what it keeps in the body's place
+            // equals the figures of the whole body, every head metric and the top rule.
+            assert_eq!(
+                format!("{:?}", a.body_head()),
+                format!("{:?}", Some(BodyHead::of(b.body()))),
+                "{rel} result {}",
+                b.id
+            );
             assert_eq!(a.name, b.name, "{rel}");
             assert_eq!(
                 (a.grid, a.block, a.cc, a.device),

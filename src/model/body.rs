@@ -88,13 +88,33 @@ pub trait BodySource: Send + Sync {
     fn tick(&self) -> u64;
 }
 
+/// The figures a body read on demand keeps while it is not decoded.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct BodyHead {
+    /// The [`HEAD_METRICS`] the result has, in that order.
+    pub metrics: Vec<Option<Metric>>,
+    /// The rule result with the highest estimated speedup ([`ResultBody::top_rule`]).
+    pub top_rule: Option<RuleResult>,
+}
+
+impl BodyHead {
+    /// The head figures of a decoded body.
+    pub fn of(body: &ResultBody) -> Self {
+        BodyHead {
+            metrics: HEAD_METRICS
+                .iter()
+                .map(|k| body.metrics.get(*k).cloned())
+                .collect(),
+            top_rule: body.top_rule().cloned(),
+        }
+    }
+}
+
 /// Where a body not yet decoded is, and the figures kept meanwhile.
 struct Lazy {
     source: Arc<dyn BodySource>,
     index: usize,
-    /// The [`HEAD_METRICS`] the result has, in that order.
-    head: Vec<Option<Metric>>,
-    top_rule: Option<RuleResult>,
+    head: BodyHead,
     /// The source's tick at the last access to the decoded body.
     last_use: AtomicU64,
     /// Why the body could not be decoded, when it could not.
@@ -117,19 +137,14 @@ impl Body {
         }
     }
 
-    /// A body read from `source` when asked for, keeping the head figures of `decoded`.
-    pub fn on_demand(decoded: &ResultBody, source: Arc<dyn BodySource>, index: usize) -> Self {
-        let head = HEAD_METRICS
-            .iter()
-            .map(|k| decoded.metrics.get(*k).cloned())
-            .collect();
+    /// A body read from `source` when asked for, keeping `head` meanwhile.
+    pub fn on_demand(head: BodyHead, source: Arc<dyn BodySource>, index: usize) -> Self {
         Body {
             decoded: OnceLock::new(),
             lazy: Some(Arc::new(Lazy {
                 source,
                 index,
                 head,
-                top_rule: decoded.top_rule().cloned(),
                 last_use: AtomicU64::new(0),
                 error: OnceLock::new(),
             })),
@@ -177,12 +192,17 @@ impl Body {
     pub fn head_metric(&self, key: &str) -> Option<Option<&Metric>> {
         let lazy = self.undecoded()?;
         let i = HEAD_METRICS.iter().position(|k| *k == key)?;
-        Some(lazy.head.get(i).and_then(Option::as_ref))
+        Some(lazy.head.metrics.get(i).and_then(Option::as_ref))
     }
 
     /// `Some(top rule or none)` for a body not decoded now.
     pub fn head_top_rule(&self) -> Option<Option<&RuleResult>> {
-        self.undecoded().map(|lazy| lazy.top_rule.as_ref())
+        self.undecoded().map(|lazy| lazy.head.top_rule.as_ref())
+    }
+
+    /// The head figures kept by a body read on demand (decoded now or not).
+    pub fn head(&self) -> Option<&BodyHead> {
+        self.lazy.as_ref().map(|lazy| &lazy.head)
     }
 
     /// Whether the body is read on demand and decoded now.

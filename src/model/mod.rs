@@ -14,7 +14,7 @@ pub mod stock_sections;
 pub mod units;
 pub mod value;
 
-pub use body::{Body, BodySource, HEAD_METRICS, ResultBody};
+pub use body::{Body, BodyHead, BodySource, HEAD_METRICS, ResultBody};
 pub use metric::{Metric, MetricRow, Printed};
 pub use report::{Device, Format, Report, Session};
 pub use result::{

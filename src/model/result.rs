@@ -1,6 +1,6 @@
 //! One profiled workload (a kernel launch): identity, launch shape, sections, rules, metrics.
 
-use super::body::{Body, BodySource, ResultBody};
+use super::body::{Body, BodyHead, BodySource, ResultBody};
 use super::metric::{Metric, MetricRow};
 use super::result_kind::ResultKind;
 use serde::Serialize;
@@ -326,10 +326,20 @@ impl KernelResult {
         std::mem::take(self.body_mut())
     }
 
-    /// Keeps only the head figures of the body, which is read from `source` (as result
-    /// `index` there) when next asked for.
-    pub fn read_body_on_demand(&mut self, source: Arc<dyn BodySource>, index: usize) {
-        self.content = Body::on_demand(self.content.get(), source, index);
+    /// Keeps `head` in place of the body, which is read from `source` (as result `index`) when
+    /// asked for.
+    pub fn set_body_on_demand(
+        &mut self,
+        head: BodyHead,
+        source: Arc<dyn BodySource>,
+        index: usize,
+    ) {
+        self.content = Body::on_demand(head, source, index);
+    }
+
+    /// The head figures kept by a result read on demand.
+    pub fn body_head(&self) -> Option<&BodyHead> {
+        self.content.head()
     }
 
     /// Whether the body is decoded now (always, for results not read on demand).

@@ -9,6 +9,7 @@ pub mod bodies;
 pub mod body_messages;
 pub mod code;
 pub mod container;
+pub mod head;
 pub mod messages;
 pub mod on_demand;
 pub mod open;
@@ -37,7 +38,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub fn parse(bytes: &[u8]) -> Result<Report, ParseError> {
     let mut c = container::walk(bytes)?;
     let ctx = Context::new(&c);
-    let decoded = decode_all(&ctx, &c.results, 0);
+    let decoded = decode_all(&ctx, &c.results, 0, decode_result);
     let damage = c.damage.take();
     let total = c.results.len();
     assemble(&c, c.results.first(), decoded, total, damage)
@@ -114,12 +115,16 @@ fn body_templates(first: Option<&Entry<'_>>, warnings: &mut Vec<String>) -> Repo
     }
 }
 
-/// Decodes every result, in parallel when there are several, returning them in file order;
-/// the first has the ID `first_id`.
+/// How a result is decoded: whole, or without its body.
+type Decoder = fn(&Context, &Entry<'_>, u64) -> Result<Decoded, ParseError>;
+
+/// Decodes every result with `decode`, in parallel when there are several, returning them in
+/// file order; the first has the ID `first_id`.
 fn decode_all(
     ctx: &Context,
     entries: &[Entry<'_>],
     first_id: u64,
+    decode: Decoder,
 ) -> Vec<Result<Decoded, ParseError>> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -129,7 +134,7 @@ fn decode_all(
         return entries
             .iter()
             .enumerate()
-            .map(|(i, e)| decode_result(ctx, e, first_id + i as u64))
+            .map(|(i, e)| decode(ctx, e, first_id + i as u64))
             .collect();
     }
     let next = AtomicUsize::new(0);
@@ -141,7 +146,7 @@ fn decode_all(
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(e) = entries.get(i) else { break };
-                        done.push((i, decode_result(ctx, e, first_id + i as u64)));
+                        done.push((i, decode(ctx, e, first_id + i as u64)));
                     }
                     done
                 })

@@ -3,6 +3,7 @@
 //! The file stays open (read only); a file changed in place since it was opened is refused.
 
 use super::container::{Entry, corrupt};
+use super::head::decode_result_head;
 use super::result::{Context, Decoded, decode_result};
 use crate::model::{BodySource, ResultBody, ResultKind};
 use crate::parse::ParseError;
@@ -68,6 +69,19 @@ impl OnDemand {
 
     /// Reads and decodes result `index` (also its ID) with the whole file's names.
     pub fn decode(&self, index: usize) -> Result<Decoded, ParseError> {
+        self.decode_with(index, decode_result)
+    }
+
+    /// Reads result `index` and decodes it without its body ([`decode_result_head`]).
+    pub fn decode_head(&self, index: usize) -> Result<Decoded, ParseError> {
+        self.decode_with(index, decode_result_head)
+    }
+
+    fn decode_with(
+        &self,
+        index: usize,
+        decode: fn(&Context, &Entry<'_>, u64) -> Result<Decoded, ParseError>,
+    ) -> Result<Decoded, ParseError> {
         let (Some(ctx), Some(entries)) = (self.ctx.get(), self.entries.get()) else {
             return Err(ParseError::NotAResult(
                 "the report is still being opened".into(),
@@ -96,7 +110,7 @@ impl OnDemand {
             .and_then(|_| file.read_exact(buffer))
             .map_err(|e| corrupt(entry.offset as usize, format!("result {index}: {e}")))?;
         let offset = usize::try_from(entry.offset).unwrap_or(usize::MAX);
-        let decoded = decode_result(
+        let decoded = decode(
             ctx,
             &Entry {
                 offset,

@@ -5,6 +5,7 @@
 //! against the file's size before anything is allocated or read.
 
 use super::container::{Container, PAYLOAD_KINDS, check_header, commit_header, corrupt};
+use super::head::decode_result_head;
 use super::messages::{BlockHeader, FileHeader};
 use super::on_demand::{OnDemand, ResultEntry};
 use super::result::{Context, Decoded};
@@ -219,7 +220,7 @@ impl Walk {
             .enumerate()
             .map(|(i, d)| match d {
                 Some(Ok(d)) => Ok(d),
-                _ => self.source.decode(i).map(|d| self.on_demand(d, i)),
+                _ => self.source.decode_head(i).map(|d| self.on_demand(d, i)),
             })
             .collect();
         let total = decoded.len();
@@ -237,10 +238,11 @@ impl Walk {
         Ok(assemble(&self.c, first.as_ref(), decoded, total, damage)?)
     }
 
-    /// Keeps the head of a decoded result, its body to be read again when asked for.
+    /// Makes a result decoded without its body read the body from the file when asked for.
     fn on_demand(&self, mut d: Decoded, index: usize) -> Decoded {
         let source: Arc<dyn crate::model::BodySource> = self.source.clone();
-        d.result.read_body_on_demand(source, index);
+        let head = d.head.take().unwrap_or_default();
+        d.result.set_body_on_demand(head, source, index);
         d
     }
 
@@ -354,7 +356,7 @@ impl Walk {
                 kind: self.entries.get(*i).map_or(ResultKind::Kernel, |e| e.kind),
             })
             .collect();
-        let results = decode_all(ctx, &entries, first as u64);
+        let results = decode_all(ctx, &entries, first as u64, decode_result_head);
         drop(entries);
         for ((i, _), d) in items.into_iter().zip(results) {
             let d = d.map(|d| self.on_demand(d, i));

@@ -3,14 +3,14 @@
 //! sections, rule results and NVTX state.
 
 use super::container::{Container, Entry, corrupt};
-use super::messages::{ClockStatus, MetricValue, NvtxState, ProcessInfo, Uint64x3};
+use super::messages::{ClockStatus, MetricValue, NvtxState, ProcessInfo, ResultHead, Uint64x3};
 use super::sections::{Applicability, build_sections};
 use super::wire::{FieldIter, WireValue};
 use super::workloads::{decode_head, layout};
 use super::{rules, units};
 use crate::model::{
-    Dim3, Instance, KernelName, KernelResult, Metric, NvtxRange, ResultBody, ResultKind, Value,
-    names,
+    BodyHead, Dim3, HEAD_METRICS, Instance, KernelName, KernelResult, Metric, NvtxRange,
+    ResultBody, ResultKind, Value, names,
 };
 use crate::parse::ParseError;
 use prost::Message;
@@ -24,6 +24,21 @@ pub struct Context {
     /// Lexicographic rank of each string-table entry, to sort metrics without comparing text.
     rank: Vec<u32>,
     processes: Vec<ProcessInfo>,
+    /// For each string-table entry, its position in [`HEAD_KEYS`], or `NOT_HEAD`.
+    head_slot: Vec<u8>,
+}
+
+/// The metrics decoded when a result is opened without its body: the [`HEAD_METRICS`], then
+/// the [`LAUNCH_SHAPE_METRICS`] a graph's shape comes from.
+pub const HEAD_KEYS: usize = HEAD_METRICS.len() + LAUNCH_SHAPE_METRICS.len();
+const NOT_HEAD: u8 = u8::MAX;
+
+/// The name of head key `slot`.
+pub fn head_key(slot: usize) -> &'static str {
+    match slot.checked_sub(HEAD_METRICS.len()) {
+        None => HEAD_METRICS[slot],
+        Some(i) => LAUNCH_SHAPE_METRICS[i],
+    }
 }
 
 impl Context {
@@ -41,12 +56,29 @@ impl Context {
             rank[i as usize] = r as u32;
         }
         let units = strings.iter().map(|s| units::unit_of(s)).collect();
+        let head_slot = strings
+            .iter()
+            .map(|s| {
+                (0..HEAD_KEYS)
+                    .position(|k| head_key(k) == s)
+                    .map_or(NOT_HEAD, |k| k as u8)
+            })
+            .collect();
         Context {
             strings,
             units,
             rank,
             processes,
+            head_slot,
         }
+    }
+
+    /// The position in [`HEAD_KEYS`] of the metric named by string `name_id`.
+    pub(super) fn head_slot(&self, name_id: usize) -> Option<usize> {
+        self.head_slot
+            .get(name_id)
+            .filter(|&&k| k != NOT_HEAD)
+            .map(|&k| usize::from(k))
     }
 }
 
@@ -55,6 +87,9 @@ pub struct Decoded {
     pub result: KernelResult,
     pub clock_status: Option<ClockStatus>,
     pub driver_version: Option<f32>,
+    /// For a result decoded without its body ([`super::head::decode_result_head`]): the
+    /// figures kept in its place.
+    pub head: Option<BodyHead>,
 }
 
 /// The model value of a stored value: string, float, double, uint32 or uint64, in that order.
@@ -88,7 +123,7 @@ fn numeric_value(v: &MetricValue) -> Value {
     }
 }
 
-fn dim3(d: Option<Uint64x3>) -> Option<Dim3> {
+fn dim3(d: Option<&Uint64x3>) -> Option<Dim3> {
     d.map(|d| Dim3 {
         x: d.x.unwrap_or(0),
         y: d.y.unwrap_or(0),
@@ -103,7 +138,7 @@ const METRIC_VALUE_LIST: u32 = 3;
 const CORRELATION_ID: u32 = 1;
 const ELEMENT_VALUE: u32 = 2;
 
-type FieldError = (usize, String);
+pub(super) type FieldError = (usize, String);
 
 /// Whether `bytes` are exactly one varint of at most 9 bytes (63 bits).
 fn is_single_varint(bytes: &[u8]) -> bool {
@@ -139,7 +174,7 @@ fn decode_value(bytes: &[u8], offset: usize) -> Result<Value, FieldError> {
 /// Decodes one `ProfileMetricResult`. The message is
 /// walked field by field so instances go straight into the model without an intermediate list;
 /// each value is decoded by prost.
-fn decode_metric(ctx: &Context, bytes: &[u8]) -> Result<Metric, FieldError> {
+pub(super) fn decode_metric(ctx: &Context, bytes: &[u8]) -> Result<Metric, FieldError> {
     let mut name_id = 0usize;
     let mut value = Value::Missing;
     let mut instances_count = 0usize;
@@ -198,7 +233,7 @@ fn decode_metric(ctx: &Context, bytes: &[u8]) -> Result<Metric, FieldError> {
 }
 
 /// The name id of a `ProfileMetricResult`, checked against the string table.
-fn metric_name_id(ctx: &Context, bytes: &[u8]) -> Result<usize, FieldError> {
+pub(super) fn metric_name_id(ctx: &Context, bytes: &[u8]) -> Result<usize, FieldError> {
     let mut name_id = 0usize;
     for field in FieldIter::new(bytes) {
         let field = field.map_err(|e| (e.offset, format!("metric: {}", e.message)))?;
@@ -263,17 +298,9 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         .collect();
 
     let number = |key: &str| metrics.get(key).and_then(Metric::as_f64);
-    let cc = match (number(names::CC_MAJOR), number(names::CC_MINOR)) {
-        (Some(a), Some(b)) => Some((a as u32, b as u32)),
-        _ => None,
-    };
-    let applicability = Applicability {
-        arch: cc.map(|(a, b)| i32::try_from(u64::from(a) * 10 + u64::from(b)).unwrap_or(i32::MAX)),
-        driver: head.kmd_version,
-        scope: head.collection_scope.unwrap_or(1),
-    };
-    let mut sections = build_sections(&templates, &metrics, &applicability)
-        .map_err(|e| at(e.offset, &e.message))?;
+    let (mut result, app) = identity(ctx, entry, id, &head, &number);
+    let mut sections =
+        build_sections(&templates, &metrics, &app).map_err(|e| at(e.offset, &e.message))?;
     let mut loose_rules = Vec::new();
     for (offset, bytes) in rule_msgs {
         let decoded =
@@ -289,21 +316,61 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         }
     }
     sections.retain(|s| !s.rows.is_empty() || !s.rules.is_empty());
+    result.nvtx = nvtx_of(nvtx, head.thread_id).map_err(|(offset, what)| at(offset, &what))?;
+    result.set_body(ResultBody {
+        sections,
+        rules: loose_rules,
+        metrics,
+    });
+    Ok(Decoded {
+        result,
+        clock_status: head.clock_status,
+        driver_version: head.kmd_version,
+        head: None,
+    })
+}
 
-    let nvtx = match nvtx {
+/// The NVTX ranges open when the result was collected, from its stored state (offset in the
+/// result, message), if any.
+pub(super) fn nvtx_of(
+    nvtx: Option<(usize, &[u8])>,
+    thread_id: Option<u32>,
+) -> Result<Vec<NvtxRange>, FieldError> {
+    match nvtx {
         Some((offset, bytes)) => {
             let state =
-                NvtxState::decode(bytes).map_err(|e| at(offset, &format!("NVTX state: {e}")))?;
-            push_pop_stack(&state, head.thread_id)
+                NvtxState::decode(bytes).map_err(|e| (offset, format!("NVTX state: {e}")))?;
+            Ok(push_pop_stack(&state, thread_id))
         }
-        None => Vec::new(),
-    };
+        None => Ok(Vec::new()),
+    }
+}
 
+/// A result's identity (names, launch shape, process, context, stream, device) from its head
+/// message and the numbers of its metrics (`number`), with no body yet; and what decides which
+/// template parts apply to it.
+pub(super) fn identity(
+    ctx: &Context,
+    entry: &Entry<'_>,
+    id: u64,
+    head: &ResultHead,
+    number: &dyn Fn(&str) -> Option<f64>,
+) -> (KernelResult, Applicability) {
+    let cc = match (number(names::CC_MAJOR), number(names::CC_MINOR)) {
+        (Some(a), Some(b)) => Some((a as u32, b as u32)),
+        _ => None,
+    };
+    let applicability = Applicability {
+        arch: cc.map(|(a, b)| i32::try_from(u64::from(a) * 10 + u64::from(b)).unwrap_or(i32::MAX)),
+        driver: head.kmd_version,
+        scope: head.collection_scope.unwrap_or(1),
+    };
     let process = entry.process.and_then(|i| ctx.processes.get(i));
-    let mangled = head.kernel_mangled_name.unwrap_or_default();
-    let function = head.kernel_function_name.unwrap_or_default();
+    let mangled = head.kernel_mangled_name.clone().unwrap_or_default();
+    let function = head.kernel_function_name.clone().unwrap_or_default();
     let demangled = head
         .kernel_demangled_name
+        .clone()
         .filter(|n| !n.is_empty())
         .or_else(|| Some(function.clone()).filter(|n| !n.is_empty()))
         .unwrap_or_else(|| mangled.clone());
@@ -311,10 +378,13 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
     // launch metrics hold.
     let (grid, block) = match entry.kind {
         ResultKind::Graph => (
-            launch_shape(&metrics, "launch__grid_dim"),
-            launch_shape(&metrics, "launch__block_dim"),
+            launch_shape(number, "launch__grid_dim"),
+            launch_shape(number, "launch__block_dim"),
         ),
-        _ => (dim3(head.grid_size), dim3(head.block_size)),
+        _ => (
+            dim3(head.grid_size.as_ref()),
+            dim3(head.block_size.as_ref()),
+        ),
     };
     let result = KernelResult {
         id,
@@ -334,32 +404,26 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         stream: head.stream_id.map(u64::from),
         device: number("launch__device_id").map(|d| d as u64),
         cc,
-        nvtx,
         timestamp: None,
         invocations: None,
         ..KernelResult::default()
     };
-    let mut result = result;
-    result.set_body(ResultBody {
-        sections,
-        rules: loose_rules,
-        metrics,
-    });
-    Ok(Decoded {
-        result,
-        clock_status: head.clock_status,
-        driver_version: head.kmd_version,
-    })
+    (result, applicability)
 }
 
+/// The launch metrics a graph's shape is read from.
+pub const LAUNCH_SHAPE_METRICS: [&str; 6] = [
+    "launch__grid_dim_x",
+    "launch__grid_dim_y",
+    "launch__grid_dim_z",
+    "launch__block_dim_x",
+    "launch__block_dim_y",
+    "launch__block_dim_z",
+];
+
 /// A shape from the three metrics `{prefix}_x`, `_y`, `_z`, when all are numbers.
-fn launch_shape(metrics: &BTreeMap<String, Metric>, prefix: &str) -> Option<Dim3> {
-    let dim = |axis: &str| {
-        metrics
-            .get(&format!("{prefix}_{axis}"))
-            .and_then(Metric::as_f64)
-            .map(|v| v as u64)
-    };
+fn launch_shape(number: &dyn Fn(&str) -> Option<f64>, prefix: &str) -> Option<Dim3> {
+    let dim = |axis: &str| number(&format!("{prefix}_{axis}")).map(|v| v as u64);
     Some(Dim3 {
         x: dim("x")?,
         y: dim("y")?,

@@ -45,6 +45,12 @@ pub fn passes(filter: Option<&MetricOptionFilter>, app: &Applicability) -> bool 
     passes_with(filter, app, true)
 }
 
+/// Whether a stored section shows for the result: its filter applies, collection scopes aside
+/// (they only decide which of its rows show, see `in_scope`).
+pub fn section_shown(filter: Option<&MetricOptionFilter>, app: &Applicability) -> bool {
+    passes_with(filter, app, false)
+}
+
 /// The collection scopes a filter lists, if any.
 fn scopes(filter: Option<&MetricOptionFilter>) -> Option<&[i32]> {
     filter
@@ -119,9 +125,7 @@ pub fn build_sections(
             offset,
             message: format!("section template: {e}"),
         })?;
-        // A stored section was collected for this result: its collection scopes only decide
-        // which of its rows show (see `in_scope`).
-        if !passes_with(t.filter.as_ref(), app, false) {
+        if !section_shown(t.filter.as_ref(), app) {
             continue;
         }
         let mut rows: Vec<(&str, MetricRow)> = Vec::new();
