@@ -280,6 +280,42 @@ fn dismissing_the_bar_hides_it_until_the_next_change() {
 }
 
 #[test]
+fn always_reload_reads_changed_files_again_through_the_reload_command() {
+    let dir = temp_dir("always_reload");
+    let copy = dir.join("kernels_basic.details.txt");
+    std::fs::write(&copy, first_results_of_basic(2)).unwrap();
+    let mut h = watching(&copy);
+    assert!(!h.state().settings().reload_changed_files);
+    let bar = "kernels_basic.details.txt changed on disk";
+    std::fs::write(&copy, first_results_of_basic(3)).unwrap();
+    assert!(wait_for_label(&mut h, bar));
+    assert_loaded(&h, 1, 2);
+    // "Always reload" reloads the changed file at once and remembers the choice.
+    h.get_by_label("Always reload").click();
+    settle_ok(&mut h);
+    assert!(h.state().settings().reload_changed_files);
+    assert_loaded(&h, 1, 3);
+    assert!(!has_label(&h, bar));
+    // The next change is read without a bar; the report keeps its id.
+    let id = h.state().workspace().reports()[0].id;
+    std::fs::write(&copy, first_results_of_basic(4)).unwrap();
+    assert!(
+        step_until(&mut h, Duration::from_secs(10), |h| {
+            h.state()
+                .workspace()
+                .report(id)
+                .map(|r| r.report.results.len())
+                == Some(4)
+        }),
+        "the changed file was not reloaded"
+    );
+    settle_ok(&mut h);
+    assert!(!has_label(&h, bar));
+    assert_loaded(&h, 1, 4);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_vanished_file_says_so_and_its_report_stays() {
     let dir = temp_dir("vanished");
     let copy = fixture_file(&dir, BASIC);

@@ -80,6 +80,9 @@ pub enum Command {
     ReloadReport(ReportId),
     /// Hide the notice that a report's file changed on disk (until it changes again).
     DismissFileNotice(ReportId),
+    /// Read files of open reports again as soon as they change on disk (on), or only show a
+    /// notice (off); turning it on reloads the files that changed already.
+    SetReloadChangedFiles(bool),
     /// Forget a failed file.
     DismissFailed(LoadId),
     /// Empty the recent files list.

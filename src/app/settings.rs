@@ -52,6 +52,9 @@ pub struct Settings {
     pub compare_threshold_pct: f64,
     /// The side-by-side comparison lists only metrics that changed.
     pub compare_changed_only: bool,
+    /// Files of open reports that change on disk are read again at once (otherwise a notice
+    /// offers it).
+    pub reload_changed_files: bool,
 }
 
 impl Default for Settings {
@@ -67,6 +70,7 @@ impl Default for Settings {
             manual_pairs: Vec::new(),
             compare_threshold_pct: crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT,
             compare_changed_only: false,
+            reload_changed_files: false,
         }
     }
 }

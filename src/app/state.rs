@@ -4,7 +4,7 @@
 use super::baselines;
 use super::commands::{Command, OpenRequest};
 use super::file_notices::{FileNoticeKind, FileNotices};
-use super::file_watch::{FileSignature, FileWatcher, POLL_INTERVAL};
+use super::file_watch::{FileSignature, FileState, FileWatcher, POLL_INTERVAL, WatchMode};
 use super::loader::{LoadOutcome, Loader};
 use super::page_id::PageId;
 use super::rows::RowSummary;
@@ -241,6 +241,21 @@ impl AppState {
                 self.file_notices.remove(id);
                 self.watcher.acknowledge(id);
             }
+            Command::SetReloadChangedFiles(on) => {
+                self.settings.reload_changed_files = on;
+                if on {
+                    let changed: Vec<ReportId> = self
+                        .file_notices
+                        .list()
+                        .iter()
+                        .filter(|n| matches!(n.kind, FileNoticeKind::Changed))
+                        .map(|n| n.report)
+                        .collect();
+                    for id in changed {
+                        self.reload(id);
+                    }
+                }
+            }
             Command::DismissFailed(id) => self.workspace.dismiss_failed(id),
             Command::ClearRecent => self.settings.recent_files.clear(),
             Command::DismissNotice => self.notice = None,
@@ -463,13 +478,26 @@ impl AppState {
         }
     }
 
-    /// Takes what the file watcher saw into the notices.
+    /// Takes what the file watcher saw: a changed file is read again through
+    /// [`Command::ReloadReport`] when the settings say so, otherwise it gets a notice (as do
+    /// files that vanished).
     pub fn poll_file_changes(&mut self) {
         while let Some(event) = self.watcher.try_recv() {
-            if self.workspace.report(event.report).is_some() {
+            if self.workspace.report(event.report).is_none() {
+                continue;
+            }
+            let changed = matches!(event.state, Some(FileState::Changed(_)));
+            if changed && self.settings.reload_changed_files {
+                self.handle(Command::ReloadReport(event.report));
+            } else {
                 self.file_notices.apply(event.report, event.state);
             }
         }
+    }
+
+    /// How the files of open reports are watched (notifications, or polling and why).
+    pub fn file_watch_mode(&self) -> &WatchMode {
+        self.watcher.mode()
     }
 
     /// Selects the first visible result of the report after (or before) the selected one's,

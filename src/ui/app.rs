@@ -345,6 +345,7 @@ impl SightlineApp {
                     );
                 });
         }
+        let watch_note = self.state.file_watch_mode().describe();
         egui::Panel::left("reports_panel")
             .resizable(true)
             .default_size(250.0)
@@ -357,6 +358,7 @@ impl SightlineApp {
                     &mut self.state.selection,
                     &mut self.state.settings.baselines,
                     &mut self.queued,
+                    watch_note.as_deref(),
                 );
             });
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));

@@ -60,6 +60,16 @@ pub fn show(
                     {
                         commands.push(Command::ReloadReport(notice.report));
                     }
+                    if ui
+                        .button("Always reload")
+                        .on_hover_text(
+                            "Read files of open reports again as soon as they change \
+                             (File menu to undo)",
+                        )
+                        .clicked()
+                    {
+                        commands.push(Command::SetReloadChangedFiles(true));
+                    }
                 }
                 FileNoticeKind::Unreadable(why) => {
                     ui.label(

@@ -136,6 +136,14 @@ fn file_menu(ui: &mut egui::Ui, settings: &Settings, commands: &mut Vec<Command>
     if ui.button("Open demo report").clicked() {
         commands.push(Command::Open(OpenRequest::Demo));
     }
+    let mut reload = settings.reload_changed_files;
+    if ui
+        .checkbox(&mut reload, "Reload changed files automatically")
+        .on_hover_text("Read an open report's file again as soon as it changes on disk")
+        .changed()
+    {
+        commands.push(Command::SetReloadChangedFiles(reload));
+    }
     ui.separator();
     if ui.button("Close all reports").clicked() {
         commands.push(Command::CloseAll);

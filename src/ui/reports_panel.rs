@@ -32,6 +32,7 @@ pub fn show(
     selection: &mut Option<ResultRef>,
     baselines: &mut [Baseline],
     commands: &mut Vec<Command>,
+    watch_note: Option<&str>,
 ) {
     ui.heading("Reports");
     egui::ScrollArea::vertical()
@@ -88,6 +89,11 @@ pub fn show(
                         ui.label(egui::RichText::new(text).color(ui.visuals().warn_fg_color));
                     }
                 });
+            }
+            if let Some(note) = watch_note
+                && workspace.reports().iter().any(|r| r.path.is_some())
+            {
+                ui.add(egui::Label::new(egui::RichText::new(note).small().weak()).wrap());
             }
             pending_ui(ui, workspace.pending(), commands);
             for failed in workspace.failed() {
