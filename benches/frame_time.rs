@@ -97,7 +97,7 @@ fn generated_result(report: usize, index: usize) -> KernelResult {
         launch.rows.push(MetricRow {
             label: format!("Launch Statistic {i}"),
             metric: Metric::new(
-                Some(format!("launch__statistic_{i}")),
+                Some(format!("launch__statistic_{i}").into()),
                 Value::U64((seed as u64 + i) * 7),
                 "",
             ),

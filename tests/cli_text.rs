@@ -89,7 +89,7 @@ fn compare_with_truth(report: &Report, truth: &[TruthResult], what: &str) -> usi
                     // as 2,614 %/byte), which `units::to_base` does not follow yet.
                     continue;
                 }
-                let Some(tm) = t.metrics.get(name) else {
+                let Some(tm) = t.metrics.get(name.as_str()) else {
                     mismatches.push(format!(
                         "{what} #{i} {}/{}: {name} not in the oracle",
                         section.name, row.label

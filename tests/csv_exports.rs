@@ -73,7 +73,7 @@ fn compare<'a>(
     for (i, t) in truth.iter().enumerate() {
         for metric in metrics_of(i) {
             let Some(name) = &metric.name else { continue };
-            match t.metrics.get(name) {
+            match t.metrics.get(name.as_str()) {
                 Some(tm) => check_metric(metric, tm, &mut tally, &format!("result {i}")),
                 None => tally
                     .mismatches

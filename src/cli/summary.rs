@@ -108,7 +108,7 @@ fn result_json(r: &KernelResult) -> Json {
     let mut metrics = Map::new();
     for (key, m) in r.metrics() {
         metrics.insert(
-            key.clone(),
+            key.to_string(),
             json!({"value": value_json(&m.value), "unit": m.unit}),
         );
     }

@@ -3,6 +3,7 @@
 //! thousands of results decodes none of them; the full body is decoded when first asked for
 //! and can be released again ([`super::Report::release_bodies`]).
 
+use super::intern::MetricKey;
 use super::metric::Metric;
 use super::names;
 use super::result::{RuleResult, Section, SpeedupKind};
@@ -20,7 +21,7 @@ pub struct ResultBody {
     /// Rules that belong to no section.
     pub rules: Vec<RuleResult>,
     /// Every metric, by ncu metric name where known, else by `Section/Label`.
-    pub metrics: BTreeMap<String, Metric>,
+    pub metrics: BTreeMap<MetricKey, Metric>,
 }
 
 impl ResultBody {
@@ -28,9 +29,9 @@ impl ResultBody {
     pub fn index_section_metrics(&mut self) {
         for section in &self.sections {
             for row in &section.rows {
-                let key = match &row.metric.name {
-                    Some(name) => name.clone(),
-                    None => format!("{}/{}", section.name, row.label),
+                let key = match row.metric.name {
+                    Some(name) => name,
+                    None => MetricKey::from(format!("{}/{}", section.name, row.label)),
                 };
                 self.metrics
                     .entry(key)

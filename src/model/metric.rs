@@ -1,5 +1,6 @@
 //! Metrics: a value in its base unit, the instances, and how a text form printed it.
 
+use super::intern::{MetricKey, Unit};
 use super::value::{Instance, Value};
 use serde::Serialize;
 
@@ -9,7 +10,7 @@ pub struct Printed {
     /// The value as printed, in the printed unit (thousands separators removed).
     pub value: Value,
     /// The unit as printed (`us`, `Gbyte/second`, `%`, empty when none).
-    pub unit: String,
+    pub unit: Unit,
     /// Digits after the decimal point in the printed text.
     pub decimals: u8,
 }
@@ -18,11 +19,11 @@ pub struct Printed {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Metric {
     /// The ncu metric name (`gpu__time_duration.sum`) when known.
-    pub name: Option<String>,
+    pub name: Option<MetricKey>,
     /// The value converted to `unit`.
     pub value: Value,
     /// The base unit, as `--print-units base` prints it (`ns`, `hz`, `byte`, `byte/s`, `%`, ...).
-    pub unit: String,
+    pub unit: Unit,
     /// Instance values, in source order.
     pub instances: Vec<Instance>,
     /// How a text form printed the value; `None` for values read from a report file.
@@ -31,7 +32,7 @@ pub struct Metric {
 
 impl Metric {
     /// A metric with a value in a base unit and no instances.
-    pub fn new(name: Option<String>, value: Value, unit: impl Into<String>) -> Self {
+    pub fn new(name: Option<MetricKey>, value: Value, unit: impl Into<Unit>) -> Self {
         Metric {
             name,
             value,

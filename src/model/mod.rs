@@ -2,6 +2,7 @@
 
 pub mod body;
 pub mod catalog;
+pub mod intern;
 pub mod metric;
 pub mod names;
 pub mod report;
@@ -15,6 +16,7 @@ pub mod units;
 pub mod value;
 
 pub use body::{Body, BodyHead, BodySource, HEAD_METRICS, ResultBody};
+pub use intern::{MetricKey, Unit};
 pub use metric::{Metric, MetricRow, Printed};
 pub use report::{Device, Format, Report, Session};
 pub use result::{

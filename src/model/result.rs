@@ -1,6 +1,7 @@
 //! One profiled workload (a kernel launch): identity, launch shape, sections, rules, metrics.
 
 use super::body::{Body, BodyHead, BodySource, ResultBody};
+use super::intern::MetricKey;
 use super::metric::{Metric, MetricRow};
 use super::result_kind::ResultKind;
 use serde::Serialize;
@@ -287,7 +288,7 @@ impl KernelResult {
     }
 
     /// Every metric, by ncu metric name where known, else by `Section/Label`, in name order.
-    pub fn metrics(&self) -> &BTreeMap<String, Metric> {
+    pub fn metrics(&self) -> &BTreeMap<MetricKey, Metric> {
         &self.body().metrics
     }
 
@@ -312,7 +313,7 @@ impl KernelResult {
     }
 
     /// The metric map, to change.
-    pub fn metrics_mut(&mut self) -> &mut BTreeMap<String, Metric> {
+    pub fn metrics_mut(&mut self) -> &mut BTreeMap<MetricKey, Metric> {
         &mut self.body_mut().metrics
     }
 

@@ -4,6 +4,7 @@
 //! The identifier table is built by `scripts/build_section_ids.py` from exports of one report.
 
 use super::catalog;
+use super::intern::MetricKey;
 use super::metric::{Metric, MetricRow};
 use super::result::Section;
 use std::collections::BTreeMap;
@@ -46,7 +47,7 @@ fn section_order() -> Vec<&'static str> {
 
 /// Builds the stock Details sections from a result's metrics: each section of the label
 /// catalog that has at least one of its metrics, rows ordered by metric name as ncu prints them.
-pub fn build_sections(metrics: &BTreeMap<String, Metric>) -> Vec<Section> {
+pub fn build_sections(metrics: &BTreeMap<MetricKey, Metric>) -> Vec<Section> {
     let mut by_section: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
     for (section, label, metric) in catalog::entries() {
         by_section.entry(section).or_default().push((metric, label));
@@ -108,7 +109,7 @@ mod tests {
             "launch__block_size",
         ] {
             metrics.insert(
-                name.to_string(),
+                name.into(),
                 Metric::new(Some(name.into()), Value::U64(1), ""),
             );
         }

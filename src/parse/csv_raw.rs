@@ -12,7 +12,7 @@ use super::skipped::Skipped;
 use crate::model::names::{CC_MAJOR, CC_MINOR, DEVICE_NAME, SM_COUNT};
 use crate::model::stock_sections::build_sections;
 use crate::model::units::to_base;
-use crate::model::{Device, Format, KernelResult, Metric, Report};
+use crate::model::{Device, Format, KernelResult, Metric, MetricKey, Report};
 use csv::StringRecord;
 
 /// The prefix of device attribute metrics.
@@ -78,8 +78,9 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
                 continue;
             }
             let unit = units.as_ref().and_then(|u| u.get(i)).unwrap_or("");
-            let metric = metric_with_instances(name, value, unit, listed);
-            result.metrics_mut().insert(name.to_string(), metric);
+            let key = MetricKey::new(name);
+            let metric = metric_with_instances(key, value, unit, listed);
+            result.metrics_mut().insert(key, metric);
         }
         let sections = build_sections(result.metrics());
         *result.sections_mut() = sections;
@@ -98,19 +99,19 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
 }
 
 /// A metric from a cell, reading an instance list after the value when the cell has one.
-fn metric_with_instances(name: &str, value: &str, unit: &str, listed: bool) -> Metric {
+fn metric_with_instances(name: MetricKey, value: &str, unit: &str, listed: bool) -> Metric {
     if value.ends_with(')')
         && let Some(list) = instances::split(value)
     {
         let factor = to_base(unit.trim()).factor;
         let strings = listed || list.plausible_strings();
         if let Some(found) = instances::instances_of(&list, factor, strings) {
-            let mut metric = metric_from_printed(Some(name.to_string()), list.aggregate, unit);
+            let mut metric = metric_from_printed(Some(name), list.aggregate, unit);
             metric.instances = found;
             return metric;
         }
     }
-    metric_from_printed(Some(name.to_string()), value, unit)
+    metric_from_printed(Some(name), value, unit)
 }
 
 /// Records the device a result ran on from its `device__attribute_*` columns, once per index.

@@ -219,9 +219,9 @@ pub fn truth_to_result(t: &TruthResult, id: u64) -> sightline::model::KernelResu
     };
     for (name, m) in &t.metrics {
         let mut metric = Metric::new(
-            Some(name.clone()),
+            Some(name.into()),
             json_to_value(&m.value, &m.kind),
-            m.unit.clone(),
+            m.unit.as_str(),
         );
         metric.instances = m
             .instances
@@ -231,7 +231,7 @@ pub fn truth_to_result(t: &TruthResult, id: u64) -> sightline::model::KernelResu
                 value: json_to_value(v, &m.kind),
             })
             .collect();
-        r.metrics_mut().insert(name.clone(), metric);
+        r.metrics_mut().insert(name.into(), metric);
     }
     r
 }

@@ -214,7 +214,7 @@ pub fn compare_report_with_truth(report: &mut Report, report_rel: &str, truth_re
         for (name, tm) in metrics {
             let m = r
                 .metrics()
-                .get(name)
+                .get(name.as_str())
                 .unwrap_or_else(|| panic!("{ctx}: no {name}"));
             assert_eq!(m.name.as_deref(), Some(name.as_str()));
             let kind = tm["kind"].as_str().unwrap();

@@ -264,9 +264,9 @@ pub fn diff_metric(
     let make = |delta_pct, verdict, within_precision| MetricDiff {
         key: key.to_string(),
         unit: if base.unit.is_empty() {
-            current.unit.clone()
+            current.unit.to_string()
         } else {
-            base.unit.clone()
+            base.unit.to_string()
         },
         base: base.value.clone(),
         current: current.value.clone(),

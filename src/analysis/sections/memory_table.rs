@@ -183,7 +183,10 @@ pub fn split(name: &str) -> (String, String) {
 pub fn grid(item: &BodyItem) -> Grid {
     let mut g = Grid::default();
     for row in &item.rows {
-        let name = row.metric.name.clone().unwrap_or_else(|| row.label.clone());
+        let name = row
+            .metric
+            .name
+            .map_or_else(|| row.label.clone(), String::from);
         let (column, qual) = split(&name);
         let label = row_label(&qual);
         let c = match g.columns.iter().position(|c| *c == column) {
@@ -208,7 +211,7 @@ pub fn grid(item: &BodyItem) -> Grid {
         };
         g.rows[r].cells[c] = Some(Cell {
             value: row.metric.as_f64(),
-            unit: row.metric.unit.clone(),
+            unit: row.metric.unit.to_string(),
             metric: name,
         });
     }

@@ -189,7 +189,7 @@ pub fn chosen<'m>(m: &'m MetricRef, target: &Target) -> Option<(&'m str, &'m str
 fn metric_or_missing(r: &KernelResult, name: &str) -> Metric {
     r.metric(name)
         .cloned()
-        .unwrap_or_else(|| Metric::new(Some(name.to_string()), Value::Missing, unit_of(name)))
+        .unwrap_or_else(|| Metric::new(Some(name.into()), Value::Missing, unit_of(name)))
 }
 
 /// The members a stored list metric (`group:…`, `breakdown:…`) names.
@@ -248,7 +248,7 @@ pub fn expand(m: &MetricRef, r: &KernelResult, target: &Target) -> Vec<BodyRow> 
             .filter(|k| pattern_matches(pattern, k))
             .map(|k| {
                 let l = if label.is_empty() {
-                    k.clone()
+                    k.to_string()
                 } else {
                     format!("{label} ({k})")
                 };

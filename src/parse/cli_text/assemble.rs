@@ -12,6 +12,7 @@ use crate::model::section_body::ReportBodies;
 use crate::model::{Device, Format, KernelResult, Report};
 use crate::parse::ParseError;
 use std::collections::HashMap;
+use std::ops::Bound;
 
 /// Texts smaller than this are read on one core.
 pub const PARALLEL_MIN_BYTES: usize = 1 << 20;
@@ -194,7 +195,10 @@ fn devices_of(results: &[KernelResult]) -> Vec<Device> {
             d.cc = r.cc;
         }
         if d.attributes.is_empty() {
-            for (name, m) in r.metrics().range("device__attribute_".to_string()..) {
+            for (name, m) in r
+                .metrics()
+                .range::<str, _>((Bound::Included("device__attribute_"), Bound::Unbounded))
+            {
                 let Some(attr) = name.strip_prefix("device__attribute_") else {
                     break;
                 };

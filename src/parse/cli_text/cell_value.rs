@@ -3,7 +3,7 @@
 
 use crate::model::names::is_metric_name;
 use crate::model::units::{BaseUnit, to_base};
-use crate::model::{Instance, Metric, Printed, Value};
+use crate::model::{Instance, Metric, MetricKey, Printed, Unit, Value};
 use crate::parse::number::parse_value;
 
 /// A printed value and its decimals: plain numbers (`142,196`, `2.62`) are read without
@@ -123,26 +123,26 @@ pub fn printed_metric(name: Option<&str>, value_text: &str, unit: &str, base: &B
     {
         // The older form lists instances without an aggregate.
         return Metric {
-            name: name.map(str::to_string),
+            name: name.map(MetricKey::from),
             value: Value::Missing,
-            unit: base.unit.clone(),
+            unit: Unit::new(&base.unit),
             instances: list,
             printed: Some(Printed {
                 value: Value::Missing,
-                unit: unit.to_string(),
+                unit: unit.into(),
                 decimals: 0,
             }),
         };
     }
     let (value, decimals) = value_of(shown);
     Metric {
-        name: name.map(str::to_string),
+        name: name.map(MetricKey::from),
         value: value.scaled(base.factor),
-        unit: base.unit.clone(),
+        unit: Unit::new(&base.unit),
         instances: metric_instances,
         printed: Some(Printed {
             value,
-            unit: unit.to_string(),
+            unit: unit.into(),
             decimals,
         }),
     }

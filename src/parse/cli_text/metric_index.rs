@@ -4,7 +4,7 @@
 //! map from the sorted list fills every tree node, which makes the map smaller and faster to
 //! build than inserting row by row; `tests/cli_text.rs` checks that the maps are equal.
 
-use crate::model::{KernelResult, Metric, Value};
+use crate::model::{KernelResult, Metric, MetricKey, Value};
 use std::collections::BTreeMap;
 
 /// Where an entry's metric comes from: a section row (cloned) or a metric owned already.
@@ -14,13 +14,13 @@ enum Source<'r> {
 }
 
 /// Fills `result.metrics` from its sections' rows and then `body` (keys not yet present).
-pub fn index_metrics(result: &mut KernelResult, body: Vec<(String, Metric)>) {
+pub fn index_metrics(result: &mut KernelResult, body: Vec<(MetricKey, Metric)>) {
     let result = result.body_mut();
     // Entries already in the map keep their place, as with `entry().or_insert`.
     let existing = std::mem::take(&mut result.metrics);
     let rows: usize = result.sections.iter().map(|s| s.rows.len()).sum();
     let mut owned: Vec<Option<Metric>> = Vec::with_capacity(existing.len() + body.len());
-    let mut keyed: Vec<(String, Source<'_>)> =
+    let mut keyed: Vec<(MetricKey, Source<'_>)> =
         Vec::with_capacity(existing.len() + rows + body.len());
     for (key, metric) in existing {
         keyed.push((key, Source::Owned(owned.len())));
@@ -28,9 +28,9 @@ pub fn index_metrics(result: &mut KernelResult, body: Vec<(String, Metric)>) {
     }
     for section in &result.sections {
         for row in &section.rows {
-            let key = match &row.metric.name {
-                Some(name) => name.clone(),
-                None => format!("{}/{}", section.name, row.label),
+            let key = match row.metric.name {
+                Some(name) => name,
+                None => MetricKey::from(format!("{}/{}", section.name, row.label)),
             };
             keyed.push((key, Source::Row(&row.metric)));
         }
@@ -41,9 +41,9 @@ pub fn index_metrics(result: &mut KernelResult, body: Vec<(String, Metric)>) {
     }
     // A stable sort keeps equal keys in insertion order; the first of each is kept. Only
     // keys and references move; the map is then built from the sorted list in one pass.
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.sort_by_key(|a| a.0);
     keyed.dedup_by(|later, earlier| later.0 == earlier.0);
-    let map: BTreeMap<String, Metric> = keyed
+    let map: BTreeMap<MetricKey, Metric> = keyed
         .into_iter()
         .map(|(key, source)| {
             let metric = match source {
@@ -67,7 +67,7 @@ mod tests {
     fn row(label: &str, name: Option<&str>, v: u64) -> MetricRow {
         MetricRow {
             label: label.into(),
-            metric: Metric::new(name.map(str::to_string), Value::U64(v), ""),
+            metric: Metric::new(name.map(MetricKey::from), Value::U64(v), ""),
         }
     }
 
@@ -91,8 +91,8 @@ mod tests {
         let mut expected = r.clone();
         expected.index_section_metrics();
         let body = vec![
-            ("m__a".to_string(), Metric::new(None, Value::U64(9), "")),
-            ("A/T/q".to_string(), Metric::new(None, Value::U64(6), "")),
+            ("m__a".into(), Metric::new(None, Value::U64(9), "")),
+            ("A/T/q".into(), Metric::new(None, Value::U64(6), "")),
         ];
         for (k, m) in body.clone() {
             expected.metrics_mut().entry(k).or_insert(m);

@@ -18,7 +18,8 @@ use crate::model::catalog::metric_for;
 use crate::model::names::is_metric_name;
 use crate::model::section_body::{ReportBodies, SectionBodies};
 use crate::model::{
-    Dim3, Format, KernelName, KernelResult, Metric, MetricRow, NvtxRange, Report, Section, Value,
+    Dim3, Format, KernelName, KernelResult, Metric, MetricKey, MetricRow, NvtxRange, Report,
+    Section, Value,
 };
 use crate::parse::number::parse_value;
 use crate::parse::skipped::Skipped;
@@ -95,7 +96,7 @@ struct SectionState<'a> {
 /// A result being read.
 struct ResultState<'a> {
     result: KernelResult,
-    body_metrics: Vec<(String, Metric)>,
+    body_metrics: Vec<(MetricKey, Metric)>,
     /// Section bodies of `--print-details all`.
     bodies: BodyCollector,
     section: Option<SectionState<'a>>,
@@ -711,8 +712,11 @@ impl<'a> ResultState<'a> {
                     bodies.row(label, &metric);
                 }
                 let key = match name {
-                    Some(n) => n.to_string(),
-                    None => format!("{}/{}/{}", section.name, section.table_name, label),
+                    Some(n) => MetricKey::new(n),
+                    None => MetricKey::from(format!(
+                        "{}/{}/{}",
+                        section.name, section.table_name, label
+                    )),
                 };
                 body_metrics.push((key, metric));
             }

@@ -10,7 +10,8 @@ use crate::model::catalog::metric_for;
 use crate::model::names::is_metric_name;
 use crate::model::stock_sections::{display_name_for, identifier_for};
 use crate::model::{
-    Device, Format, KernelResult, MetricRow, Report, RuleKind, RuleResult, Section, SpeedupKind,
+    Device, Format, KernelResult, MetricKey, MetricRow, Report, RuleKind, RuleResult, Section,
+    SpeedupKind,
 };
 use crate::parse::number::parse_number;
 use csv::StringRecord;
@@ -142,7 +143,7 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
         // `--metrics` runs and `--print-metric-name name` print metric names as labels.
         let name = metric_for(section, label)
             .or_else(|| is_metric_name(label).then_some(label))
-            .map(str::to_string);
+            .map(MetricKey::new);
         let metric = metric_from_printed(
             name,
             cell(row, cols.metric_value),

@@ -2,23 +2,23 @@
 //! printing kept so comparisons can respect the printed precision.
 
 use crate::model::units::to_base;
-use crate::model::{Metric, Printed, Value};
+use crate::model::{Metric, MetricKey, Printed, Value};
 use crate::parse::number::parse_value;
 
 /// A metric from a printed value text and unit text.
-pub fn metric_from_printed(name: Option<String>, value_text: &str, unit_text: &str) -> Metric {
+pub fn metric_from_printed(name: Option<MetricKey>, value_text: &str, unit_text: &str) -> Metric {
     metric_from_parsed(name, parse_value(value_text), unit_text)
 }
 
 /// A metric from an already parsed printed value (value, decimals) and its unit text.
-pub fn metric_from_parsed(name: Option<String>, parsed: (Value, u8), unit_text: &str) -> Metric {
+pub fn metric_from_parsed(name: Option<MetricKey>, parsed: (Value, u8), unit_text: &str) -> Metric {
     let (value, decimals) = parsed;
     let unit_text = unit_text.trim();
     let base = to_base(unit_text);
     let mut metric = Metric::new(name, value.scaled(base.factor), base.unit);
     metric.printed = Some(Printed {
         value,
-        unit: unit_text.to_string(),
+        unit: unit_text.into(),
         decimals,
     });
     metric

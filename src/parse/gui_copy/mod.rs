@@ -11,7 +11,7 @@ use super::csv_details::printed::metric_from_parsed;
 use crate::model::catalog::{self, metric_for};
 use crate::model::names::{DURATION, ELAPSED_CYCLES, SM_FREQUENCY};
 use crate::model::stock_sections::{identifier_for, known_sections};
-use crate::model::{Device, Format, KernelResult, MetricRow, Report, Section};
+use crate::model::{Device, Format, KernelResult, MetricKey, MetricRow, Report, Section};
 use header::HeaderRow;
 use number::gui_number;
 use rule_line::{is_rule_line, parse_rule_line};
@@ -179,7 +179,7 @@ fn add_pairs(section: &mut Section, line: &str) -> usize {
         }
         let (label, unit) = split_unit(label);
         let metric = metric_from_parsed(
-            metric_for(&section.name, label).map(str::to_string),
+            metric_for(&section.name, label).map(MetricKey::from),
             gui_number(value),
             unit,
         );
@@ -228,8 +228,8 @@ fn apply_header(report: &mut Report, result: &mut KernelResult, head: HeaderRow)
         if let Some((value, unit)) = printed {
             result
                 .metrics_mut()
-                .entry(name.to_string())
-                .or_insert_with(|| metric_from_parsed(Some(name.to_string()), value, &unit));
+                .entry(name.into())
+                .or_insert_with(|| metric_from_parsed(Some(name.into()), value, &unit));
         }
     }
     if let Some((index, name)) = head.device {

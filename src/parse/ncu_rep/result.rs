@@ -9,18 +9,21 @@ use super::wire::{FieldIter, WireValue};
 use super::workloads::{decode_head, layout};
 use super::{rules, units};
 use crate::model::{
-    BodyHead, Dim3, HEAD_METRICS, Instance, KernelName, KernelResult, Metric, NvtxRange,
-    ResultBody, ResultKind, Value, names,
+    BodyHead, Dim3, HEAD_METRICS, Instance, KernelName, KernelResult, Metric, MetricKey, NvtxRange,
+    ResultBody, ResultKind, Unit, Value, names,
 };
 use crate::parse::ParseError;
 use prost::Message;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// Per-report state shared by all result decoders: names, their units and sort ranks.
 pub struct Context {
     strings: Vec<String>,
+    /// The key of each string-table entry used as a metric name, interned on first use.
+    keys: Vec<OnceLock<MetricKey>>,
     /// Base unit of each string-table entry used as a metric name.
-    units: Vec<&'static str>,
+    units: Vec<Unit>,
     /// Lexicographic rank of each string-table entry, to sort metrics without comparing text.
     rank: Vec<u32>,
     processes: Vec<ProcessInfo>,
@@ -55,7 +58,10 @@ impl Context {
         for (r, &i) in order.iter().enumerate() {
             rank[i as usize] = r as u32;
         }
-        let units = strings.iter().map(|s| units::unit_of(s)).collect();
+        let units = strings
+            .iter()
+            .map(|s| Unit::from_static(units::unit_of(s)))
+            .collect();
         let head_slot = strings
             .iter()
             .map(|s| {
@@ -65,6 +71,7 @@ impl Context {
             })
             .collect();
         Context {
+            keys: strings.iter().map(|_| OnceLock::new()).collect(),
             strings,
             units,
             rank,
@@ -222,10 +229,14 @@ pub(super) fn decode_metric(ctx: &Context, bytes: &[u8]) -> Result<Metric, Field
             instances.push(Instance { id, value });
         }
     }
+    let key = match ctx.keys.get(name_id) {
+        Some(cell) => *cell.get_or_init(|| MetricKey::new(name)),
+        None => MetricKey::new(name),
+    };
     let metric = Metric {
-        name: Some(name.clone()),
+        name: Some(key),
         value,
-        unit: ctx.units.get(name_id).copied().unwrap_or("").to_string(),
+        unit: ctx.units.get(name_id).copied().unwrap_or_default(),
         instances,
         printed: None,
     };
@@ -286,11 +297,11 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
     // (byte-identical in every file seen) keep the first copy.
     entries.sort_by_key(|e| e.0);
     entries.dedup_by_key(|e| e.0);
-    let metrics: BTreeMap<String, Metric> = entries
+    let metrics: BTreeMap<MetricKey, Metric> = entries
         .iter()
         .map(|&(_, offset, bytes)| {
             decode_metric(ctx, bytes)
-                .map(|m| (m.name.clone().unwrap_or_default(), m))
+                .map(|m| (m.name.unwrap_or_default(), m))
                 .map_err(|(rel, what)| at(offset + rel, &what))
         })
         .collect::<Result<Vec<_>, _>>()?

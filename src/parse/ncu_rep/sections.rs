@@ -4,7 +4,7 @@
 
 use super::messages::{MetricOptionFilter, SectionMetric, SectionTemplate};
 use super::units::unit_of;
-use crate::model::{Metric, MetricRow, Section, Value};
+use crate::model::{Metric, MetricKey, MetricRow, Section, Value};
 use prost::Message;
 use std::collections::BTreeMap;
 
@@ -116,7 +116,7 @@ fn resolve<'t>(m: &'t SectionMetric, app: &Applicability) -> Option<(&'t str, &'
 /// result), in display order.
 pub fn build_sections(
     templates: &[(usize, &[u8])],
-    metrics: &BTreeMap<String, Metric>,
+    metrics: &BTreeMap<MetricKey, Metric>,
     app: &Applicability,
 ) -> Result<Vec<Section>, SectionError> {
     let mut out: Vec<(u32, Section)> = Vec::with_capacity(templates.len());
@@ -136,9 +136,10 @@ pub fn build_sections(
             let Some((name, label)) = resolve(m, app) else {
                 continue;
             };
-            let metric = metrics.get(name).cloned().unwrap_or_else(|| {
-                Metric::new(Some(name.to_string()), Value::Missing, unit_of(name))
-            });
+            let metric = metrics
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| Metric::new(Some(name.into()), Value::Missing, unit_of(name)));
             // `--metrics` runs store a section of bare metric names: the name is the label.
             let label = if label.is_empty() { name } else { label };
             rows.push((

@@ -45,7 +45,7 @@ impl RawPageState {
                 .metrics()
                 .keys()
                 .filter(|k| needle.is_empty() || k.to_lowercase().contains(&needle))
-                .cloned()
+                .map(|k| k.to_string())
                 .collect();
             self.cache = Some((at, self.query.clone(), names));
         }
@@ -90,7 +90,7 @@ pub fn show(ui: &mut egui::Ui, at: ResultRef, result: &KernelResult, state: &mut
                 let Some(name) = names.get(row.index()) else {
                     return;
                 };
-                let Some(metric) = result.metrics().get(name) else {
+                let Some(metric) = result.metrics().get(name.as_str()) else {
                     return;
                 };
                 let (value, unit) = value_and_unit(&metric.value, &metric.unit);

@@ -200,7 +200,7 @@ fn launch_of_result(ui: &mut egui::Ui, r: &KernelResult) {
         } else {
             format!("{value} {unit}")
         };
-        rows.push((key.clone(), text));
+        rows.push((key.to_string(), text));
     }
     let refs: Vec<&(String, String)> = rows.iter().collect();
     pairs(ui, &refs);

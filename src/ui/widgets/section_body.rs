@@ -102,8 +102,8 @@ pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem, with_label: bool) {
 /// Hover text of a row: label, metric, value, and a stall reason's meaning.
 fn row_tooltip(ui: &mut egui::Ui, row: &BodyRow) {
     ui.strong(&row.label);
-    if let Some(name) = &row.metric.name {
-        ui.monospace(name);
+    if let Some(name) = row.metric.name {
+        ui.monospace(name.as_str());
     }
     ui.label(value_text(&row.metric));
     if let Some(m) =
