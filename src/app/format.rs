@@ -178,6 +178,26 @@ pub fn file_name(path: &std::path::Path) -> String {
     )
 }
 
+/// A file name made of letters, digits, `-`, `_` and `.` only.
+pub fn safe_file_stem(text: &str) -> String {
+    let stem: String = text
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let stem = stem.trim_matches('_');
+    if stem.is_empty() {
+        "comparison".into()
+    } else {
+        stem.chars().take(100).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,8 @@
 //! - [`settings`]: what is remembered across runs (theme, page, sort, recent files,
 //!   [`baselines`], [`manual_pairs`] of the report comparison);
 //! - [`source_page`]: the Source page's view, read from the report file on demand;
+//! - [`roofline_scene`], [`occupancy_view`], [`side_by_side`]: what the Roofline, Occupancy and
+//!   Compare pages show, computed when their inputs change;
 //! - [`page_id`]: which page is shown; [`format`]: numbers and names as text;
 //! - [`cache`]: the one cache helper for derived views; [`waker`]: how threads wake the UI.
 //!
@@ -27,10 +29,12 @@ pub mod file_watch;
 pub mod format;
 pub mod loader;
 pub mod manual_pairs;
+pub mod occupancy_view;
 pub mod page_id;
 pub mod roofline_scene;
 pub mod rows;
 pub mod settings;
+pub mod side_by_side;
 pub mod source_page;
 pub mod state;
 pub mod table_view;

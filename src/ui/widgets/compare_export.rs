@@ -31,25 +31,7 @@ pub fn markdown_text(source: &ExportSource<'_>) -> String {
     )
 }
 
-/// A file name made of letters, digits, `-`, `_` and `.` only.
-pub fn safe_file_stem(text: &str) -> String {
-    let stem: String = text
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let stem = stem.trim_matches('_');
-    if stem.is_empty() {
-        "comparison".into()
-    } else {
-        stem.chars().take(100).collect()
-    }
-}
+pub use crate::app::format::safe_file_stem;
 
 /// The four export buttons and the last export's outcome. The text is built only when a
 /// button is pressed.

@@ -4,34 +4,23 @@
 //! `current (Δ% against their mean, z=…)` as ncu does. Above them the duration change, the
 //! speed-of-light bars and the occupancy of each side, the context warnings, and export.
 
+use crate::analysis::compare::Verdict;
 use crate::analysis::compare::direction::Direction;
-use crate::analysis::compare::export::delta_text;
-use crate::analysis::compare::matching::launch_shape;
-use crate::analysis::compare::metric_diff::{
-    Speed, canonical_metrics, diff_metric, metric_label, speed_of,
-};
-use crate::analysis::compare::{
-    BaselineStats, DiffOptions, MatchKind, MatchedDiff, ReportDiff, Verdict, against_baselines,
-    context_warnings, diff_results, metric_number, split_baselines,
-};
-use crate::analysis::occupancy::{self, OccupancyOptions};
-use crate::app::baselines::{VisibleBaseline, kernel_name};
+use crate::app::baselines::VisibleBaseline;
+use crate::app::cache::Cached;
 use crate::app::commands::Command;
-use crate::app::format::metric_text;
-use crate::app::format::value_text;
 use crate::app::page_id::PageId;
+use crate::app::side_by_side::{
+    MetricLine, Side, SideBySide, SideBySideKey, side_by_side, side_of,
+};
 use crate::app::workspace::ResultRef;
-use crate::model::{KernelResult, Metric, Value, catalog, names};
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
 use crate::ui::widgets::compare_export::{self, ExportSource};
 use crate::ui::widgets::{sol_bars, theme};
 use egui::{Color32, RichText};
-use std::collections::BTreeMap;
 
-mod build;
 mod table;
-use build::*;
 use table::*;
 
 impl Page for CompareViewState {
@@ -56,96 +45,18 @@ impl Page for CompareViewState {
 }
 
 /// Colour of a partner picked in the report comparison (it is no baseline).
-const PAIR_COLOR: Color32 = Color32::from_rgb(232, 121, 52);
+const PAIR_COLOR: [u8; 3] = [232, 121, 52];
 /// Size of the Δ% bar; a change of 100 % or more fills one half.
 const DELTA_BAR_SIZE: egui::Vec2 = egui::vec2(90.0, 12.0);
 /// Size of a speed-of-light bar in the side-by-side table.
 const SOL_BAR_SIZE: egui::Vec2 = egui::vec2(110.0, 14.0);
-
-/// One side of the comparison.
-#[derive(Debug, Clone, PartialEq)]
-struct Side {
-    at: ResultRef,
-    /// `matmul_naive · ID 3`.
-    title: String,
-    report_name: String,
-    color: Color32,
-}
-
-/// What the cached comparison was built from.
-#[derive(Debug, Clone, PartialEq)]
-struct CacheKey {
-    generation: u64,
-    current: ResultRef,
-    bases: Vec<Side>,
-    threshold_bits: u64,
-}
-
-/// One metric row.
-#[derive(Debug, Clone)]
-struct MetricLine {
-    label: String,
-    key: String,
-    /// The value of each baseline, `-` where it has none.
-    baselines: Vec<String>,
-    /// The current value; with several baselines `current (Δ%, z=…)`.
-    current: String,
-    /// current − baseline with its unit (one baseline only).
-    delta: String,
-    delta_pct: Option<f64>,
-    pct_text: String,
-    /// `None` when a side lacks the metric.
-    verdict: Option<Verdict>,
-    direction: Direction,
-}
-
-impl MetricLine {
-    fn changed(&self) -> bool {
-        matches!(
-            self.verdict,
-            Some(Verdict::Better | Verdict::Worse | Verdict::Neutral)
-        )
-    }
-}
-
-/// The metric rows of one section.
-#[derive(Debug, Clone)]
-struct SectionLines {
-    name: String,
-    lines: Vec<MetricLine>,
-}
-
-/// The duration change in one line.
-#[derive(Debug, Clone)]
-struct DurationLine {
-    text: String,
-    verdict: Verdict,
-}
-
-/// Everything the page shows, computed once per selection, baseline set and threshold.
-struct SideBySide {
-    key: CacheKey,
-    current: Side,
-    bases: Vec<Side>,
-    duration: Option<DurationLine>,
-    /// (label, metric, memory-like, value per side: baselines then current).
-    sol: Vec<(&'static str, &'static str, bool, Vec<Option<f64>>)>,
-    /// (label, text per side: baselines then current).
-    occupancy: Vec<(&'static str, Vec<String>)>,
-    sections: Vec<SectionLines>,
-    warnings: Vec<String>,
-    notes: Vec<String>,
-    export: ReportDiff,
-    export_title: String,
-    file_stem: String,
-}
 
 /// The partner picked in the report comparison and the cached comparison.
 #[derive(Default)]
 pub struct CompareViewState {
     /// (base, current): shown instead of the baselines while `current` is selected.
     pinned: Option<(ResultRef, ResultRef)>,
-    cache: Option<SideBySide>,
+    cache: Cached<SideBySideKey, Option<SideBySide>>,
 }
 
 impl CompareViewState {
@@ -156,7 +67,7 @@ impl CompareViewState {
 
     /// Drops the cached comparison (reports closed or replaced); it is built again when shown.
     pub fn release(&mut self) {
-        self.cache = None;
+        self.cache.clear();
     }
 
     /// The partner shown instead of the baselines for `current`, if any.
@@ -165,22 +76,18 @@ impl CompareViewState {
     }
 }
 
-fn side_of(cx: &PageContext<'_>, at: ResultRef, color: Color32) -> Option<Side> {
-    let (open, result) = cx.workspace.result(at)?;
-    Some(Side {
-        at,
-        title: format!("{} · ID {}", kernel_name(result), result.id),
-        report_name: open.name.clone(),
-        color,
-    })
-}
-
 fn baseline_sides(cx: &PageContext<'_>, baselines: &[VisibleBaseline]) -> Vec<Side> {
     baselines
         .iter()
         .filter(|b| b.at != cx.at)
-        .filter_map(|b| side_of(cx, b.at, crate::ui::widgets::theme::rgb(b.color)))
+        .filter_map(|b| side_of(cx.workspace, b.at, Some(b.color)))
         .collect()
+}
+
+/// A side's colour: its own, or the theme's strong text colour (the current result).
+fn side_color(ui: &egui::Ui, side: &Side) -> Color32 {
+    side.color
+        .map_or_else(|| ui.visuals().strong_text_color(), theme::rgb)
 }
 
 /// Shows the Compare page.
@@ -202,14 +109,12 @@ pub fn show(
                 .baselines
                 .iter()
                 .find(|b| b.at == base)
-                .map_or(PAIR_COLOR, |b| crate::ui::widgets::theme::rgb(b.color));
-            side_of(cx, base, color).into_iter().collect()
+                .map_or(PAIR_COLOR, |b| b.color);
+            side_of(cx.workspace, base, Some(color))
+                .into_iter()
+                .collect()
         }
         None => baseline_sides(cx, cx.baselines),
-    };
-    let current_color = ui.visuals().strong_text_color();
-    let Some(current) = side_of(cx, cx.at, current_color) else {
-        return;
     };
     if let Some(base) = pinned {
         ui.horizontal_wrapped(|ui| {
@@ -229,21 +134,16 @@ pub fn show(
         empty_ui(ui, cx);
         return;
     }
-    let key = CacheKey {
+    let key = SideBySideKey {
         generation: cx.workspace.generation(),
         current: cx.at,
         bases,
         threshold_bits: settings.threshold_pct().to_bits(),
     };
-    if state.cache.as_ref().is_none_or(|c| c.key != key) {
-        state.cache = build(cx, key, current, settings.threshold_pct());
-    }
-    // The current side is drawn in the theme's text colour, which the cache does not follow
-    // (built under the dark theme it would be white on white under the light one).
-    if let Some(view) = state.cache.as_mut() {
-        view.current.color = current_color;
-    }
-    let Some(view) = state.cache.as_ref() else {
+    let Some(view) = state
+        .cache
+        .get_or_compute(key, |k| side_by_side(cx.workspace, k))
+    else {
         ui.weak("The results to compare are no longer open.");
         return;
     };
@@ -370,10 +270,11 @@ fn top_ui(
 
 /// A side's mark and name in its colour, with its report.
 fn side_label(ui: &mut egui::Ui, side: &Side) {
-    theme::swatch(ui, side.color);
+    let color = side_color(ui, side);
+    theme::swatch(ui, color);
     ui.label(
         RichText::new(format!("{} ({})", side.title, side.report_name))
-            .color(side.color)
+            .color(color)
             .strong(),
     );
 }
@@ -382,9 +283,10 @@ fn side_label(ui: &mut egui::Ui, side: &Side) {
 fn header_cells(ui: &mut egui::Ui, view: &SideBySide) {
     for side in view.bases.iter().chain(std::iter::once(&view.current)) {
         ui.vertical(|ui| {
+            let color = side_color(ui, side);
             ui.horizontal(|ui| {
-                theme::swatch(ui, side.color);
-                ui.add(egui::Label::new(RichText::new(&side.title).color(side.color)).extend());
+                theme::swatch(ui, color);
+                ui.add(egui::Label::new(RichText::new(&side.title).color(color)).extend());
             });
             ui.add(egui::Label::new(RichText::new(&side.report_name).weak()).extend());
         });
@@ -449,105 +351,4 @@ pub fn noise_threshold(ui: &mut egui::Ui, threshold_pct: &mut f64) {
             .suffix(" %"),
     )
     .labelled_by(label.id);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn m(v: f64, unit: &str) -> Metric {
-        Metric::new(None, Value::Double(v), unit)
-    }
-
-    #[test]
-    fn one_baseline_gives_delta_and_verdict() {
-        let (b, c) = (m(418_240.0, "ns"), m(246_110.0, "ns"));
-        let line = metric_line(
-            "Duration",
-            names::DURATION,
-            Some(&c),
-            &[Some(&b)],
-            &[0],
-            2.0,
-            Speed::Unknown,
-        );
-        assert_eq!(line.delta, "-172.13 us");
-        assert_eq!(line.pct_text, "-41.16%");
-        assert_eq!(line.verdict, Some(Verdict::Better));
-    }
-
-    #[test]
-    fn several_baselines_give_mean_delta_and_z() {
-        // ncu-reference §1.13: 5.73 with baselines 82.73 and 1.57 gives z = −0.65.
-        let line = metric_line(
-            "Duration",
-            names::DURATION,
-            Some(&m(5.73, "")),
-            &[Some(&m(82.73, "")), Some(&m(1.57, ""))],
-            &[0, 1],
-            2.0,
-            Speed::Unknown,
-        );
-        assert_eq!(line.current, "5.73 (-86.41%, z=-0.65)");
-        assert_eq!(line.verdict, Some(Verdict::Better));
-        let missing = metric_line(
-            "Duration",
-            names::DURATION,
-            None,
-            &[Some(&m(1.0, ""))],
-            &[0],
-            2.0,
-            Speed::Unknown,
-        );
-        assert_eq!(missing.verdict, None);
-        assert_eq!(missing.current, "-");
-    }
-
-    #[test]
-    fn baselines_out_of_the_mean_change_nothing() {
-        let all = metric_line(
-            "Duration",
-            names::DURATION,
-            Some(&m(5.73, "")),
-            &[Some(&m(82.73, "")), Some(&m(1.57, ""))],
-            &[0, 1],
-            2.0,
-            Speed::Unknown,
-        );
-        let with_other = metric_line(
-            "Duration",
-            names::DURATION,
-            Some(&m(5.73, "")),
-            &[
-                Some(&m(82.73, "")),
-                Some(&m(1000.0, "")),
-                Some(&m(1.57, "")),
-            ],
-            &[0, 2],
-            2.0,
-            Speed::Unknown,
-        );
-        assert_eq!(with_other.current, all.current);
-        assert_eq!(
-            with_other.baselines.len(),
-            3,
-            "every baseline keeps its column"
-        );
-        let one = metric_line(
-            "Duration",
-            names::DURATION,
-            Some(&m(1.57, "")),
-            &[Some(&m(1000.0, "")), Some(&m(82.73, ""))],
-            &[1],
-            2.0,
-            Speed::Unknown,
-        );
-        assert_eq!(one.current, "1.57 (-98.10%)");
-    }
-
-    #[test]
-    fn signed_values() {
-        assert_eq!(signed_value_text(-172_130.0, "ns"), "-172.13 us");
-        assert_eq!(signed_value_text(1_500.0, "ns"), "+1.50 us");
-    }
 }

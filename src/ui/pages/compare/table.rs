@@ -61,7 +61,7 @@ pub(super) fn metrics_ui(ui: &mut egui::Ui, view: &SideBySide, changed_only: boo
                                 ui,
                                 VALUE_WIDTH,
                                 true,
-                                RichText::new(&b.title).color(b.color).small(),
+                                RichText::new(&b.title).color(side_color(ui, b)).small(),
                             );
                         }
                         let current_width = if single { VALUE_WIDTH } else { STATS_WIDTH };

@@ -1,10 +1,36 @@
 //! Building the side-by-side comparison (what the page shows) from the selected result and
 //! the baselines: done once per selection or setting change, then only drawn.
 
-use super::*;
+use super::{DurationLine, MetricLine, SectionLines, Side, SideBySide, SideBySideKey};
+use crate::analysis::compare::export::delta_text;
+use crate::analysis::compare::matching::launch_shape;
+use crate::analysis::compare::metric_diff::{
+    Speed, canonical_metrics, diff_metric, metric_label, speed_of,
+};
+use crate::analysis::compare::{
+    BaselineStats, DiffOptions, MatchKind, MatchedDiff, ReportDiff, Verdict, against_baselines,
+    context_warnings, diff_results, metric_number, split_baselines,
+};
+use crate::analysis::occupancy::{self, OccupancyOptions};
+use crate::app::baselines::kernel_name;
+use crate::app::format::{metric_text, safe_file_stem, value_text};
+use crate::app::workspace::{OpenReport, ResultRef, Workspace};
+use crate::model::{KernelResult, Metric, Value, catalog, names};
+use std::collections::BTreeMap;
+
+/// A side of the comparison: the result at `at`, named by kernel and ID, in `color`.
+pub fn side_of(workspace: &Workspace, at: ResultRef, color: Option<[u8; 3]>) -> Option<Side> {
+    let (open, result) = workspace.result(at)?;
+    Some(Side {
+        at,
+        title: format!("{} · ID {}", kernel_name(result), result.id),
+        report_name: open.name.clone(),
+        color,
+    })
+}
 
 /// The key under which a section row's metric is compared (as the diff names it).
-pub(super) fn row_key(section: &str, label: &str, metric: &Metric) -> String {
+pub fn row_key(section: &str, label: &str, metric: &Metric) -> String {
     if let Some(name) = metric.name.as_deref().filter(|n| !n.is_empty()) {
         return name.to_string();
     }
@@ -12,7 +38,7 @@ pub(super) fn row_key(section: &str, label: &str, metric: &Metric) -> String {
 }
 
 /// A result's metric for a row: by key, else the row of the same section and label.
-pub(super) fn find_metric<'r>(
+pub fn find_metric<'r>(
     result: &'r KernelResult,
     canonical: &BTreeMap<String, &'r Metric>,
     section: &str,
@@ -33,7 +59,7 @@ pub(super) fn find_metric<'r>(
 /// The rows to compare: each section of the current result, then sections only a baseline
 /// has; within a section the current rows, then rows only a baseline has. Results without
 /// sections compare every metric under one heading.
-pub(super) fn row_plan(results: &[&KernelResult]) -> Vec<(String, Vec<(String, String)>)> {
+pub fn row_plan(results: &[&KernelResult]) -> Vec<(String, Vec<(String, String)>)> {
     let mut plan: Vec<(String, Vec<(String, String)>)> = Vec::new();
     for r in results {
         for s in r.sections() {
@@ -77,7 +103,7 @@ pub(super) fn row_plan(results: &[&KernelResult]) -> Vec<(String, Vec<(String, S
 }
 
 /// `+1.23 us`, `-172.13 us`, `0`.
-pub(super) fn signed_value_text(delta: f64, unit: &str) -> String {
+pub fn signed_value_text(delta: f64, unit: &str) -> String {
     if delta == 0.0 {
         return "0".into();
     }
@@ -86,7 +112,7 @@ pub(super) fn signed_value_text(delta: f64, unit: &str) -> String {
 }
 
 /// The mean of the baselines' values as a metric, to diff the current value against.
-pub(super) fn mean_metric(values: &[Option<f64>], unit: &str) -> Option<Metric> {
+pub fn mean_metric(values: &[Option<f64>], unit: &str) -> Option<Metric> {
     let present: Vec<f64> = values.iter().flatten().copied().collect();
     if present.is_empty() {
         return None;
@@ -95,17 +121,15 @@ pub(super) fn mean_metric(values: &[Option<f64>], unit: &str) -> Option<Metric> 
     Some(Metric::new(None, Value::Double(mean), unit))
 }
 
-/// Builds the comparison; `None` when a side is no longer open.
-pub(super) fn build(
-    cx: &PageContext<'_>,
-    key: CacheKey,
-    current: Side,
-    threshold: f64,
-) -> Option<SideBySide> {
-    let (cur_open, cur) = cx.workspace.result(cx.at)?;
-    let mut base_results: Vec<(&crate::app::workspace::OpenReport, &KernelResult)> = Vec::new();
+/// Builds the comparison of `key.current` with `key.bases`; `None` when a side is no longer
+/// open.
+pub fn side_by_side(workspace: &Workspace, key: &SideBySideKey) -> Option<SideBySide> {
+    let threshold = f64::from_bits(key.threshold_bits);
+    let current = side_of(workspace, key.current, None)?;
+    let (cur_open, cur) = workspace.result(key.current)?;
+    let mut base_results: Vec<(&OpenReport, &KernelResult)> = Vec::new();
     for side in &key.bases {
-        base_results.push(cx.workspace.result(side.at)?);
+        base_results.push(workspace.result(side.at)?);
     }
     let bases: Vec<&KernelResult> = base_results.iter().map(|(_, r)| *r).collect();
     let single = bases.len() == 1;
@@ -205,7 +229,7 @@ pub(super) fn build(
         })
         .filter(|(_, _, _, v)| v.iter().any(Option::is_some))
         .collect();
-    let reports: Vec<&crate::app::workspace::OpenReport> = base_results
+    let reports: Vec<&OpenReport> = base_results
         .iter()
         .map(|(o, _)| *o)
         .chain(std::iter::once(cur_open))
@@ -248,7 +272,7 @@ pub(super) fn build(
         };
         matched.push(MatchedDiff {
             base_index: side.at.index,
-            current_index: cx.at.index,
+            current_index: key.current.index,
             base_id: b.id,
             current_id: cur.id,
             name,
@@ -281,14 +305,13 @@ pub(super) fn build(
         current.title,
         current.report_name
     );
-    let file_stem = compare_export::safe_file_stem(&format!(
+    let file_stem = safe_file_stem(&format!(
         "compare_{}_vs_{}",
         kernel_name(cur),
         bases.first().map(|b| kernel_name(b)).unwrap_or_default()
     ));
     Some(SideBySide {
         bases: key.bases.clone(),
-        key,
         current,
         duration,
         sol,
@@ -305,7 +328,7 @@ pub(super) fn build(
 /// The indices of the baselines the mean Δ% and z-score cover: those of the same kernel as the
 /// current result (see [`split_baselines`]), the others named in a note. When none is of the
 /// same kernel (two versions of one kernel under different names) the mean covers them all.
-pub(super) fn baselines_in_mean(
+pub fn baselines_in_mean(
     current: &KernelResult,
     bases: &[&KernelResult],
     sides: &[Side],
@@ -339,7 +362,7 @@ pub(super) fn baselines_in_mean(
 
 /// One metric row: the values, Δ, Δ% and verdict; with several baselines Δ% and z cover only
 /// the baselines of `in_mean`.
-pub(super) fn metric_line(
+pub fn metric_line(
     label: &str,
     key: &str,
     current: Option<&Metric>,
@@ -413,9 +436,9 @@ pub(super) fn metric_line(
 }
 
 /// Theoretical and achieved occupancy, warps, limiter and launch inputs of every side.
-pub(super) fn occupancy_rows(
+pub fn occupancy_rows(
     results: &[&KernelResult],
-    reports: &[&crate::app::workspace::OpenReport],
+    reports: &[&OpenReport],
 ) -> Vec<(&'static str, Vec<String>)> {
     let options = OccupancyOptions {
         assumed_cc: None,
@@ -476,7 +499,7 @@ pub(super) fn occupancy_rows(
                 .iter()
                 .map(|a| {
                     a.as_ref().map_or_else(dash, |a| {
-                        crate::ui::pages::occupancy::limiter_text(&a.occupancy)
+                        crate::app::occupancy_view::limiter_text(&a.occupancy)
                     })
                 })
                 .collect(),
