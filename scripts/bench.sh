@@ -16,16 +16,10 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 runs="${1:-7}"
 bin="${SIGHTLINE_BIN:-$root/target/release/sightline}"
 dir="${BENCH_DIR:-/tmp}"
+# shellcheck source=scripts/bench_common.sh
+source "$root/scripts/bench_common.sh"
 
-die() {
-    echo "bench.sh: $*" >&2
-    exit 1
-}
-
-[[ "$runs" =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number, not '$runs'"
-[[ -x "$bin" ]] || die "no release binary at $bin: run 'cargo build --release' first"
-[[ -x /usr/bin/time ]] || die "GNU time (/usr/bin/time) is needed for the memory figures"
-[[ -n "${EPOCHREALTIME:-}" ]] || die "bash 5 or later is needed (EPOCHREALTIME)"
+bench_start
 
 # Inputs: the fixtures decompressed once, and the 100 MB concatenation.
 mkdir -p "$dir"
@@ -42,11 +36,6 @@ if [[ ! -s "$big" ]]; then
     mv "$big.part" "$big"
 fi
 
-now_us() {
-    local t="${EPOCHREALTIME/[.,]/}"
-    echo $((10#$t))
-}
-
 # The number of results `sightline summary` prints for FILE (one row per result after a header),
 # and checks that they are numbered 0..N-1 in one report.
 summary_results() {
@@ -60,93 +49,33 @@ summary_results() {
         }'
 }
 
-rows=()
-# Adds a table row: label, input size, results, then wall times (ms) and peak RSS (KB) of runs.
-add_row() {
-    local label="$1" size="$2" results="$3" peak_kb="$4"
-    shift 4
-    local sorted median
-    sorted="$(printf '%s\n' "$@" | sort -n)"
-    median="$(awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}' <<< "$sorted")"
-    rows+=("$(printf '| %s | %s | %s | %s | %.1f ms | %.1f – %.1f ms | %d MB |' \
-        "$label" "$size" "$results" "$#" "$median" "$(head -1 <<< "$sorted")" \
-        "$(tail -1 <<< "$sorted")" "$((peak_kb / 1024))")")
-}
-
 # The size of FILE in MB, or "N × size" for several files of one size.
 size_of() {
     stat -c %s "$@" | awk '{ s = $1 } END { printf (NR > 1 ? NR " × " : "") "%.1f MB", s / 1e6 }'
 }
 
-# Times `sightline summary [OPTIONS] FILE` RUNS times after one warm-up run (which also counts
-# the results).
+# Times `sightline summary [OPTIONS] FILE` RUNS times after one run that counts the results.
 bench_summary() {
-    local label="$1" file="$2" results times=() peak=0 log start end rss
+    local label="$1" file="$2" results
     shift 2
     results="$(summary_results "$file")" || exit 1
-    log="$(mktemp)"
-    for _ in $(seq "$runs"); do
-        start="$(now_us)"
-        /usr/bin/time -f "%M" -o "$log" "$bin" summary "$@" "$file" > /dev/null
-        end="$(now_us)"
-        rss="$(tail -1 "$log")"
-        times+=("$(awk -v d="$((end - start))" 'BEGIN { printf "%.3f", d / 1000 }')")
-        if ((rss > peak)); then peak=$rss; fi
-    done
-    rm -f "$log"
-    add_row "$label" "$(size_of "$file")" "$results" "$peak" "${times[@]}"
+    bench_command "$label" "$(size_of "$file")" "$results" ms "$bin" summary "$@" "$file"
 }
-
-# Times the app showing the results table of 10 copies of the details text: the time the binary
-# prints (`results table shown: N results from M reports in X ms`) and its peak RSS.
-bench_app() {
-    local copies=() i line results="" times=() peak=0 log rss
-    for i in $(seq -w 1 10); do
-        copies+=("$dir/many_basic.details.copy$i.txt")
-        [[ -s "${copies[-1]}" ]] || cp "$details" "${copies[-1]}"
-    done
-    log="$(mktemp)"
-    for _ in $(seq "$runs"); do
-        line="$(timeout 300 xvfb-run -a /usr/bin/time -f "%M" -o "$log" \
-            "$bin" --time-to-table "${copies[@]}" 2>&1 | grep 'results table shown:' || true)"
-        if [[ ! "$line" =~ shown:\ ([0-9]+)\ results\ from\ ([0-9]+)\ reports\ in\ ([0-9.]+)\ ms ]]; then
-            echo "app step: no 'results table shown' line; left out" >&2
-            rm -f "$log"
-            return 0
-        fi
-        results="${BASH_REMATCH[1]} in ${BASH_REMATCH[2]} reports"
-        times+=("${BASH_REMATCH[3]}")
-        rss="$(tail -1 "$log")"
-        if ((rss > peak)); then peak=$rss; fi
-    done
-    rm -f "$log"
-    add_row "app: results table shown (\`--time-to-table\`)" "$(size_of "${copies[@]}")" \
-        "$results" "$peak" "${times[@]}"
-}
-
-cpu="$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-echo "machine: ${cpu:-unknown CPU}, $(nproc) logical CPUs, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo) memory"
-echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "binary: $bin ($(date -r "$bin" '+%Y-%m-%d %H:%M'))"
-echo
 
 bench_summary "\`summary\` many_basic.ncu-rep" "$dir/many_basic.ncu-rep"
 bench_summary "\`summary --json\` many_basic.ncu-rep" "$dir/many_basic.ncu-rep" --json
 bench_summary "\`summary\` many_basic.details.txt" "$details"
 bench_summary "\`summary\` many_basic.raw.csv" "$dir/many_basic.raw.csv"
 bench_summary "\`summary\` details.txt × 34" "$big"
-if [[ "${SKIP_APP:-0}" == 1 ]]; then
-    echo "app step: left out (SKIP_APP=1)" >&2
-elif ! "$bin" --time-to-table --help > /dev/null 2>&1; then
-    echo "app step: left out ($bin has no --time-to-table)" >&2
-elif ! command -v xvfb-run > /dev/null; then
-    echo "app step: left out (no xvfb-run)" >&2
-else
-    bench_app
+if bench_app_available; then
+    # The app showing the results table of 10 copies of the details text.
+    copies=()
+    for i in $(seq -w 1 10); do
+        copies+=("$dir/many_basic.details.copy$i.txt")
+        [[ -s "${copies[-1]}" ]] || cp "$details" "${copies[-1]}"
+    done
+    bench_app "app: results table shown (\`--time-to-table\`)" "$(size_of "${copies[@]}")" \
+        table "${copies[@]}"
 fi
 
-echo "| what | input | results | runs | median | min – max | peak RSS |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
-printf '%s\n' "${rows[@]}"
-echo
-echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_table

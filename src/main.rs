@@ -1,7 +1,9 @@
 //! The sightline binary: parses the command line and starts the app or a headless command.
 //!
 //! `sightline --time-to-table FILE...` (for benchmarks, not in `--help`) opens the files in the
-//! window, prints how long the results table took to show every result, and exits.
+//! window, prints how long the results table took to show every result, and exits;
+//! `sightline --click-through N FILE...` then also selects the first N rows one per frame on
+//! the Details page before it exits (the peak memory of walking through N results).
 
 #![forbid(unsafe_code)]
 
@@ -17,7 +19,9 @@ fn main() {
     } else {
         match args.command {
             Some(command) => cli::run(command),
-            None if args.time_to_table => run_time_to_table(args.files, started),
+            None if args.time_to_table || args.click_through.is_some() => {
+                run_time_to_table(args.files, started, args.click_through.unwrap_or(0))
+            }
             None => run_app(args.files),
         }
     };
@@ -25,8 +29,8 @@ fn main() {
 }
 
 #[cfg(feature = "app")]
-fn run_time_to_table(files: Vec<std::path::PathBuf>, started: Instant) -> i32 {
-    match sightline::ui::run_time_to_table(files, started) {
+fn run_time_to_table(files: Vec<std::path::PathBuf>, started: Instant, rows: usize) -> i32 {
+    match sightline::ui::run_time_to_table(files, started, rows) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("sightline: {e}");
@@ -36,7 +40,7 @@ fn run_time_to_table(files: Vec<std::path::PathBuf>, started: Instant) -> i32 {
 }
 
 #[cfg(not(feature = "app"))]
-fn run_time_to_table(_files: Vec<std::path::PathBuf>, _started: Instant) -> i32 {
+fn run_time_to_table(_files: Vec<std::path::PathBuf>, _started: Instant, _rows: usize) -> i32 {
     run_app(Vec::new())
 }
 

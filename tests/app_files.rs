@@ -14,7 +14,7 @@ use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui_kittest::kittest::Queryable;
 use sightline::app::format::size_text;
 use sightline::app::workspace::ResultRef;
-use sightline::ui::{Command, OpenRequest, SightlineApp};
+use sightline::ui::{Command, OpenRequest, PageId, SightlineApp};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -429,6 +429,49 @@ fn time_to_table_closes_the_window_after_the_complete_table() {
         "closed before the table showed {complete}"
     );
     assert_loaded(&h, 2, 413);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn click_through_selects_the_rows_one_per_frame_on_the_details_page_then_closes() {
+    let dir = temp_dir("click_through");
+    let report = fixture_file(&dir, "big/many_basic.ncu-rep.xz");
+    let mut h = harness(new_app(vec![report]));
+    h.state_mut()
+        .click_through_then_report(std::time::Instant::now(), 40);
+    let closes = |h: &AppHarness| {
+        h.output()
+            .viewport_output
+            .values()
+            .any(|v| v.commands.contains(&egui::ViewportCommand::Close))
+    };
+    // The selection of every frame drawn before the window closes.
+    let mut selected: Vec<Option<ResultRef>> = Vec::new();
+    let closed = step_until(&mut h, THREAD_TIMEOUT, |h| {
+        if closes(h) {
+            return true;
+        }
+        selected.push(h.state().selection());
+        false
+    });
+    assert!(closed, "the window did not close");
+    assert_loaded(&h, 1, 400);
+    let report = h.state().workspace().reports()[0].id;
+    // The table lists the results in file order: the last 40 frames drawn selected results
+    // 0, 1, ..., 39, one per frame.
+    let expected: Vec<Option<ResultRef>> = (0..40)
+        .map(|index| Some(ResultRef { report, index }))
+        .collect();
+    assert!(selected.len() >= 40, "{} frames", selected.len());
+    assert_eq!(selected[selected.len() - 40..], expected[..]);
+    assert_eq!(h.state().settings().page, PageId::Details);
+    // Each body was decoded to be shown, and released again once it was not among the last used
+    // (a frame releases before it draws, so the last frame's body comes on top).
+    let decoded = h.state().workspace().reports()[0].report.decoded_bodies();
+    assert!(
+        (1..=sightline::app::state::KEPT_BODIES + 1).contains(&decoded),
+        "{decoded} bodies decoded"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

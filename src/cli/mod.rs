@@ -34,6 +34,10 @@ pub struct Args {
     /// result, and exit.
     #[arg(long, hide = true)]
     pub time_to_table: bool,
+    /// For benchmarks: as `--time-to-table`, then select the table's first N rows one per
+    /// frame on the Details page, print how long that took, and exit.
+    #[arg(long, hide = true, value_name = "N")]
+    pub click_through: Option<usize>,
 }
 
 /// Headless commands.

@@ -13,6 +13,7 @@ use super::results_table::ResultsTable;
 use super::widgets::{plot_util, theme};
 use crate::app::baselines;
 use crate::app::commands::{Command, OpenRequest};
+use crate::app::page_id::PageId;
 use crate::app::settings::Settings;
 use crate::app::state::AppState;
 use std::path::PathBuf;
@@ -84,11 +85,18 @@ impl std::ops::DerefMut for SightlineApp {
 
 /// The `--time-to-table` measurement: the first frame after the one that showed every loaded
 /// result in the table (so that frame was painted) prints the time and closes the window.
+/// With `--click-through N`, the frames after the complete table first select the table's
+/// rows one per frame on the Details page, as a user clicking down the table, N of them.
 #[derive(Debug, Clone, Copy)]
 struct TimeToTable {
     started: Instant,
     /// Results and reports of the frame that showed them all.
     shown: Option<(usize, usize)>,
+    /// Rows to click through after the complete table, and how many were.
+    click_through: usize,
+    clicked: usize,
+    /// When the first row was clicked.
+    clicks_started: Option<Instant>,
     done: bool,
 }
 
@@ -148,9 +156,20 @@ impl SightlineApp {
     /// table first shows every loaded result, prints `results table shown: N results from M
     /// reports in T ms` (T since `started`) and closes the window.
     pub fn report_time_to_table(&mut self, started: Instant) {
+        self.click_through_then_report(started, 0);
+    }
+
+    /// [`Self::report_time_to_table`], then selects the first `rows` rows of the table one per
+    /// frame on the Details page (each result's body decoded and shown), prints `clicked
+    /// through N results in T ms` and closes the window. For measuring the memory of walking
+    /// through many results.
+    pub fn click_through_then_report(&mut self, started: Instant, rows: usize) {
         self.time_to_table = Some(TimeToTable {
             started,
             shown: None,
+            click_through: rows,
+            clicked: 0,
+            clicks_started: None,
             done: false,
         });
     }
@@ -411,15 +430,48 @@ impl SightlineApp {
         let Some((results, reports)) = t.shown else {
             return false;
         };
+        if t.clicks_started.is_none() {
+            let ms = t.started.elapsed().as_secs_f64() * 1e3;
+            if reports == 0 {
+                eprintln!(
+                    "no results table: {} file(s) could not be read ({ms:.1} ms)",
+                    self.state.workspace.failed().len()
+                );
+            } else {
+                println!(
+                    "results table shown: {results} results from {reports} reports in {ms:.1} ms"
+                );
+            }
+            t.clicks_started = Some(Instant::now());
+        }
+        let rows = self.state.visible_rows().len();
+        let Some(t) = self.time_to_table.as_mut() else {
+            return false;
+        };
+        // One row a frame on the Details page; this frame draws the row selected here.
+        if t.clicked < t.click_through.min(rows) {
+            let row = t.clicked;
+            t.clicked += 1;
+            self.state.settings.page = PageId::Details;
+            self.state.select_row(row);
+            ctx.request_repaint();
+            return false;
+        }
         t.done = true;
-        let ms = t.started.elapsed().as_secs_f64() * 1e3;
-        if reports == 0 {
-            eprintln!(
-                "no results table: {} file(s) could not be read ({ms:.1} ms)",
-                self.state.workspace.failed().len()
+        if t.click_through > 0 {
+            let ms = t
+                .clicks_started
+                .map_or(0.0, |s| s.elapsed().as_secs_f64() * 1e3);
+            println!(
+                "clicked through {} results in {ms:.1} ms ({} bodies decoded at the end)",
+                t.clicked,
+                self.state
+                    .workspace
+                    .reports()
+                    .iter()
+                    .map(|r| r.report.decoded_bodies())
+                    .sum::<usize>()
             );
-        } else {
-            println!("results table shown: {results} results from {reports} reports in {ms:.1} ms");
         }
         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         true

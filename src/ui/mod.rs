@@ -64,11 +64,20 @@ pub fn run(files: Vec<PathBuf>) -> Result<(), eframe::Error> {
 /// every loaded result prints `results table shown: N results from M reports in T ms` (T
 /// since `started`, the start of the process) and closes the window. Settings are read but
 /// not written. For benchmarks (`sightline --time-to-table FILE...`).
-pub fn run_time_to_table(files: Vec<PathBuf>, started: Instant) -> Result<(), eframe::Error> {
-    run_app(files, Some(started))
+/// With `click_through` N > 0, first selects the table's first N rows one per frame on the
+/// Details page, then prints `clicked through N results in T ms` (`--click-through N`).
+pub fn run_time_to_table(
+    files: Vec<PathBuf>,
+    started: Instant,
+    click_through: usize,
+) -> Result<(), eframe::Error> {
+    run_app(files, Some((started, click_through)))
 }
 
-fn run_app(files: Vec<PathBuf>, time_to_table: Option<Instant>) -> Result<(), eframe::Error> {
+fn run_app(
+    files: Vec<PathBuf>,
+    time_to_table: Option<(Instant, usize)>,
+) -> Result<(), eframe::Error> {
     let screenshot = std::env::var_os("EFRAME_SCREENSHOT_TO").is_some();
     let mut viewport = egui::ViewportBuilder::default()
         .with_title("Sightline")
@@ -109,8 +118,8 @@ fn run_app(files: Vec<PathBuf>, time_to_table: Option<Instant>) -> Result<(), ef
                 },
             );
             app.set_context(&cc.egui_ctx);
-            if let Some(started) = time_to_table {
-                app.report_time_to_table(started);
+            if let Some((started, rows)) = time_to_table {
+                app.click_through_then_report(started, rows);
             }
             if screenshot {
                 prepare_screenshot(&mut app, later);
