@@ -5,8 +5,10 @@
 pub mod labels;
 pub mod memory_chart;
 pub mod memory_table;
+pub mod paired;
 pub mod resolve;
 pub mod stalls;
+pub mod timeline;
 
 use crate::model::section_body::{ReportBodies, SectionBodies, Target};
 use crate::model::{Format, KernelResult, Report};

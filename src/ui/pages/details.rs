@@ -54,7 +54,7 @@ impl Page for DetailsPage {
 
 /// For documentation screenshots (`EFRAME_SCREENSHOT_TO` set): show only the sections whose
 /// name contains `SIGHTLINE_SCREENSHOT_SECTION`, without the speed-of-light bars.
-fn screenshot_focus() -> Option<&'static str> {
+pub(crate) fn screenshot_focus() -> Option<&'static str> {
     static FOCUS: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     FOCUS
         .get_or_init(|| {
@@ -112,16 +112,25 @@ pub fn show(
                 }
                 section_ui(ui, i, section, &own);
             }
-            // Sections with bodies only (no header table and no rule output).
-            let unshown = bodies
-                .iter()
-                .enumerate()
-                .filter(|(k, b)| !shown[*k] && focus.is_none_or(|f| b.name.contains(f)));
-            for (k, b) in unshown {
-                egui::CollapsingHeader::new(egui::RichText::new(&b.name).strong())
-                    .id_salt(("section_bodies_only", &b.name, k))
+            // Sections with bodies only (no header table and no rule output); sections
+            // extending the same absent section share one selector.
+            let mut groups: Vec<(Option<&str>, Vec<&SectionBodies>)> = Vec::new();
+            for (k, b) in bodies.iter().enumerate() {
+                if shown[k] || focus.is_some_and(|f| !b.name.contains(f)) {
+                    continue;
+                }
+                let key = b.extends.as_deref();
+                match groups.iter_mut().find(|g| key.is_some() && g.0 == key) {
+                    Some(g) => g.1.push(b),
+                    None => groups.push((key, vec![b])),
+                }
+            }
+            for (k, (_, group)) in groups.iter().enumerate() {
+                let title = &group[0].name;
+                egui::CollapsingHeader::new(egui::RichText::new(title).strong())
+                    .id_salt(("section_bodies_only", title, k))
                     .default_open(true)
-                    .show(ui, |ui| section_body::show(ui, b));
+                    .show(ui, |ui| section_body::show_group(ui, group));
             }
             if !result.rules().is_empty() {
                 egui::CollapsingHeader::new(egui::RichText::new("Other rule results").strong())
@@ -172,9 +181,9 @@ fn section_ui(ui: &mut egui::Ui, index: usize, section: &Section, bodies: &[&Sec
                     });
             }
             rules_ui(ui, &section.rules);
-            for b in bodies {
+            if !bodies.is_empty() {
                 ui.add_space(4.0);
-                section_body::show(ui, b);
+                section_body::show_group(ui, bodies);
             }
         });
 }

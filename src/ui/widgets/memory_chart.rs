@@ -4,7 +4,7 @@
 //! its legend, a switch between transfer size, throughput and % of peak, and the metrics on
 //! hover.
 
-use crate::analysis::sections::memory_chart::{self, Amount, Link, MemoryChart, Unit};
+use crate::analysis::sections::memory_chart::{self, Amount, Link, MemoryChart, Node, Unit};
 use crate::model::section_body::BodyItem;
 use crate::model::units::format_value;
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2, vec2};
@@ -19,13 +19,13 @@ pub enum LabelMode {
 }
 
 impl LabelMode {
-    const ALL: [LabelMode; 3] = [
+    pub const ALL: [LabelMode; 3] = [
         LabelMode::TransferSize,
         LabelMode::Throughput,
         LabelMode::PercentOfPeak,
     ];
 
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             LabelMode::TransferSize => "Transfer Size",
             LabelMode::Throughput => "Throughput",
@@ -133,7 +133,8 @@ fn bytes(v: f64, unit: &str) -> String {
     format_value(v, unit).replace("byte", "B")
 }
 
-fn amount_text(l: &Link, mode: LabelMode) -> String {
+/// A link's value as the mode shows it.
+pub fn amount_text(l: &Link, mode: LabelMode) -> String {
     match mode {
         LabelMode::TransferSize => match (l.amount, l.amount_kind) {
             (Some(v), Amount::Bytes) => bytes(v, "byte"),
@@ -159,6 +160,39 @@ pub fn show(ui: &mut egui::Ui, item: &BodyItem) {
         ui.weak("The memory chart's metrics were not collected.");
         return;
     }
+    let mode = mode_selector(ui);
+    let label = |l: &Link| amount_text(l, mode);
+    let color = |ui: &egui::Ui, l: &Link| default_link_color(ui, l);
+    let figure = |n: &Node| {
+        n.figure
+            .as_ref()
+            .map(|(label, v, _)| format!("{label}: {v:.1} %"))
+    };
+    let hover = |ui: &mut egui::Ui, l: &Link| {
+        ui.strong(format!("{} → {}", l.from.name(), l.to.name()));
+        for m in LabelMode::ALL {
+            ui.label(format!("{}: {}", m.name(), amount_text(l, m)));
+        }
+        ui.separator();
+        for m in &l.metrics {
+            ui.monospace(m);
+        }
+    };
+    draw(
+        ui,
+        &chart,
+        &Style {
+            link_label: &label,
+            link_color: &color,
+            node_figure: &figure,
+            link_hover: &hover,
+            legend: Legend::PercentOfPeak,
+        },
+    );
+}
+
+/// The switch between transfer size, throughput and % of peak; the choice is remembered.
+pub fn mode_selector(ui: &mut egui::Ui) -> LabelMode {
     let mode_id = egui::Id::unique("memory_chart_label_mode");
     let mut mode: LabelMode =
         ui.data_mut(|d| *d.get_persisted_mut_or_default::<LabelMode>(mode_id));
@@ -169,10 +203,72 @@ pub fn show(ui: &mut egui::Ui, item: &BodyItem) {
         }
     });
     ui.data_mut(|d| d.insert_persisted(mode_id, mode));
-    draw(ui, &chart, mode);
+    mode
 }
 
-fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
+/// A link's colour by its % of peak; grey when nothing went over it.
+fn default_link_color(ui: &egui::Ui, l: &Link) -> Color32 {
+    if !l.is_active() {
+        return inactive(ui);
+    }
+    match l.pct_of_peak {
+        Some(p) => heat(p),
+        None if ui.visuals().dark_mode => Color32::from_rgb(150, 190, 150),
+        None => Color32::from_rgb(60, 120, 60),
+    }
+}
+
+/// The colour of an inactive link.
+pub fn inactive(ui: &egui::Ui) -> Color32 {
+    ui.visuals().weak_text_color().gamma_multiply(0.6)
+}
+
+/// What the legend at the right explains.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Legend {
+    /// % of peak on the heat scale, with each link's marker.
+    PercentOfPeak,
+    /// The change of a comparison: decrease, no change, increase.
+    Change,
+}
+
+/// How links and units are labelled, coloured and explained.
+pub struct Style<'a> {
+    pub link_label: &'a dyn Fn(&Link) -> String,
+    pub link_color: &'a dyn Fn(&egui::Ui, &Link) -> Color32,
+    pub node_figure: &'a dyn Fn(&Node) -> Option<String>,
+    pub link_hover: &'a dyn Fn(&mut egui::Ui, &Link),
+    pub legend: Legend,
+}
+
+/// The colour of a change in percent: blue for less, grey for none, orange for more, fully
+/// saturated at ±100 %.
+pub fn change_color(ui: &egui::Ui, pct: f64) -> Color32 {
+    let dark = ui.visuals().dark_mode;
+    let mid = if dark {
+        Color32::from_gray(150)
+    } else {
+        Color32::from_gray(120)
+    };
+    let (lo, hi) = if dark {
+        (
+            Color32::from_rgb(80, 160, 255),
+            Color32::from_rgb(255, 140, 40),
+        )
+    } else {
+        (
+            Color32::from_rgb(20, 90, 210),
+            Color32::from_rgb(220, 100, 0),
+        )
+    };
+    let t = (pct.abs() / 100.0).clamp(0.0, 1.0) as f32;
+    let t = if pct != 0.0 { t.max(0.25) } else { 0.0 };
+    let end = if pct < 0.0 { lo } else { hi };
+    mid.lerp_to_gamma(end, t)
+}
+
+/// Draws a chart with the given labels, colours and hover text.
+pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
     let legend_w = 70.0;
     let width = (ui.available_width() - legend_w).clamp(300.0, 1400.0);
     let scale = width / W;
@@ -192,20 +288,7 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
         let both = chart.links.iter().any(|o| o.from == l.to && o.to == l.from);
         let (a, b) = link_points(l, both);
         let (a, b) = (at(a), at(b));
-        let color = if !l.is_active() {
-            grey
-        } else {
-            match l.pct_of_peak {
-                Some(p) => heat(p),
-                None => {
-                    if dark {
-                        Color32::from_rgb(150, 190, 150)
-                    } else {
-                        Color32::from_rgb(60, 120, 60)
-                    }
-                }
-            }
-        };
+        let color = (style.link_color)(ui, l);
         let stroke = Stroke::new(3.0 * scale.max(0.7), color);
         painter.line_segment([a, b], stroke);
         // Arrow head.
@@ -225,7 +308,7 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
         let above = if b.x >= a.x { -9.0 } else { 9.0 };
         labels.push((
             mid + vec2(0.0, above * scale.max(0.8)),
-            amount_text(l, mode),
+            (style.link_label)(l),
             if l.is_active() { text } else { grey },
         ));
         if let Some(p) = pointer {
@@ -262,11 +345,11 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
             font.clone(),
             text,
         );
-        if let Some((label, v, _)) = &n.figure {
+        if let Some(figure) = (style.node_figure)(n) {
             painter.text(
                 r.center() + vec2(0.0, 8.0 * scale),
                 Align2::CENTER_CENTER,
-                format!("{label}: {v:.1} %"),
+                figure,
                 font.clone(),
                 text,
             );
@@ -284,7 +367,24 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
         painter.galley(r.min + vec2(1.0, 1.0), galley, color);
     }
 
-    // Legend: % of peak.
+    match style.legend {
+        Legend::PercentOfPeak => heat_legend(&painter, chart, rect, legend_w, text),
+        Legend::Change => change_legend(ui, &painter, rect, legend_w, text),
+    }
+
+    if let Some(l) = hovered {
+        resp.on_hover_ui_at_pointer(|ui| (style.link_hover)(ui, l));
+    }
+}
+
+/// The legend of % of peak, with a marker per active link.
+fn heat_legend(
+    painter: &egui::Painter,
+    chart: &MemoryChart,
+    rect: Rect,
+    legend_w: f32,
+    text: Color32,
+) {
     let lg = Rect::from_min_size(
         rect.right_top() + vec2(-legend_w + 20.0, 14.0),
         vec2(14.0, rect.height() - 40.0),
@@ -321,21 +421,37 @@ fn draw(ui: &mut egui::Ui, chart: &MemoryChart, mode: LabelMode) {
             ));
         }
     }
+}
 
-    if let Some(l) = hovered {
-        resp.on_hover_ui_at_pointer(|ui| {
-            ui.strong(format!("{} → {}", l.from.name(), l.to.name()));
-            for m in [
-                LabelMode::TransferSize,
-                LabelMode::Throughput,
-                LabelMode::PercentOfPeak,
-            ] {
-                ui.label(format!("{}: {}", m.name(), amount_text(l, m)));
-            }
-            ui.separator();
-            for m in &l.metrics {
-                ui.monospace(m);
-            }
-        });
+/// The legend of a comparison's change: −100 % at the bottom, +100 % at the top.
+fn change_legend(ui: &egui::Ui, painter: &egui::Painter, rect: Rect, legend_w: f32, text: Color32) {
+    let lg = Rect::from_min_size(
+        rect.right_top() + vec2(-legend_w + 20.0, 14.0),
+        vec2(14.0, rect.height() - 40.0),
+    );
+    let steps = 40;
+    for i in 0..steps {
+        let t0 = i as f32 / steps as f32;
+        let t1 = (i + 1) as f32 / steps as f32;
+        let band = Rect::from_min_max(
+            pos2(lg.left(), lg.bottom() - t1 * lg.height()),
+            pos2(lg.right(), lg.bottom() - t0 * lg.height()),
+        );
+        let pct = (f64::from(t0 + t1) / 2.0 - 0.5) * 200.0;
+        painter.rect_filled(
+            band,
+            0.0,
+            change_color(ui, if pct.abs() < 3.0 { 0.0 } else { pct }),
+        );
+    }
+    for (pct, label) in [(-100.0, "-100 %"), (0.0, "0"), (100.0, "+100 %")] {
+        let y = lg.bottom() - ((pct as f32 + 100.0) / 200.0) * lg.height();
+        painter.text(
+            pos2(lg.right() + 3.0, y),
+            Align2::LEFT_CENTER,
+            label,
+            FontId::proportional(10.0),
+            text,
+        );
     }
 }

@@ -1,10 +1,12 @@
-//! Section bodies on the Details page: a body selector ("All" or one body), then each item
+//! Section bodies on the Details page: one body selector per section and the sections
+//! extending it ("All" or one body), then each item
 //! drawn by kind: bar charts (stall reasons sorted with their meaning on hover, pipe
 //! utilization, instruction mix, warps per scheduler), line charts (occupancy graphs), the
-//! memory chart and memory tables, and plain tables for the rest.
+//! memory chart and memory tables, the PM sampling timeline, and plain tables for the rest.
 
 use super::memory_chart;
-use crate::analysis::sections::{memory_table, stalls};
+use super::timeline as timeline_widget;
+use crate::analysis::sections::{memory_table, stalls, timeline};
 use crate::model::section_body::{BodyItem, BodyRow, ItemKind, SectionBodies};
 use crate::model::units::format_value;
 use crate::model::{Metric, Value};
@@ -22,40 +24,62 @@ pub fn value_text(m: &Metric) -> String {
     }
 }
 
-/// The body selector of a section: 0 = all bodies, `i + 1` = body `i`. The choice is kept per
-/// section name, so it stays when another result is selected (and across runs).
-pub fn selector(ui: &mut egui::Ui, s: &SectionBodies) -> usize {
-    let id = egui::Id::unique(("section_body_choice", &s.name));
+/// The name a body selector gives a body (`Body 2` when it has none).
+pub fn body_name(i: usize, name: &str) -> String {
+    if name.is_empty() {
+        format!("Body {}", i + 1)
+    } else {
+        name.to_string()
+    }
+}
+
+/// A body selector over these body names ("All" first), remembered under the section's name;
+/// none is shown for a single body.
+pub fn choose(ui: &mut egui::Ui, section: &str, names: &[String]) -> usize {
+    let id = egui::Id::unique(("section_body_choice", section));
     let mut choice: usize = ui.data_mut(|d| *d.get_persisted_mut_or_default::<usize>(id));
-    if s.bodies.len() > 1 {
+    if names.len() > 1 {
         let name = |i: usize| -> String {
             if i == 0 {
                 "All".to_string()
             } else {
-                let b = &s.bodies[i - 1];
-                if b.name.is_empty() {
-                    format!("Body {i}")
-                } else {
-                    b.name.clone()
-                }
+                names[i - 1].clone()
             }
         };
-        egui::ComboBox::new(("body_selector", &s.name), "Body")
-            .selected_text(name(choice.min(s.bodies.len())))
+        egui::ComboBox::new(("body_selector", section), "Body")
+            .selected_text(name(choice.min(names.len())))
             .show_ui(ui, |ui| {
-                for i in 0..=s.bodies.len() {
+                for i in 0..=names.len() {
                     ui.selectable_value(&mut choice, i, name(i));
                 }
             });
         ui.data_mut(|d| d.insert_persisted(id, choice));
     }
-    if choice > s.bodies.len() { 0 } else { choice }
+    if choice > names.len() { 0 } else { choice }
 }
 
 /// Draws the bodies of a section, those the selector picked.
 pub fn show(ui: &mut egui::Ui, s: &SectionBodies) {
-    let choice = selector(ui, s);
-    for (i, body) in s.bodies.iter().enumerate() {
+    show_group(ui, &[s]);
+}
+
+/// Draws the bodies of a section and of the sections extending it under one body selector,
+/// as ncu-ui merges them.
+pub fn show_group(ui: &mut egui::Ui, group: &[&SectionBodies]) {
+    let Some(first) = group.first() else {
+        return;
+    };
+    let bodies: Vec<(&SectionBodies, &crate::model::section_body::SectionBody)> = group
+        .iter()
+        .flat_map(|s| s.bodies.iter().map(move |b| (*s, b)))
+        .collect();
+    let names: Vec<String> = bodies
+        .iter()
+        .enumerate()
+        .map(|(i, (_, b))| body_name(i, &b.name))
+        .collect();
+    let choice = choose(ui, &first.name, &names);
+    for (i, (s, body)) in bodies.iter().enumerate() {
         if choice != 0 && choice != i + 1 {
             continue;
         }
@@ -83,6 +107,18 @@ pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem, with_label: bool) {
         k if k.memory_group().is_some() => memory_table_ui(ui, item),
         ItemKind::BarChart | ItemKind::HistogramChart => bars(ui, item),
         ItemKind::LineChart => lines(ui, item),
+        ItemKind::Timeline => {
+            let tl = timeline::build(item);
+            let color = bar_color(ui, false);
+            timeline_widget::show(
+                ui,
+                &[timeline_widget::Side {
+                    timeline: &tl,
+                    color,
+                    name: "",
+                }],
+            );
+        }
         ItemKind::RooflineChart => {
             ui.weak("Drawn on the Roofline page; the values:");
             table(ui, item);
@@ -115,7 +151,7 @@ fn row_tooltip(ui: &mut egui::Ui, row: &BodyRow) {
 }
 
 /// A bar's fill: a stall reason in warm colours, the rest in the theme's accent.
-fn bar_color(ui: &egui::Ui, stall: bool) -> Color32 {
+pub fn bar_color(ui: &egui::Ui, stall: bool) -> Color32 {
     match (stall, ui.visuals().dark_mode) {
         (true, true) => Color32::from_rgb(222, 140, 50),
         (true, false) => Color32::from_rgb(220, 120, 30),

@@ -2,7 +2,8 @@
 //! partner picked in the report comparison). Every section's metrics in columns with Δ, Δ%, a
 //! better/worse verdict from the direction table and a small bar; several baselines give
 //! `current (Δ% against their mean, z=…)` as ncu does. Above them the duration change, the
-//! speed-of-light bars and the occupancy of each side, the context warnings, and export.
+//! speed-of-light bars and the occupancy of each side, the context warnings, and export; below
+//! them every section body with both sides.
 
 use crate::analysis::compare::Verdict;
 use crate::analysis::compare::direction::Direction;
@@ -20,6 +21,7 @@ use crate::ui::widgets::compare_export::{self, ExportSource};
 use crate::ui::widgets::{sol_bars, theme};
 use egui::{Color32, RichText};
 
+mod bodies;
 mod table;
 use table::*;
 
@@ -57,6 +59,8 @@ pub struct CompareViewState {
     /// (base, current): shown instead of the baselines while `current` is selected.
     pinned: Option<(ResultRef, ResultRef)>,
     cache: Cached<SideBySideKey, Option<SideBySide>>,
+    /// The section bodies of both sides.
+    bodies: bodies::BodiesCache,
 }
 
 impl CompareViewState {
@@ -68,6 +72,7 @@ impl CompareViewState {
     /// Drops the cached comparison (reports closed or replaced); it is built again when shown.
     pub fn release(&mut self) {
         self.cache.clear();
+        self.bodies.clear();
     }
 
     /// The partner shown instead of the baselines for `current`, if any.
@@ -151,6 +156,12 @@ pub fn show(
         .id_salt("compare_page")
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            let focus = crate::ui::pages::details::screenshot_focus();
+            if focus.is_some() {
+                let threshold = settings.threshold_pct();
+                bodies::bodies_ui(ui, cx, &mut state.bodies, view, threshold, focus);
+                return;
+            }
             top_ui(ui, view, settings, status, commands);
             ui.separator();
             ui.horizontal_top(|ui| {
@@ -160,6 +171,8 @@ pub fn show(
             });
             ui.separator();
             metrics_ui(ui, view, settings.compare_changed_only);
+            let threshold = settings.threshold_pct();
+            bodies::bodies_ui(ui, cx, &mut state.bodies, view, threshold, None);
         });
 }
 

@@ -1,0 +1,78 @@
+//! The section bodies of the comparison: the current result's bodies paired with the first
+//! baseline's (charts, tables, memory chart and tables, PM sampling), one collapsible group
+//! per section with the sections extending it, under one body selector.
+
+use super::*;
+use crate::analysis::sections::bodies_of;
+use crate::analysis::sections::paired::{PairedSection, group_extending, pair};
+use crate::app::cache::Cached;
+use crate::ui::widgets::section_body_compare::{self, Sides};
+use std::sync::Arc;
+
+/// What the paired bodies were built from: the open reports' generation, base, current.
+pub(super) type BodiesKey = (u64, ResultRef, ResultRef);
+
+/// The paired bodies of the shown comparison, resolved once per pair.
+pub(super) type BodiesCache = Cached<BodiesKey, Arc<Vec<PairedSection>>>;
+
+/// Pairs the bodies of two results of the workspace.
+fn paired(cx: &PageContext<'_>, base: ResultRef, current: ResultRef) -> Vec<PairedSection> {
+    let bodies = |at: ResultRef| {
+        cx.workspace
+            .report(at.report)
+            .map(|open| bodies_of(&open.report, at.index))
+            .unwrap_or_default()
+    };
+    pair(&bodies(base), &bodies(current))
+}
+
+/// Shows the bodies of every section with both sides (against the first baseline).
+pub(super) fn bodies_ui(
+    ui: &mut egui::Ui,
+    cx: &PageContext<'_>,
+    cache: &mut BodiesCache,
+    view: &SideBySide,
+    threshold_pct: f64,
+    focus: Option<&str>,
+) {
+    let Some(base) = view.bases.first() else {
+        return;
+    };
+    let key = (cx.workspace.generation(), base.at, view.current.at);
+    let sections = cache
+        .get_or_compute(key, |k| Arc::new(paired(cx, k.1, k.2)))
+        .clone();
+    if sections.is_empty() {
+        return;
+    }
+    if focus.is_none() {
+        ui.separator();
+        ui.strong("Section bodies");
+        if view.bases.len() > 1 {
+            ui.weak(format!("Against the first baseline, {}.", base.title));
+        }
+    }
+    let sides = Sides {
+        base_color: side_color(ui, base),
+        current_color: side_color(ui, &view.current),
+        base_name: &base.title,
+        current_name: &view.current.title,
+        threshold_pct,
+    };
+    for (i, group) in group_extending(&sections).iter().enumerate() {
+        let Some(first) = group.first() else { continue };
+        if focus.is_some_and(|f| !group.iter().any(|s| s.name.contains(f))) {
+            continue;
+        }
+        if group
+            .iter()
+            .all(|s| s.bodies.iter().all(|b| b.items.is_empty()))
+        {
+            continue;
+        }
+        egui::CollapsingHeader::new(RichText::new(&first.name).strong())
+            .id_salt(("compare_bodies", &first.name, i))
+            .default_open(true)
+            .show(ui, |ui| section_body_compare::show(ui, group, &sides));
+    }
+}

@@ -1,0 +1,193 @@
+//! The PM sampling timeline: per row group a header, per sampled metric a strip with its
+//! values as a filled line over the shared time axis, the highest value at the right, and the
+//! values under the pointer on hover. A comparison draws the baseline's series over the same
+//! axis in the baseline's colour.
+
+use crate::analysis::sections::timeline::{Series, Timeline};
+use crate::model::units::format_value;
+use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, pos2, vec2};
+
+/// Height of one series strip.
+const STRIP_H: f32 = 26.0;
+/// Width of the label column and of the value column.
+const LABEL_W: f32 = 210.0;
+const VALUE_W: f32 = 90.0;
+
+/// A timeline to draw, with its colour.
+pub struct Side<'a> {
+    pub timeline: &'a Timeline,
+    pub color: Color32,
+    pub name: &'a str,
+}
+
+/// A duration in nanoseconds as the axis writes it.
+fn time_text(ns: f64) -> String {
+    format_value(ns, "ns")
+}
+
+/// Draws the timeline (`sides[0]` decides the rows; later sides are drawn over it).
+pub fn show(ui: &mut egui::Ui, sides: &[Side<'_>]) {
+    let Some(first) = sides.first() else {
+        return;
+    };
+    if sides.iter().all(|s| s.timeline.is_empty()) {
+        ui.weak("No samples were collected.");
+        return;
+    }
+    let end = sides
+        .iter()
+        .map(|s| s.timeline.end_ns)
+        .fold(0.0, f64::max)
+        .max(1.0);
+    let untimed = first
+        .timeline
+        .groups
+        .iter()
+        .flat_map(|g| &g.series)
+        .map(|s| s.untimed)
+        .max()
+        .unwrap_or(0);
+    ui.weak(format!(
+        "{} of sampling, times from the first sample{}",
+        time_text(end),
+        if untimed > 0 {
+            format!("; {untimed} sample without a timestamp left out")
+        } else {
+            String::new()
+        }
+    ));
+    for (gi, group) in first.timeline.groups.iter().enumerate() {
+        egui::CollapsingHeader::new(egui::RichText::new(&group.label).strong())
+            .id_salt(("pm_timeline_group", &group.label, gi))
+            .default_open(true)
+            .show(ui, |ui| {
+                for series in &group.series {
+                    let others: Vec<(Option<&Series>, &Side<'_>)> = sides
+                        .iter()
+                        .map(|s| (s.timeline.series(&series.label), s))
+                        .collect();
+                    strip(ui, series, &others, end);
+                }
+            });
+    }
+    axis(ui, end);
+}
+
+/// The time axis under the strips.
+fn axis(ui: &mut egui::Ui, end: f64) {
+    let width = ui.available_width().max(LABEL_W + VALUE_W + 100.0);
+    let (rect, _) = ui.allocate_exact_size(vec2(width, 16.0), Sense::hover());
+    let painter = ui.painter_at(rect);
+    let plot = plot_x(rect);
+    let text = ui.visuals().weak_text_color();
+    for k in 0..=4 {
+        let t = end * f64::from(k) / 4.0;
+        let x = plot.0 + (plot.1 - plot.0) * k as f32 / 4.0;
+        let align = match k {
+            0 => Align2::LEFT_TOP,
+            4 => Align2::RIGHT_TOP,
+            _ => Align2::CENTER_TOP,
+        };
+        painter.text(
+            pos2(x, rect.top() + 2.0),
+            align,
+            time_text(t),
+            FontId::proportional(10.0),
+            text,
+        );
+    }
+}
+
+/// The x range of the plot within a row.
+fn plot_x(rect: Rect) -> (f32, f32) {
+    (rect.left() + LABEL_W, rect.right() - VALUE_W)
+}
+
+/// One series strip: label, the filled line of each side, the highest value.
+fn strip(ui: &mut egui::Ui, series: &Series, sides: &[(Option<&Series>, &Side<'_>)], end: f64) {
+    let width = ui.available_width().max(LABEL_W + VALUE_W + 100.0);
+    let (rect, resp) = ui.allocate_exact_size(vec2(width, STRIP_H), Sense::hover());
+    if !ui.is_rect_visible(rect) {
+        return;
+    }
+    let painter = ui.painter_at(rect);
+    let text = ui.visuals().text_color();
+    let font = FontId::proportional(11.5);
+    painter.text(
+        rect.left_center() + vec2(2.0, 0.0),
+        Align2::LEFT_CENTER,
+        &series.label,
+        font.clone(),
+        text,
+    );
+    let (x0, x1) = plot_x(rect);
+    let plot = Rect::from_x_y_ranges(x0..=x1, rect.top() + 2.0..=rect.bottom() - 2.0);
+    painter.rect_filled(plot, 1.0, ui.visuals().extreme_bg_color);
+    let max = sides
+        .iter()
+        .filter_map(|(s, _)| s.map(Series::max))
+        .fold(0.0, f64::max);
+    let scale = if max > 0.0 { max } else { 1.0 };
+    let to_screen = |t: f64, v: f64| {
+        pos2(
+            plot.left() + (t / end) as f32 * plot.width(),
+            plot.bottom() - (v / scale) as f32 * (plot.height() - 2.0),
+        )
+    };
+    let several = sides.len() > 1;
+    // Later sides (the current result) on top.
+    for (s, side) in sides.iter().rev() {
+        let Some(s) = s else { continue };
+        if s.points.is_empty() {
+            continue;
+        }
+        let line: Vec<egui::Pos2> = s.points.iter().map(|&(t, v)| to_screen(t, v)).collect();
+        if !several {
+            // The area under the line, as thin columns (the line need not be convex).
+            for w in line.windows(2) {
+                painter.add(egui::Shape::convex_polygon(
+                    vec![
+                        w[0],
+                        w[1],
+                        pos2(w[1].x, plot.bottom()),
+                        pos2(w[0].x, plot.bottom()),
+                    ],
+                    side.color.gamma_multiply(0.35),
+                    Stroke::NONE,
+                ));
+            }
+        }
+        painter.add(egui::Shape::line(line, Stroke::new(1.2, side.color)));
+    }
+    painter.text(
+        rect.right_center() - vec2(2.0, 0.0),
+        Align2::RIGHT_CENTER,
+        format!("max {}", format_value(max, &series.unit)),
+        FontId::proportional(10.5),
+        ui.visuals().weak_text_color(),
+    );
+    if let Some(p) = resp.hover_pos().filter(|p| plot.contains(*p)) {
+        painter.vline(
+            p.x,
+            plot.y_range(),
+            Stroke::new(1.0, text.gamma_multiply(0.5)),
+        );
+        let t = f64::from((p.x - plot.left()) / plot.width()) * end;
+        resp.on_hover_ui_at_pointer(|ui| {
+            ui.strong(&series.label);
+            if let Some(m) = &series.metric {
+                ui.monospace(m);
+            }
+            ui.label(format!("at {}", time_text(t)));
+            for (s, side) in sides {
+                let v = s.and_then(|s| s.value_at(t));
+                let v = v.map_or("-".to_string(), |v| format_value(v, &series.unit));
+                if several {
+                    ui.colored_label(side.color, format!("{}: {v}", side.name));
+                } else {
+                    ui.label(v);
+                }
+            }
+        });
+    }
+}
