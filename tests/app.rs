@@ -26,7 +26,7 @@ fn cli_text_report_fills_the_table_and_selects_the_first_result() {
             "vector_add",
             "strided_copy",
             "matmul_naive",
-            "matmul_tiled",
+            "matmul_tiled<32>",
             "dgemm_naive",
             // Row 0 as the fixture prints it: duration, SOL compute and memory, achieved
             // occupancy, shape.
@@ -178,7 +178,8 @@ fn filter_keeps_matching_kernels() {
     type_into(&mut h, "Filter kernels", "MATMUL");
     assert_label(&h, "2 of 13 results");
     assert_label(&h, "matmul_naive");
-    assert_label(&h, "matmul_tiled");
+    // The table shows template arguments after the function name.
+    assert_label(&h, "matmul_tiled<32>");
     assert!(!has_label(&h, "strided_copy"));
 }
 
@@ -224,7 +225,7 @@ fn seeds_of_every_text_layout_load() {
     assert_loaded(&h, 3, 27);
     assert_label(&h, "convolutionConstantKernel");
     assert_label(&h, "conv2d_forward_kernel");
-    assert_label(&h, "evaluate_loss_kernel");
+    assert_label(&h, "evaluate_loss_kernel<autodiff::MSELoss>");
     // GUI copy: Compute (SM) Throughput 87.60 %, Duration 1.27 ms.
     assert_label(&h, "87.60 %");
     assert_label(&h, "1.27 ms");

@@ -133,7 +133,7 @@ fn side_by_side_shows_the_duration_change_and_its_verdict() {
         &h,
         &[
             "matmul_naive · ID 3 (kernels_basic.details.txt)",
-            "matmul_tiled · ID 4 (kernels_full.details.txt)",
+            "matmul_tiled<32> · ID 4 (kernels_full.details.txt)",
             // SOL bars and occupancy of both.
             "Compute (SM) Throughput",
             "Theoretical Occupancy",
@@ -292,7 +292,7 @@ fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
     );
     assert_label(&h, "Pair picked in the report comparison.");
     assert_in_row(&h, "Duration", &expected);
-    assert_label(&h, "matmul_tiled · ID 4 (kernels_full.details.txt)");
+    assert_label(&h, "matmul_tiled<32> · ID 4 (kernels_full.details.txt)");
     // Another selection goes back to the (here: no) baselines.
     select_in(&mut h, FULL_NAME, 0);
     assert_label(&h, "No baseline to compare with.");

@@ -250,7 +250,7 @@ fn a_changed_file_shows_a_bar_and_reload_replaces_the_report_in_place() {
         &h,
         &format!("{} of {} results", 1 + truth.len(), 1 + truth.len()),
     );
-    assert_label(&h, "matmul_tiled");
+    assert_label(&h, "matmul_tiled<32>");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -204,7 +204,7 @@ fn side_by_side_rows_of_naive_and_tiled_matmul() {
     assert_eq!(truth[naive].function, "matmul_naive");
     assert_eq!(truth[tiled].function, "matmul_tiled");
     let v = compare(&state, tiled, &[naive], 2.0);
-    assert_eq!(v.current.title, "matmul_tiled · ID 4");
+    assert_eq!(v.current.title, "matmul_tiled<(int)32> · ID 4");
     assert_eq!(v.current.color, None);
     assert_eq!(v.bases[0].title, "matmul_naive · ID 3");
     assert_eq!(v.current.report_name, "kernels_basic.ncu-rep");

@@ -78,13 +78,14 @@ fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// The function name of a result (the demangled name when there is none).
+/// The name of a result for titles: its function name with the template arguments shortened
+/// in the middle (the demangled name, shortened, when it has no function name).
 pub fn kernel_name(result: &crate::model::KernelResult) -> String {
-    if result.name.function.is_empty() {
-        result.name.demangled.clone()
-    } else {
-        result.name.function.clone()
-    }
+    super::names::short_kernel_name(
+        &result.name.function,
+        &result.name.demangled,
+        super::names::TITLE_NAME_CHARS,
+    )
 }
 
 /// The position of the baseline that stands for `at`.

@@ -13,7 +13,8 @@
 //! - [`source_page`]: the Source page's view, read from the report file on demand;
 //! - [`roofline_scene`], [`occupancy_view`], [`side_by_side`]: what the Roofline, Occupancy and
 //!   Compare pages show, computed when their inputs change;
-//! - [`page_id`]: which page is shown; [`format`]: numbers and names as text;
+//! - [`page_id`]: which page is shown; [`format`]: numbers and names as text; [`names`]: long
+//!   kernel names shortened in the middle;
 //! - [`cache`]: the one cache helper for derived views; [`waker`]: how threads wake the UI.
 //!
 //! The desktop front end (`ui`) draws this state and turns clicks and keys into commands.
@@ -29,6 +30,7 @@ pub mod file_watch;
 pub mod format;
 pub mod loader;
 pub mod manual_pairs;
+pub mod names;
 pub mod occupancy_view;
 pub mod page_id;
 pub mod roofline_scene;

@@ -3,6 +3,7 @@
 
 use super::format::value_text;
 use super::format::{first_words, rule_title};
+use super::names::{TABLE_NAME_CHARS, elide_middle, short_kernel_name};
 use super::workspace::{ReportId, ResultRef};
 use crate::analysis::headline::headline;
 use crate::model::{KernelResult, Report, RuleKind, SpeedupKind};
@@ -121,13 +122,18 @@ pub struct RowSummary {
     pub top_rule_message: String,
 }
 
-/// What the Kernel column shows: a kernel's function name; for a range, graph or command
-/// list, its name (a range's NVTX path) and its kind, `region (range)`.
+/// What the Kernel column shows: a kernel's function name (with its template arguments
+/// shortened in the middle); for a range, graph or command list, its name (a range's NVTX
+/// path) and its kind, `region (range)`. The full name is the row's `kernel_full`.
 pub fn kernel_cell(r: &KernelResult) -> String {
     if r.kind.is_kernel() {
-        r.name.function.clone()
+        short_kernel_name(&r.name.function, &r.name.demangled, TABLE_NAME_CHARS)
     } else {
-        format!("{} ({})", r.display_name(), r.kind.label())
+        format!(
+            "{} ({})",
+            elide_middle(&r.display_name(), TABLE_NAME_CHARS),
+            r.kind.label()
+        )
     }
 }
 

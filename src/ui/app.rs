@@ -324,7 +324,11 @@ impl SightlineApp {
             .selection
             .and_then(|s| self.state.workspace.result(s))
         {
-            Some((open, result)) => format!("{} — {} — Sightline", result.name.function, open.name),
+            Some((open, result)) => format!(
+                "{} — {} — Sightline",
+                crate::app::baselines::kernel_name(result),
+                open.name
+            ),
             None => "Sightline".to_string(),
         };
         if title != self.window_title {

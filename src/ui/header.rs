@@ -56,13 +56,18 @@ pub fn show(
     baseline: Option<(usize, egui::Color32)>,
     commands: &mut Vec<Command>,
 ) {
-    let function = if result.name.function.is_empty() {
-        result.name.demangled.as_str()
-    } else {
-        result.name.function.as_str()
-    };
+    let function = crate::app::names::short_kernel_name(
+        &result.name.function,
+        &result.name.demangled,
+        crate::app::names::TABLE_NAME_CHARS,
+    );
     ui.horizontal(|ui| {
-        let heading = ui.heading(function);
+        let heading = ui.heading(&function);
+        let heading = if function == result.name.demangled {
+            heading
+        } else {
+            heading.on_hover_text(&result.name.demangled)
+        };
         name_copy_menu(&heading, result);
         if let Some(n) = result.invocations {
             ui.weak(format!("{n} invocations"));

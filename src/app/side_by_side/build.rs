@@ -24,6 +24,7 @@ pub fn side_of(workspace: &Workspace, at: ResultRef, color: Option<[u8; 3]>) -> 
     Some(Side {
         at,
         title: format!("{} · ID {}", kernel_name(result), result.id),
+        full_name: result.name.demangled.clone(),
         report_name: open.name.clone(),
         color,
     })

@@ -16,8 +16,10 @@ pub use build::{metric_line, side_by_side, side_of, signed_value_text};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Side {
     pub at: ResultRef,
-    /// `matmul_naive · ID 3`.
+    /// `matmul_naive · ID 3` (a long name shortened in the middle).
     pub title: String,
+    /// The full demangled name (the title's hover text).
+    pub full_name: String,
     pub report_name: String,
     /// The side's colour, red, green, blue; `None`: the theme's strong text colour (the
     /// current result).

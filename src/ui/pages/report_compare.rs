@@ -6,13 +6,14 @@
 //! matching then respects (see [`crate::app::manual_pairs`]).
 
 use crate::analysis::compare::export::{
-    HEADLINE_METRICS, delta_text, short_name, time_delta_text, totals_lines,
+    HEADLINE_METRICS, delta_text, time_delta_text, totals_lines,
 };
 use crate::analysis::compare::metric_diff::delta_pct;
 use crate::analysis::compare::{DiffOptions, MatchKind, ReportDiff, Verdict, diff_reports_with};
 use crate::app::commands::Command;
 use crate::app::format::value_text;
 use crate::app::manual_pairs;
+use crate::app::names::{REPORT_NAME_CHARS, short_demangled};
 use crate::app::page_id::PageId;
 use crate::app::settings::Settings;
 use crate::app::workspace::{ReportId, ResultRef, Workspace};
@@ -43,9 +44,6 @@ impl Page for ReportCompareState {
         ReportCompareState::release(self);
     }
 }
-
-/// Longest kernel name in the table before it is shortened (the full name is on hover).
-const NAME_CHARS: usize = 200;
 
 /// What the cached comparison was built from.
 #[derive(Debug, Clone, PartialEq)]
@@ -445,11 +443,14 @@ fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff, candidates: &[String]) -> Opti
                         // What differs between the two launches (template arguments, grid,
                         // block, name) follows the name.
                         let (text, hover) = if k.changes.is_empty() {
-                            (short_name(&k.name, NAME_CHARS), k.name.clone())
+                            (short_demangled(&k.name, REPORT_NAME_CHARS), k.name.clone())
                         } else {
                             let changes = k.changes.join("; ");
                             (
-                                format!("{} · {changes}", short_name(&k.name, NAME_CHARS)),
+                                format!(
+                                    "{} · {changes}",
+                                    short_demangled(&k.name, REPORT_NAME_CHARS)
+                                ),
                                 format!("{}\n{}", k.name, k.changes.join("\n")),
                             )
                         };
@@ -502,8 +503,11 @@ fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff, candidates: &[String]) -> Opti
                         cell(ui, RichText::new(ids).monospace().weak());
                     });
                     row.col(|ui| {
-                        cell(ui, RichText::new(short_name(&u.name, NAME_CHARS)).weak())
-                            .on_hover_text(&u.name);
+                        cell(
+                            ui,
+                            RichText::new(short_demangled(&u.name, REPORT_NAME_CHARS)).weak(),
+                        )
+                        .on_hover_text(&u.name);
                     });
                     let duration = u
                         .duration_ns

@@ -289,7 +289,8 @@ fn side_label(ui: &mut egui::Ui, side: &Side) {
         RichText::new(format!("{} ({})", side.title, side.report_name))
             .color(color)
             .strong(),
-    );
+    )
+    .on_hover_text(&side.full_name);
 }
 
 /// The column titles of the side-by-side grids: the baselines, then the current result.
@@ -299,7 +300,8 @@ fn header_cells(ui: &mut egui::Ui, view: &SideBySide) {
             let color = side_color(ui, side);
             ui.horizontal(|ui| {
                 theme::swatch(ui, color);
-                ui.add(egui::Label::new(RichText::new(&side.title).color(color)).extend());
+                ui.add(egui::Label::new(RichText::new(&side.title).color(color)).extend())
+                    .on_hover_text(&side.full_name);
             });
             ui.add(egui::Label::new(RichText::new(&side.report_name).weak()).extend());
         });
