@@ -5,6 +5,7 @@
 pub mod labels;
 pub mod memory_chart;
 pub mod memory_table;
+pub mod numa;
 pub mod paired;
 pub mod resolve;
 pub mod stalls;

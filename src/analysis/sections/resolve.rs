@@ -46,6 +46,8 @@ fn body(b: &BodyTemplate, r: &KernelResult, target: &Target) -> Option<SectionBo
 fn item(t: &ItemTemplate, r: &KernelResult, target: &Target) -> BodyItem {
     let mut rows: Vec<BodyRow> = match t.kind {
         ItemKind::SuffixTable => suffix_rows(t, r, target),
+        // The template names no metrics: ncu fills the table from the `numa__` metrics.
+        ItemKind::NumaTable => super::numa::rows(r),
         ItemKind::RooflineChart => {
             let mut rows = Vec::new();
             for p in &t.rooflines {

@@ -6,7 +6,7 @@
 
 use super::memory_chart;
 use super::timeline as timeline_widget;
-use crate::analysis::sections::{memory_table, stalls, timeline};
+use crate::analysis::sections::{memory_table, numa, stalls, timeline};
 use crate::model::section_body::{BodyItem, BodyRow, ItemKind, SectionBodies};
 use crate::model::units::format_value;
 use crate::model::{Metric, Value};
@@ -119,6 +119,7 @@ pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem, with_label: bool) {
                 }],
             );
         }
+        ItemKind::NumaTable => numa_ui(ui, item),
         ItemKind::RooflineChart => {
             ui.weak("Drawn on the Roofline page; the values:");
             table(ui, item);
@@ -458,5 +459,32 @@ fn memory_table_ui(ui: &mut egui::Ui, item: &BodyItem) {
                         ui.end_row();
                     }
                 });
+        });
+}
+
+/// The NUMA affinity table: one row per GPU, the metric of each column on hover.
+fn numa_ui(ui: &mut egui::Ui, item: &BodyItem) {
+    let t = numa::table(item);
+    if t.rows.is_empty() {
+        ui.weak("No NUMA affinity metrics were collected.");
+        return;
+    }
+    egui::Grid::new("numa_table")
+        .striped(true)
+        .num_columns(t.columns.len())
+        .show(ui, |ui| {
+            for (c, m) in t.columns.iter().zip(&t.metrics) {
+                let l = ui.weak(c);
+                if !m.is_empty() {
+                    l.on_hover_text(m);
+                }
+            }
+            ui.end_row();
+            for row in &t.rows {
+                for cell in row {
+                    ui.label(cell);
+                }
+                ui.end_row();
+            }
         });
 }
