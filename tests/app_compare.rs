@@ -15,8 +15,10 @@ use common::{
 };
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
+use sightline::analysis::compare::{DiffOptions, diff_reports, export};
 use sightline::app::workspace::{ReportId, ResultRef};
 use sightline::model::names;
+use sightline::parse::load_path;
 use sightline::ui::{Command, OpenRequest, PageId, SightlineApp, pages::roofline};
 
 const BASIC: &str = "h100/kernels_basic.details.txt";
@@ -296,6 +298,48 @@ fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
     // Another selection goes back to the (here: no) baselines.
     select_in(&mut h, FULL_NAME, 0);
     assert_label(&h, "No baseline to compare with.");
+}
+
+/// Two native reports read on demand: the Report vs report page compares them pair by pair
+/// without leaving their bodies decoded, and its CSV still lists every metric of every pair.
+#[test]
+fn report_vs_report_of_reports_read_on_demand_leaves_no_body_decoded() {
+    let dir = temp_dir("report_vs_report_on_demand");
+    let before = fixture_file(&dir, "pair/before.ncu-rep.xz");
+    let after = fixture_file(&dir, "pair/after.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[before.clone(), after.clone()], false);
+    let decoded = |h: &AppHarness| -> usize {
+        h.state()
+            .workspace()
+            .reports()
+            .iter()
+            .map(|r| r.report.decoded_bodies())
+            .sum()
+    };
+    select_in(&mut h, "after.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    assert_label(&h, "7 matched kernels");
+    // At most the results selected so far (the Details page showed them), not the 9 + 9
+    // results compared.
+    assert!(decoded(&h) <= 2, "{} bodies decoded", decoded(&h));
+    h.get_by_label("Copy CSV").click();
+    h.step();
+    let csv = copied_text(&h);
+    let opts = DiffOptions {
+        threshold_pct: h.state().settings().threshold_pct(),
+        metrics: None,
+    };
+    let (b, c) = (load_path(&before).unwrap(), load_path(&after).unwrap());
+    let whole = diff_reports(&b, &c, &opts);
+    assert_eq!(csv, export::to_csv(&whole));
+    assert!(
+        csv.lines().count() > 7 * 100,
+        "{} lines",
+        csv.lines().count()
+    );
+    assert!(decoded(&h) <= 2, "{} bodies decoded", decoded(&h));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
