@@ -479,6 +479,43 @@ fn report_vs_report_shows_the_totals_and_what_changed_in_a_pair() {
     );
 }
 
+#[test]
+fn report_vs_report_compares_the_first_opened_report_against_the_next_by_default() {
+    // Opened before, then after, with a result of "before" selected (as after opening): the
+    // page compares before (baseline) → after (current), not the other way round.
+    let dir = temp_dir("pair_default_sides");
+    let files = [
+        fixture_file(&dir, "pair/before.ncu-rep.xz"),
+        fixture_file(&dir, "pair/after.ncu-rep.xz"),
+    ];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    select_in(&mut h, "before.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    let (before, after) = (
+        load_truth("pair/before.truth.json.xz"),
+        load_truth("pair/after.truth.json.xz"),
+    );
+    let ns = |t: &TruthResult| t.number(names::DURATION);
+    let text = |v: f64| sightline::model::units::format_value(v, "ns");
+    // fixtures/pair/README.md: base 4 and 7 are only in "before", 4 and 7 only in "after".
+    assert_label(
+        &h,
+        &format!(
+            "Only in base (2 removed): {}",
+            text(ns(&before[4]) + ns(&before[7]))
+        ),
+    );
+    assert_label(
+        &h,
+        &format!(
+            "Only in current (2 added): {}",
+            text(ns(&after[4]) + ns(&after[7]))
+        ),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Rules that point at a problem (warning or optimisation messages) in an oracle launch.
 fn truth_problem_rules(t: &TruthResult) -> std::collections::BTreeSet<String> {
     t.rules
@@ -519,7 +556,7 @@ fn why_it_changed_lists_the_causes_the_oracle_shows() {
         load_truth("pair/before.truth.json.xz"),
         load_truth("pair/after.truth.json.xz"),
     );
-    let bytes = |v: f64| sightline::model::units::format_value(v, "byte");
+    let bytes = |v: f64| sightline::app::format::value_text(v, "byte");
     let count = |v: f64| sightline::model::units::format_value(v, "inst");
 
     // saxpy_strided (launch 1) got faster: the uncoalesced-access rule stops firing and L1

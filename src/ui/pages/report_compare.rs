@@ -79,17 +79,26 @@ pub struct ReportCompareState {
 
 impl ReportCompareState {
     /// The reports compared now: the chosen ones while open, else the selected result's
-    /// report as the current one and the first other open report as the baseline.
+    /// report as the current one and the first other open report as the baseline; when the
+    /// selected report is the first one opened (the usual "before" of a before/after pair),
+    /// it is the baseline and the next one opened the current report.
     pub fn sides(&self, workspace: &Workspace, selected: ReportId) -> Option<(ReportId, ReportId)> {
         let open = |id: Option<ReportId>| id.filter(|id| workspace.report(*id).is_some());
-        let current = open(self.current).unwrap_or(selected);
-        let base = open(self.base).filter(|b| *b != current).or_else(|| {
+        let first_other = |than: ReportId| {
             workspace
                 .reports()
                 .iter()
                 .map(|r| r.id)
-                .find(|id| *id != current)
-        })?;
+                .find(|id| *id != than)
+        };
+        let first_open = workspace.reports().first().map(|r| r.id);
+        if self.current.is_none() && self.base.is_none() && first_open == Some(selected) {
+            return Some((selected, first_other(selected)?));
+        }
+        let current = open(self.current).unwrap_or(selected);
+        let base = open(self.base)
+            .filter(|b| *b != current)
+            .or_else(|| first_other(current))?;
         Some((base, current))
     }
 
