@@ -66,15 +66,16 @@ pub struct Settings {
 pub struct PanelSizes {
     /// Width of the Reports panel on the left.
     pub reports_width: f32,
-    /// Height of the results table above the pages (the pages get the rest).
+    /// Height of the results table above the pages (the pages get the rest; at first about
+    /// nine rows, so the pages keep most of a laptop screen).
     pub results_height: f32,
 }
 
 impl Default for PanelSizes {
     fn default() -> Self {
         PanelSizes {
-            reports_width: 250.0,
-            results_height: 300.0,
+            reports_width: 220.0,
+            results_height: 250.0,
         }
     }
 }

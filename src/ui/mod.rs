@@ -50,8 +50,6 @@ const SCREENSHOT_SIZE_VAR: &str = "SIGHTLINE_SCREENSHOT_SIZE";
 const SCREENSHOT_ZOOM_VAR: &str = "SIGHTLINE_SCREENSHOT_ZOOM";
 /// The text typed into the results table's filter.
 const SCREENSHOT_FILTER_VAR: &str = "SIGHTLINE_SCREENSHOT_FILTER";
-/// When set (to anything), the files are opened but not waited for: the loading rows show.
-const SCREENSHOT_LOADING_VAR: &str = "SIGHTLINE_SCREENSHOT_LOADING";
 
 /// The window size asked for by [`SCREENSHOT_SIZE_VAR`].
 fn screenshot_size() -> Option<[f32; 2]> {
@@ -138,13 +136,10 @@ fn run_app(
 /// The first frames are the screenshot: load everything first (`files` in order) and apply
 /// the requested view.
 fn prepare_screenshot(app: &mut SightlineApp, files: Vec<PathBuf>) {
-    let wait = std::env::var_os(SCREENSHOT_LOADING_VAR).is_none();
     app.wait_for_loads(Duration::from_secs(300));
     for file in files {
         app.open(OpenRequest::Path(file));
-        if wait {
-            app.wait_for_loads(Duration::from_secs(300));
-        }
+        app.wait_for_loads(Duration::from_secs(300));
     }
     if let Some(zoom) = std::env::var(SCREENSHOT_ZOOM_VAR)
         .ok()
