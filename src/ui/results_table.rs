@@ -80,7 +80,10 @@ impl ResultsTable {
                 // An empty table says why, where the eye is: next to the filter.
                 ui.colored_label(
                     ui.visuals().warn_fg_color,
-                    format!("No kernel name contains \u{201c}{}\u{201d}", view.filter.trim()),
+                    format!(
+                        "No kernel name contains \u{201c}{}\u{201d}",
+                        view.filter.trim()
+                    ),
                 );
                 ui.weak(format!("0 of {total} results"));
             } else {

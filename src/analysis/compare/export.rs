@@ -74,14 +74,14 @@ pub fn pct_text(delta: Option<f64>, known: bool) -> String {
 
 /// The change of a metric diff as text. Percentages: percentage points (`+12.30 pp`); other
 /// numbers: `+20.00%`, `new` when the base is zero, `gone` when the current value is zero;
-/// `≈0%` when the difference is within the precision a text form printed. Values that are not
-/// numbers are never subtracted: `same` or `changed`.
+/// `≈0%` (`≈0 pp` for a percentage) when the difference is within the precision a text form
+/// printed. Values that are not numbers are never subtracted: `same` or `changed`.
 pub fn delta_text(m: Option<&MetricDiff>) -> String {
     let Some(m) = m else { return "-".into() };
     match (m.base_f64(), m.current_f64()) {
         (Some(b), Some(c)) if b.is_finite() && c.is_finite() => {
             if m.within_precision && b != c {
-                "≈0%".into()
+                if is_percentage(m) { "≈0 pp" } else { "≈0%" }.into()
             } else if is_percentage(m) {
                 format!("{:+.2} pp", c - b)
             } else if b == 0.0 && c != 0.0 {
