@@ -530,7 +530,7 @@ fn panel_sizes_follow_drags_and_survive_a_restart() {
     let defaults = h.state().settings().panels;
     assert_eq!(
         (defaults.reports_width, defaults.results_height),
-        (250.0, 300.0)
+        (250.0, 260.0)
     );
     // The Reports panel's right edge dragged 90 points to the right.
     drag(&mut h, egui::pos2(250.0, 600.0), egui::pos2(340.0, 600.0));
@@ -556,7 +556,7 @@ fn panel_sizes_follow_drags_and_survive_a_restart() {
     let tabs = h.get_by_label("Details").rect().top();
     let h = start(None);
     let default_tabs = h.get_by_label("Details").rect().top();
-    assert_eq!(tabs - default_tabs, taller - 300.0);
+    assert_eq!(tabs - default_tabs, taller - defaults.results_height);
 }
 
 #[test]

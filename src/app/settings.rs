@@ -74,8 +74,8 @@ pub struct PanelSizes {
 impl Default for PanelSizes {
     fn default() -> Self {
         PanelSizes {
-            reports_width: 220.0,
-            results_height: 250.0,
+            reports_width: 250.0,
+            results_height: 260.0,
         }
     }
 }
