@@ -534,10 +534,10 @@ fn summary_keeps_minimum_maximum_average() {
         .unwrap();
     assert_eq!(va.invocations, Some(2));
     let d = va.metric("gpu__time_duration.sum").unwrap();
-    let ids: Vec<_> = d.instances.iter().map(|i| i.id.clone().unwrap()).collect();
+    let ids: Vec<_> = d.instances.iter().map(|i| i.id.unwrap()).collect();
     assert_eq!(
         ids,
-        ["Minimum", "Maximum", "Average"].map(|s| Value::Str(s.to_string()))
+        ["Minimum", "Maximum", "Average"].map(|s| Value::Str(s.into()))
     );
     assert_eq!(d.value, d.instances[2].value);
     assert_eq!(d.unit, "ns");
@@ -635,7 +635,7 @@ fn metric_map_equals_index_section_metrics() {
     rebuilt.metrics_mut().clear();
     rebuilt.index_section_metrics();
     for (key, metric) in rebuilt.metrics() {
-        assert_eq!(r.metrics().get(key), Some(metric), "{key}");
+        assert_eq!(r.metrics().get(&key), Some(metric), "{key}");
     }
     assert!(r.metrics().len() > rebuilt.metrics().len());
 }

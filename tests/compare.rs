@@ -11,9 +11,9 @@ use serde_json::Value as Json;
 use sightline::analysis::compare::export::{self, MarkdownOptions};
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::{
-    ContextKind, DiffOptions, Keep, KernelIdentity, MatchKind, Verdict, against_baselines,
-    diff_reports, diff_reports_streamed, diff_results, match_baselines, match_results,
-    metric_against_baselines, normalize_kernel_name,
+    ContextKind, DiffOptions, KernelIdentity, MatchKind, Verdict, against_baselines, diff_reports,
+    diff_reports_streamed, diff_results, match_baselines, match_results, metric_against_baselines,
+    normalize_kernel_name,
 };
 use sightline::model::{Format, KernelResult, Report, Value, names};
 use std::collections::BTreeSet;
@@ -351,11 +351,11 @@ fn diff_command_exits_0_for_the_same_run() {
 fn slower_kernel_is_a_regression_in_the_oracle() {
     let base = truth_report(FULL_TRUTH);
     let mut current = truth_report(FULL_TRUTH);
-    let metric = current.results[3]
-        .metrics_mut()
-        .get_mut(names::DURATION)
-        .unwrap();
-    metric.value = Value::Double(417536.0 * 1.2);
+    assert!(
+        current.results[3]
+            .metrics_mut()
+            .set_value(names::DURATION, Value::Double(417536.0 * 1.2))
+    );
     let diff = diff_reports(&base, &current, &DiffOptions::default());
     let worse: Vec<&str> = diff.regressions().map(|m| m.name.as_str()).collect();
     assert_eq!(worse, vec!["matmul_naive"]);
@@ -496,7 +496,11 @@ fn metrics_option_restricts_and_gates() {
     // A lower L2 hit rate in one kernel whose duration did not move: context, not a verdict.
     let key = "lts__t_sector_hit_rate.pct";
     let v = current.results[6].number(key).unwrap();
-    current.results[6].metrics_mut().get_mut(key).unwrap().value = Value::Double(v * 0.5);
+    assert!(
+        current.results[6]
+            .metrics_mut()
+            .set_value(key, Value::Double(v * 0.5))
+    );
     let all = diff_reports(&base, &current, &DiffOptions::default());
     let hit = all.matched[6].diff.get(key).unwrap();
     assert_eq!(hit.verdict, Verdict::Neutral);
@@ -612,20 +616,13 @@ fn streamed_diff_decodes_a_pair_at_a_time_and_equals_the_whole_diff() {
         let mut current = sightline::parse::load_path(&cf.0).unwrap();
         assert_eq!(base.decoded_bodies() + current.decoded_bodies(), 0);
         let (mut peak, mut calls) = ((0, 0), 0);
-        let diff = diff_reports_streamed(
-            &mut base,
-            &mut current,
-            &opts,
-            &[],
-            Keep::All,
-            &mut |b, c| {
-                calls += 1;
-                peak = (
-                    peak.0.max(b.decoded_bodies()),
-                    peak.1.max(c.decoded_bodies()),
-                );
-            },
-        );
+        let diff = diff_reports_streamed(&mut base, &mut current, &opts, &[], &mut |b, c| {
+            calls += 1;
+            peak = (
+                peak.0.max(b.decoded_bodies()),
+                peak.1.max(c.decoded_bodies()),
+            );
+        });
         let what = format!("{base_rel} → {current_rel}");
         assert_eq!(
             calls,

@@ -5,7 +5,7 @@ mod common;
 
 use common::{TruthMetric, TruthResult, fixture_bytes, load_fixture, load_truth};
 use sightline::model::units::to_base;
-use sightline::model::{Format, Metric, Report, RuleKind, SpeedupKind, Value};
+use sightline::model::{Format, MetricView, Report, RuleKind, SpeedupKind, Value};
 
 /// Compared values and the mismatches found.
 #[derive(Default)]
@@ -15,7 +15,7 @@ struct Tally {
 }
 
 /// Checks one parsed metric against the oracle to the printed precision.
-fn check_metric(metric: &Metric, truth: &TruthMetric, tally: &mut Tally, at: &str) {
+fn check_metric(metric: &MetricView<'_>, truth: &TruthMetric, tally: &mut Tally, at: &str) {
     let name = metric.name.as_deref().unwrap_or("?");
     let Some(printed) = &metric.printed else {
         tally
@@ -66,15 +66,15 @@ fn check_metric(metric: &Metric, truth: &TruthMetric, tally: &mut Tally, at: &st
 fn compare<'a>(
     report: &'a Report,
     truth: &[TruthResult],
-    metrics_of: impl Fn(usize) -> Vec<&'a Metric>,
+    metrics_of: impl Fn(usize) -> Vec<MetricView<'a>>,
 ) -> Tally {
     assert_eq!(report.results.len(), truth.len());
     let mut tally = Tally::default();
     for (i, t) in truth.iter().enumerate() {
         for metric in metrics_of(i) {
-            let Some(name) = &metric.name else { continue };
+            let Some(name) = metric.name else { continue };
             match t.metrics.get(name.as_str()) {
-                Some(tm) => check_metric(metric, tm, &mut tally, &format!("result {i}")),
+                Some(tm) => check_metric(&metric, tm, &mut tally, &format!("result {i}")),
                 None => tally
                     .mismatches
                     .push(format!("result {i} {name}: not in the oracle")),
@@ -85,16 +85,16 @@ fn compare<'a>(
 }
 
 /// Every metric in the section rows of the details form.
-fn section_metrics(report: &Report, i: usize) -> Vec<&Metric> {
+fn section_metrics(report: &Report, i: usize) -> Vec<MetricView<'_>> {
     report.results[i]
         .sections()
         .iter()
-        .flat_map(|s| s.rows.iter().map(|r| &r.metric))
+        .flat_map(|s| s.rows.iter().map(|r| r.metric.view()))
         .collect()
 }
 
 /// Every metric in the metric map of the raw form.
-fn map_metrics(report: &Report, i: usize) -> Vec<&Metric> {
+fn map_metrics(report: &Report, i: usize) -> Vec<MetricView<'_>> {
     report.results[i].metrics().values().collect()
 }
 

@@ -39,7 +39,7 @@ fn rows_as_printed(result: &KernelResult) -> Vec<(String, Value)> {
             } else {
                 format!("{} [{}]", row.label, printed.unit)
             };
-            (label, printed.value.clone())
+            (label, printed.value)
         })
         .collect()
 }
@@ -128,8 +128,8 @@ fn gui_copy_sections_and_metrics() {
     close("dram__bytes.sum.per_second", 212.05e9);
     close("smsp__inst_executed.sum", 526_385_152.0);
     assert_eq!(
-        r.metric("launch__func_cache_config").map(|m| &m.value),
-        Some(&Value::Str("CachePreferNone".into()))
+        r.metric("launch__func_cache_config").map(|m| m.value),
+        Some(Value::Str("CachePreferNone".into()))
     );
     // A label the catalog does not know is kept under `Section/Label`.
     assert_eq!(r.number("PM Sampling/Dropped Samples"), Some(0.0));

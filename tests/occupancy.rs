@@ -82,7 +82,7 @@ fn check_against_metrics(r: &KernelResult, a: &OccupancyAnalysis) -> usize {
             !stored.instances.is_empty(),
             "{what}: {kind:?} has no instances"
         );
-        for inst in &stored.instances {
+        for inst in stored.instances {
             let x = inst
                 .id
                 .as_ref()

@@ -128,7 +128,7 @@ fn instance_lists_keep_every_value() {
                     );
                     let decimals = tm.printed.as_ref().map_or(0, |p| p.decimals);
                     let factor = tm.printed.as_ref().map_or(1.0, |p| to_base(&p.unit).factor);
-                    for (a, b) in tm.instances.iter().zip(&nm.instances) {
+                    for (a, b) in tm.instances.iter().zip(nm.instances) {
                         match (a.value.as_f64(), b.value.as_f64()) {
                             (Some(x), Some(y)) if y.is_finite() => {
                                 let tol = tolerance(i32::from(decimals), y / factor) * factor;
@@ -164,7 +164,7 @@ fn a_metrics_only_run_maps_every_metric_it_printed() {
         let names: Vec<&str> = t
             .metrics()
             .values()
-            .filter_map(|m| m.name.as_deref())
+            .filter_map(|m| m.name.map(|k| k.as_str()))
             .collect();
         // Seven metrics were asked for; every result prints and maps all of them.
         assert_eq!(names.len(), 7, "result {}: {names:?}", t.id);

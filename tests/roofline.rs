@@ -223,10 +223,10 @@ fn active_tensor_datapath_gets_a_roofline_per_level() {
     let mut r = common::truth_to_result(&truth[3], 3);
     let path = "sm__ops_path_tensor_op_hgmma_src_fp16_sparsity_off";
     let achieved_key = format!("{path}.sum.per_cycle_elapsed");
-    r.metrics_mut()
-        .get_mut(achieved_key.as_str())
-        .unwrap()
-        .value = Value::Double(1000.0);
+    assert!(
+        r.metrics_mut()
+            .set_value(&achieved_key, Value::Double(1000.0))
+    );
     let roof = analyze_alone(&r);
     assert_eq!(roof.tensor.len(), 1);
     let tp = &roof.tensor[0];

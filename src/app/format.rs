@@ -4,7 +4,7 @@
 //! a value that is not finite is never printed as `inf`.
 
 use crate::model::units::{auto_scale, format_value, group_thousands};
-use crate::model::{Metric, RuleResult, SpeedupKind, Value};
+use crate::model::{MetricView, RuleResult, SpeedupKind, Value};
 
 /// A unit as people read it: `B`, `KB/s`, `GHz` for ncu's `byte`, `Kbyte/second`, `Ghz`;
 /// other units as they are.
@@ -72,7 +72,7 @@ pub fn value_and_unit(value: &Value, base_unit: &str) -> (String, String) {
 }
 
 /// A metric's value with its unit in one string (`71.62 us`).
-pub fn metric_text(metric: &Metric) -> String {
+pub fn metric_text(metric: MetricView<'_>) -> String {
     let (number, unit) = value_and_unit(&metric.value, &metric.unit);
     if unit.is_empty() {
         number

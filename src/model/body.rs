@@ -5,10 +5,10 @@
 
 use super::intern::MetricKey;
 use super::metric::Metric;
+use super::metric_store::{MetricStore, MetricView};
 use super::names;
 use super::result::{RuleResult, Section, SpeedupKind};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -21,7 +21,7 @@ pub struct ResultBody {
     /// Rules that belong to no section.
     pub rules: Vec<RuleResult>,
     /// Every metric, by ncu metric name where known, else by `Section/Label`.
-    pub metrics: BTreeMap<MetricKey, Metric>,
+    pub metrics: MetricStore,
 }
 
 impl ResultBody {
@@ -33,9 +33,9 @@ impl ResultBody {
                     Some(name) => name,
                     None => MetricKey::from(format!("{}/{}", section.name, row.label)),
                 };
-                self.metrics
-                    .entry(key)
-                    .or_insert_with(|| row.metric.clone());
+                if !self.metrics.contains_key(&key) {
+                    self.metrics.insert(key, row.metric.clone());
+                }
             }
         }
     }
@@ -104,7 +104,7 @@ impl BodyHead {
         BodyHead {
             metrics: HEAD_METRICS
                 .iter()
-                .map(|k| body.metrics.get(*k).cloned())
+                .map(|k| body.metrics.get(*k).map(|m| m.to_metric()))
                 .collect(),
             top_rule: body.top_rule().cloned(),
         }
@@ -190,10 +190,16 @@ impl Body {
 
     /// `Some(metric or none)` when `key` is a head metric of a body not decoded now, `None`
     /// when the body must be asked.
-    pub fn head_metric(&self, key: &str) -> Option<Option<&Metric>> {
+    pub fn head_metric(&self, key: &str) -> Option<Option<MetricView<'_>>> {
         let lazy = self.undecoded()?;
         let i = HEAD_METRICS.iter().position(|k| *k == key)?;
-        Some(lazy.head.metrics.get(i).and_then(Option::as_ref))
+        Some(
+            lazy.head
+                .metrics
+                .get(i)
+                .and_then(Option::as_ref)
+                .map(Metric::view),
+        )
     }
 
     /// `Some(top rule or none)` for a body not decoded now.
@@ -204,11 +210,6 @@ impl Body {
     /// The head figures kept by a body read on demand (decoded now or not).
     pub fn head(&self) -> Option<&BodyHead> {
         self.lazy.as_ref().map(|lazy| &lazy.head)
-    }
-
-    /// Whether the body is read on demand and not decoded now.
-    pub fn is_pending(&self) -> bool {
-        self.undecoded().is_some()
     }
 
     /// Whether the body is read on demand and decoded now.

@@ -306,6 +306,11 @@ interned!(
     Unit
 );
 
+interned!(
+    /// A string value (a device name, a cache configuration, a metric list, an opcode).
+    Text
+);
+
 #[cfg(test)]
 mod tests {
     use super::{FIRST_CHUNK, MetricKey, Unit, slot_of};

@@ -5,7 +5,7 @@ use super::value::{Instance, Value};
 use serde::Serialize;
 
 /// How a text form printed a value, kept so comparisons can respect the printed precision.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Printed {
     /// The value as printed, in the printed unit (thousands separators removed).
     pub value: Value,

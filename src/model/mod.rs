@@ -4,6 +4,7 @@ pub mod body;
 pub mod catalog;
 pub mod intern;
 pub mod metric;
+pub mod metric_store;
 pub mod names;
 pub mod report;
 pub mod result;
@@ -16,8 +17,9 @@ pub mod units;
 pub mod value;
 
 pub use body::{Body, BodyHead, BodySource, HEAD_METRICS, ResultBody};
-pub use intern::{MetricKey, Unit};
+pub use intern::{MetricKey, Text, Unit};
 pub use metric::{Metric, MetricRow, Printed};
+pub use metric_store::{MetricStore, MetricView};
 pub use report::{Device, Format, Report, Session};
 pub use result::{
     Dim3, KernelName, KernelResult, NvtxRange, RuleKind, RuleResult, Section, SpeedupKind,

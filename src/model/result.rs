@@ -1,11 +1,10 @@
 //! One profiled workload (a kernel launch): identity, launch shape, sections, rules, metrics.
 
 use super::body::{Body, BodyHead, BodySource, ResultBody};
-use super::intern::MetricKey;
-use super::metric::{Metric, MetricRow};
+use super::metric::MetricRow;
+use super::metric_store::{MetricStore, MetricView};
 use super::result_kind::ResultKind;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A grid or block shape.
@@ -288,7 +287,7 @@ impl KernelResult {
     }
 
     /// Every metric, by ncu metric name where known, else by `Section/Label`, in name order.
-    pub fn metrics(&self) -> &BTreeMap<MetricKey, Metric> {
+    pub fn metrics(&self) -> &MetricStore {
         &self.body().metrics
     }
 
@@ -313,7 +312,7 @@ impl KernelResult {
     }
 
     /// The metric map, to change.
-    pub fn metrics_mut(&mut self) -> &mut BTreeMap<MetricKey, Metric> {
+    pub fn metrics_mut(&mut self) -> &mut MetricStore {
         &mut self.body_mut().metrics
     }
 
@@ -336,19 +335,6 @@ impl KernelResult {
         index: usize,
     ) {
         self.content = Body::on_demand(head, source, index);
-    }
-
-    /// The result to read once and drop: for a result read on demand whose body is not decoded
-    /// now, a copy whose body decodes into the copy (dropped with it), so the result itself
-    /// stays without its body; else the result itself. For passes over every result of a
-    /// report that may not release bodies (it is shared), such as a comparison.
-    pub fn transient(&self) -> std::borrow::Cow<'_, KernelResult> {
-        if self.content.is_pending() {
-            // Cloning a body not decoded copies only where to read it from.
-            std::borrow::Cow::Owned(self.clone())
-        } else {
-            std::borrow::Cow::Borrowed(self)
-        }
     }
 
     /// The head figures kept by a result read on demand.
@@ -389,7 +375,7 @@ impl KernelResult {
     }
 
     /// The metric stored under `key` (an ncu metric name or `Section/Label`).
-    pub fn metric(&self, key: &str) -> Option<&Metric> {
+    pub fn metric(&self, key: &str) -> Option<MetricView<'_>> {
         match self.content.head_metric(key) {
             Some(kept) => kept,
             None => self.metrics().get(key),
@@ -398,7 +384,7 @@ impl KernelResult {
 
     /// A metric's value as a number in its base unit.
     pub fn number(&self, key: &str) -> Option<f64> {
-        self.metric(key).and_then(Metric::as_f64)
+        self.metric(key).and_then(|m| m.as_f64())
     }
 
     /// Every rule result, of all sections and of none.

@@ -4,8 +4,8 @@
 //! The identifier table is built by `scripts/build_section_ids.py` from exports of one report.
 
 use super::catalog;
-use super::intern::MetricKey;
-use super::metric::{Metric, MetricRow};
+use super::metric::MetricRow;
+use super::metric_store::MetricStore;
 use super::result::Section;
 use std::collections::BTreeMap;
 
@@ -47,7 +47,7 @@ fn section_order() -> Vec<&'static str> {
 
 /// Builds the stock Details sections from a result's metrics: each section of the label
 /// catalog that has at least one of its metrics, rows ordered by metric name as ncu prints them.
-pub fn build_sections(metrics: &BTreeMap<MetricKey, Metric>) -> Vec<Section> {
+pub fn build_sections(metrics: &MetricStore) -> Vec<Section> {
     let mut by_section: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
     for (section, label, metric) in catalog::entries() {
         by_section.entry(section).or_default().push((metric, label));
@@ -63,7 +63,7 @@ pub fn build_sections(metrics: &BTreeMap<MetricKey, Metric>) -> Vec<Section> {
             .filter_map(|(metric, label)| {
                 metrics.get(*metric).map(|m| MetricRow {
                     label: (*label).to_string(),
-                    metric: m.clone(),
+                    metric: m.to_metric(),
                 })
             })
             .collect();
@@ -83,6 +83,7 @@ pub fn build_sections(metrics: &BTreeMap<MetricKey, Metric>) -> Vec<Section> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Metric;
     use crate::model::Value;
 
     #[test]
@@ -101,7 +102,7 @@ mod tests {
 
     #[test]
     fn builds_rows_in_metric_name_order() {
-        let mut metrics = BTreeMap::new();
+        let mut metrics = MetricStore::new();
         for name in [
             "sm__throughput.avg.pct_of_peak_sustained_elapsed",
             "gpu__time_duration.sum",

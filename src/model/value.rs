@@ -1,10 +1,11 @@
 //! Exact metric values: integers stay integers, strings stay strings, instances are kept.
 
+use super::intern::Text;
 use serde::Serialize;
 use std::fmt;
 
-/// One stored or printed value, in the kind the source gave it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One stored or printed value, in the kind the source gave it: 16 bytes, strings interned.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     /// An unsigned integer (counts, sizes, cycles printed without decimals).
@@ -18,7 +19,7 @@ pub enum Value {
     /// A 32-bit float as stored in a report.
     Float(f32),
     /// A string (cache configuration, device names, metric lists).
-    Str(String),
+    Str(Text),
     /// The tool printed or stored no value (`n/a`, an empty cell, `no data`).
     Missing,
 }
@@ -37,9 +38,9 @@ impl Value {
     }
 
     /// The value as a string when it is one.
-    pub fn as_str(&self) -> Option<&str> {
+    pub fn as_str(&self) -> Option<&'static str> {
         match self {
-            Value::Str(s) => Some(s),
+            Value::Str(s) => Some(s.as_str()),
             _ => None,
         }
     }
@@ -61,7 +62,7 @@ impl Value {
     /// the factor is a whole number and the result fits; otherwise the value becomes a double.
     pub fn scaled(&self, factor: f64) -> Value {
         if factor == 1.0 {
-            return self.clone();
+            return *self;
         }
         match *self {
             Value::U64(v) if factor.fract() == 0.0 && factor > 0.0 => {
@@ -74,7 +75,7 @@ impl Value {
             }
             _ => match self.as_f64() {
                 Some(v) => Value::Double(v * factor),
-                None => self.clone(),
+                None => *self,
             },
         }
     }
@@ -96,7 +97,7 @@ impl fmt::Display for Value {
 
 /// One instance of an instanced metric: its correlation id (an x value, an address, an opcode
 /// name, a timestamp) and its value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Instance {
     /// The correlation id; `None` when the source lists values without ids (`(a; b; c)`).
     pub id: Option<Value>,

@@ -57,7 +57,7 @@ fn is_number(v: &Value) -> bool {
 fn id_of(text: &str) -> Value {
     match parse_value(text).0 {
         Value::U64(v) => Value::U64(v),
-        _ => Value::Str(text.to_string()),
+        _ => Value::Str(text.into()),
     }
 }
 

@@ -11,7 +11,7 @@ pub fn parse_value(text: &str) -> (Value, u8) {
     }
     match parse_number(t) {
         Some(v) => v,
-        None => (Value::Str(t.to_string()), 0),
+        None => (Value::Str(t.into()), 0),
     }
 }
 

@@ -14,7 +14,6 @@ use super::widgets::{plot_util, theme};
 use crate::app::baselines;
 use crate::app::commands::{Command, OpenRequest};
 use crate::app::page_id::PageId;
-use crate::app::settings::PanelSizes;
 use crate::app::settings::Settings;
 use crate::app::state::AppState;
 use std::path::PathBuf;
@@ -370,10 +369,10 @@ impl SightlineApp {
                 });
         }
         let watch_note = self.state.file_watch_mode().describe();
-        let reports = egui::Panel::left("reports_panel")
+        egui::Panel::left("reports_panel")
             .resizable(true)
-            .default_size(self.state.settings.panels.reports_width)
-            .size_range(PanelSizes::REPORTS_WIDTH)
+            .default_size(250.0)
+            .size_range(160.0..=500.0)
             .show(ui, |ui| {
                 reports_panel::show(
                     ui,
@@ -385,10 +384,6 @@ impl SightlineApp {
                     watch_note.as_deref(),
                 );
             });
-        PanelSizes::remember(
-            &mut self.state.settings.panels.reports_width,
-            reports.response.rect.width(),
-        );
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         drop_overlay::paint_hover(&ctx);
 
@@ -520,17 +515,13 @@ impl SightlineApp {
             self.welcome_ui(ui);
             return;
         }
-        let results = egui::Panel::top("results_panel")
+        egui::Panel::top("results_panel")
             .resizable(true)
-            .default_size(self.state.settings.panels.results_height)
-            .size_range(PanelSizes::RESULTS_HEIGHT)
+            .default_size(300.0)
+            .size_range(120.0..=2000.0)
             .show(ui, |ui| {
                 self.table.show(ui, &mut self.state, &mut self.queued);
             });
-        PanelSizes::remember(
-            &mut self.state.settings.panels.results_height,
-            results.response.rect.height(),
-        );
         let selected = self.state.selection.and_then(|at| {
             self.state
                 .workspace

@@ -196,7 +196,7 @@ pub fn nan_to_null(json: &str) -> String {
 fn json_to_value(v: &serde_json::Value, kind: &str) -> sightline::model::Value {
     use sightline::model::Value;
     match v {
-        serde_json::Value::String(s) => Value::Str(s.clone()),
+        serde_json::Value::String(s) => Value::Str(s.as_str().into()),
         serde_json::Value::Number(n) if kind == "uint64" || kind == "uint32" => n
             .as_u64()
             .map_or_else(|| Value::Double(n.as_f64().unwrap_or(f64::NAN)), Value::U64),

@@ -513,10 +513,10 @@ pub fn compare_printed(native: &Report, text: &Report, what: &str) -> usize {
     );
     let mut compared = 0;
     for (n, t) in native.results.iter().zip(&text.results) {
-        let by_name: BTreeMap<&str, &sightline::model::Metric> = t
+        let by_name: BTreeMap<&str, sightline::model::MetricView<'_>> = t
             .metrics()
             .values()
-            .filter_map(|m| m.name.as_deref().map(|k| (k, m)))
+            .filter_map(|m| m.name.map(|k| (k.as_str(), m)))
             .collect();
         for (name, tm) in by_name {
             let Some(nm) = n.metrics().get(name) else {

@@ -136,8 +136,7 @@ impl ResultScan {
     fn of(report: &Report) -> Self {
         let mut scan = ResultScan::default();
         for r in &report.results {
-            // A body read on demand is decoded into a copy, dropped after it is read.
-            scan.add(report, &r.transient());
+            scan.add(report, r);
         }
         scan
     }
@@ -254,7 +253,7 @@ fn tool_lists_sections(format: Format) -> bool {
 /// device metrics are collected with every section set and say nothing about it.
 fn add_sections_from_metrics(r: &KernelResult, out: &mut BTreeSet<String>) {
     for (key, m) in r.metrics() {
-        let name = m.name.as_deref().unwrap_or(key);
+        let name = m.name.as_deref().unwrap_or(&key);
         if name.starts_with("launch__") || name.starts_with("device__") {
             continue;
         }

@@ -3,7 +3,7 @@
 
 use super::direction::{Direction, direction_of, glob_match};
 use crate::model::units::to_base;
-use crate::model::{KernelResult, Metric, Value, catalog, names};
+use crate::model::{KernelResult, MetricView, Value, catalog, names};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -177,10 +177,10 @@ pub fn speed_of(duration: Option<&MetricDiff>) -> Speed {
 
 /// The metrics of a result by canonical key: the ncu metric name where the metric or the
 /// label catalog knows it, else the `Section/Label` key.
-pub fn canonical_metrics(result: &KernelResult) -> BTreeMap<String, &Metric> {
+pub fn canonical_metrics(result: &KernelResult) -> BTreeMap<String, MetricView<'_>> {
     let mut out = BTreeMap::new();
     for (key, metric) in result.metrics() {
-        let canonical = canonical_key(key, metric);
+        let canonical = canonical_key(&key, &metric);
         out.entry(canonical).or_insert(metric);
     }
     out
@@ -198,7 +198,7 @@ pub fn metric_number(result: &KernelResult, key: &str) -> Option<f64> {
         .and_then(|(_, m)| m.as_f64())
 }
 
-fn canonical_key(key: &str, metric: &Metric) -> String {
+fn canonical_key(key: &str, metric: &MetricView<'_>) -> String {
     if let Some(name) = metric.name.as_deref()
         && !name.is_empty()
     {
@@ -225,7 +225,7 @@ pub fn metric_label(key: &str) -> String {
 }
 
 /// The difference a text form's rounding can explain, in base units (0 for exact values).
-fn precision_tolerance(metric: &Metric) -> f64 {
+fn precision_tolerance(metric: &MetricView<'_>) -> f64 {
     let Some(printed) = &metric.printed else {
         return 0.0;
     };
@@ -251,8 +251,8 @@ pub fn delta_pct(base: f64, current: f64) -> Option<f64> {
 /// Compares one metric. `None` when a side has no value.
 pub fn diff_metric(
     key: &str,
-    base: &Metric,
-    current: &Metric,
+    base: &MetricView<'_>,
+    current: &MetricView<'_>,
     threshold_pct: f64,
     speed: Speed,
 ) -> Option<MetricDiff> {
@@ -268,8 +268,8 @@ pub fn diff_metric(
         } else {
             base.unit.to_string()
         },
-        base: base.value.clone(),
-        current: current.value.clone(),
+        base: base.value,
+        current: current.value,
         delta_pct,
         direction,
         verdict,
@@ -368,7 +368,7 @@ pub fn diff_results(base: &KernelResult, current: &KernelResult, opts: &DiffOpti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Printed;
+    use crate::model::{Metric, Printed};
 
     fn m(v: f64) -> Metric {
         Metric::new(None, Value::Double(v), "ns")
@@ -396,16 +396,16 @@ mod tests {
     #[test]
     fn verdicts() {
         let key = names::DURATION;
-        let d = diff_metric(key, &m(100.0), &m(120.0), 2.0, Speed::Unknown).unwrap();
+        let d = diff_metric(key, &m(100.0).view(), &m(120.0).view(), 2.0, Speed::Unknown).unwrap();
         assert_eq!(d.verdict, Verdict::Worse);
-        let d = diff_metric(key, &m(100.0), &m(101.0), 2.0, Speed::Unknown).unwrap();
+        let d = diff_metric(key, &m(100.0).view(), &m(101.0).view(), 2.0, Speed::Unknown).unwrap();
         assert_eq!(d.verdict, Verdict::Unchanged);
-        let d = diff_metric(key, &m(100.0), &m(101.0), 0.5, Speed::Unknown).unwrap();
+        let d = diff_metric(key, &m(100.0).view(), &m(101.0).view(), 0.5, Speed::Unknown).unwrap();
         assert_eq!(d.verdict, Verdict::Worse);
         let sol = names::SOL_COMPUTE;
-        let d = diff_metric(sol, &m(50.0), &m(60.0), 2.0, Speed::Faster).unwrap();
+        let d = diff_metric(sol, &m(50.0).view(), &m(60.0).view(), 2.0, Speed::Faster).unwrap();
         assert_eq!(d.verdict, Verdict::Better);
-        let d = diff_metric(sol, &m(50.0), &m(60.0), 2.0, Speed::Slower).unwrap();
+        let d = diff_metric(sol, &m(50.0).view(), &m(60.0).view(), 2.0, Speed::Slower).unwrap();
         assert_eq!(d.verdict, Verdict::Neutral);
     }
 
@@ -413,19 +413,33 @@ mod tests {
     fn printed_precision_counts_as_unchanged() {
         // 71.62 us printed with two decimals may be anything in [71615, 71625) ns.
         let text = printed(71620.0, 71.62, "us", 2);
-        let d = diff_metric(names::DURATION, &m(71624.0), &text, 0.0, Speed::Unknown).unwrap();
+        let d = diff_metric(
+            names::DURATION,
+            &m(71624.0).view(),
+            &text.view(),
+            0.0,
+            Speed::Unknown,
+        )
+        .unwrap();
         assert!(d.within_precision);
         assert_eq!(d.verdict, Verdict::Unchanged);
         // 71630 ns is outside it: the duration fell from the base's 71630 ns.
-        let d = diff_metric(names::DURATION, &m(71630.0), &text, 0.0, Speed::Unknown).unwrap();
+        let d = diff_metric(
+            names::DURATION,
+            &m(71630.0).view(),
+            &text.view(),
+            0.0,
+            Speed::Unknown,
+        )
+        .unwrap();
         assert!(!d.within_precision);
         assert_eq!(d.verdict, Verdict::Better);
         // A printed 0 against a tiny stored value is not an infinite change.
         let zero = printed(0.0, 0.0, "%", 0);
         let d = diff_metric(
             "lts__t_sector_hit_rate.pct",
-            &m(0.3),
-            &zero,
+            &m(0.3).view(),
+            &zero.view(),
             2.0,
             Speed::Same,
         )

@@ -4,7 +4,7 @@
 //! executed; the occupancy limiter and occupancy.
 
 use super::metric_diff::{Speed, delta_pct, metric_number};
-use crate::app::format::value_text;
+use crate::model::units::format_value;
 use crate::model::{KernelResult, RuleKind, RuleResult};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -225,7 +225,7 @@ fn stall_reasons(r: &KernelResult) -> BTreeMap<String, f64> {
             if reason == "selected" {
                 return None;
             }
-            let v = r.number(k).filter(|v| v.is_finite() && *v >= 0.0)?;
+            let v = r.number(&k).filter(|v| v.is_finite() && *v >= 0.0)?;
             Some((reason.to_string(), v))
         })
         .collect()
@@ -313,8 +313,8 @@ fn count_change(
         subject: subject.to_string(),
         text: format!(
             "{what}: {} → {} ({pct_text})",
-            value_text(x, unit),
-            value_text(y, unit)
+            format_value(x, unit),
+            format_value(y, unit)
         ),
         base: Some(x),
         current: Some(y),

@@ -5,7 +5,7 @@
 use super::calculator::LaunchConfig;
 use super::limits::GpuLimits;
 use crate::model::units::to_base;
-use crate::model::{Device, KernelResult, Metric, names};
+use crate::model::{Device, KernelResult, MetricView, names};
 use crate::parse::number::parse_value;
 
 /// Metric names of the launch inputs.
@@ -101,16 +101,16 @@ pub struct LaunchInputs {
 }
 
 /// The bounds a printed value stands for, in base units: `(low, high)`.
-fn printed_bounds(m: &Metric) -> Option<(f64, f64)> {
+fn printed_bounds(m: MetricView<'_>) -> Option<(f64, f64)> {
     let value = m.as_f64()?;
-    let p = m.printed.as_ref()?;
+    let p = m.printed?;
     let factor = to_base(&p.unit).factor;
     let half = 0.5 * 10f64.powi(-i32::from(p.decimals)) * factor;
     (half >= 0.5).then_some((value - half, value + half))
 }
 
 /// A non-negative whole number read from a metric.
-fn whole(m: &Metric) -> Option<u64> {
+fn whole(m: MetricView<'_>) -> Option<u64> {
     m.as_f64()
         .filter(|v| v.is_finite() && *v >= 0.0 && *v < 9.0e15)
         .map(|v| v.round() as u64)
@@ -119,7 +119,7 @@ fn whole(m: &Metric) -> Option<u64> {
 /// A byte count; when printed rounded, the candidate inside the printed bounds nearest to the
 /// printed value, else the nearest multiple of `unit` inside them.
 fn bytes(
-    m: &Metric,
+    m: MetricView<'_>,
     candidates: &[u64],
     unit: u64,
     what: &str,
@@ -148,7 +148,6 @@ fn bytes(
             if s != raw {
                 let shown = m
                     .printed
-                    .as_ref()
                     .map_or_else(String::new, |p| format!("{} {}", p.value, p.unit));
                 notes.push(format!("{what} printed as {shown}: read as {s} bytes"));
             }
@@ -281,7 +280,7 @@ pub fn launch_inputs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Printed, Value};
+    use crate::model::{Metric, Printed, Value};
 
     fn printed(base: f64, shown: f64, unit: &str, decimals: u8) -> Metric {
         let mut m = Metric::new(None, Value::Double(base), "byte");
@@ -299,16 +298,28 @@ mod tests {
         let mut notes = Vec::new();
         let config = printed(32770.0, 32.77, "Kbyte", 2);
         assert_eq!(
-            bytes(&config, &h100.shared_mem_configs, 128, "c", &mut notes),
+            bytes(
+                config.view(),
+                &h100.shared_mem_configs,
+                128,
+                "c",
+                &mut notes
+            ),
             Some(32768)
         );
         let driver = printed(1020.0, 1.02, "Kbyte/block", 2);
-        assert_eq!(bytes(&driver, &[1024], 128, "d", &mut notes), Some(1024));
+        assert_eq!(
+            bytes(driver.view(), &[1024], 128, "d", &mut notes),
+            Some(1024)
+        );
         let dynamic = printed(98300.0, 98.30, "Kbyte/block", 2);
-        assert_eq!(bytes(&dynamic, &[0], 128, "s", &mut notes), Some(98304));
+        assert_eq!(
+            bytes(dynamic.view(), &[0], 128, "s", &mut notes),
+            Some(98304)
+        );
         assert_eq!(notes.len(), 3);
         let exact = Metric::new(None, Value::U64(2048), "byte/block");
-        assert_eq!(bytes(&exact, &[0], 128, "e", &mut notes), Some(2048));
+        assert_eq!(bytes(exact.view(), &[0], 128, "e", &mut notes), Some(2048));
     }
 
     #[test]

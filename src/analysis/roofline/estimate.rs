@@ -11,7 +11,7 @@ use super::rule_text::{fp_roofline_rule, sm_count_from_rules};
 use super::{Precision, Roofline};
 use crate::analysis::occupancy::inputs::device_attribute;
 use crate::model::units::to_base;
-use crate::model::{Device, KernelResult, Metric, names};
+use crate::model::{Device, KernelResult, MetricView, names};
 use std::collections::BTreeMap;
 
 const DRAM_THROUGHPUT_PCT: &str = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
@@ -20,8 +20,8 @@ const DRAM_THROUGHPUT_PCT: &str = "gpu__dram_throughput.avg.pct_of_peak_sustaine
 const BUS_WIDTH_RULE_UNCERTAINTY: f64 = 0.02;
 
 /// The relative rounding of a value a text form printed (0 for stored values).
-fn rel_rounding(m: &Metric) -> f64 {
-    let (Some(v), Some(p)) = (m.as_f64(), m.printed.as_ref()) else {
+fn rel_rounding(m: MetricView<'_>) -> f64 {
+    let (Some(v), Some(p)) = (m.as_f64(), m.printed) else {
         return 0.0;
     };
     let half = 0.5 * 10f64.powi(-i32::from(p.decimals)) * to_base(&p.unit).factor;

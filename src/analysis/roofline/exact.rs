@@ -3,7 +3,6 @@
 
 use super::{PerLevel, PerPrecision, Precision, TensorPath};
 use crate::model::KernelResult;
-use std::ops::Bound;
 
 pub const SM_CYCLES_PER_SECOND: &str = "sm__cycles_elapsed.avg.per_second";
 pub const SMSP_CYCLES_PER_SECOND: &str = "smsp__cycles_elapsed.avg.per_second";
@@ -159,10 +158,10 @@ pub fn tensor_paths(result: &KernelResult) -> Vec<TensorPath> {
     };
     let paths: Vec<&str> = result
         .metrics()
-        .range::<str, _>((Bound::Included(TENSOR_PREFIX), Bound::Unbounded))
-        .take_while(|(k, _)| k.starts_with(TENSOR_PREFIX))
+        .with_prefix(TENSOR_PREFIX)
         .filter_map(|(k, _)| {
-            k.strip_prefix(TENSOR_PREFIX)?
+            k.as_str()
+                .strip_prefix(TENSOR_PREFIX)?
                 .strip_suffix(".sum.peak_sustained")
         })
         .collect();

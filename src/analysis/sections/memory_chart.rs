@@ -6,7 +6,7 @@
 //! out; links with nothing transferred are inactive.
 
 use crate::model::section_body::BodyItem;
-use crate::model::{KernelResult, Metric};
+use crate::model::{KernelResult, Metric, MetricView};
 
 /// A unit of the chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -311,8 +311,9 @@ fn lookup<'a>(
     item: Option<&'a BodyItem>,
     r: Option<&'a KernelResult>,
     name: &str,
-) -> Option<&'a Metric> {
+) -> Option<MetricView<'a>> {
     item.and_then(|i| i.metric(name))
+        .map(Metric::view)
         .or_else(|| r.and_then(|r| r.metric(name)))
         .filter(|m| m.as_f64().is_some())
 }
@@ -328,17 +329,17 @@ pub fn build(item: Option<&BodyItem>, r: Option<&KernelResult>) -> MemoryChart {
         let mut metrics = Vec::new();
         for base in bases {
             let sum = format!("{base}.sum");
-            if let Some(v) = lookup(item, r, &sum).and_then(Metric::as_f64) {
+            if let Some(v) = lookup(item, r, &sum).and_then(MetricView::as_f64) {
                 *amount.get_or_insert(0.0) += v;
                 metrics.push(sum.clone());
             }
             let rate = format!("{sum}.per_second");
-            if let Some(v) = lookup(item, r, &rate).and_then(Metric::as_f64) {
+            if let Some(v) = lookup(item, r, &rate).and_then(MetricView::as_f64) {
                 *per_second.get_or_insert(0.0) += v;
                 metrics.push(rate);
             }
             let peak = format!("{sum}.pct_of_peak_sustained_elapsed");
-            if let Some(v) = lookup(item, r, &peak).and_then(Metric::as_f64) {
+            if let Some(v) = lookup(item, r, &peak).and_then(MetricView::as_f64) {
                 pct = Some(pct.map_or(v, |p: f64| p.max(v)));
                 metrics.push(peak);
             }
@@ -367,7 +368,7 @@ pub fn build(item: Option<&BodyItem>, r: Option<&KernelResult>) -> MemoryChart {
                 .find(|f| f.0 == unit)
                 .and_then(|&(_, label, name)| {
                     lookup(item, r, name)
-                        .and_then(Metric::as_f64)
+                        .and_then(MetricView::as_f64)
                         .map(|v| (label, v, name.to_string()))
                 }),
             active: links

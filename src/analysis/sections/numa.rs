@@ -21,7 +21,7 @@ pub fn rows(r: &KernelResult) -> Vec<BodyRow> {
             r.metric(name).map(|m| BodyRow {
                 label: (*label).to_string(),
                 group: None,
-                metric: m.clone(),
+                metric: m.to_metric(),
             })
         })
         .collect()
@@ -51,7 +51,7 @@ pub fn table(item: &BodyItem) -> NumaTable {
             if let Some(id) = &i.id
                 && !gpus.contains(id)
             {
-                gpus.push(id.clone());
+                gpus.push(*id);
             }
         }
     }

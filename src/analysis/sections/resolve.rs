@@ -190,7 +190,7 @@ pub fn chosen<'m>(m: &'m MetricRef, target: &Target) -> Option<(&'m str, &'m str
 
 fn metric_or_missing(r: &KernelResult, name: &str) -> Metric {
     r.metric(name)
-        .cloned()
+        .map(|m| m.to_metric())
         .unwrap_or_else(|| Metric::new(Some(name.into()), Value::Missing, unit_of(name)))
 }
 
@@ -254,7 +254,7 @@ pub fn expand(m: &MetricRef, r: &KernelResult, target: &Target) -> Vec<BodyRow> 
                 } else {
                     format!("{label} ({k})")
                 };
-                row(l, k)
+                row(l, &k)
             })
             .collect();
     }

@@ -287,9 +287,9 @@ const ALL_STALL_METRICS: [&str; 38] = [
 pub fn by_address(r: &KernelResult, metric: &str) -> HashMap<u64, Value> {
     let mut out = HashMap::new();
     if let Some(m) = r.metric(metric) {
-        for i in &m.instances {
+        for i in m.instances {
             if let Some(id) = i.id.as_ref().and_then(address_of) {
-                out.insert(id, i.value.clone());
+                out.insert(id, i.value);
             }
         }
     }

@@ -15,7 +15,7 @@ use crate::analysis::occupancy::{self, OccupancyOptions};
 use crate::app::baselines::kernel_name;
 use crate::app::format::{metric_text, safe_file_stem, value_text};
 use crate::app::workspace::{OpenReport, ResultRef, Workspace};
-use crate::model::{KernelResult, Metric, Value, catalog, names};
+use crate::model::{KernelResult, Metric, MetricView, Value, catalog, names};
 use std::collections::BTreeMap;
 
 /// A side of the comparison: the result at `at`, named by kernel and ID, in `color`.
@@ -41,11 +41,11 @@ pub fn row_key(section: &str, label: &str, metric: &Metric) -> String {
 /// A result's metric for a row: by key, else the row of the same section and label.
 pub fn find_metric<'r>(
     result: &'r KernelResult,
-    canonical: &BTreeMap<String, &'r Metric>,
+    canonical: &BTreeMap<String, MetricView<'r>>,
     section: &str,
     label: &str,
     key: &str,
-) -> Option<&'r Metric> {
+) -> Option<MetricView<'r>> {
     canonical.get(key).copied().or_else(|| {
         result
             .sections()
@@ -53,7 +53,7 @@ pub fn find_metric<'r>(
             .filter(|s| s.name == section)
             .flat_map(|s| &s.rows)
             .find(|r| r.label == label)
-            .map(|r| &r.metric)
+            .map(|r| r.metric.view())
     })
 }
 
@@ -137,7 +137,7 @@ pub fn side_by_side(workspace: &Workspace, key: &SideBySideKey) -> Option<SideBy
     let mut notes: Vec<String> = Vec::new();
     let in_mean = baselines_in_mean(cur, &bases, &key.bases, &mut notes);
     let cur_canonical = canonical_metrics(cur);
-    let base_canonical: Vec<BTreeMap<String, &Metric>> =
+    let base_canonical: Vec<BTreeMap<String, MetricView<'_>>> =
         bases.iter().map(|b| canonical_metrics(b)).collect();
 
     // The duration first: it decides the verdict of throughput-like metrics.
@@ -152,9 +152,9 @@ pub fn side_by_side(workspace: &Workspace, key: &SideBySideKey) -> Option<SideBy
         (true, Some(c)) => base_canonical
             .first()
             .and_then(|m| m.get(names::DURATION))
-            .and_then(|b| diff_metric(names::DURATION, b, c, threshold, Speed::Unknown)),
+            .and_then(|b| diff_metric(names::DURATION, b, &c, threshold, Speed::Unknown)),
         (false, Some(c)) => mean_metric(&base_durations, &c.unit)
-            .and_then(|m| diff_metric(names::DURATION, &m, c, threshold, Speed::Unknown)),
+            .and_then(|m| diff_metric(names::DURATION, &m.view(), &c, threshold, Speed::Unknown)),
         _ => None,
     };
     let speed = speed_of(duration_diff.as_ref());
@@ -199,7 +199,7 @@ pub fn side_by_side(workspace: &Workspace, key: &SideBySideKey) -> Option<SideBy
         let mut lines = Vec::new();
         for (label, key) in rows {
             let c = find_metric(cur, &cur_canonical, &section, &label, &key);
-            let bs: Vec<Option<&Metric>> = bases
+            let bs: Vec<Option<MetricView<'_>>> = bases
                 .iter()
                 .zip(&base_canonical)
                 .map(|(b, canon)| find_metric(b, canon, &section, &label, &key))
@@ -366,13 +366,13 @@ pub fn baselines_in_mean(
 pub fn metric_line(
     label: &str,
     key: &str,
-    current: Option<&Metric>,
-    bases: &[Option<&Metric>],
+    current: Option<MetricView<'_>>,
+    bases: &[Option<MetricView<'_>>],
     in_mean: &[usize],
     threshold: f64,
     speed: Speed,
 ) -> MetricLine {
-    let text = |m: Option<&Metric>| m.map_or_else(|| "-".to_string(), metric_text);
+    let text = |m: Option<MetricView<'_>>| m.map_or_else(|| "-".to_string(), metric_text);
     let mut line = MetricLine {
         label: label.to_string(),
         key: key.to_string(),
@@ -388,7 +388,7 @@ pub fn metric_line(
         return line;
     };
     if let [base] = bases {
-        let Some(d) = base.and_then(|b| diff_metric(key, b, c, threshold, speed)) else {
+        let Some(d) = base.and_then(|b| diff_metric(key, &b, &c, threshold, speed)) else {
             return line;
         };
         line.delta = d
@@ -402,11 +402,14 @@ pub fn metric_line(
         line.direction = d.direction;
         return line;
     }
-    let bases: Vec<Option<&Metric>> = in_mean
+    let bases: Vec<Option<MetricView<'_>>> = in_mean
         .iter()
         .filter_map(|&i| bases.get(i).copied())
         .collect();
-    let values: Vec<Option<f64>> = bases.iter().map(|m| m.and_then(Metric::as_f64)).collect();
+    let values: Vec<Option<f64>> = bases
+        .iter()
+        .map(|m| m.and_then(MetricView::as_f64))
+        .collect();
     match c.as_f64() {
         Some(cv) => {
             let Some(stats): Option<BaselineStats> = against_baselines(cv, &values) else {
@@ -416,13 +419,13 @@ pub fn metric_line(
             line.delta_pct = stats.delta_pct;
             line.pct_text = crate::analysis::compare::export::pct_text(stats.delta_pct, true);
             if let Some(d) = mean_metric(&values, &c.unit)
-                .and_then(|m| diff_metric(key, &m, c, threshold, speed))
+                .and_then(|m| diff_metric(key, &m.view(), &c, threshold, speed))
             {
                 line.verdict = Some(d.verdict);
             }
         }
         None => {
-            let present: Vec<&Metric> = bases.iter().flatten().copied().collect();
+            let present: Vec<MetricView<'_>> = bases.iter().flatten().copied().collect();
             if !present.is_empty() {
                 let same = present.iter().all(|b| b.value == c.value);
                 line.verdict = Some(if same {

@@ -12,7 +12,6 @@ use crate::model::section_body::ReportBodies;
 use crate::model::{Device, Format, KernelResult, Report};
 use crate::parse::ParseError;
 use std::collections::HashMap;
-use std::ops::Bound;
 
 /// Texts smaller than this are read on one core.
 pub const PARALLEL_MIN_BYTES: usize = 1 << 20;
@@ -195,10 +194,7 @@ fn devices_of(results: &[KernelResult]) -> Vec<Device> {
             d.cc = r.cc;
         }
         if d.attributes.is_empty() {
-            for (name, m) in r
-                .metrics()
-                .range::<str, _>((Bound::Included("device__attribute_"), Bound::Unbounded))
-            {
+            for (name, m) in r.metrics().with_prefix("device__attribute_") {
                 let Some(attr) = name.strip_prefix("device__attribute_") else {
                     break;
                 };

@@ -158,7 +158,7 @@ pub fn summary_metric(name: Option<&str>, stats: [&str; 3], unit: &str, base: &B
         .iter()
         .zip(stats)
         .map(|(id, text)| Instance {
-            id: Some(Value::Str((*id).to_string())),
+            id: Some(Value::Str((*id).into())),
             value: value_of(text).0.scaled(base.factor),
         })
         .collect();

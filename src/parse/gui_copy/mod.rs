@@ -226,10 +226,11 @@ fn apply_header(report: &mut Report, result: &mut KernelResult, head: HeaderRow)
     ];
     for (name, printed) in header_metrics {
         if let Some((value, unit)) = printed {
-            result
-                .metrics_mut()
-                .entry(name.into())
-                .or_insert_with(|| metric_from_parsed(Some(name.into()), value, &unit));
+            let key = MetricKey::new(name);
+            if !result.metrics().contains_key(&key) {
+                let metric = metric_from_parsed(Some(key), value, &unit);
+                result.metrics_mut().insert(key, metric);
+            }
         }
     }
     if let Some((index, name)) = head.device {

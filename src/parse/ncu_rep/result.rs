@@ -9,12 +9,11 @@ use super::wire::{FieldIter, WireValue};
 use super::workloads::{decode_head, layout};
 use super::{rules, units};
 use crate::model::{
-    BodyHead, Dim3, HEAD_METRICS, Instance, KernelName, KernelResult, Metric, MetricKey, NvtxRange,
-    ResultBody, ResultKind, Unit, Value, names,
+    BodyHead, Dim3, HEAD_METRICS, Instance, KernelName, KernelResult, Metric, MetricKey,
+    MetricStore, NvtxRange, ResultBody, ResultKind, Unit, Value, names,
 };
 use crate::parse::ParseError;
 use prost::Message;
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// Per-report state shared by all result decoders: names, their units and sort ranks.
@@ -102,7 +101,7 @@ pub struct Decoded {
 /// The model value of a stored value: string, float, double, uint32 or uint64, in that order.
 pub fn value_of(v: &MetricValue) -> Value {
     if let Some(s) = &v.string_value {
-        Value::Str(s.clone())
+        Value::Str(s.as_str().into())
     } else {
         numeric_value(v)
     }
@@ -111,7 +110,7 @@ pub fn value_of(v: &MetricValue) -> Value {
 /// Like [`value_of`], moving a string out instead of copying it.
 fn take_value(v: MetricValue) -> Value {
     match v.string_value {
-        Some(s) => Value::Str(s),
+        Some(s) => Value::Str(s.into()),
         None => numeric_value(&v),
     }
 }
@@ -293,22 +292,18 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
             _ => {}
         }
     }
-    // Decoded in name order, so the map is built without moving metrics around. Duplicates
+    // Decoded in name order, so each metric is appended to the store. Duplicates
     // (byte-identical in every file seen) keep the first copy.
     entries.sort_by_key(|e| e.0);
     entries.dedup_by_key(|e| e.0);
-    let metrics: BTreeMap<MetricKey, Metric> = entries
-        .iter()
-        .map(|&(_, offset, bytes)| {
-            decode_metric(ctx, bytes)
-                .map(|m| (m.name.unwrap_or_default(), m))
-                .map_err(|(rel, what)| at(offset + rel, &what))
-        })
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
-        .collect();
+    let mut metrics = MetricStore::with_capacity(entries.len(), 0);
+    for &(_, offset, bytes) in &entries {
+        let m = decode_metric(ctx, bytes).map_err(|(rel, what)| at(offset + rel, &what))?;
+        metrics.insert(m.name.unwrap_or_default(), m);
+    }
+    metrics.compact();
 
-    let number = |key: &str| metrics.get(key).and_then(Metric::as_f64);
+    let number = |key: &str| metrics.get(key).and_then(|m| m.as_f64());
     let (mut result, app) = identity(ctx, entry, id, &head, &number);
     let mut sections =
         build_sections(&templates, &metrics, &app).map_err(|e| at(e.offset, &e.message))?;

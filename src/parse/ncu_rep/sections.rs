@@ -4,9 +4,8 @@
 
 use super::messages::{MetricOptionFilter, SectionMetric, SectionTemplate};
 use super::units::unit_of;
-use crate::model::{Metric, MetricKey, MetricRow, Section, Value};
+use crate::model::{Metric, MetricRow, MetricStore, Section, Value};
 use prost::Message;
-use std::collections::BTreeMap;
 
 /// What decides whether a template part applies to a result.
 #[derive(Debug, Clone, Copy)]
@@ -116,7 +115,7 @@ fn resolve<'t>(m: &'t SectionMetric, app: &Applicability) -> Option<(&'t str, &'
 /// result), in display order.
 pub fn build_sections(
     templates: &[(usize, &[u8])],
-    metrics: &BTreeMap<MetricKey, Metric>,
+    metrics: &MetricStore,
     app: &Applicability,
 ) -> Result<Vec<Section>, SectionError> {
     let mut out: Vec<(u32, Section)> = Vec::with_capacity(templates.len());
@@ -138,7 +137,7 @@ pub fn build_sections(
             };
             let metric = metrics
                 .get(name)
-                .cloned()
+                .map(|m| m.to_metric())
                 .unwrap_or_else(|| Metric::new(Some(name.into()), Value::Missing, unit_of(name)));
             // `--metrics` runs store a section of bare metric names: the name is the label.
             let label = if label.is_empty() { name } else { label };

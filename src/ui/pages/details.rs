@@ -7,7 +7,7 @@ use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit}
 use crate::app::page_id::PageId;
 use crate::app::workspace::ResultRef;
 use crate::model::section_body::SectionBodies;
-use crate::model::{KernelResult, Metric, Report, RuleKind, RuleResult, Section};
+use crate::model::{KernelResult, MetricView, Report, RuleKind, RuleResult, Section};
 use crate::ui::pages::{Page, PageContext, PageIo};
 use crate::ui::widgets::copy_menu::{self, copy_button};
 use crate::ui::widgets::{section_body, sol_bars, theme};
@@ -167,15 +167,15 @@ fn section_ui(ui: &mut egui::Ui, index: usize, section: &Section, bodies: &[&Sec
                         ui.end_row();
                         for row in &section.rows {
                             let (value, unit) = value_and_unit(&row.metric.value, &row.metric.unit);
-                            let name = ui
-                                .label(&row.label)
-                                .on_hover_ui(|ui| metric_tooltip(ui, &row.label, &row.metric));
-                            metric_copy_menu(&name, &row.label, &row.metric);
+                            let name = ui.label(&row.label).on_hover_ui(|ui| {
+                                metric_tooltip(ui, &row.label, &row.metric.view())
+                            });
+                            metric_copy_menu(&name, &row.label, &row.metric.view());
                             ui.label(&unit);
-                            let shown = ui
-                                .label(&value)
-                                .on_hover_ui(|ui| metric_tooltip(ui, &row.label, &row.metric));
-                            metric_copy_menu(&shown, &row.label, &row.metric);
+                            let shown = ui.label(&value).on_hover_ui(|ui| {
+                                metric_tooltip(ui, &row.label, &row.metric.view())
+                            });
+                            metric_copy_menu(&shown, &row.label, &row.metric.view());
                             ui.end_row();
                         }
                     });
@@ -189,7 +189,7 @@ fn section_ui(ui: &mut egui::Ui, index: usize, section: &Section, bodies: &[&Sec
 }
 
 /// The right-click menu of a metric: copy its value, its name, or its row as TSV or Markdown.
-pub fn metric_copy_menu(response: &egui::Response, label: &str, metric: &Metric) {
+pub fn metric_copy_menu(response: &egui::Response, label: &str, metric: &MetricView<'_>) {
     response.context_menu(|ui| {
         let (value, unit) = value_and_unit(&metric.value, &metric.unit);
         let with_unit = if unit.is_empty() {
@@ -208,7 +208,7 @@ pub fn metric_copy_menu(response: &egui::Response, label: &str, metric: &Metric)
 }
 
 /// The tooltip of a metric: name, unit and raw value.
-pub fn metric_tooltip(ui: &mut egui::Ui, label: &str, metric: &Metric) {
+pub fn metric_tooltip(ui: &mut egui::Ui, label: &str, metric: &MetricView<'_>) {
     ui.strong(label);
     egui::Grid::new("metric_tooltip")
         .num_columns(2)

@@ -97,8 +97,8 @@ pub fn show(ui: &mut egui::Ui, at: ResultRef, result: &KernelResult, state: &mut
                 row.col(|ui| {
                     let shown = ui
                         .monospace(name)
-                        .on_hover_ui(|ui| metric_tooltip(ui, name, metric));
-                    metric_copy_menu(&shown, name, metric);
+                        .on_hover_ui(|ui| metric_tooltip(ui, name, &metric));
+                    metric_copy_menu(&shown, name, &metric);
                 });
                 row.col(|ui| {
                     ui.label(unit);
@@ -106,8 +106,8 @@ pub fn show(ui: &mut egui::Ui, at: ResultRef, result: &KernelResult, state: &mut
                 row.col(|ui| {
                     let shown = ui
                         .label(value)
-                        .on_hover_ui(|ui| metric_tooltip(ui, name, metric));
-                    metric_copy_menu(&shown, name, metric);
+                        .on_hover_ui(|ui| metric_tooltip(ui, name, &metric));
+                    metric_copy_menu(&shown, name, &metric);
                 });
                 row.col(|ui| {
                     if !metric.instances.is_empty() {

@@ -190,10 +190,7 @@ fn launch_of_result(ui: &mut egui::Ui, r: &KernelResult) {
             .collect();
         rows.push(("NVTX".into(), stack.join(" / ")));
     }
-    for (key, metric) in r.metrics().range::<str, _>((
-        std::ops::Bound::Included("launch__"),
-        std::ops::Bound::Excluded("launch_`"),
-    )) {
+    for (key, metric) in r.metrics().with_prefix("launch__") {
         let (value, unit) = value_and_unit(&metric.value, &metric.unit);
         let text = if unit.is_empty() {
             value
