@@ -483,6 +483,82 @@ fn theme_page_and_recent_files_persist() {
     assert!(empty.0.is_empty());
 }
 
+/// Drags with the primary button from `from` to `to`, a few frames on the way.
+fn drag(h: &mut common::app_harness::AppHarness, from: egui::Pos2, to: egui::Pos2) {
+    h.event(egui::Event::PointerMoved(from));
+    h.step();
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    for i in 1..=4 {
+        h.event(egui::Event::PointerMoved(
+            from + (to - from) * (i as f32 / 4.0),
+        ));
+        h.step();
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
+}
+
+#[test]
+fn panel_sizes_follow_drags_and_survive_a_restart() {
+    let file = fixture_path("h100/kernels_basic.details.txt");
+    let start = |storage: Option<&MemoryStorage>| {
+        let app = SightlineApp::new(
+            storage.map(|s| s as &dyn eframe::Storage),
+            AppOptions {
+                files: vec![file.clone()],
+                persist_state: true,
+                file_dialog: false,
+                ..AppOptions::default()
+            },
+        );
+        let mut h = harness(app);
+        settle(&mut h);
+        h
+    };
+    let mut h = start(None);
+    let defaults = h.state().settings().panels;
+    assert_eq!(
+        (defaults.reports_width, defaults.results_height),
+        (250.0, 260.0)
+    );
+    // The Reports panel's right edge dragged 90 points to the right.
+    drag(&mut h, egui::pos2(250.0, 600.0), egui::pos2(340.0, 600.0));
+    let wider = h.state().settings().panels.reports_width;
+    assert!((320.0..=345.0).contains(&wider), "reports panel {wider}");
+    let table_left = h.get_by_label("Filter kernels").rect().left();
+    assert!(table_left > wider, "the table starts at {table_left}");
+    // The results table made taller (as a drag of its lower edge would).
+    let taller = 420.0;
+    h.state_mut().settings_mut().panels.results_height = taller;
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+
+    // A new window (no egui memory) takes the sizes from the settings.
+    let h = start(Some(&storage));
+    let panels = h.state().settings().panels;
+    assert_eq!(
+        (panels.reports_width, panels.results_height),
+        (wider, taller)
+    );
+    assert_eq!(h.get_by_label("Filter kernels").rect().left(), table_left);
+    // The pages start below the taller table: the page tabs moved down by the difference.
+    let tabs = h.get_by_label("Details").rect().top();
+    let h = start(None);
+    let default_tabs = h.get_by_label("Details").rect().top();
+    assert_eq!(tabs - default_tabs, taller - defaults.results_height);
+}
+
 #[test]
 fn ctrl_wheel_zooms() {
     let mut h = harness(new_app(vec![fixture_path(

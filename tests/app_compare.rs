@@ -15,8 +15,10 @@ use common::{
 };
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
+use sightline::analysis::compare::{DiffOptions, diff_reports, export};
 use sightline::app::workspace::{ReportId, ResultRef};
 use sightline::model::names;
+use sightline::parse::load_path;
 use sightline::ui::{Command, OpenRequest, PageId, SightlineApp, pages::roofline};
 
 const BASIC: &str = "h100/kernels_basic.details.txt";
@@ -298,6 +300,48 @@ fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
     assert_label(&h, "No baseline to compare with.");
 }
 
+/// Two native reports read on demand: the Report vs report page compares them pair by pair
+/// without leaving their bodies decoded, and its CSV still lists every metric of every pair.
+#[test]
+fn report_vs_report_of_reports_read_on_demand_leaves_no_body_decoded() {
+    let dir = temp_dir("report_vs_report_on_demand");
+    let before = fixture_file(&dir, "pair/before.ncu-rep.xz");
+    let after = fixture_file(&dir, "pair/after.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[before.clone(), after.clone()], false);
+    let decoded = |h: &AppHarness| -> usize {
+        h.state()
+            .workspace()
+            .reports()
+            .iter()
+            .map(|r| r.report.decoded_bodies())
+            .sum()
+    };
+    select_in(&mut h, "after.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    assert_label(&h, "7 matched kernels");
+    // At most the results selected so far (the Details page showed them), not the 9 + 9
+    // results compared.
+    assert!(decoded(&h) <= 2, "{} bodies decoded", decoded(&h));
+    h.get_by_label("Copy CSV").click();
+    h.step();
+    let csv = copied_text(&h);
+    let opts = DiffOptions {
+        threshold_pct: h.state().settings().threshold_pct(),
+        metrics: None,
+    };
+    let (b, c) = (load_path(&before).unwrap(), load_path(&after).unwrap());
+    let whole = diff_reports(&b, &c, &opts);
+    assert_eq!(csv, export::to_csv(&whole));
+    assert!(
+        csv.lines().count() > 7 * 100,
+        "{} lines",
+        csv.lines().count()
+    );
+    assert!(decoded(&h) <= 2, "{} bodies decoded", decoded(&h));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_pair_made_by_hand_is_respected_saved_and_removed() {
     let files = [fixture_path(BASIC), fixture_path(FULL)];
@@ -435,6 +479,43 @@ fn report_vs_report_shows_the_totals_and_what_changed_in_a_pair() {
     );
 }
 
+#[test]
+fn report_vs_report_compares_the_first_opened_report_against_the_next_by_default() {
+    // Opened before, then after, with a result of "before" selected (as after opening): the
+    // page compares before (baseline) → after (current), not the other way round.
+    let dir = temp_dir("pair_default_sides");
+    let files = [
+        fixture_file(&dir, "pair/before.ncu-rep.xz"),
+        fixture_file(&dir, "pair/after.ncu-rep.xz"),
+    ];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    select_in(&mut h, "before.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    let (before, after) = (
+        load_truth("pair/before.truth.json.xz"),
+        load_truth("pair/after.truth.json.xz"),
+    );
+    let ns = |t: &TruthResult| t.number(names::DURATION);
+    let text = |v: f64| sightline::model::units::format_value(v, "ns");
+    // fixtures/pair/README.md: base 4 and 7 are only in "before", 4 and 7 only in "after".
+    assert_label(
+        &h,
+        &format!(
+            "Only in base (2 removed): {}",
+            text(ns(&before[4]) + ns(&before[7]))
+        ),
+    );
+    assert_label(
+        &h,
+        &format!(
+            "Only in current (2 added): {}",
+            text(ns(&after[4]) + ns(&after[7]))
+        ),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Rules that point at a problem (warning or optimisation messages) in an oracle launch.
 fn truth_problem_rules(t: &TruthResult) -> std::collections::BTreeSet<String> {
     t.rules
@@ -475,7 +556,7 @@ fn why_it_changed_lists_the_causes_the_oracle_shows() {
         load_truth("pair/before.truth.json.xz"),
         load_truth("pair/after.truth.json.xz"),
     );
-    let bytes = |v: f64| sightline::model::units::format_value(v, "byte");
+    let bytes = |v: f64| sightline::app::format::value_text(v, "byte");
     let count = |v: f64| sightline::model::units::format_value(v, "inst");
 
     // saxpy_strided (launch 1) got faster: the uncoalesced-access rule stops firing and L1

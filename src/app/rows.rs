@@ -50,7 +50,22 @@ impl SortColumn {
             SortColumn::SolCompute => "SOL Compute",
             SortColumn::SolMemory => "SOL Memory",
             SortColumn::Occupancy => "Occupancy",
-            SortColumn::TopRule => "Top rule (Est. Speedup)",
+            SortColumn::TopRule => "Top rule",
+        }
+    }
+
+    /// What a header's short title leaves out, shown on hover.
+    pub fn hover(self) -> Option<&'static str> {
+        match self {
+            SortColumn::Shape => Some("Grid size × block size of the launch"),
+            SortColumn::SolCompute => Some("Compute (SM) throughput, % of peak"),
+            SortColumn::SolMemory => Some("Memory throughput, % of peak"),
+            SortColumn::Occupancy => Some("Achieved occupancy"),
+            SortColumn::TopRule => Some(
+                "The rule with the largest estimated speedup: the speedup (\"local\" when it \
+                 is of one unit, not the whole kernel), then the rule",
+            ),
+            _ => None,
         }
     }
 

@@ -1,6 +1,6 @@
-//! What the app remembers across runs (the desktop front end stores it): theme, zoom, page, sort order, recent
-//! files, baselines (by file path and result ID) and comparison choices. Loaded reports are
-//! never persisted.
+//! What the app remembers across runs (the desktop front end stores it): theme, zoom, page,
+//! sort order, recent files, the sizes of the resizable panels, baselines (by file path and
+//! result ID) and comparison choices. Loaded reports are never persisted.
 
 use super::baselines::Baseline;
 use super::page_id::PageId;
@@ -55,6 +55,44 @@ pub struct Settings {
     /// Files of open reports that change on disk are read again at once (otherwise a notice
     /// offers it).
     pub reload_changed_files: bool,
+    /// Sizes of the resizable panels.
+    pub panels: PanelSizes,
+}
+
+/// Sizes of the resizable panels as the user left them, points (outer size, margins
+/// included).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PanelSizes {
+    /// Width of the Reports panel on the left.
+    pub reports_width: f32,
+    /// Height of the results table above the pages (the pages get the rest; at first about
+    /// nine rows, so the pages keep most of a laptop screen).
+    pub results_height: f32,
+}
+
+impl Default for PanelSizes {
+    fn default() -> Self {
+        PanelSizes {
+            reports_width: 250.0,
+            results_height: 260.0,
+        }
+    }
+}
+
+impl PanelSizes {
+    /// The allowed width of the Reports panel.
+    pub const REPORTS_WIDTH: std::ops::RangeInclusive<f32> = 160.0..=500.0;
+    /// The allowed height of the results table.
+    pub const RESULTS_HEIGHT: std::ops::RangeInclusive<f32> = 120.0..=2000.0;
+
+    /// Takes a panel size measured on screen (whole points; a value that is not finite is
+    /// ignored).
+    pub fn remember(size: &mut f32, measured: f32) {
+        if measured.is_finite() && measured > 0.0 {
+            *size = measured.round();
+        }
+    }
 }
 
 impl Default for Settings {
@@ -71,6 +109,7 @@ impl Default for Settings {
             compare_threshold_pct: crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT,
             compare_changed_only: false,
             reload_changed_files: false,
+            panels: PanelSizes::default(),
         }
     }
 }

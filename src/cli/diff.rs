@@ -9,7 +9,9 @@ use crate::analysis::compare::export::{
 use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
-use crate::analysis::compare::{DiffOptions, ReportDiff, diff_reports_streamed};
+use crate::analysis::compare::{
+    DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_streamed, rediff_pairs,
+};
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
 use crate::model::units::format_value;
@@ -136,18 +138,40 @@ pub fn run(args: &DiffArgs) -> i32 {
             return EXIT_UNREADABLE;
         }
     };
-    // One pair of result bodies decoded at a time: memory does not grow with the results.
-    let diff = diff_reports_streamed(&mut base, &mut current, &opts, &manual, &mut |_, _| {});
     let fail_on = match (&args.fail_on, &opts.metrics) {
         (Some(f), _) => f.clone(),
         (None, Some(metrics)) => FailOn::from_metrics(metrics),
         (None, None) => FailOn::default(),
     };
+    // One pair of result bodies decoded at a time, and of each pair only the metric
+    // differences the text forms show or the `--fail-on` rules read: memory does not grow with
+    // the results. JSON and CSV, which list every metric, compare each pair again as they
+    // write it.
+    let reads = |key: &str| fail_on.reads_metric(key);
+    let keep = Keep::Shown {
+        max_changes: DEFAULT_MAX_CHANGES,
+        also: &reads,
+    };
+    let diff = diff_reports_streamed(
+        &mut base,
+        &mut current,
+        &opts,
+        &manual,
+        keep,
+        &mut |_, _| {},
+    );
     let failures = fail_on.check(&diff);
-    let out = match args.format {
-        DiffFormat::Text => render_text(&diff, &base, &current, &failures),
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut pairs = |each: &mut dyn FnMut(&MatchedDiff)| {
+        rediff_pairs(&base, &current, &diff, &opts, each);
+    };
+    let written = match args.format {
+        DiffFormat::Text => {
+            out.write_all(render_text(&diff, &base, &current, &failures).as_bytes())
+        }
         DiffFormat::Md => {
-            export::to_markdown(
+            let text = export::to_markdown(
                 &diff,
                 &MarkdownOptions {
                     title: {
@@ -156,13 +180,19 @@ pub fn run(args: &DiffArgs) -> i32 {
                     },
                     max_changes: DEFAULT_MAX_CHANGES,
                 },
-            ) + &failures_markdown(&failures)
+            ) + &failures_markdown(&failures);
+            out.write_all(text.as_bytes())
         }
-        DiffFormat::Json => render_json(&diff, &base, &current, &fail_on, &failures),
-        DiffFormat::Csv => export::to_csv(&diff),
+        DiffFormat::Json => export::write_json_with_pairs(
+            &mut out,
+            json_document(&diff, &base, &current, &fail_on, &failures),
+            &mut pairs,
+        )
+        .and_then(|()| out.write_all(b"\n")),
+        DiffFormat::Csv => export::write_csv_with_pairs(&mut out, &diff, &mut pairs),
     };
     // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    let _ = written.and_then(|()| out.flush());
     if failures.is_empty() {
         EXIT_OK
     } else {
@@ -197,13 +227,16 @@ fn failures_markdown(failures: &[Failure]) -> String {
     out
 }
 
-fn render_json(
+/// The JSON document of the comparison: [`export::to_json`] with both sides, the failures and
+/// the groups of repeated kernels. Its "matched" list is that of `diff`, which may hold only
+/// some metric differences of each pair; `run` writes the pairs compared again in its place.
+fn json_document(
     diff: &ReportDiff,
     base: &Report,
     current: &Report,
     fail_on: &FailOn,
     failures: &[Failure],
-) -> String {
+) -> serde_json::Value {
     let mut doc = export::to_json(diff);
     let side = |r: &Report| {
         serde_json::json!({
@@ -230,10 +263,7 @@ fn render_json(
             }),
         );
     }
-    let mut s =
-        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    s.push('\n');
-    s
+    doc
 }
 
 fn describe(r: &Report) -> String {

@@ -212,6 +212,11 @@ impl Body {
         self.lazy.as_ref().map(|lazy| &lazy.head)
     }
 
+    /// Whether the body is read on demand and not decoded now.
+    pub fn is_pending(&self) -> bool {
+        self.undecoded().is_some()
+    }
+
     /// Whether the body is read on demand and decoded now.
     pub fn is_releasable(&self) -> bool {
         self.lazy.is_some() && self.decoded.get().is_some()

@@ -337,6 +337,19 @@ impl KernelResult {
         self.content = Body::on_demand(head, source, index);
     }
 
+    /// The result to read once and drop: for a result read on demand whose body is not decoded
+    /// now, a copy whose body decodes into the copy (dropped with it), so the result itself
+    /// stays without its body; else the result itself. For passes over every result of a
+    /// report that may not release bodies (it is shared), such as a comparison.
+    pub fn transient(&self) -> std::borrow::Cow<'_, KernelResult> {
+        if self.content.is_pending() {
+            // Cloning a body not decoded copies only where to read it from.
+            std::borrow::Cow::Owned(self.clone())
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        }
+    }
+
     /// The head figures kept by a result read on demand.
     pub fn body_head(&self) -> Option<&BodyHead> {
         self.content.head()

@@ -14,6 +14,7 @@ use super::widgets::{plot_util, theme};
 use crate::app::baselines;
 use crate::app::commands::{Command, OpenRequest};
 use crate::app::page_id::PageId;
+use crate::app::settings::PanelSizes;
 use crate::app::settings::Settings;
 use crate::app::state::AppState;
 use std::path::PathBuf;
@@ -369,10 +370,10 @@ impl SightlineApp {
                 });
         }
         let watch_note = self.state.file_watch_mode().describe();
-        egui::Panel::left("reports_panel")
+        let reports = egui::Panel::left("reports_panel")
             .resizable(true)
-            .default_size(250.0)
-            .size_range(160.0..=500.0)
+            .default_size(self.state.settings.panels.reports_width)
+            .size_range(PanelSizes::REPORTS_WIDTH)
             .show(ui, |ui| {
                 reports_panel::show(
                     ui,
@@ -384,6 +385,10 @@ impl SightlineApp {
                     watch_note.as_deref(),
                 );
             });
+        PanelSizes::remember(
+            &mut self.state.settings.panels.reports_width,
+            reports.response.rect.width(),
+        );
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         drop_overlay::paint_hover(&ctx);
 
@@ -515,13 +520,17 @@ impl SightlineApp {
             self.welcome_ui(ui);
             return;
         }
-        egui::Panel::top("results_panel")
+        let results = egui::Panel::top("results_panel")
             .resizable(true)
-            .default_size(300.0)
-            .size_range(120.0..=2000.0)
+            .default_size(self.state.settings.panels.results_height)
+            .size_range(PanelSizes::RESULTS_HEIGHT)
             .show(ui, |ui| {
                 self.table.show(ui, &mut self.state, &mut self.queued);
             });
+        PanelSizes::remember(
+            &mut self.state.settings.panels.results_height,
+            results.response.rect.height(),
+        );
         let selected = self.state.selection.and_then(|at| {
             self.state
                 .workspace

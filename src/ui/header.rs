@@ -101,7 +101,7 @@ pub fn show(
     if result.name.demangled != function {
         // The whole demangled name, wrapped and selectable (long template names included).
         let full = ui.add(
-            egui::Label::new(egui::RichText::new(&result.name.demangled).weak().small())
+            egui::Label::new(egui::RichText::new(&result.name.demangled).weak())
                 .wrap()
                 .selectable(true),
         );

@@ -46,6 +46,10 @@ const SCREENSHOT_THEME_VAR: &str = "SIGHTLINE_SCREENSHOT_THEME";
 const SCREENSHOT_BASELINES_VAR: &str = "SIGHTLINE_SCREENSHOT_BASELINES";
 /// The window size of a screenshot, `WIDTHxHEIGHT` (default 1360x860).
 const SCREENSHOT_SIZE_VAR: &str = "SIGHTLINE_SCREENSHOT_SIZE";
+/// The zoom factor of a screenshot (as View → Zoom in sets it, e.g. `1.5`).
+const SCREENSHOT_ZOOM_VAR: &str = "SIGHTLINE_SCREENSHOT_ZOOM";
+/// The text typed into the results table's filter.
+const SCREENSHOT_FILTER_VAR: &str = "SIGHTLINE_SCREENSHOT_FILTER";
 
 /// The window size asked for by [`SCREENSHOT_SIZE_VAR`].
 fn screenshot_size() -> Option<[f32; 2]> {
@@ -136,6 +140,15 @@ fn prepare_screenshot(app: &mut SightlineApp, files: Vec<PathBuf>) {
     for file in files {
         app.open(OpenRequest::Path(file));
         app.wait_for_loads(Duration::from_secs(300));
+    }
+    if let Some(zoom) = std::env::var(SCREENSHOT_ZOOM_VAR)
+        .ok()
+        .and_then(|z| z.trim().parse::<f32>().ok())
+    {
+        app.settings_mut().zoom_factor = Settings::clamp_zoom(zoom);
+    }
+    if let Ok(filter) = std::env::var(SCREENSHOT_FILTER_VAR) {
+        *app.filter_mut() = filter;
     }
     if let Ok(page) = std::env::var(SCREENSHOT_PAGE_VAR)
         && let Some(p) = PageId::from_label(&page)

@@ -75,7 +75,20 @@ impl ResultsTable {
                 view.filter.clear();
             }
             let shown = view.order(workspace, *sort).len();
-            ui.weak(format!("{shown} of {} results", workspace.result_count()));
+            let total = workspace.result_count();
+            if shown == 0 && total > 0 && !view.filter.is_empty() {
+                // An empty table says why, where the eye is: next to the filter.
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "No kernel name contains \u{201c}{}\u{201d}",
+                        view.filter.trim()
+                    ),
+                );
+                ui.weak(format!("0 of {total} results"));
+            } else {
+                ui.weak(format!("{shown} of {total} results"));
+            }
         });
         let scroll_to = self.scroll_to.take();
         let order = view.order(workspace, *sort);
@@ -93,9 +106,9 @@ impl ResultsTable {
             .auto_shrink([false, false])
             .sense(egui::Sense::click())
             .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-            .column(Column::initial(130.0).at_least(50.0).clip(true))
+            .column(Column::initial(124.0).at_least(50.0).clip(true))
             .column(Column::initial(36.0).at_least(24.0))
-            .column(Column::initial(160.0).at_least(60.0).clip(true))
+            .column(Column::initial(190.0).at_least(60.0).clip(true))
             .column(Column::initial(150.0).at_least(60.0).clip(true))
             .column(Column::initial(76.0).at_least(50.0))
             .column(Column::initial(104.0).at_least(60.0))
@@ -110,7 +123,12 @@ impl ResultsTable {
                 for column in SortColumn::ALL {
                     header.col(|ui| {
                         let sorted = sort.column == column;
-                        if ui.selectable_label(sorted, column.title()).clicked() {
+                        let label = ui.selectable_label(sorted, column.title());
+                        let label = match column.hover() {
+                            Some(hover) => label.on_hover_text(hover),
+                            None => label,
+                        };
+                        if label.clicked() {
                             clicked_header = Some(column);
                         }
                         if sorted {

@@ -136,7 +136,8 @@ impl ResultScan {
     fn of(report: &Report) -> Self {
         let mut scan = ResultScan::default();
         for r in &report.results {
-            scan.add(report, r);
+            // A body read on demand is decoded into a copy, dropped after it is read.
+            scan.add(report, &r.transient());
         }
         scan
     }

@@ -7,6 +7,7 @@ use super::{MatchedDiff, ReportDiff, UnmatchedResult};
 use crate::model::units::format_value;
 use crate::model::{Value, names};
 use serde_json::{Value as Json, json};
+use std::io::Write;
 
 /// The metrics a comparison table shows for every kernel, after the duration.
 pub const HEADLINE_METRICS: [(&str, &str); 3] = [
@@ -73,14 +74,14 @@ pub fn pct_text(delta: Option<f64>, known: bool) -> String {
 
 /// The change of a metric diff as text. Percentages: percentage points (`+12.30 pp`); other
 /// numbers: `+20.00%`, `new` when the base is zero, `gone` when the current value is zero;
-/// `≈0%` when the difference is within the precision a text form printed. Values that are not
-/// numbers are never subtracted: `same` or `changed`.
+/// `≈0%` (`≈0 pp` for a percentage) when the difference is within the precision a text form
+/// printed. Values that are not numbers are never subtracted: `same` or `changed`.
 pub fn delta_text(m: Option<&MetricDiff>) -> String {
     let Some(m) = m else { return "-".into() };
     match (m.base_f64(), m.current_f64()) {
         (Some(b), Some(c)) if b.is_finite() && c.is_finite() => {
             if m.within_precision && b != c {
-                "≈0%".into()
+                if is_percentage(m) { "≈0 pp" } else { "≈0%" }.into()
             } else if is_percentage(m) {
                 format!("{:+.2} pp", c - b)
             } else if b == 0.0 && c != 0.0 {
@@ -223,42 +224,41 @@ fn unmatched_json(u: &UnmatchedResult) -> Json {
     json!({"id": u.id, "name": u.name, "duration_ns": num_json(u.duration_ns)})
 }
 
+/// The JSON of one matched pair, as the document's "matched" list holds it.
+pub fn matched_json(k: &MatchedDiff) -> Json {
+    let duration = match &k.diff.duration {
+        Some(d) => json!({
+            "base": num_json(d.base_f64()),
+            "current": num_json(d.current_f64()),
+            "delta_pct": num_json(d.delta_pct),
+            "verdict": d.verdict.name(),
+        }),
+        None => json!({
+            "base": num_json(k.base_duration_ns),
+            "current": num_json(k.current_duration_ns),
+            "delta_pct": Json::Null,
+            "verdict": Json::Null,
+        }),
+    };
+    json!({
+        "base_id": k.base_id,
+        "current_id": k.current_id,
+        "name": k.name,
+        "match": k.kind.name(),
+        "shape_differs": k.shape_differs,
+        "changes": k.changes,
+        "duration_ns": duration,
+        "time_delta_ns": num_json(k.time_delta_ns()),
+        "metrics": k.diff.metrics.iter().map(metric_json).collect::<Vec<_>>(),
+        "why": k.why,
+        "metrics_only_in_base": k.diff.only_in_base,
+        "metrics_only_in_current": k.diff.only_in_current,
+    })
+}
+
 /// The JSON document of a comparison.
 pub fn to_json(diff: &ReportDiff) -> Json {
-    let matched: Vec<Json> = diff
-        .matched
-        .iter()
-        .map(|k| {
-            let duration = match &k.diff.duration {
-                Some(d) => json!({
-                    "base": num_json(d.base_f64()),
-                    "current": num_json(d.current_f64()),
-                    "delta_pct": num_json(d.delta_pct),
-                    "verdict": d.verdict.name(),
-                }),
-                None => json!({
-                    "base": num_json(k.base_duration_ns),
-                    "current": num_json(k.current_duration_ns),
-                    "delta_pct": Json::Null,
-                    "verdict": Json::Null,
-                }),
-            };
-            json!({
-                "base_id": k.base_id,
-                "current_id": k.current_id,
-                "name": k.name,
-                "match": k.kind.name(),
-                "shape_differs": k.shape_differs,
-                "changes": k.changes,
-                "duration_ns": duration,
-                "time_delta_ns": num_json(k.time_delta_ns()),
-                "metrics": k.diff.metrics.iter().map(metric_json).collect::<Vec<_>>(),
-                "why": k.why,
-                "metrics_only_in_base": k.diff.only_in_base,
-                "metrics_only_in_current": k.diff.only_in_current,
-            })
-        })
-        .collect();
+    let matched: Vec<Json> = diff.matched.iter().map(matched_json).collect();
     let totals = diff.totals();
     json!({
         "threshold_pct": diff.threshold_pct,
@@ -333,15 +333,51 @@ fn metric_row(status: &str, k: &MatchedDiff, m: &MetricDiff) -> Vec<String> {
 /// The comparison as CSV: one row per matched kernel and metric (the duration first), then one
 /// row per result only one side has.
 pub fn to_csv(diff: &ReportDiff) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut rows: Vec<Vec<String>> = vec![CSV_HEADER.iter().map(|s| s.to_string()).collect()];
-    for k in &diff.matched {
-        if let Some(d) = &k.diff.duration {
-            rows.push(metric_row("matched", k, d));
+    let mut bytes = Vec::new();
+    // Writing into memory cannot fail for I/O reasons.
+    let _ = write_csv_with_pairs(&mut bytes, diff, &mut |each| {
+        for k in &diff.matched {
+            each(k);
         }
-        for m in k.diff.metrics.iter().filter(|m| m.key != names::DURATION) {
-            rows.push(metric_row("matched", k, m));
+    });
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Hands each matched pair of a comparison to the callback it is given, in order.
+pub type PairSource<'a> = dyn FnMut(&mut dyn FnMut(&MatchedDiff)) + 'a;
+
+/// Writes [`to_csv`] of `diff` with the rows of the matched pairs taken from `pairs` (the
+/// pairs of `diff`, with every metric difference), one pair at a time.
+pub fn write_csv_with_pairs(
+    w: &mut dyn Write,
+    diff: &ReportDiff,
+    pairs: &mut PairSource<'_>,
+) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_writer(w);
+    w.write_record(CSV_HEADER)?;
+    let mut failed = None;
+    pairs(&mut |k| {
+        if failed.is_some() {
+            return;
         }
+        let mut rows = k
+            .diff
+            .duration
+            .iter()
+            .map(|d| metric_row("matched", k, d))
+            .chain(
+                k.diff
+                    .metrics
+                    .iter()
+                    .filter(|m| m.key != names::DURATION)
+                    .map(|m| metric_row("matched", k, m)),
+            );
+        if let Some(e) = rows.find_map(|row| w.write_record(&row).err()) {
+            failed = Some(e);
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
     }
     let unmatched = |status: &str, u: &UnmatchedResult, base_side: bool| -> Vec<String> {
         let duration = opt_text(u.duration_ns);
@@ -367,17 +403,70 @@ pub fn to_csv(diff: &ReportDiff) -> String {
         ]
     };
     for u in &diff.only_in_base {
-        rows.push(unmatched("only_in_base", u, true));
+        w.write_record(unmatched("only_in_base", u, true))?;
     }
     for u in &diff.only_in_current {
-        rows.push(unmatched("only_in_current", u, false));
+        w.write_record(unmatched("only_in_current", u, false))?;
     }
-    for row in rows {
-        // Writing into memory cannot fail for I/O reasons; a failed row is skipped.
-        let _ = w.write_record(&row);
+    w.flush()?;
+    Ok(())
+}
+
+/// Stands for the matched pairs in a document written by [`write_json_with_pairs`].
+const MATCHED_MARK: &str = "\u{1}matched pairs\u{1}";
+
+/// Writes `doc` (a [`to_json`] document) pretty-printed as `serde_json` prints it, its
+/// "matched" list written from `pairs` one pair at a time: the same bytes as printing the
+/// document with every pair in it, without holding them.
+pub fn write_json_with_pairs(
+    w: &mut dyn Write,
+    mut doc: Json,
+    pairs: &mut PairSource<'_>,
+) -> std::io::Result<()> {
+    if let Some(obj) = doc.as_object_mut() {
+        obj.insert("matched".into(), Json::String(MATCHED_MARK.into()));
     }
-    let bytes = w.into_inner().unwrap_or_default();
-    String::from_utf8_lossy(&bytes).into_owned()
+    let text = serde_json::to_string_pretty(&doc)?;
+    let mark = serde_json::to_string(MATCHED_MARK)?;
+    let Some((head, tail)) = text.split_once(&mark) else {
+        return w.write_all(text.as_bytes());
+    };
+    w.write_all(head.as_bytes())?;
+    w.write_all(b"[")?;
+    let mut first = true;
+    let mut failed = None;
+    pairs(&mut |k| {
+        if failed.is_some() {
+            return;
+        }
+        let item = match serde_json::to_string_pretty(&matched_json(k)) {
+            Ok(item) => item,
+            Err(e) => {
+                failed = Some(e.into());
+                return;
+            }
+        };
+        // The list's items sit two levels deep: four spaces before each of their lines.
+        let mut written = w.write_all(if first { b"\n" } else { b",\n" });
+        for (i, line) in item.lines().enumerate() {
+            if i > 0 {
+                written = written.and_then(|()| w.write_all(b"\n"));
+            }
+            written = written
+                .and_then(|()| w.write_all(b"    "))
+                .and_then(|()| w.write_all(line.as_bytes()));
+        }
+        first = false;
+        failed = written.err();
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if !first {
+        w.write_all(b"\n  ")?;
+    }
+    w.write_all(b"]")?;
+    w.write_all(tail.as_bytes())
 }
 
 /// Options of [`to_markdown`].

@@ -114,6 +114,13 @@ impl FailOn {
         }
     }
 
+    /// Whether a rule reads the metric `key` of the matched pairs.
+    pub fn reads_metric(&self, key: &str) -> bool {
+        self.rules.iter().any(
+            |(_, rule)| matches!(rule, FailRule::Metric { selector, .. } if selects(selector, key)),
+        )
+    }
+
     /// Every rule that fired, kernel by kernel.
     pub fn check(&self, diff: &ReportDiff) -> Vec<Failure> {
         let mut out = Vec::new();

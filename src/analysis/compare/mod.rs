@@ -9,6 +9,7 @@ pub mod direction;
 pub mod export;
 pub mod fail_on;
 pub mod groups;
+pub mod kept;
 pub mod matching;
 pub mod metric_diff;
 pub mod normalize;
@@ -23,6 +24,7 @@ pub use context::{
     ContextKind, ContextWarning, RunContext, context_warnings, context_warnings_releasing,
 };
 pub use direction::{Direction, direction_of};
+pub use kept::Keep;
 pub use matching::{
     KernelMatch, MatchKind, MatchNote, Matching, match_results, match_results_with,
 };
@@ -146,34 +148,81 @@ pub fn diff_reports_with(
     opts: &DiffOptions,
     manual: &[(usize, usize)],
 ) -> ReportDiff {
+    diff_reports_keeping(base, current, opts, manual, Keep::All)
+}
+
+/// [`diff_reports_with`] keeping of each pair's metric differences only those `keep` names.
+/// Bodies read on demand are decoded into copies dropped after each pair, so the reports
+/// (which may be shared) are left as they were and one pair of bodies is decoded at a time.
+pub fn diff_reports_keeping(
+    base: &Report,
+    current: &Report,
+    opts: &DiffOptions,
+    manual: &[(usize, usize)],
+    keep: Keep<'_>,
+) -> ReportDiff {
     let matching = match_results_with(&base.results, &current.results, manual);
-    let matched = matching
-        .pairs
-        .iter()
-        .filter_map(|p| matched_diff(base, current, p, opts))
-        .collect();
+    let mut kept = kept::Kept::new(keep, opts.metrics.is_some());
+    let mut matched = Vec::with_capacity(matching.pairs.len());
+    for p in &matching.pairs {
+        if let Some(m) = matched_diff(base, current, p, opts) {
+            let at = matched.len();
+            matched.push(kept.add(m, at));
+        }
+    }
+    kept.finish(&mut matched);
     let context = context_warnings(base, current);
     assemble(base, current, matching, matched, context, opts)
+}
+
+/// Compares again each matched pair of `diff` (made from `base` and `current` with `opts`,
+/// which may have kept only some metric differences), with every metric difference, and hands
+/// the pairs to `each` one at a time, in order. For writing every metric of a large comparison
+/// without holding them all.
+pub fn rediff_pairs(
+    base: &Report,
+    current: &Report,
+    diff: &ReportDiff,
+    opts: &DiffOptions,
+    each: &mut dyn FnMut(&MatchedDiff),
+) {
+    for m in &diff.matched {
+        let p = KernelMatch {
+            base: m.base_index,
+            current: m.current_index,
+            kind: m.kind,
+            shape_differs: m.shape_differs,
+            changes: m.changes.clone(),
+        };
+        if let Some(full) = matched_diff(base, current, &p, opts) {
+            each(&full);
+        }
+    }
 }
 
 /// [`diff_reports_with`] reading one pair of results at a time: after each pair is compared
 /// (and each result is read for the context), the bodies read on demand are released again,
 /// so only a pair of bodies is decoded at once. `observe` sees both reports before each
-/// release. The result equals that of [`diff_reports_with`].
+/// release. The result equals that of [`diff_reports_keeping`].
 pub fn diff_reports_streamed(
     base: &mut Report,
     current: &mut Report,
     opts: &DiffOptions,
     manual: &[(usize, usize)],
+    keep: Keep<'_>,
     observe: &mut dyn FnMut(&Report, &Report),
 ) -> ReportDiff {
     let matching = match_results_with(&base.results, &current.results, manual);
     // Matching reads the launch shape, which a result without one takes from its metrics.
     base.release_bodies(0);
     current.release_bodies(0);
+    let mut kept = kept::Kept::new(keep, opts.metrics.is_some());
     let mut matched = Vec::with_capacity(matching.pairs.len());
     for p in &matching.pairs {
-        matched.extend(matched_diff(base, current, p, opts));
+        if let Some(m) = matched_diff(base, current, p, opts) {
+            let at = matched.len();
+            matched.push(kept.add(m, at));
+        }
         observe(base, current);
         if let Some(r) = base.results.get_mut(p.base) {
             r.release_body();
@@ -182,6 +231,7 @@ pub fn diff_reports_streamed(
             r.release_body();
         }
     }
+    kept.finish(&mut matched);
     let context = context_warnings_releasing(base, current, observe);
     assemble(base, current, matching, matched, context, opts)
 }
@@ -193,8 +243,11 @@ fn matched_diff(
     p: &KernelMatch,
     opts: &DiffOptions,
 ) -> Option<MatchedDiff> {
-    let b = base.results.get(p.base)?;
-    let c = current.results.get(p.current)?;
+    // Bodies read on demand are decoded into copies dropped after the pair, so comparing
+    // shared reports keeps one pair of bodies at a time.
+    let b = base.results.get(p.base)?.transient();
+    let c = current.results.get(p.current)?.transient();
+    let (b, c) = (b.as_ref(), c.as_ref());
     let name = normalize::display_name(c);
     let name = if name.is_empty() {
         normalize::display_name(b)

@@ -4,7 +4,7 @@
 //! executed; the occupancy limiter and occupancy.
 
 use super::metric_diff::{Speed, delta_pct, metric_number};
-use crate::model::units::format_value;
+use crate::app::format::value_text;
 use crate::model::{KernelResult, RuleKind, RuleResult};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -313,8 +313,8 @@ fn count_change(
         subject: subject.to_string(),
         text: format!(
             "{what}: {} → {} ({pct_text})",
-            format_value(x, unit),
-            format_value(y, unit)
+            value_text(x, unit),
+            value_text(y, unit)
         ),
         base: Some(x),
         current: Some(y),

@@ -6,10 +6,13 @@
 //! matching then respects (see [`crate::app::manual_pairs`]).
 
 use crate::analysis::compare::export::{
-    HEADLINE_METRICS, delta_text, time_delta_text, totals_lines,
+    DEFAULT_MAX_CHANGES, HEADLINE_METRICS, delta_text, time_delta_text, totals_lines,
 };
 use crate::analysis::compare::metric_diff::delta_pct;
-use crate::analysis::compare::{DiffOptions, MatchKind, ReportDiff, Verdict, diff_reports_with};
+use crate::analysis::compare::{
+    DiffOptions, Keep, MatchKind, MatchedDiff, ReportDiff, Verdict, diff_reports_keeping,
+    rediff_pairs,
+};
 use crate::app::commands::Command;
 use crate::app::format::value_text;
 use crate::app::manual_pairs;
@@ -76,17 +79,26 @@ pub struct ReportCompareState {
 
 impl ReportCompareState {
     /// The reports compared now: the chosen ones while open, else the selected result's
-    /// report as the current one and the first other open report as the baseline.
+    /// report as the current one and the first other open report as the baseline; when the
+    /// selected report is the first one opened (the usual "before" of a before/after pair),
+    /// it is the baseline and the next one opened the current report.
     pub fn sides(&self, workspace: &Workspace, selected: ReportId) -> Option<(ReportId, ReportId)> {
         let open = |id: Option<ReportId>| id.filter(|id| workspace.report(*id).is_some());
-        let current = open(self.current).unwrap_or(selected);
-        let base = open(self.base).filter(|b| *b != current).or_else(|| {
+        let first_other = |than: ReportId| {
             workspace
                 .reports()
                 .iter()
                 .map(|r| r.id)
-                .find(|id| *id != current)
-        })?;
+                .find(|id| *id != than)
+        };
+        let first_open = workspace.reports().first().map(|r| r.id);
+        if self.current.is_none() && self.base.is_none() && first_open == Some(selected) {
+            return Some((selected, first_other(selected)?));
+        }
+        let current = open(self.current).unwrap_or(selected);
+        let base = open(self.base)
+            .filter(|b| *b != current)
+            .or_else(|| first_other(current))?;
         Some((base, current))
     }
 
@@ -155,11 +167,32 @@ pub fn show(
             threshold_pct: settings.threshold_pct(),
             metrics: None,
         };
-        let diff = diff_reports_with(&b.report, &c.report, &opts, &key.manual);
+        // Of each pair only what the page and its Markdown show: bodies are decoded one pair
+        // at a time and dropped, and the comparison does not hold every metric of every pair.
+        let diff = diff_reports_keeping(
+            &b.report,
+            &c.report,
+            &opts,
+            &key.manual,
+            Keep::Shown {
+                max_changes: DEFAULT_MAX_CHANGES,
+                also: &|_| false,
+            },
+        );
         state.cache = Some((key, diff));
     }
     let Some((_, diff)) = state.cache.as_ref() else {
         return;
+    };
+    let opts = DiffOptions {
+        threshold_pct: settings.threshold_pct(),
+        metrics: None,
+    };
+    // The CSV lists every metric: the pairs are compared again as it is written.
+    let every_metric = |each: &mut dyn FnMut(&MatchedDiff)| {
+        if let (Some(b), Some(c)) = (workspace.report(base), workspace.report(current)) {
+            rediff_pairs(&b.report, &c.report, diff, &opts, each);
+        }
     };
     let name = |id: ReportId| workspace.report(id).map_or("-", |r| r.name.as_str());
     for w in &diff.warnings {
@@ -170,6 +203,7 @@ pub fn show(
         ui,
         &ExportSource {
             diff,
+            every_metric: Some(&every_metric),
             title: format!("Comparison: {} → {}", name(base), name(current)),
             file_stem: compare_export::safe_file_stem(&format!(
                 "compare_{}_vs_{}",

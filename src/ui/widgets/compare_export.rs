@@ -2,13 +2,20 @@
 //! request) to the clipboard, or save it to a file (the save dialog runs in the app, which
 //! says so when no dialog can be shown).
 
-use crate::analysis::compare::ReportDiff;
 use crate::analysis::compare::export::{self, DEFAULT_MAX_CHANGES, MarkdownOptions};
+use crate::analysis::compare::{MatchedDiff, ReportDiff};
 use crate::app::commands::Command;
+
+/// Hands each pair of a comparison, with every metric difference, to the callback it is given.
+pub type EveryMetric<'a> = dyn Fn(&mut dyn FnMut(&MatchedDiff)) + 'a;
 
 /// What is exported and under which names.
 pub struct ExportSource<'a> {
     pub diff: &'a ReportDiff,
+    /// When `diff` keeps only some metric differences of each pair: hands its pairs, compared
+    /// again with every metric, to the callback one at a time (for the CSV, which lists them
+    /// all).
+    pub every_metric: Option<&'a EveryMetric<'a>>,
     /// The Markdown heading (`Comparison: a → b`).
     pub title: String,
     /// The file name offered by the save dialog, without extension.
@@ -17,7 +24,13 @@ pub struct ExportSource<'a> {
 
 /// The comparison as CSV.
 pub fn csv_text(source: &ExportSource<'_>) -> String {
-    export::to_csv(source.diff)
+    let Some(pairs) = source.every_metric else {
+        return export::to_csv(source.diff);
+    };
+    let mut bytes = Vec::new();
+    // Writing into memory cannot fail for I/O reasons.
+    let _ = export::write_csv_with_pairs(&mut bytes, source.diff, &mut |each| pairs(each));
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// The comparison as Markdown.

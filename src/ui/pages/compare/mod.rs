@@ -273,6 +273,7 @@ fn top_ui(
         ui,
         &ExportSource {
             diff: &view.export,
+            every_metric: None,
             title: view.export_title.clone(),
             file_stem: view.file_stem.clone(),
         },
