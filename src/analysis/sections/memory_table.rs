@@ -2,7 +2,8 @@
 //! the metric group a table is built from is split into rows by what is accessed (`mem_global`
 //! `op_ld` → "Global Loads", `srcunit_tex` → "TEX") and into columns by what is counted
 //! (requests, sectors, wavefronts, bytes, each also as % of peak or per second). Works from the
-//! metric names alone, so tables of any architecture lay themselves out.
+//! metric names alone, so tables of any architecture lay themselves out. The tables the Kernel
+//! Profiling Guide defines take its rows and columns instead ([`super::memory_guide`]).
 
 use crate::model::section_body::BodyItem;
 
@@ -26,6 +27,8 @@ pub struct Row {
 pub struct Grid {
     pub columns: Vec<String>,
     pub rows: Vec<Row>,
+    /// Metrics of the table that no cell shows.
+    pub other: Vec<Cell>,
 }
 
 /// Column names of well-known counters.
@@ -179,8 +182,14 @@ pub fn split(name: &str) -> (String, String) {
     (format!("{base}{col_extra}{suffix}"), qual)
 }
 
-/// The grid of a memory table item.
+/// The grid of a memory table item: the Profiling Guide's layout where it has one, else rows
+/// by access and columns by counter.
 pub fn grid(item: &BodyItem) -> Grid {
+    super::memory_guide::grid(item).unwrap_or_else(|| by_name(item))
+}
+
+/// The grid of a memory table item laid out from its metric names alone.
+pub fn by_name(item: &BodyItem) -> Grid {
     let mut g = Grid::default();
     for row in &item.rows {
         let name = row

@@ -4,6 +4,7 @@
 
 pub mod labels;
 pub mod memory_chart;
+pub mod memory_guide;
 pub mod memory_table;
 pub mod numa;
 pub mod paired;

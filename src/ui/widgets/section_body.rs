@@ -460,6 +460,26 @@ fn memory_table_ui(ui: &mut egui::Ui, item: &BodyItem) {
                     }
                 });
         });
+    if !g.other.is_empty() {
+        egui::CollapsingHeader::new(format!("Other metrics of this table ({})", g.other.len()))
+            .id_salt("memory_table_other")
+            .default_open(false)
+            .show(ui, |ui| {
+                egui::Grid::new("memory_table_other_grid")
+                    .striped(true)
+                    .num_columns(2)
+                    .show(ui, |ui| {
+                        for c in &g.other {
+                            ui.monospace(&c.metric);
+                            ui.label(match c.value {
+                                Some(v) => format_value(v, &c.unit),
+                                None => "n/a".to_string(),
+                            });
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
 }
 
 /// The NUMA affinity table: one row per GPU, the metric of each column on hover.
