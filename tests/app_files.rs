@@ -563,7 +563,8 @@ fn docs_screenshots() {
         .save(docs.join("app_loading.png"))
         .unwrap();
     h.get_by_label("Cancel all").click();
-    h.run();
+    // The spinners keep repainting until the cancelled threads are gone.
+    h.step();
     wait_for_threads(&mut h);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -408,6 +408,11 @@ fn cell(ui: &mut egui::Ui, text: impl Into<egui::WidgetText>) -> egui::Response 
     ui.add(egui::Label::new(text).truncate().selectable(false))
 }
 
+/// What the table says of a kernel only in the baseline report, and of one only in the
+/// current report (short enough for the column; the summary above says the same).
+const REMOVED: &str = "removed";
+const ADDED: &str = "added";
+
 /// The table of matched kernels by impact, then the unmatched ones; returns what a click or
 /// the context menu of a row asks for (`candidates`: the current results, for "Pair with…").
 fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff, candidates: &[String]) -> Option<TableAction> {
@@ -415,8 +420,8 @@ fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff, candidates: &[String]) -> Opti
     let unmatched: Vec<(&str, &crate::analysis::compare::UnmatchedResult)> = diff
         .only_in_base
         .iter()
-        .map(|u| ("only in baseline", u))
-        .chain(diff.only_in_current.iter().map(|u| ("only in current", u)))
+        .map(|u| (REMOVED, u))
+        .chain(diff.only_in_current.iter().map(|u| (ADDED, u)))
         .collect();
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
     let mut clicked = None;
@@ -527,7 +532,7 @@ fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff, candidates: &[String]) -> Opti
                 } else if let Some((side, u)) =
                     i.checked_sub(rows.len()).and_then(|j| unmatched.get(j))
                 {
-                    let base_side = *side == "only in baseline";
+                    let base_side = *side == REMOVED;
                     row.col(|ui| {
                         let ids = if base_side {
                             format!("{}→–", u.id)
@@ -558,7 +563,12 @@ fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff, candidates: &[String]) -> Opti
                         cell(ui, RichText::new(c).weak());
                     });
                     row.col(|ui| {
-                        cell(ui, RichText::new(*side).color(ui.visuals().warn_fg_color));
+                        cell(ui, RichText::new(*side).color(ui.visuals().warn_fg_color))
+                            .on_hover_text(if base_side {
+                                "Only in the baseline report"
+                            } else {
+                                "Only in the current report"
+                            });
                     });
                     for _ in 0..2 + HEADLINE_METRICS.len() {
                         row.col(|_| {});
