@@ -227,9 +227,9 @@ fn failures_markdown(failures: &[Failure]) -> String {
     out
 }
 
-/// The JSON document of the comparison: [`export::to_json`] with both sides, the failures and
-/// the groups of repeated kernels. Its "matched" list is that of `diff`, which may hold only
-/// some metric differences of each pair; `run` writes the pairs compared again in its place.
+/// The JSON document of the comparison without its pairs
+/// ([`export::to_json_without_pairs`]), with both sides, the failures and the groups of
+/// repeated kernels; `run` writes the pairs, compared again, into its "matched" list.
 fn json_document(
     diff: &ReportDiff,
     base: &Report,
@@ -237,7 +237,7 @@ fn json_document(
     fail_on: &FailOn,
     failures: &[Failure],
 ) -> serde_json::Value {
-    let mut doc = export::to_json(diff);
+    let mut doc = export::to_json_without_pairs(diff);
     let side = |r: &Report| {
         serde_json::json!({
             "path": r.source.display().to_string(),

@@ -258,7 +258,15 @@ pub fn matched_json(k: &MatchedDiff) -> Json {
 
 /// The JSON document of a comparison.
 pub fn to_json(diff: &ReportDiff) -> Json {
-    let matched: Vec<Json> = diff.matched.iter().map(matched_json).collect();
+    json_with(diff, diff.matched.iter().map(matched_json).collect())
+}
+
+/// [`to_json`] with an empty "matched" list, for [`write_json_with_pairs`] to fill.
+pub fn to_json_without_pairs(diff: &ReportDiff) -> Json {
+    json_with(diff, Vec::new())
+}
+
+fn json_with(diff: &ReportDiff, matched: Vec<Json>) -> Json {
     let totals = diff.totals();
     json!({
         "threshold_pct": diff.threshold_pct,
@@ -415,7 +423,7 @@ pub fn write_csv_with_pairs(
 /// Stands for the matched pairs in a document written by [`write_json_with_pairs`].
 const MATCHED_MARK: &str = "\u{1}matched pairs\u{1}";
 
-/// Writes `doc` (a [`to_json`] document) pretty-printed as `serde_json` prints it, its
+/// Writes `doc` (a [`to_json`] or [`to_json_without_pairs`] document) pretty-printed as `serde_json` prints it, its
 /// "matched" list written from `pairs` one pair at a time: the same bytes as printing the
 /// document with every pair in it, without holding them.
 pub fn write_json_with_pairs(
