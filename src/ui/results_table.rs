@@ -250,11 +250,13 @@ fn row_cells(
     baseline: Option<(egui::Color32, bool)>,
 ) {
     row.col(|ui| {
-        ui.add(
-            egui::Label::new(&r.report_name)
-                .truncate()
-                .selectable(false),
-        );
+        // Shortened in the middle: the end of a file name (`.details.txt`, `_after.ncu-rep`)
+        // tells reports apart as often as its start.
+        let shown = elide_to_fit(ui, &r.report_name, ui.available_width());
+        let response = ui.add(egui::Label::new(&shown).truncate().selectable(false));
+        if shown != r.report_name {
+            response.on_hover_text(&r.report_name);
+        }
     });
     row.col(|ui| {
         ui.add(egui::Label::new(r.id.to_string()).selectable(false));
@@ -296,6 +298,33 @@ fn row_cells(
             response.on_hover_text(crate::app::format::clean_markup(&r.top_rule_message));
         }
     });
+}
+
+/// `text` shortened in the middle until it fits `width` in the body font.
+fn elide_to_fit(ui: &egui::Ui, text: &str, width: f32) -> String {
+    let text_width = |t: &str| {
+        egui::WidgetText::from(t)
+            .into_galley(
+                ui,
+                Some(egui::TextWrapMode::Extend),
+                f32::INFINITY,
+                egui::TextStyle::Body,
+            )
+            .size()
+            .x
+    };
+    if text_width(text) <= width {
+        return text.to_string();
+    }
+    let mut chars = text.chars().count();
+    while chars > 1 {
+        chars -= 1;
+        let shown = crate::app::names::elide_middle(text, chars);
+        if text_width(&shown) <= width {
+            return shown;
+        }
+    }
+    text.to_string()
 }
 
 /// A percentage as a bar filling the cell, with the number on top.
