@@ -338,16 +338,19 @@ pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
             Stroke::new(1.0, text.gamma_multiply(0.5)),
             egui::StrokeKind::Inside,
         );
+        let figure = (style.node_figure)(n);
+        // A figure of two lines (a comparison's) moves the name up.
+        let lines = figure.as_ref().map_or(1.0, |f| f.lines().count() as f32);
         painter.text(
-            r.center() - vec2(0.0, 7.0 * scale),
+            r.center() - vec2(0.0, 7.0 * lines * scale),
             Align2::CENTER_CENTER,
             n.unit.name(),
             font.clone(),
             text,
         );
-        if let Some(figure) = (style.node_figure)(n) {
+        if let Some(figure) = figure {
             painter.text(
-                r.center() + vec2(0.0, 8.0 * scale),
+                r.center() + vec2(0.0, 8.0 * lines.min(1.5) * scale),
                 Align2::CENTER_CENTER,
                 figure,
                 font.clone(),

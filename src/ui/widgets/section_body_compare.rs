@@ -377,10 +377,12 @@ fn grid_ui(ui: &mut egui::Ui, g: &PairedGrid, sides: &Sides<'_>) {
                             let color =
                                 change_color(ui, &c.value, Some(&c.metric), sides.threshold_pct);
                             ui.vertical(|ui| {
+                                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
                                 ui.label(text(c.value.current, &c.unit));
-                                let pct = pct_text(&c.value);
-                                if !pct.is_empty() {
-                                    ui.label(RichText::new(pct).small().color(color));
+                                if c.value.delta().is_some_and(|d| d != 0.0) {
+                                    ui.label(
+                                        RichText::new(pct_text(&c.value)).small().color(color),
+                                    );
                                 }
                             })
                             .response
@@ -459,20 +461,17 @@ fn chart_ui(ui: &mut egui::Ui, c: &PairedChart, sides: &Sides<'_>) {
             chart_widget::amount_text(&l, mode)
         }
     };
+    // The current value, and the change on a second line when there is one (the gaps between
+    // the units are narrow); both values on hover.
     let label = |l: &Link| match paired_of(l) {
         Some(p) => {
             let v = value_of(p);
-            let pct = pct_text(&v);
-            format!(
-                "{} → {}{}",
-                side_text(p, v.base),
-                side_text(p, v.current),
-                if pct.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({pct})")
-                }
-            )
+            let c = side_text(p, v.current);
+            match v.delta() {
+                Some(d) if d != 0.0 => format!("{c}\n{}", pct_text(&v)),
+                Some(_) => c,
+                None => format!("{} → {c}", side_text(p, v.base)),
+            }
         }
         None => String::new(),
     };
@@ -489,7 +488,7 @@ fn chart_ui(ui: &mut egui::Ui, c: &PairedChart, sides: &Sides<'_>) {
         let p = c.nodes.iter().find(|p| p.unit == n.unit)?;
         let (label, v, _) = p.figure.as_ref()?;
         let t = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
-        Some(format!("{label}: {} → {} %", t(v.base), t(v.current)))
+        Some(format!("{label}\n{} → {} %", t(v.base), t(v.current)))
     };
     let hover = |ui: &mut egui::Ui, l: &Link| {
         let Some(p) = paired_of(l) else { return };
@@ -545,7 +544,8 @@ fn chart_ui(ui: &mut egui::Ui, c: &PairedChart, sides: &Sides<'_>) {
         },
     );
     ui.weak(format!(
-        "Links: {} → {} (Δ%), coloured by the change of the amount transferred.",
-        sides.base_name, sides.current_name
+        "Links: the value of {} and its change against {}, coloured by the change of the amount \
+         transferred; both values on hover.",
+        sides.current_name, sides.base_name
     ));
 }

@@ -143,19 +143,23 @@ fn strip(ui: &mut egui::Ui, series: &Series, sides: &[(Option<&Series>, &Side<'_
         }
         let line: Vec<egui::Pos2> = s.points.iter().map(|&(t, v)| to_screen(t, v)).collect();
         if !several {
-            // The area under the line, as thin columns (the line need not be convex).
+            // The area under the line as one mesh (no seams between its columns).
+            let fill = side.color.gamma_multiply(0.35);
+            let mut mesh = egui::Mesh::default();
             for w in line.windows(2) {
-                painter.add(egui::Shape::convex_polygon(
-                    vec![
-                        w[0],
-                        w[1],
-                        pos2(w[1].x, plot.bottom()),
-                        pos2(w[0].x, plot.bottom()),
-                    ],
-                    side.color.gamma_multiply(0.35),
-                    Stroke::NONE,
-                ));
+                let base = mesh.vertices.len() as u32;
+                for p in [
+                    w[0],
+                    w[1],
+                    pos2(w[1].x, plot.bottom()),
+                    pos2(w[0].x, plot.bottom()),
+                ] {
+                    mesh.colored_vertex(p, fill);
+                }
+                mesh.add_triangle(base, base + 1, base + 2);
+                mesh.add_triangle(base, base + 2, base + 3);
             }
+            painter.add(egui::Shape::mesh(mesh));
         }
         painter.add(egui::Shape::line(line, Stroke::new(1.2, side.color)));
     }

@@ -52,11 +52,16 @@ pub(super) fn bodies_ui(
             ui.weak(format!("Against the first baseline, {}.", base.title));
         }
     }
+    // The report names tell the sides apart when the kernels have the same name and ID.
+    let (base_name, current_name) = (
+        format!("{} ({})", base.title, base.report_name),
+        format!("{} ({})", view.current.title, view.current.report_name),
+    );
     let sides = Sides {
         base_color: side_color(ui, base),
         current_color: side_color(ui, &view.current),
-        base_name: &base.title,
-        current_name: &view.current.title,
+        base_name: &base_name,
+        current_name: &current_name,
         threshold_pct,
     };
     for (i, group) in group_extending(&sections).iter().enumerate() {
