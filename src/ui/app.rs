@@ -144,6 +144,7 @@ impl SightlineApp {
     pub fn set_context(&mut self, ctx: &egui::Context) {
         if !self.fonts_installed {
             theme::install_fonts(ctx);
+            theme::install_styles(ctx);
             self.fonts_installed = true;
         }
         if !self.state.has_waker() {

@@ -108,7 +108,7 @@ impl ResultsTable {
             .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
             .column(Column::initial(124.0).at_least(50.0).clip(true))
             .column(Column::initial(36.0).at_least(24.0))
-            .column(Column::initial(190.0).at_least(60.0).clip(true))
+            .column(Column::initial(170.0).at_least(60.0).clip(true))
             .column(Column::initial(150.0).at_least(60.0).clip(true))
             .column(Column::initial(76.0).at_least(50.0))
             .column(Column::initial(104.0).at_least(60.0))

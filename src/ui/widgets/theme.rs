@@ -33,6 +33,14 @@ pub fn install_fonts(ctx: &egui::Context) {
     ctx.set_fonts(fonts);
 }
 
+/// Adjusts egui's light theme: text fields (the filter, the searches) get a grey fill, where
+/// egui's white one vanished on the near-white panels.
+pub fn install_styles(ctx: &egui::Context) {
+    ctx.style_mut_of(egui::Theme::Light, |style| {
+        style.visuals.text_edit_bg_color = Some(Color32::from_gray(232));
+    });
+}
+
 /// Applies the theme to the context when it differs from the current one.
 pub fn apply(ctx: &egui::Context, choice: ThemeChoice) {
     if ctx.theme() != egui_theme(choice) {
