@@ -313,12 +313,17 @@ fn main() {
         (PageId::Roofline, "idle, Roofline page"),
         (PageId::Occupancy, "idle, Occupancy page"),
         (PageId::ReportDiff, "idle, Report vs report page"),
+        (PageId::Source, "idle, Source page"),
     ] {
         frames.app.settings_mut().page = page;
         frames.measure(name, |_| Vec::new());
     }
     frames.app.settings_mut().page = PageId::Roofline;
     frames.measure("Roofline page, Down arrow every frame", |_| {
+        key(egui::Key::ArrowDown)
+    });
+    frames.app.settings_mut().page = PageId::Occupancy;
+    frames.measure("Occupancy page, Down arrow every frame", |_| {
         key(egui::Key::ArrowDown)
     });
     // A baseline: the Compare page and the Roofline page's arrows.
@@ -328,6 +333,11 @@ fn main() {
     frames.app.select_row(0);
     frames.app.settings_mut().page = PageId::Compare;
     frames.measure("idle, Compare page (one baseline)", |_| Vec::new());
+    frames.measure(
+        "Compare page (one baseline), Down arrow every frame",
+        |_| key(egui::Key::ArrowDown),
+    );
+    frames.app.select_row(0);
     frames.app.settings_mut().page = PageId::Roofline;
     frames.measure("idle, Roofline page (one baseline)", |_| Vec::new());
 

@@ -33,6 +33,7 @@ pub mod manual_pairs;
 pub mod names;
 pub mod occupancy_view;
 pub mod page_id;
+pub mod report_compare_view;
 pub mod roofline_scene;
 pub mod rows;
 pub mod settings;

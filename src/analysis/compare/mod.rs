@@ -105,8 +105,18 @@ pub struct ReportDiff {
 impl ReportDiff {
     /// Matched pairs sorted by impact: the largest time won or lost first.
     pub fn by_impact(&self) -> Vec<&MatchedDiff> {
-        let mut v: Vec<&MatchedDiff> = self.matched.iter().collect();
-        v.sort_by(|a, b| {
+        self.by_impact_order()
+            .into_iter()
+            .filter_map(|i| self.matched.get(i))
+            .collect()
+    }
+
+    /// Indices into `matched` in the order of [`ReportDiff::by_impact`].
+    pub fn by_impact_order(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = (0..self.matched.len()).collect();
+        let m = &self.matched;
+        v.sort_by(|&a, &b| {
+            let (a, b) = (&m[a], &m[b]);
             let ia = a.time_delta_ns().map(f64::abs);
             let ib = b.time_delta_ns().map(f64::abs);
             match (ia, ib) {

@@ -6,18 +6,18 @@
 //! matching then respects (see [`crate::app::manual_pairs`]).
 
 use crate::analysis::compare::export::{
-    DEFAULT_MAX_CHANGES, HEADLINE_METRICS, delta_text, time_delta_text, totals_lines,
+    DEFAULT_MAX_CHANGES, HEADLINE_METRICS, delta_text, time_delta_text,
 };
-use crate::analysis::compare::metric_diff::delta_pct;
 use crate::analysis::compare::{
-    DiffOptions, Keep, MatchKind, MatchedDiff, ReportDiff, Verdict, diff_reports_keeping,
-    rediff_pairs,
+    DiffOptions, Keep, MatchKind, MatchedDiff, Verdict, diff_reports_keeping, rediff_pairs,
 };
+use crate::app::cache::Cached;
 use crate::app::commands::Command;
 use crate::app::format::value_text;
 use crate::app::manual_pairs;
 use crate::app::names::{REPORT_NAME_CHARS, short_demangled};
 use crate::app::page_id::PageId;
+use crate::app::report_compare_view::{ReportCompareView, report_compare_view};
 use crate::app::settings::Settings;
 use crate::app::workspace::{ReportId, ResultRef, Workspace};
 use crate::ui::pages::PageContext;
@@ -74,7 +74,7 @@ enum TableAction {
 pub struct ReportCompareState {
     base: Option<ReportId>,
     current: Option<ReportId>,
-    cache: Option<(DiffKey, ReportDiff)>,
+    cache: Cached<DiffKey, Option<ReportCompareView>>,
 }
 
 impl ReportCompareState {
@@ -104,7 +104,7 @@ impl ReportCompareState {
 
     /// Drops the cached comparison (reports closed or replaced); it is built again when shown.
     pub fn release(&mut self) {
-        self.cache = None;
+        self.cache.clear();
     }
 
     /// Chooses the two reports.
@@ -159,12 +159,11 @@ pub fn show(
         threshold_bits: settings.threshold_pct().to_bits(),
         manual: manual.iter().map(|(_, p)| *p).collect(),
     };
-    if state.cache.as_ref().is_none_or(|(k, _)| *k != key) {
-        let (Some(b), Some(c)) = (workspace.report(base), workspace.report(current)) else {
-            return;
-        };
+    let threshold_pct = settings.threshold_pct();
+    let computed = state.cache.get_or_compute(key, |key| {
+        let (b, c) = (workspace.report(base)?, workspace.report(current)?);
         let opts = DiffOptions {
-            threshold_pct: settings.threshold_pct(),
+            threshold_pct,
             metrics: None,
         };
         // Of each pair only what the page and its Markdown show: bodies are decoded one pair
@@ -179,13 +178,14 @@ pub fn show(
                 also: &|_| false,
             },
         );
-        state.cache = Some((key, diff));
-    }
-    let Some((_, diff)) = state.cache.as_ref() else {
+        Some(report_compare_view(diff, &c.report))
+    });
+    let Some(view) = computed.as_ref() else {
         return;
     };
+    let diff = &view.diff;
     let opts = DiffOptions {
-        threshold_pct: settings.threshold_pct(),
+        threshold_pct,
         metrics: None,
     };
     // The CSV lists every metric: the pairs are compared again as it is written.
@@ -198,7 +198,7 @@ pub fn show(
     for w in &diff.warnings {
         ui.label(RichText::new(format!("Warning: {w}")).color(ui.visuals().warn_fg_color));
     }
-    summary_ui(ui, diff);
+    summary_ui(ui, view);
     compare_export::buttons(
         ui,
         &ExportSource {
@@ -221,17 +221,7 @@ pub fn show(
         "Sorted by time won or lost. Click a kernel to see the pair side by side; right-click \
          a baseline kernel to pair it by hand.",
     );
-    let candidates: Vec<String> = workspace
-        .report(current)
-        .map(|r| {
-            r.report
-                .results
-                .iter()
-                .map(|k| format!("ID {} · {}", k.id, crate::app::baselines::kernel_name(k)))
-                .collect()
-        })
-        .unwrap_or_default();
-    match table_ui(ui, diff, &candidates) {
+    match table_ui(ui, view) {
         Some(TableAction::Open(b, c)) => commands.push(Command::ComparePair {
             base: ResultRef {
                 report: base,
@@ -335,8 +325,9 @@ fn report_picker(ui: &mut egui::Ui, workspace: &Workspace, label: &str, chosen: 
 }
 
 /// Counts and the total time won or lost.
-fn summary_ui(ui: &mut egui::Ui, diff: &ReportDiff) {
-    let worse = diff.regressions().count();
+fn summary_ui(ui: &mut egui::Ui, view: &ReportCompareView) {
+    let diff = &view.diff;
+    let worse = view.regressions;
     ui.horizontal_wrapped(|ui| {
         ui.label(RichText::new(format!("{} matched kernels", diff.matched.len())).strong());
         ui.separator();
@@ -363,32 +354,12 @@ fn summary_ui(ui: &mut egui::Ui, diff: &ReportDiff) {
     });
     // Matched, only in base, only in current, net: the matched and net lines coloured by a
     // change beyond the noise threshold (and the printed precision).
-    let t = diff.totals();
-    let delta = t.matched_delta_shown_ns();
-    let matched_verdict = match delta_pct(t.matched_base_ns, t.matched_current_ns) {
-        Some(p) if p.abs() < diff.threshold_pct => Verdict::Unchanged,
-        _ if delta < 0.0 => Verdict::Better,
-        _ if delta > 0.0 => Verdict::Worse,
-        _ => Verdict::Unchanged,
-    };
-    let net = t.net_shown_ns();
-    let net_verdict = match delta_pct(t.all_base_ns(), t.all_current_ns()) {
-        Some(p) if p.abs() < diff.threshold_pct => Verdict::Unchanged,
-        _ if net < 0.0 => Verdict::Better,
-        _ if net > 0.0 => Verdict::Worse,
-        _ => Verdict::Unchanged,
-    };
-    let lines = totals_lines(diff);
-    let last = lines.len().saturating_sub(1);
-    for (i, line) in lines.into_iter().enumerate() {
-        let verdict = match i {
-            0 => Some(matched_verdict),
-            _ if i == last => Some(net_verdict),
-            _ => None,
-        };
+    for (line, verdict) in &view.totals {
         let text = RichText::new(line);
         ui.label(match verdict {
-            Some(v) if v != Verdict::Unchanged => text.strong().color(theme::verdict_color(ui, v)),
+            Some(v) if *v != Verdict::Unchanged => {
+                text.strong().color(theme::verdict_color(ui, *v))
+            }
             Some(_) => text.strong(),
             None => text,
         });
@@ -415,8 +386,14 @@ const ADDED: &str = "added";
 
 /// The table of matched kernels by impact, then the unmatched ones; returns what a click or
 /// the context menu of a row asks for (`candidates`: the current results, for "Pair with…").
-fn table_ui(ui: &mut egui::Ui, diff: &ReportDiff, candidates: &[String]) -> Option<TableAction> {
-    let rows = diff.by_impact();
+fn table_ui(ui: &mut egui::Ui, view: &ReportCompareView) -> Option<TableAction> {
+    let diff = &view.diff;
+    let candidates = &view.candidates;
+    let rows: Vec<&MatchedDiff> = view
+        .by_impact
+        .iter()
+        .filter_map(|&i| diff.matched.get(i))
+        .collect();
     let unmatched: Vec<(&str, &crate::analysis::compare::UnmatchedResult)> = diff
         .only_in_base
         .iter()
