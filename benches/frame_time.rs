@@ -333,11 +333,6 @@ fn main() {
     frames.app.select_row(0);
     frames.app.settings_mut().page = PageId::Compare;
     frames.measure("idle, Compare page (one baseline)", |_| Vec::new());
-    frames.measure(
-        "Compare page (one baseline), Down arrow every frame",
-        |_| key(egui::Key::ArrowDown),
-    );
-    frames.app.select_row(0);
     frames.app.settings_mut().page = PageId::Roofline;
     frames.measure("idle, Roofline page (one baseline)", |_| Vec::new());
 
