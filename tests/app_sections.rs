@@ -51,6 +51,21 @@ fn details_page_shows_the_bodies_of_the_text_export() {
 }
 
 #[test]
+fn a_text_export_without_bodies_says_which_export_has_them() {
+    // The CC 8.6 capture prints the header tables only.
+    let dir = temp_dir("sections_missing");
+    let file = fixture_file(&dir, "seeds/cli_details_cc86.txt");
+    let mut h = open_ok(vec![file], false);
+    show_page(&mut h, PageId::Details);
+    assert!(!has_label(&h, "Memory Chart"));
+    assert!(has_label_containing(
+        &h,
+        "Charts and tables of this section: charts and tables need the .ncu-rep report, or its \
+         text export with `ncu -i REPORT --print-details all`."
+    ));
+}
+
+#[test]
 fn a_rules_guidance_shows_on_hover_of_its_message() {
     let dir = temp_dir("sections_guidance");
     let rel = "h100/kernels_full.ncu-rep.xz";

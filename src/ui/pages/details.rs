@@ -40,7 +40,18 @@ impl Page for DetailsPage {
 
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
         let bodies = self.bodies(&cx.open.report, cx.at);
-        show(ui, cx.result, &bodies, &mut io.settings.show_sol_breakdown);
+        let note = if bodies.is_empty() {
+            crate::analysis::sections::missing_note(&cx.open.report)
+        } else {
+            None
+        };
+        show(
+            ui,
+            cx.result,
+            &bodies,
+            note,
+            &mut io.settings.show_sol_breakdown,
+        );
         if let Some(address) = section_body::take_source_jump(ui.ctx()) {
             io.shared.source_jump = Some((cx.at, address));
             io.commands.push(Command::ShowPage(PageId::Source));
@@ -77,6 +88,7 @@ pub fn show(
     ui: &mut egui::Ui,
     result: &KernelResult,
     bodies: &[SectionBodies],
+    missing: Option<&str>,
     show_breakdown: &mut bool,
 ) {
     egui::ScrollArea::vertical()
@@ -111,6 +123,11 @@ pub fn show(
                     }
                 }
                 section_ui(ui, i, section, &own);
+                if let Some(note) = missing.filter(|_| has_bodies_in_ncu(&section.name)) {
+                    ui.indent(("missing_bodies", i), |ui| {
+                        ui.weak(format!("Charts and tables of this section: {note}."));
+                    });
+                }
             }
             // Sections with bodies only (no header table and no rule output); sections
             // extending the same absent section share one selector.
@@ -139,6 +156,23 @@ pub fn show(
                     .show(ui, |ui| rules_ui(ui, result.rules()));
             }
         });
+}
+
+/// Whether ncu draws charts or tables below this stock section's header.
+fn has_bodies_in_ncu(section: &str) -> bool {
+    [
+        "Compute Workload Analysis",
+        "Memory Workload Analysis",
+        "Scheduler Statistics",
+        "Warp State Statistics",
+        "Instruction Statistics",
+        "Occupancy",
+        "PM Sampling",
+        "GPU and Memory Workload Distribution",
+        "Source Counters",
+        "NUMA Affinity",
+    ]
+    .contains(&section)
 }
 
 /// One collapsible section: its metric table, its rule results, then its bodies.
