@@ -1050,6 +1050,7 @@ struct Run {
 fn run(input: Vec<u8>, parser: Parser) -> Result<(Vec<u8>, Run), String> {
     let (tx, rx) = mpsc::channel();
     let before = LIVE.load(Ordering::Relaxed);
+    let table_before = sightline::model::intern::table_bytes();
     PEAK.store(before, Ordering::Relaxed);
     let start = Instant::now();
     std::thread::spawn(move || {
@@ -1065,7 +1066,13 @@ fn run(input: Vec<u8>, parser: Parser) -> Result<(Vec<u8>, Run), String> {
         .recv_timeout(CASE_TIME_LIMIT)
         .map_err(|_| format!("no answer within {CASE_TIME_LIMIT:?} (a hang)"))?;
     let elapsed = start.elapsed();
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before);
+    // Texts interned for the first time stay in the process-wide table (bounded by the
+    // distinct texts of the input); the rest must be the parse's own.
+    let table_growth = sightline::model::intern::table_bytes().saturating_sub(table_before);
+    let peak = PEAK
+        .load(Ordering::Relaxed)
+        .saturating_sub(before)
+        .saturating_sub(table_growth);
     Ok((
         input,
         Run {

@@ -107,6 +107,20 @@ impl Table {
     }
 }
 
+/// The heap bytes the process-wide table holds (texts, slots and index). The table is kept for
+/// the whole process, so memory measurements of a report's own data leave it out.
+pub fn table_bytes() -> usize {
+    let index = TABLE.index.read().unwrap_or_else(|e| e.into_inner());
+    let texts: usize = index.ids.keys().map(|t| t.len()).sum();
+    let slots: usize = TABLE
+        .chunks
+        .iter()
+        .filter_map(OnceLock::get)
+        .map(|c| c.len() * std::mem::size_of::<OnceLock<&'static str>>())
+        .sum();
+    texts + slots + index.ids.capacity() * (std::mem::size_of::<(&str, u32)>() + 1)
+}
+
 /// One interned text.
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Symbol(u32);
