@@ -336,11 +336,13 @@ fn occupancy_page_shows_limits_limiter_and_what_if() {
     assert_in_row(&h, "Block Limit Warps", "limiter");
     assert!(!in_row(&h, "Block Limit Registers", "limiter"));
     assert_label_containing(&h, "the built-in table for CC 9.0");
+    // ncu's graph titles, each after the graphs' common "impact of varying" header.
+    assert_label(&h, "Occupancy graphs: impact of varying");
     for graph in [
-        "Impact of Varying Block Size",
-        "Impact of Varying Register Count Per Thread",
-        "Impact of Varying Shared Memory Usage Per Block",
-        "Impact of Varying Block Barriers",
+        "Block Size",
+        "Register Count Per Thread",
+        "Shared Memory Usage Per Block",
+        "Block Barriers",
     ] {
         assert_label(&h, graph);
     }

@@ -2,7 +2,7 @@
 //! the baselines: done once per selection or setting change, then only drawn.
 
 use super::{DurationLine, MetricLine, SectionLines, Side, SideBySide, SideBySideKey};
-use crate::analysis::compare::export::delta_text;
+use crate::analysis::compare::export::{delta_text, is_percentage, pct_text};
 use crate::analysis::compare::matching::launch_shape;
 use crate::analysis::compare::metric_diff::{
     Speed, canonical_metrics, diff_metric, metric_label, speed_of,
@@ -391,13 +391,23 @@ pub fn metric_line(
         let Some(d) = base.and_then(|b| diff_metric(key, &b, &c, threshold, speed)) else {
             return line;
         };
-        line.delta = d
-            .delta()
-            .filter(|x| x.is_finite())
-            .map(|x| signed_value_text(x, &d.unit))
-            .unwrap_or_default();
         line.delta_pct = d.delta_pct;
-        line.pct_text = delta_text(Some(&d));
+        if is_percentage(&d) {
+            // The change in points under Δ, the relative change under Δ%.
+            line.delta = delta_text(Some(&d));
+            line.pct_text = if d.within_precision {
+                "≈0%".to_string()
+            } else {
+                pct_text(d.delta_pct, true)
+            };
+        } else {
+            line.delta = d
+                .delta()
+                .filter(|x| x.is_finite())
+                .map(|x| signed_value_text(x, &d.unit))
+                .unwrap_or_default();
+            line.pct_text = delta_text(Some(&d));
+        }
         line.verdict = Some(d.verdict);
         line.direction = d.direction;
         return line;
@@ -417,7 +427,7 @@ pub fn metric_line(
             };
             line.current = stats.cell_text(&metric_text(c));
             line.delta_pct = stats.delta_pct;
-            line.pct_text = crate::analysis::compare::export::pct_text(stats.delta_pct, true);
+            line.pct_text = pct_text(stats.delta_pct, true);
             if let Some(d) = mean_metric(&values, &c.unit)
                 .and_then(|m| diff_metric(key, &m.view(), &c, threshold, speed))
             {

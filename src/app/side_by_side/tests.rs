@@ -27,6 +27,22 @@ fn one_baseline_gives_delta_and_verdict() {
 }
 
 #[test]
+fn a_percentage_changes_by_points_under_delta_and_relatively_under_delta_pct() {
+    // Compute throughput of 40 % going to 50 %: 10 points, a quarter more.
+    let line = metric_line(
+        "Compute (SM) Throughput",
+        names::SOL_COMPUTE,
+        Some(m(50.0, "%").view()),
+        &[Some(m(40.0, "%").view())],
+        &[0],
+        2.0,
+        Speed::Unknown,
+    );
+    assert_eq!(line.delta, "+10.00 pp");
+    assert_eq!(line.pct_text, "+25.00%");
+}
+
+#[test]
 fn several_baselines_give_mean_delta_and_z() {
     // ncu-reference §1.13: 5.73 with baselines 82.73 and 1.57 gives z = −0.65.
     let line = metric_line(

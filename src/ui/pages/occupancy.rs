@@ -34,6 +34,8 @@ impl Page for OccupancyViewState {
 /// Height of one occupancy graph, points: below the figures, and beside them.
 const GRAPH_HEIGHT: f32 = 190.0;
 const GRAPH_HEIGHT_SIDE: f32 = 132.0;
+/// The most a graph grows to in a tall window, points.
+const GRAPH_HEIGHT_MAX: f32 = 300.0;
 /// Height of the X axis (ticks and label) and width of the Y axis of a graph, points.
 const AXIS_THICKNESS: f32 = 34.0;
 /// From this width on, the graphs go beside the figures.
@@ -317,10 +319,12 @@ fn what_if_ui(ui: &mut egui::Ui, v: &OccupancyView, w: &mut LaunchConfig) {
 fn graphs_ui(ui: &mut egui::Ui, v: &OccupancyView, show_warps: &mut bool, height: f32) {
     let changed = v.what_if_changed();
     ui.horizontal_wrapped(|ui| {
-        ui.strong("Occupancy graphs");
+        ui.strong("Occupancy graphs: impact of varying");
         ui.selectable_value(show_warps, false, "% Occupancy");
         ui.selectable_value(show_warps, true, "# Warps");
-        ui.separator();
+    });
+    // The legend on a line of its own, so it never breaks inside an entry.
+    ui.horizontal_wrapped(|ui| {
         ui.label(
             RichText::new(if changed {
                 "What-if curve"
@@ -334,6 +338,7 @@ fn graphs_ui(ui: &mut egui::Ui, v: &OccupancyView, show_warps: &mut bool, height
             ui.label(RichText::new("What-if (circle)").color(WHAT_IF_COLOR));
         }
     });
+    let height = graph_height(ui, v.curves.len(), height);
     for pair in v.curves.chunks(2) {
         ui.columns(2, |cols| {
             for (col, curve) in cols.iter_mut().zip(pair) {
@@ -341,6 +346,23 @@ fn graphs_ui(ui: &mut egui::Ui, v: &OccupancyView, show_warps: &mut bool, height
             }
         });
     }
+}
+
+/// The height of each graph: at least `least`, and more where the page's visible height leaves
+/// room for every row of graphs (a tall window shows them larger instead of empty space).
+fn graph_height(ui: &egui::Ui, curves: usize, least: f32) -> f32 {
+    let rows = curves.div_ceil(2).max(1) as f32;
+    // Below each plot: its title line and the spacing between rows.
+    let per_row_extra =
+        ui.text_style_height(&egui::TextStyle::Body) + 3.0 * ui.spacing().item_spacing.y;
+    let room = ui.clip_rect().bottom() - ui.cursor().top();
+    ((room / rows) - per_row_extra).clamp(least, GRAPH_HEIGHT_MAX)
+}
+
+/// Ticks and labels of the shared-memory axis: bytes in KB (1,024 bytes), as CUDA states its
+/// shared-memory sizes.
+fn shared_mem_axis(mark: egui_plot::GridMark, _range: &std::ops::RangeInclusive<f64>) -> String {
+    format!("{} KB", (mark.value / 1024.0).round())
 }
 
 /// One occupancy graph: the curve of the what-if launch, the kernel's own point and the
@@ -351,11 +373,32 @@ fn curve_plot(ui: &mut egui::Ui, v: &OccupancyView, curve: &CurveView, height: f
     let changed = v.what_if_changed();
     let x_label = kind.x_label();
     let y_unit = if warps { " warps" } else { " %" };
-    ui.add(egui::Label::new(RichText::new(kind.title()).strong()).truncate());
+    // ncu's titles all start "Impact of Varying"; the graphs' header says so once, which
+    // leaves room for what varies in a half-width column.
+    let short_title = kind.title().trim_start_matches("Impact of Varying ");
+    ui.add(egui::Label::new(RichText::new(short_title).strong()).truncate())
+        .on_hover_text(kind.title());
     let mut plot = Plot::new(("occupancy_curve", kind.name()));
-    if kind == CurveKind::Barriers {
+    let mut x_axis = egui_plot::AxisHints::new_x()
+        .label(if kind == CurveKind::SharedMem {
+            // The ticks carry the unit.
+            "Shared Memory Per Block"
+        } else {
+            x_label
+        })
+        .min_thickness(AXIS_THICKNESS);
+    match kind {
         // The default spacing labels only 0 on a 0..64 axis this narrow.
-        plot = plot.x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [4.0, 16.0, 64.0]));
+        CurveKind::Barriers => {
+            plot = plot.x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [4.0, 16.0, 64.0]));
+        }
+        CurveKind::SharedMem => {
+            plot = plot.x_grid_spacer(egui_plot::uniform_grid_spacer(|_| {
+                [8.0 * 1024.0, 32.0 * 1024.0, 128.0 * 1024.0]
+            }));
+            x_axis = x_axis.formatter(shared_mem_axis);
+        }
+        _ => {}
     }
     plot.height(height)
         .allow_zoom(false)
@@ -367,11 +410,7 @@ fn curve_plot(ui: &mut egui::Ui, v: &OccupancyView, curve: &CurveView, height: f
         .include_y(0.0)
         .include_y(v.y_max)
         // Room for the ticks and the axis label from the first frame on.
-        .custom_x_axes(vec![
-            egui_plot::AxisHints::new_x()
-                .label(x_label)
-                .min_thickness(AXIS_THICKNESS),
-        ])
+        .custom_x_axes(vec![x_axis])
         .y_axis_label(if warps {
             "Warps per SM"
         } else {

@@ -61,7 +61,7 @@ pub(super) fn metrics_ui(ui: &mut egui::Ui, view: &SideBySide, changed_only: boo
                                 ui,
                                 VALUE_WIDTH,
                                 true,
-                                RichText::new(&b.title).color(side_color(ui, b)).small(),
+                                RichText::new(&b.title).color(side_color(ui, b)),
                             );
                         }
                         let current_width = if single { VALUE_WIDTH } else { STATS_WIDTH };
@@ -69,7 +69,7 @@ pub(super) fn metrics_ui(ui: &mut egui::Ui, view: &SideBySide, changed_only: boo
                             ui,
                             current_width,
                             true,
-                            RichText::new(&view.current.title).small().strong(),
+                            RichText::new(&view.current.title).strong(),
                         );
                         if single {
                             fixed_cell(ui, DELTA_WIDTH, true, RichText::new("Δ").weak());
