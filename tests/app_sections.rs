@@ -16,7 +16,7 @@ use sightline::ui::{PageId, ThemeChoice};
 
 /// Item labels the Details page shows for the first kernel (vector_add) of `kernels_full`.
 const ITEMS: [&str; 5] = [
-    "Warp State (All Cycles)",
+    "Warp State (All Cycles) · cycles per issued instruction",
     "Warps Per Scheduler",
     "Pipe Utilization (% of active cycles)",
     "Memory Chart",
@@ -129,7 +129,7 @@ fn snapshot_memory_chart_light() {
 #[test]
 fn snapshot_stall_chart_dark() {
     snapshot_at(
-        "Warp State (All Cycles)",
+        "Warp State (All Cycles) · cycles per issued instruction",
         ThemeChoice::Dark,
         "stall_chart_dark",
     );
@@ -138,7 +138,7 @@ fn snapshot_stall_chart_dark() {
 #[test]
 fn snapshot_stall_chart_light() {
     snapshot_at(
-        "Warp State (All Cycles)",
+        "Warp State (All Cycles) · cycles per issued instruction",
         ThemeChoice::Light,
         "stall_chart_light",
     );

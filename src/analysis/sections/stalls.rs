@@ -145,9 +145,49 @@ pub fn is_stall_chart(label: &str) -> bool {
     label.starts_with("Warp State") || label.starts_with("Warp Stall")
 }
 
+/// What the values of a warp-state chart are. ncu stores its ratios
+/// (`smsp__average_warps_issue_stalled_*_per_issue_active.ratio`) with the unit `inst`, but each
+/// is the number of cycles a warp spends in that state per issued instruction (the rules say "71.0
+/// cycles being stalled"), and their sum is the section's Warp Cycles Per Issued Instruction.
+pub const STALL_RATIO_MEANING: &str = "cycles per issued instruction";
+
+/// The unit a chart's value is shown in: `cycle` for the warp-state ratios of a stall chart
+/// (stored as `inst`), else the stored unit.
+pub fn display_unit<'a>(chart_label: &str, unit: &'a str) -> &'a str {
+    if is_stall_chart(chart_label) && unit == "inst" {
+        "cycle"
+    } else {
+        unit
+    }
+}
+
+/// The caption of a chart: a warp-state chart of ratios says what its values are.
+pub fn chart_caption<'a>(label: &str, mut units: impl Iterator<Item = &'a str>) -> String {
+    if is_stall_chart(label) && units.any(|u| u == "inst") {
+        format!("{label} · {STALL_RATIO_MEANING}")
+    } else {
+        label.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn warp_state_ratios_read_as_cycles_per_issued_instruction() {
+        assert_eq!(display_unit("Warp State (All Cycles)", "inst"), "cycle");
+        assert_eq!(display_unit("Warp State (All Cycles)", "warp"), "warp");
+        assert_eq!(display_unit("Instruction Mix", "inst"), "inst");
+        assert_eq!(
+            chart_caption("Warp State (All Cycles)", ["inst"].into_iter()),
+            "Warp State (All Cycles) · cycles per issued instruction"
+        );
+        assert_eq!(
+            chart_caption("Warp Stall Sampling", ["warp"].into_iter()),
+            "Warp Stall Sampling"
+        );
+    }
 
     #[test]
     fn chart_labels_and_metric_names_find_their_meaning() {

@@ -97,7 +97,8 @@ pub fn show_group(ui: &mut egui::Ui, group: &[&SectionBodies]) {
 /// One body item.
 pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem, with_label: bool) {
     if with_label && !item.label.is_empty() {
-        ui.label(RichText::new(&item.label).italics());
+        let units = item.rows.iter().map(|r| r.metric.unit.as_str());
+        ui.label(RichText::new(stalls::chart_caption(&item.label, units)).italics());
     }
     if let Some(note) = &item.note {
         ui.weak(note);
@@ -257,8 +258,13 @@ fn bars(ui: &mut egui::Ui, item: &BodyItem) {
         .unwrap_or(data_max);
     for row in rows {
         let v = row.metric.as_f64().unwrap_or(0.0);
-        bar_row(ui, &row.label, v, max, &value_text(&row.metric), stall)
-            .on_hover_ui(|ui| row_tooltip(ui, row));
+        let text = match row.metric.as_f64() {
+            Some(v) if v.is_finite() => {
+                format_value(v, stalls::display_unit(&item.label, &row.metric.unit))
+            }
+            _ => value_text(&row.metric),
+        };
+        bar_row(ui, &row.label, v, max, &text, stall).on_hover_ui(|ui| row_tooltip(ui, row));
     }
 }
 

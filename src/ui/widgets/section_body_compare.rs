@@ -96,7 +96,12 @@ pub fn show(ui: &mut egui::Ui, sections: &[&PairedSection], sides: &Sides<'_>) {
 /// One paired item.
 pub fn item_ui(ui: &mut egui::Ui, item: &PairedItem, with_label: bool, sides: &Sides<'_>) {
     if with_label && !item.label.is_empty() {
-        ui.label(RichText::new(&item.label).italics());
+        let rows = match &item.content {
+            PairedContent::Rows(rows) => rows.as_slice(),
+            _ => &[],
+        };
+        let units = rows.iter().map(|r| r.unit.as_str());
+        ui.label(RichText::new(stalls::chart_caption(&item.label, units)).italics());
     }
     match item.only_current {
         Some(true) => ui.weak(format!("Only {} has this item.", sides.current_name)),
@@ -273,7 +278,7 @@ fn bars(ui: &mut egui::Ui, item: &PairedItem, rows: &[PairedRow], sides: &Sides<
             &row.label,
             &row.value,
             max,
-            &row.unit,
+            stalls::display_unit(&item.label, &row.unit),
             row.metric.as_deref(),
             sides,
         )
