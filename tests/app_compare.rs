@@ -9,6 +9,7 @@ mod common;
 use common::app_harness::{
     AppHarness, MemoryStorage, WINDOW, assert_in_row, assert_label, assert_label_containing,
     assert_labels, harness_with, has_label, open_in_order, options, settle_ok, show_page,
+    until_compared,
 };
 use common::{
     TruthResult, fixture_bytes, fixture_file, fixture_path, load_fixture, load_truth, temp_dir,
@@ -537,8 +538,7 @@ fn open_pair_row(h: &mut AppHarness, function: &str) {
         })
         .unwrap_or_else(|| panic!("no row of {function}"))
         .click();
-    h.run();
-    h.run();
+    until_compared(h);
     assert_eq!(h.state().settings().page, PageId::Compare);
 }
 

@@ -8,6 +8,7 @@ mod common;
 
 use common::app_harness::{
     AppHarness, assert_loaded, fixture_copies, harness, new_app, settle_ok, show_page, type_into,
+    until_compared,
 };
 use common::{fixture_file, temp_dir};
 use egui_kittest::kittest::Queryable;
@@ -110,7 +111,7 @@ fn open_and_browse(h: &mut AppHarness, files: &[PathBuf]) -> f64 {
     // on their tabs does not always reach them in the headless harness.
     for page in [PageId::Compare, PageId::ReportDiff] {
         h.state_mut().settings_mut().page = page;
-        h.run();
+        until_compared(h);
     }
     live_mb()
 }

@@ -22,6 +22,7 @@
 pub mod baselines;
 pub mod cache;
 pub mod commands;
+pub mod compare_page;
 pub mod copy;
 pub mod demo;
 pub mod error;

@@ -79,7 +79,7 @@ pub fn settle(h: &mut AppHarness) {
         h.state_mut().wait_for_loads(Duration::from_secs(120)),
         "loads did not finish"
     );
-    h.run();
+    until_compared(h);
 }
 
 /// The failure messages, to show when a report that should have loaded did not.
@@ -204,8 +204,26 @@ pub fn show_page(h: &mut AppHarness, page: PageId) {
         .max_by(|a, b| a.rect().center().y.total_cmp(&b.rect().center().y))
         .expect("a tab")
         .click();
-    h.run();
+    until_compared(h);
     assert_eq!(h.state().settings().page, page);
+}
+
+/// Steps until no page is still building its view in the background ("Comparing…"), then
+/// runs until the app settles.
+pub fn until_compared(h: &mut AppHarness) {
+    // A click's page change shows the page a frame or two later: three frames in a row
+    // without the spinner.
+    let mut quiet = 0;
+    let built = step_until(h, Duration::from_secs(30), |h| {
+        quiet = if has_label(h, "Comparing…") {
+            0
+        } else {
+            quiet + 1
+        };
+        quiet >= 3
+    });
+    assert!(built, "the Compare page never finished comparing");
+    h.run();
 }
 
 /// Whether `value` is shown on the same row of a table as (any widget named) `row_label`.

@@ -8,18 +8,45 @@ use crate::analysis::compare::metric_diff::{
     Speed, canonical_metrics, diff_metric, metric_label, speed_of,
 };
 use crate::analysis::compare::{
-    BaselineStats, DiffOptions, MatchKind, MatchedDiff, ReportDiff, Verdict, against_baselines,
-    context_warnings, diff_results, metric_number, split_baselines,
+    BaselineStats, ContextWarning, DiffOptions, MatchKind, MatchedDiff, ReportDiff, Verdict,
+    against_baselines, context_warnings, diff_results, metric_number, split_baselines,
 };
 use crate::analysis::occupancy::{self, OccupancyOptions};
 use crate::app::baselines::kernel_name;
 use crate::app::format::{metric_text, safe_file_stem, value_text};
-use crate::app::workspace::{OpenReport, ResultRef, Workspace};
+use crate::app::workspace::{OpenReport, ReportId, ResultRef, Workspace};
 use crate::model::{KernelResult, Metric, MetricView, Value, catalog, names};
 use std::collections::BTreeMap;
 
+/// Where the comparison finds a result and its report: the workspace, or a copy of the few
+/// results it compares ([`crate::app::compare_page::Snapshot`]).
+pub trait ResultLookup {
+    /// The result at `at` and its report.
+    fn result(&self, at: ResultRef) -> Option<(&OpenReport, &KernelResult)>;
+
+    /// The context differences between two open reports (every result of both is read).
+    fn context_warnings(&self, base: ReportId, current: ReportId) -> Vec<ContextWarning>;
+}
+
+impl ResultLookup for Workspace {
+    fn result(&self, at: ResultRef) -> Option<(&OpenReport, &KernelResult)> {
+        Workspace::result(self, at)
+    }
+
+    fn context_warnings(&self, base: ReportId, current: ReportId) -> Vec<ContextWarning> {
+        match (self.report(base), self.report(current)) {
+            (Some(b), Some(c)) => context_warnings(&b.report, &c.report),
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// A side of the comparison: the result at `at`, named by kernel and ID, in `color`.
-pub fn side_of(workspace: &Workspace, at: ResultRef, color: Option<[u8; 3]>) -> Option<Side> {
+pub fn side_of<W: ResultLookup + ?Sized>(
+    workspace: &W,
+    at: ResultRef,
+    color: Option<[u8; 3]>,
+) -> Option<Side> {
     let (open, result) = workspace.result(at)?;
     Some(Side {
         at,
@@ -124,7 +151,10 @@ pub fn mean_metric(values: &[Option<f64>], unit: &str) -> Option<Metric> {
 
 /// Builds the comparison of `key.current` with `key.bases`; `None` when a side is no longer
 /// open.
-pub fn side_by_side(workspace: &Workspace, key: &SideBySideKey) -> Option<SideBySide> {
+pub fn side_by_side<W: ResultLookup + ?Sized>(
+    workspace: &W,
+    key: &SideBySideKey,
+) -> Option<SideBySide> {
     let threshold = f64::from_bits(key.threshold_bits);
     let current = side_of(workspace, key.current, None)?;
     let (cur_open, cur) = workspace.result(key.current)?;
@@ -245,7 +275,7 @@ pub fn side_by_side(workspace: &Workspace, key: &SideBySideKey) -> Option<SideBy
     };
     for (side, (open, b)) in key.bases.iter().zip(&base_results) {
         if open.id != cur_open.id {
-            for w in context_warnings(&open.report, &cur_open.report) {
+            for w in workspace.context_warnings(open.id, cur_open.id) {
                 if !warnings.contains(&w.message) {
                     warnings.push(w.message);
                 }

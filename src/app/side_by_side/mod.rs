@@ -10,7 +10,7 @@ use crate::analysis::compare::{ReportDiff, Verdict};
 use crate::app::workspace::ResultRef;
 
 mod build;
-pub use build::{metric_line, side_by_side, side_of, signed_value_text};
+pub use build::{ResultLookup, metric_line, side_by_side, side_of, signed_value_text};
 
 /// One side of the comparison.
 #[derive(Debug, Clone, PartialEq)]

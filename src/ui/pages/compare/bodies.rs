@@ -3,34 +3,13 @@
 //! per section with the sections extending it, under one body selector.
 
 use super::*;
-use crate::analysis::sections::bodies_of;
-use crate::analysis::sections::paired::{PairedSection, group_extending, pair};
-use crate::app::cache::Cached;
+use crate::analysis::sections::paired::{PairedSection, group_extending};
 use crate::ui::widgets::section_body_compare::{self, Sides};
-use std::sync::Arc;
-
-/// What the paired bodies were built from: the open reports' generation, base, current.
-pub(super) type BodiesKey = (u64, ResultRef, ResultRef);
-
-/// The paired bodies of the shown comparison, resolved once per pair.
-pub(super) type BodiesCache = Cached<BodiesKey, Arc<Vec<PairedSection>>>;
-
-/// Pairs the bodies of two results of the workspace.
-fn paired(cx: &PageContext<'_>, base: ResultRef, current: ResultRef) -> Vec<PairedSection> {
-    let bodies = |at: ResultRef| {
-        cx.workspace
-            .report(at.report)
-            .map(|open| bodies_of(&open.report, at.index))
-            .unwrap_or_default()
-    };
-    pair(&bodies(base), &bodies(current))
-}
 
 /// Shows the bodies of every section with both sides (against the first baseline).
 pub(super) fn bodies_ui(
     ui: &mut egui::Ui,
-    cx: &PageContext<'_>,
-    cache: &mut BodiesCache,
+    sections: &[PairedSection],
     view: &SideBySide,
     threshold_pct: f64,
     focus: Option<&str>,
@@ -38,10 +17,6 @@ pub(super) fn bodies_ui(
     let Some(base) = view.bases.first() else {
         return;
     };
-    let key = (cx.workspace.generation(), base.at, view.current.at);
-    let sections = cache
-        .get_or_compute(key, |k| Arc::new(paired(cx, k.1, k.2)))
-        .clone();
     if sections.is_empty() {
         return;
     }
@@ -64,7 +39,7 @@ pub(super) fn bodies_ui(
         current_name: &current_name,
         threshold_pct,
     };
-    for (i, group) in group_extending(&sections).iter().enumerate() {
+    for (i, group) in group_extending(sections).iter().enumerate() {
         let Some(first) = group.first() else { continue };
         if focus.is_some_and(|f| !group.iter().any(|s| s.name.contains(f))) {
             continue;

@@ -8,12 +8,10 @@
 use crate::analysis::compare::Verdict;
 use crate::analysis::compare::direction::Direction;
 use crate::app::baselines::VisibleBaseline;
-use crate::app::cache::Cached;
 use crate::app::commands::Command;
+use crate::app::compare_page::{self, CompareData, PendingCompare, Snapshot};
 use crate::app::page_id::PageId;
-use crate::app::side_by_side::{
-    MetricLine, Side, SideBySide, SideBySideKey, side_by_side, side_of,
-};
+use crate::app::side_by_side::{MetricLine, Side, SideBySide, SideBySideKey, side_of};
 use crate::app::workspace::ResultRef;
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
@@ -58,9 +56,10 @@ const SOL_BAR_SIZE: egui::Vec2 = egui::vec2(110.0, 14.0);
 pub struct CompareViewState {
     /// (base, current): shown instead of the baselines while `current` is selected.
     pinned: Option<(ResultRef, ResultRef)>,
-    cache: Cached<SideBySideKey, Option<SideBySide>>,
-    /// The section bodies of both sides.
-    bodies: bodies::BodiesCache,
+    /// The comparison last built and what it was built from.
+    ready: Option<(SideBySideKey, CompareData)>,
+    /// The comparison being built on a background thread (one for an older key is dropped).
+    pending: Option<(SideBySideKey, PendingCompare)>,
 }
 
 impl CompareViewState {
@@ -71,8 +70,8 @@ impl CompareViewState {
 
     /// Drops the cached comparison (reports closed or replaced); it is built again when shown.
     pub fn release(&mut self) {
-        self.cache.clear();
-        self.bodies.clear();
+        self.ready = None;
+        self.pending = None;
     }
 
     /// The partner shown instead of the baselines for `current`, if any.
@@ -145,10 +144,43 @@ pub fn show(
         bases,
         threshold_bits: settings.threshold_pct().to_bits(),
     };
-    let Some(view) = state
-        .cache
-        .get_or_compute(key, |k| side_by_side(cx.workspace, k))
-    else {
+    let ready_for = |state: &CompareViewState, key: &SideBySideKey| {
+        state.ready.as_ref().is_some_and(|(k, _)| k == key)
+    };
+    if !ready_for(state, &key) && state.pending.as_ref().is_none_or(|(k, _)| *k != key) {
+        let reuse = state.ready.as_ref().and_then(|(_, d)| {
+            d.bodies_key
+                .map(|bk| (bk, std::sync::Arc::clone(&d.bodies)))
+        });
+        let ctx = ui.ctx().clone();
+        let snapshot = Snapshot::of(cx.workspace, &key);
+        let pending =
+            compare_page::spawn(snapshot, key.clone(), reuse, move || ctx.request_repaint());
+        state.pending = Some((key.clone(), pending));
+    }
+    if let Some((k, p)) = &state.pending
+        && let Some(data) = p.try_take()
+    {
+        state.ready = Some((k.clone(), data));
+        state.pending = None;
+    }
+    if !ready_for(state, &key) {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label("Comparing…");
+        });
+        // Only the noise threshold changed: the older comparison stays in view meanwhile.
+        let same_sides = |k: &SideBySideKey| {
+            k.generation == key.generation && k.current == key.current && k.bases == key.bases
+        };
+        if !state.ready.as_ref().is_some_and(|(k, _)| same_sides(k)) {
+            return;
+        }
+    }
+    let Some((_, data)) = &state.ready else {
+        return;
+    };
+    let Some(view) = &data.view else {
         ui.weak("The results to compare are no longer open.");
         return;
     };
@@ -159,7 +191,7 @@ pub fn show(
             let focus = crate::ui::pages::details::screenshot_focus();
             if focus.is_some() {
                 let threshold = settings.threshold_pct();
-                bodies::bodies_ui(ui, cx, &mut state.bodies, view, threshold, focus);
+                bodies::bodies_ui(ui, &data.bodies, view, threshold, focus);
                 return;
             }
             top_ui(ui, view, settings, status, commands);
@@ -172,7 +204,7 @@ pub fn show(
             ui.separator();
             metrics_ui(ui, view, settings.compare_changed_only);
             let threshold = settings.threshold_pct();
-            bodies::bodies_ui(ui, cx, &mut state.bodies, view, threshold, None);
+            bodies::bodies_ui(ui, &data.bodies, view, threshold, None);
         });
 }
 

@@ -1,0 +1,191 @@
+//! The data of the Compare page, built on a background thread ([`spawn`]): the side-by-side
+//! comparison and the paired section bodies against the first baseline. The thread works on a
+//! [`Snapshot`] of the few results compared, so a selection change costs the UI thread only
+//! the copy of those results (a body read on demand is copied undecoded) and the spawn.
+
+use crate::analysis::compare::ContextWarning;
+use crate::analysis::sections::bodies_of;
+use crate::analysis::sections::paired::{PairedSection, pair};
+use crate::app::side_by_side::{ResultLookup, SideBySide, SideBySideKey, side_by_side};
+use crate::app::workspace::{OpenReport, ReportId, ResultRef, Workspace};
+use crate::model::section_body::ReportBodies;
+use crate::model::{KernelResult, Report};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+
+/// What the paired bodies were built from: the open reports' generation, base, current.
+pub type BodiesKey = (u64, ResultRef, ResultRef);
+
+/// The compared results, each with a copy of its report that holds only that result, and
+/// the context warnings of every pair of different reports compared.
+pub struct Snapshot {
+    results: Vec<(ResultRef, OpenReport)>,
+    warnings: Vec<((ReportId, ReportId), Vec<ContextWarning>)>,
+}
+
+/// A copy of `open` holding only its result at `index` (at position 0).
+fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport {
+    let report = &open.report;
+    let bodies = match &report.bodies {
+        ReportBodies::None => ReportBodies::None,
+        ReportBodies::Templates(t) => ReportBodies::Templates(Arc::clone(t)),
+        ReportBodies::Printed(by_result) => ReportBodies::Printed(
+            by_result
+                .get(&index)
+                .map(|b| BTreeMap::from([(0, b.clone())]))
+                .unwrap_or_default(),
+        ),
+    };
+    OpenReport {
+        id: open.id,
+        name: open.name.clone(),
+        path: open.path.clone(),
+        report: Report {
+            source: report.source.clone(),
+            format: report.format,
+            tool_version: report.tool_version.clone(),
+            session: report.session.clone(),
+            devices: report.devices.clone(),
+            results: vec![result.clone()],
+            warnings: report.warnings.clone(),
+            bodies,
+        },
+        load_time: open.load_time,
+        opened: open.opened,
+    }
+}
+
+impl Snapshot {
+    /// Copies what building the comparison of `key` reads from `workspace`.
+    pub fn of(workspace: &Workspace, key: &SideBySideKey) -> Self {
+        let mut results: Vec<(ResultRef, OpenReport)> = Vec::new();
+        for at in std::iter::once(key.current).chain(key.bases.iter().map(|b| b.at)) {
+            if results.iter().any(|(a, _)| *a == at) {
+                continue;
+            }
+            if let Some((open, result)) = workspace.result(at) {
+                results.push((at, copy_of(open, result, at.index)));
+            }
+        }
+        let mut warnings = Vec::new();
+        let current = key.current.report;
+        for b in &key.bases {
+            let pair = (b.at.report, current);
+            if pair.0 != current && !warnings.iter().any(|(p, _)| *p == pair) {
+                warnings.push((pair, workspace.context_warnings(pair.0, pair.1)));
+            }
+        }
+        Snapshot { results, warnings }
+    }
+
+    /// The paired section bodies of `base` and `current`.
+    fn paired(&self, base: ResultRef, current: ResultRef) -> Vec<PairedSection> {
+        let bodies = |at: ResultRef| {
+            self.results
+                .iter()
+                .find(|(a, _)| *a == at)
+                .map(|(_, open)| bodies_of(&open.report, 0))
+                .unwrap_or_default()
+        };
+        pair(&bodies(base), &bodies(current))
+    }
+}
+
+impl ResultLookup for Snapshot {
+    fn result(&self, at: ResultRef) -> Option<(&OpenReport, &KernelResult)> {
+        let (_, open) = self.results.iter().find(|(a, _)| *a == at)?;
+        Some((open, open.report.results.first()?))
+    }
+
+    fn context_warnings(&self, base: ReportId, current: ReportId) -> Vec<ContextWarning> {
+        self.warnings
+            .iter()
+            .find(|(p, _)| *p == (base, current))
+            .map(|(_, w)| w.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// What the Compare page shows: the comparison (`None` when a side is no longer open) and the
+/// section bodies paired against its first baseline.
+pub struct CompareData {
+    pub view: Option<SideBySide>,
+    pub bodies: Arc<Vec<PairedSection>>,
+    /// What `bodies` were built from (`None`: no bodies).
+    pub bodies_key: Option<BodiesKey>,
+}
+
+impl CompareData {
+    /// What is shown when the building thread gave nothing.
+    fn empty() -> Self {
+        CompareData {
+            view: None,
+            bodies: Arc::default(),
+            bodies_key: None,
+        }
+    }
+}
+
+/// Builds the page's data; `reuse` gives bodies already paired, used when their key matches.
+pub fn build(
+    snapshot: &Snapshot,
+    key: &SideBySideKey,
+    reuse: Option<(BodiesKey, Arc<Vec<PairedSection>>)>,
+) -> CompareData {
+    let view = side_by_side(snapshot, key);
+    let bodies_key = view
+        .as_ref()
+        .and_then(|v| v.bases.first())
+        .map(|base| (key.generation, base.at, key.current));
+    let bodies = match (bodies_key, reuse) {
+        (Some(k), Some((rk, b))) if k == rk => b,
+        (Some((_, base, current)), _) => Arc::new(snapshot.paired(base, current)),
+        (None, _) => Arc::default(),
+    };
+    CompareData {
+        view,
+        bodies,
+        bodies_key,
+    }
+}
+
+/// The Compare page's data being built on a background thread.
+pub struct PendingCompare {
+    rx: Receiver<CompareData>,
+}
+
+impl PendingCompare {
+    /// The data, once built (without waiting).
+    pub fn try_take(&self) -> Option<CompareData> {
+        match self.rx.try_recv() {
+            Ok(data) => Some(data),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(CompareData::empty()),
+        }
+    }
+}
+
+/// Builds the data of `key` from `snapshot` on a new thread; `wake` is called when it is done.
+pub fn spawn(
+    snapshot: Snapshot,
+    key: SideBySideKey,
+    reuse: Option<(BodiesKey, Arc<Vec<PairedSection>>)>,
+    wake: impl Fn() + Send + 'static,
+) -> PendingCompare {
+    let (tx, rx) = channel();
+    let work = move || {
+        let _ = tx.send(build(&snapshot, &key, reuse));
+        wake();
+    };
+    if std::thread::Builder::new()
+        .name("compare page".into())
+        .spawn(work)
+        .is_err()
+    {
+        let (tx, rx) = channel();
+        let _ = tx.send(CompareData::empty());
+        return PendingCompare { rx };
+    }
+    PendingCompare { rx }
+}
