@@ -6,7 +6,7 @@ mod common;
 
 use common::app_harness::{
     MemoryStorage, assert_label, assert_labels, assert_loaded, harness, harness_with, has_label,
-    has_label_containing, new_app, open_settled, selected_function, settle, type_into,
+    has_label_containing, new_app, open_settled, options, selected_function, settle, type_into,
 };
 use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui::accesskit::Role;
@@ -449,15 +449,7 @@ fn open_without_a_file_dialog_says_so_and_takes_a_path() {
 #[test]
 fn theme_page_and_recent_files_persist() {
     let file = fixture_path("seeds/gui_details_copy_a100.txt");
-    let app = SightlineApp::new(
-        None,
-        AppOptions {
-            files: vec![file.clone()],
-            persist_state: true,
-            file_dialog: false,
-            ..AppOptions::default()
-        },
-    );
+    let app = SightlineApp::new(None, options(vec![file.clone()], true));
     let mut h = harness(app);
     settle(&mut h);
     assert_eq!(h.state().settings().theme, ThemeChoice::Dark);
@@ -515,12 +507,7 @@ fn panel_sizes_follow_drags_and_survive_a_restart() {
     let start = |storage: Option<&MemoryStorage>| {
         let app = SightlineApp::new(
             storage.map(|s| s as &dyn eframe::Storage),
-            AppOptions {
-                files: vec![file.clone()],
-                persist_state: true,
-                file_dialog: false,
-                ..AppOptions::default()
-            },
+            options(vec![file.clone()], true),
         );
         let mut h = harness(app);
         settle(&mut h);

@@ -6,30 +6,10 @@
 
 mod common;
 
-use common::{fixture_bytes, load_fixture, load_truth};
+use common::{fixture_bytes, load_fixture, load_truth, rule_spans};
 use sightline::analysis::sections::memory_table::{self, Grid};
 use sightline::analysis::sections::{bodies_of, numa};
 use sightline::model::section_body::ItemKind;
-
-/// Column spans of a dash rule, as byte ranges.
-fn spans(rule: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, b) in rule.bytes().enumerate() {
-        match (b, start) {
-            (b'-', None) => start = Some(i),
-            (b' ', Some(s)) => {
-                out.push((s, i));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, rule.len()));
-    }
-    out
-}
 
 fn cells(line: &str, spans: &[(usize, usize)]) -> Vec<String> {
     spans
@@ -52,7 +32,7 @@ fn printed_numa_tables(text: &str) -> Vec<(Vec<String>, Vec<Vec<String>>)> {
             continue;
         }
         let rule = lines[i + 1];
-        let sp = spans(rule);
+        let sp = rule_spans(rule);
         let header = cells(lines[i + 2], &sp);
         let mut rows = Vec::new();
         for l in &lines[i + 4..] {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{fixture_bytes, fixture_file, fixture_path, load_fixture, temp_dir};
+use common::{fixture_bytes, fixture_file, fixture_path, load_fixture, rule_spans, temp_dir};
 use serde_json::Value as Json;
 use sightline::model::units::to_base;
 use std::collections::BTreeMap;
@@ -20,26 +20,6 @@ struct TextRow {
 
 /// The body tables of one result: (section, table name) → rows of all its sub-tables.
 type TextTables = BTreeMap<(String, String), Vec<TextRow>>;
-
-/// Column spans of a dash rule (`---- ----- ---`), as byte ranges.
-fn spans(rule: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, b) in rule.bytes().enumerate() {
-        match (b, start) {
-            (b'-', None) => start = Some(i),
-            (b' ', Some(s)) => {
-                out.push((s, i));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        out.push((s, rule.len()));
-    }
-    out
-}
 
 fn is_rule(line: &str) -> bool {
     let t = line.trim();
@@ -79,7 +59,7 @@ fn read_export(text: &str) -> Vec<TextTables> {
                 .is_some_and(|l| l.trim_start().starts_with("Metric Name"))
             && lines.get(i + 2).is_some_and(|l| is_rule(l))
         {
-            let cols = spans(line);
+            let cols = rule_spans(line);
             let mut rows: Vec<TextRow> = Vec::new();
             let mut j = i + 3;
             while j < lines.len() && !is_rule(lines[j]) {

@@ -4,6 +4,8 @@
 //! are left out. Where a short name is shown, the full demangled name is on hover and in the
 //! result's header.
 
+use crate::analysis::compare::normalize::strip_parameters;
+
 /// Longest name in the results table, characters.
 pub const TABLE_NAME_CHARS: usize = 64;
 /// Longest name in titles (compare columns, baselines, report comparison rows), characters.
@@ -43,7 +45,7 @@ pub fn short_demangled(demangled: &str, max_chars: usize) -> String {
     let rest = template_arguments(demangled, function)
         .and_then(|args| demangled.find(args).map(|at| &demangled[at..]))
         .or_else(|| {
-            let head = without_parameters(demangled);
+            let head = strip_parameters(demangled);
             head.ends_with(function).then(|| &demangled[head.len()..])
         });
     match rest {
@@ -76,7 +78,7 @@ pub fn elide_middle(text: &str, max_chars: usize) -> String {
 /// The template arguments of the function in `demangled` (`<…>` right after its base name at
 /// the top level, brackets included); `None` when it has none.
 fn template_arguments<'d>(demangled: &'d str, function: &str) -> Option<&'d str> {
-    let head = without_parameters(demangled.trim());
+    let head = strip_parameters(demangled.trim());
     // The base name: after the last top-level `::` or space.
     let mut depth = 0i32;
     let mut base_start = 0;
@@ -105,27 +107,6 @@ fn template_arguments<'d>(demangled: &'d str, function: &str) -> Option<&'d str>
     let start = args_start?;
     let base = head.get(base_start..start)?;
     (base == function).then(|| head.get(start..)).flatten()
-}
-
-/// `demangled` without its parameter list (the last top-level `(…)` at the end).
-fn without_parameters(s: &str) -> &str {
-    if !s.ends_with(')') {
-        return s;
-    }
-    let mut depth = 0i32;
-    for (i, b) in s.bytes().enumerate().rev() {
-        match b {
-            b')' => depth += 1,
-            b'(' => {
-                depth -= 1;
-                if depth == 0 {
-                    return s.get(..i).unwrap_or(s).trim_end();
-                }
-            }
-            _ => {}
-        }
-    }
-    s
 }
 
 #[cfg(test)]

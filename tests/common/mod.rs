@@ -261,3 +261,24 @@ impl XorShift {
         }
     }
 }
+
+/// Column spans of a dash rule under or over a printed table (`---- ----- ---`), as byte
+/// ranges.
+pub fn rule_spans(rule: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, b) in rule.bytes().enumerate() {
+        match (b, start) {
+            (b'-', None) => start = Some(i),
+            (b' ', Some(s)) => {
+                out.push((s, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, rule.len()));
+    }
+    out
+}

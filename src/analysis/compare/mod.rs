@@ -172,15 +172,7 @@ pub fn diff_reports_keeping(
     keep: Keep<'_>,
 ) -> ReportDiff {
     let matching = match_results_with(&base.results, &current.results, manual);
-    let mut kept = kept::Kept::new(keep, opts.metrics.is_some());
-    let mut matched = Vec::with_capacity(matching.pairs.len());
-    for p in &matching.pairs {
-        if let Some(m) = matched_diff(base, current, p, opts) {
-            let at = matched.len();
-            matched.push(kept.add(m, at));
-        }
-    }
-    kept.finish(&mut matched);
+    let matched = diff_pairs(base, current, &matching, opts, keep, &mut || {});
     let context = context_warnings(base, current);
     assemble(base, current, matching, matched, context, opts)
 }
@@ -226,6 +218,25 @@ pub fn diff_reports_streamed(
     // Matching reads the launch shape, which a result without one takes from its metrics.
     base.release_bodies(0);
     current.release_bodies(0);
+    // Each pair is compared on copies of its bodies (`matched_diff`), so the reports hold no
+    // more bodies than they did.
+    let matched = diff_pairs(base, current, &matching, opts, keep, &mut || {
+        observe(base, current)
+    });
+    let context = context_warnings_releasing(base, current, observe);
+    assemble(base, current, matching, matched, context, opts)
+}
+
+/// Compares every matched pair, keeping of each what `keep` names; `after_pair` runs after
+/// each pair.
+fn diff_pairs(
+    base: &Report,
+    current: &Report,
+    matching: &Matching,
+    opts: &DiffOptions,
+    keep: Keep<'_>,
+    after_pair: &mut dyn FnMut(),
+) -> Vec<MatchedDiff> {
     let mut kept = kept::Kept::new(keep, opts.metrics.is_some());
     let mut matched = Vec::with_capacity(matching.pairs.len());
     for p in &matching.pairs {
@@ -233,17 +244,10 @@ pub fn diff_reports_streamed(
             let at = matched.len();
             matched.push(kept.add(m, at));
         }
-        observe(base, current);
-        if let Some(r) = base.results.get_mut(p.base) {
-            r.release_body();
-        }
-        if let Some(r) = current.results.get_mut(p.current) {
-            r.release_body();
-        }
+        after_pair();
     }
     kept.finish(&mut matched);
-    let context = context_warnings_releasing(base, current, observe);
-    assemble(base, current, matching, matched, context, opts)
+    matched
 }
 
 /// One matched pair compared.

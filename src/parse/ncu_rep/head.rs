@@ -7,12 +7,11 @@
 use super::container::{Entry, corrupt};
 use super::messages::MetricOptionFilter;
 use super::result::{
-    Context, Decoded, HEAD_KEYS, decode_metric, head_key, identity, metric_name_id, nvtx_of,
+    Context, Decoded, HEAD_KEYS, ResultParts, decode_metric, head_key, identity, nvtx_of,
+    scan_result,
 };
 use super::rules;
 use super::sections::{Applicability, section_shown};
-use super::wire::{FieldIter, WireValue};
-use super::workloads::{decode_head, layout};
 use crate::model::{BodyHead, HEAD_METRICS, Metric, ResultBody, Section};
 use crate::parse::ParseError;
 use prost::Message;
@@ -40,34 +39,20 @@ pub fn decode_result_head(
     id: u64,
 ) -> Result<Decoded, ParseError> {
     let at = |rel: usize, what: &str| corrupt(entry.offset + rel, format!("result {id}: {what}"));
-    let head = decode_head(entry.kind, entry.bytes).map_err(|e| at(0, &e.to_string()))?;
-    let fields = layout(entry.kind);
     // The first entry of each head metric (as the full decode keeps the first of duplicates).
     let mut found: [Option<(usize, &[u8])>; HEAD_KEYS] = [None; HEAD_KEYS];
-    let mut templates: Vec<(usize, &[u8])> = Vec::new();
-    let mut rule_msgs: Vec<(usize, &[u8])> = Vec::new();
-    let mut nvtx: Option<(usize, &[u8])> = None;
-    for field in FieldIter::new(entry.bytes) {
-        let field = field.map_err(|e| at(e.offset, e.message))?;
-        let WireValue::Bytes(bytes) = field.value else {
-            continue;
-        };
-        match field.number {
-            n if n == fields.metrics => {
-                let name_id = metric_name_id(ctx, bytes)
-                    .map_err(|(rel, what)| at(field.offset + rel, &what))?;
-                if let Some(slot) = ctx.head_slot(name_id)
-                    && let Some(place @ None) = found.get_mut(slot)
-                {
-                    *place = Some((field.offset, bytes));
-                }
-            }
-            n if n == fields.sections => templates.push((field.offset, bytes)),
-            n if n == fields.rules => rule_msgs.push((field.offset, bytes)),
-            n if n == fields.nvtx => nvtx = Some((field.offset, bytes)),
-            _ => {}
+    let (head, parts) = scan_result(ctx, entry, id, |name_id, offset, bytes| {
+        if let Some(slot) = ctx.head_slot(name_id)
+            && let Some(place @ None) = found.get_mut(slot)
+        {
+            *place = Some((offset, bytes));
         }
-    }
+    })?;
+    let ResultParts {
+        templates,
+        rule_msgs,
+        nvtx,
+    } = parts;
     let mut metrics: Vec<Option<Metric>> = Vec::with_capacity(HEAD_KEYS);
     for place in found {
         metrics.push(match place {

@@ -243,7 +243,7 @@ pub(super) fn decode_metric(ctx: &Context, bytes: &[u8]) -> Result<Metric, Field
 }
 
 /// The name id of a `ProfileMetricResult`, checked against the string table.
-pub(super) fn metric_name_id(ctx: &Context, bytes: &[u8]) -> Result<usize, FieldError> {
+fn metric_name_id(ctx: &Context, bytes: &[u8]) -> Result<usize, FieldError> {
     let mut name_id = 0usize;
     for field in FieldIter::new(bytes) {
         let field = field.map_err(|e| (e.offset, format!("metric: {}", e.message)))?;
@@ -264,16 +264,33 @@ pub(super) fn metric_name_id(ctx: &Context, bytes: &[u8]) -> Result<usize, Field
     Ok(name_id)
 }
 
-/// Decodes the result stored at `entry`; `id` is its position in the file.
-pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decoded, ParseError> {
+/// The parts of a result message other than its metrics, each with its offset in the result.
+pub(super) struct ResultParts<'a> {
+    /// Section templates.
+    pub templates: Vec<(usize, &'a [u8])>,
+    /// Rule results.
+    pub rule_msgs: Vec<(usize, &'a [u8])>,
+    /// The NVTX state.
+    pub nvtx: Option<(usize, &'a [u8])>,
+}
+
+/// Reads the head of the result at `entry` and walks its fields once: every metric entry goes
+/// to `on_metric` with its name id (checked against the string table), offset and bytes; the
+/// other parts are returned.
+pub(super) fn scan_result<'a>(
+    ctx: &Context,
+    entry: &Entry<'a>,
+    id: u64,
+    mut on_metric: impl FnMut(usize, usize, &'a [u8]),
+) -> Result<(ResultHead, ResultParts<'a>), ParseError> {
     let at = |rel: usize, what: &str| corrupt(entry.offset + rel, format!("result {id}: {what}"));
     let head = decode_head(entry.kind, entry.bytes).map_err(|e| at(0, &e.to_string()))?;
     let fields = layout(entry.kind);
-    // (sort rank of the name, offset in the result, message) of every metric entry.
-    let mut entries: Vec<(u32, usize, &[u8])> = Vec::new();
-    let mut templates: Vec<(usize, &[u8])> = Vec::new();
-    let mut rule_msgs: Vec<(usize, &[u8])> = Vec::new();
-    let mut nvtx: Option<(usize, &[u8])> = None;
+    let mut parts = ResultParts {
+        templates: Vec::new(),
+        rule_msgs: Vec::new(),
+        nvtx: None,
+    };
     for field in FieldIter::new(entry.bytes) {
         let field = field.map_err(|e| at(e.offset, e.message))?;
         let WireValue::Bytes(bytes) = field.value else {
@@ -283,15 +300,31 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
             n if n == fields.metrics => {
                 let name_id = metric_name_id(ctx, bytes)
                     .map_err(|(rel, what)| at(field.offset + rel, &what))?;
-                let rank = ctx.rank.get(name_id).copied().unwrap_or(0);
-                entries.push((rank, field.offset, bytes));
+                on_metric(name_id, field.offset, bytes);
             }
-            n if n == fields.sections => templates.push((field.offset, bytes)),
-            n if n == fields.rules => rule_msgs.push((field.offset, bytes)),
-            n if n == fields.nvtx => nvtx = Some((field.offset, bytes)),
+            n if n == fields.sections => parts.templates.push((field.offset, bytes)),
+            n if n == fields.rules => parts.rule_msgs.push((field.offset, bytes)),
+            n if n == fields.nvtx => parts.nvtx = Some((field.offset, bytes)),
             _ => {}
         }
     }
+    Ok((head, parts))
+}
+
+/// Decodes the result stored at `entry`; `id` is its position in the file.
+pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decoded, ParseError> {
+    let at = |rel: usize, what: &str| corrupt(entry.offset + rel, format!("result {id}: {what}"));
+    // (sort rank of the name, offset in the result, message) of every metric entry.
+    let mut entries: Vec<(u32, usize, &[u8])> = Vec::new();
+    let (head, parts) = scan_result(ctx, entry, id, |name_id, offset, bytes| {
+        let rank = ctx.rank.get(name_id).copied().unwrap_or(0);
+        entries.push((rank, offset, bytes));
+    })?;
+    let ResultParts {
+        templates,
+        rule_msgs,
+        nvtx,
+    } = parts;
     // Decoded in name order, so each metric is appended to the store. Duplicates
     // (byte-identical in every file seen) keep the first copy.
     entries.sort_by_key(|e| e.0);
