@@ -154,16 +154,22 @@ pub const STALL_RATIO_MEANING: &str = "cycles per issued instruction";
 /// The unit a chart's value is shown in: `cycle` for the warp-state ratios of a stall chart
 /// (stored as `inst`), else the stored unit.
 pub fn display_unit<'a>(chart_label: &str, unit: &'a str) -> &'a str {
-    if is_stall_chart(chart_label) && unit == "inst" {
+    if is_ratio_chart(chart_label) && unit == "inst" {
         "cycle"
     } else {
         unit
     }
 }
 
+/// Whether a chart holds the warp-state ratios (Warp State Statistics), not sample counts
+/// (Source Counters' "Warp Stall Sampling" tables count samples).
+fn is_ratio_chart(label: &str) -> bool {
+    label.starts_with("Warp State")
+}
+
 /// The caption of a chart: a warp-state chart of ratios says what its values are.
 pub fn chart_caption<'a>(label: &str, mut units: impl Iterator<Item = &'a str>) -> String {
-    if is_stall_chart(label) && units.any(|u| u == "inst") {
+    if is_ratio_chart(label) && units.any(|u| u == "inst") {
         format!("{label} · {STALL_RATIO_MEANING}")
     } else {
         label.to_string()
@@ -186,6 +192,17 @@ mod tests {
         assert_eq!(
             chart_caption("Warp Stall Sampling", ["warp"].into_iter()),
             "Warp Stall Sampling"
+        );
+        assert_eq!(
+            chart_caption(
+                "Warp Stall Sampling (All Samples)",
+                ["warp", "inst"].into_iter()
+            ),
+            "Warp Stall Sampling (All Samples)"
+        );
+        assert_eq!(
+            display_unit("Warp Stall Sampling (All Samples)", "inst"),
+            "inst"
         );
     }
 

@@ -213,7 +213,9 @@ fn bar_row(
 /// mix); stall reasons sorted by value with their meaning on hover.
 fn bars(ui: &mut egui::Ui, item: &BodyItem) {
     let stall = stalls::is_stall_chart(&item.label);
-    if item.rows.iter().any(|r| !r.metric.instances.is_empty()) {
+    // Per-instance bars only where every row is instanced (the opcode mix); a chart of plain
+    // values with one instanced row among them (warps per scheduler) keeps a bar per row.
+    if item.rows.iter().all(|r| !r.metric.instances.is_empty()) {
         for row in &item.rows {
             let mut inst: Vec<(String, f64)> = row
                 .metric
@@ -228,7 +230,8 @@ fn bars(ui: &mut egui::Ui, item: &BodyItem) {
             let max = inst.iter().map(|i| i.1).fold(0.0, f64::max);
             ui.weak(format!("{} (total {})", row.label, value_text(&row.metric)));
             for (id, v) in &inst {
-                bar_row(ui, id, *v, max, &format_value(*v, ""), false).on_hover_text(format!(
+                let text = format_value(*v, &row.metric.unit);
+                bar_row(ui, id, *v, max, &text, false).on_hover_text(format!(
                     "{}: {id}",
                     row.metric.name.as_deref().unwrap_or("")
                 ));
@@ -293,9 +296,11 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
         table(ui, item);
         return;
     }
-    let (rect, resp) =
-        ui.allocate_exact_size(vec2(ui.available_width().min(520.0), 140.0), Sense::hover());
-    let painter = ui.painter_at(rect);
+    let (outer, resp) =
+        ui.allocate_exact_size(vec2(ui.available_width().min(560.0), 158.0), Sense::hover());
+    let painter = ui.painter_at(outer);
+    // Room for the scale: the y values on the left, the x range below.
+    let rect = egui::Rect::from_min_max(outer.min + vec2(48.0, 0.0), outer.max - vec2(0.0, 18.0));
     painter.rect_stroke(
         rect,
         2.0,
@@ -330,6 +335,38 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
             let b = to_screen(x, y1);
             painter.line_segment([a, b], Stroke::new(1.0, Color32::from_rgb(230, 80, 80)));
         }
+    }
+    // The graphs' units name the y and the x unit ("%/register"): the y scale takes the first.
+    let unit = series
+        .first()
+        .and_then(|(r, _)| r.metric.unit.split('/').next())
+        .unwrap_or("");
+    let weak = ui.visuals().weak_text_color();
+    let font = egui::FontId::proportional(11.0);
+    let scale = [
+        (
+            rect.left_top() - vec2(4.0, 0.0),
+            egui::Align2::RIGHT_TOP,
+            format_value(y1, unit),
+        ),
+        (
+            rect.left_bottom() - vec2(4.0, 0.0),
+            egui::Align2::RIGHT_BOTTOM,
+            format_value(0.0, unit),
+        ),
+        (
+            rect.left_bottom() + vec2(0.0, 3.0),
+            egui::Align2::LEFT_TOP,
+            format_value(x0, ""),
+        ),
+        (
+            rect.right_bottom() + vec2(0.0, 3.0),
+            egui::Align2::RIGHT_TOP,
+            format_value(x1, ""),
+        ),
+    ];
+    for (pos, align, text) in scale {
+        painter.text(pos, align, text, font.clone(), weak);
     }
     let names: Vec<String> = series
         .iter()

@@ -239,7 +239,7 @@ fn bar_pair(
 /// instanced rows (the opcode mix) one pair per instance.
 fn bars(ui: &mut egui::Ui, item: &PairedItem, rows: &[PairedRow], sides: &Sides<'_>) {
     legend(ui, sides);
-    if rows.iter().any(|r| !r.instances.is_empty()) {
+    if !rows.is_empty() && rows.iter().all(|r| !r.instances.is_empty()) {
         for row in rows {
             ui.weak(format!(
                 "{} (total {} → {})",
