@@ -333,6 +333,11 @@ fn main() {
     frames.app.select_row(0);
     frames.app.settings_mut().page = PageId::Compare;
     frames.measure("idle, Compare page (one baseline)", |_| Vec::new());
+    // Each frame a new selection: the comparison is built on a background thread.
+    frames.measure("Compare page, Down arrow every frame", |_| {
+        key(egui::Key::ArrowDown)
+    });
+    frames.app.select_row(0);
     frames.app.settings_mut().page = PageId::Roofline;
     frames.measure("idle, Roofline page (one baseline)", |_| Vec::new());
 

@@ -57,8 +57,9 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
 }
 
 impl Snapshot {
-    /// Copies what building the comparison of `key` reads from `workspace`.
-    pub fn of(workspace: &Workspace, key: &SideBySideKey) -> Self {
+    /// Copies what building the comparison of `key` reads from `workspace`; the context
+    /// warnings of a pair of reports come from `context` when it has them.
+    pub fn of(workspace: &Workspace, key: &SideBySideKey, context: &mut ContextCache) -> Self {
         let mut results: Vec<(ResultRef, OpenReport)> = Vec::new();
         for at in std::iter::once(key.current).chain(key.bases.iter().map(|b| b.at)) {
             if results.iter().any(|(a, _)| *a == at) {
@@ -73,7 +74,7 @@ impl Snapshot {
         for b in &key.bases {
             let pair = (b.at.report, current);
             if pair.0 != current && !warnings.iter().any(|(p, _)| *p == pair) {
-                warnings.push((pair, workspace.context_warnings(pair.0, pair.1)));
+                warnings.push((pair, context.get(workspace, pair)));
             }
         }
         Snapshot { results, warnings }
@@ -104,6 +105,34 @@ impl ResultLookup for Snapshot {
             .find(|(p, _)| *p == (base, current))
             .map(|(_, w)| w.clone())
             .unwrap_or_default()
+    }
+}
+
+/// The context warnings of pairs of reports (base, current), kept while the open reports stay
+/// the same: they read every result of both reports, so they are computed once per pair.
+#[derive(Default)]
+pub struct ContextCache {
+    generation: u64,
+    pairs: Vec<((ReportId, ReportId), Vec<ContextWarning>)>,
+}
+
+impl ContextCache {
+    /// The warnings of `pair`, computed when not known.
+    pub fn get(
+        &mut self,
+        workspace: &Workspace,
+        pair: (ReportId, ReportId),
+    ) -> Vec<ContextWarning> {
+        if self.generation != workspace.generation() {
+            self.pairs.clear();
+            self.generation = workspace.generation();
+        }
+        if let Some((_, w)) = self.pairs.iter().find(|(p, _)| *p == pair) {
+            return w.clone();
+        }
+        let w = workspace.context_warnings(pair.0, pair.1);
+        self.pairs.push((pair, w.clone()));
+        w
     }
 }
 

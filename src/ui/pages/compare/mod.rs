@@ -9,7 +9,7 @@ use crate::analysis::compare::Verdict;
 use crate::analysis::compare::direction::Direction;
 use crate::app::baselines::VisibleBaseline;
 use crate::app::commands::Command;
-use crate::app::compare_page::{self, CompareData, PendingCompare, Snapshot};
+use crate::app::compare_page::{self, CompareData, ContextCache, PendingCompare, Snapshot};
 use crate::app::page_id::PageId;
 use crate::app::side_by_side::{MetricLine, Side, SideBySide, SideBySideKey, side_of};
 use crate::app::workspace::ResultRef;
@@ -60,6 +60,8 @@ pub struct CompareViewState {
     ready: Option<(SideBySideKey, CompareData)>,
     /// The comparison being built on a background thread (one for an older key is dropped).
     pending: Option<(SideBySideKey, PendingCompare)>,
+    /// The context warnings of the report pairs compared so far.
+    context: ContextCache,
 }
 
 impl CompareViewState {
@@ -72,6 +74,7 @@ impl CompareViewState {
     pub fn release(&mut self) {
         self.ready = None;
         self.pending = None;
+        self.context = ContextCache::default();
     }
 
     /// The partner shown instead of the baselines for `current`, if any.
@@ -153,7 +156,7 @@ pub fn show(
                 .map(|bk| (bk, std::sync::Arc::clone(&d.bodies)))
         });
         let ctx = ui.ctx().clone();
-        let snapshot = Snapshot::of(cx.workspace, &key);
+        let snapshot = Snapshot::of(cx.workspace, &key, &mut state.context);
         let pending =
             compare_page::spawn(snapshot, key.clone(), reuse, move || ctx.request_repaint());
         state.pending = Some((key.clone(), pending));
