@@ -454,6 +454,31 @@ fn table(ui: &mut egui::Ui, item: &BodyItem) {
         });
 }
 
+/// A striped grid that scrolls sideways, with a blank corner and `columns` as its header row;
+/// `rows` adds the rows, each starting with its label.
+pub fn labelled_grid(
+    ui: &mut egui::Ui,
+    id: &str,
+    columns: &[String],
+    rows: impl FnOnce(&mut egui::Ui),
+) {
+    egui::ScrollArea::horizontal()
+        .id_salt((id, "scroll"))
+        .show(ui, |ui| {
+            egui::Grid::new(id)
+                .striped(true)
+                .num_columns(columns.len() + 1)
+                .show(ui, |ui| {
+                    ui.weak("");
+                    for c in columns {
+                        ui.weak(c);
+                    }
+                    ui.end_row();
+                    rows(ui);
+                });
+        });
+}
+
 /// A memory table: rows by access type, columns by what is counted; the metric on hover.
 fn memory_table_ui(ui: &mut egui::Ui, item: &BodyItem) {
     let g = memory_table::grid(item);
@@ -461,48 +486,36 @@ fn memory_table_ui(ui: &mut egui::Ui, item: &BodyItem) {
         ui.weak("No metrics of this table were collected.");
         return;
     }
-    egui::ScrollArea::horizontal()
-        .id_salt("memory_table_scroll")
-        .show(ui, |ui| {
-            egui::Grid::new("memory_table")
-                .striped(true)
-                .num_columns(g.columns.len() + 1)
-                .show(ui, |ui| {
-                    ui.weak("");
-                    for c in &g.columns {
-                        ui.weak(c);
+    labelled_grid(ui, "memory_table", &g.columns, |ui| {
+        for r in &g.rows {
+            ui.label(RichText::new(&r.label).strong());
+            for cell in &r.cells {
+                match cell {
+                    Some(c) => {
+                        let text = match c.value {
+                            Some(v) => format_value(v, &c.unit),
+                            None => "n/a".to_string(),
+                        };
+                        let unused = c.value.is_none();
+                        let label = if unused {
+                            ui.weak(text)
+                        } else {
+                            ui.label(text)
+                        };
+                        label.on_hover_text(if unused {
+                            format!("{} (UNUSED: not collected)", c.metric)
+                        } else {
+                            c.metric.clone()
+                        });
                     }
-                    ui.end_row();
-                    for r in &g.rows {
-                        ui.label(RichText::new(&r.label).strong());
-                        for cell in &r.cells {
-                            match cell {
-                                Some(c) => {
-                                    let text = match c.value {
-                                        Some(v) => format_value(v, &c.unit),
-                                        None => "n/a".to_string(),
-                                    };
-                                    let unused = c.value.is_none();
-                                    let label = if unused {
-                                        ui.weak(text)
-                                    } else {
-                                        ui.label(text)
-                                    };
-                                    label.on_hover_text(if unused {
-                                        format!("{} (UNUSED: not collected)", c.metric)
-                                    } else {
-                                        c.metric.clone()
-                                    });
-                                }
-                                None => {
-                                    ui.label("");
-                                }
-                            }
-                        }
-                        ui.end_row();
+                    None => {
+                        ui.label("");
                     }
-                });
-        });
+                }
+            }
+            ui.end_row();
+        }
+    });
     if !g.other.is_empty() {
         egui::CollapsingHeader::new(format!("Other metrics of this table ({})", g.other.len()))
             .id_salt("memory_table_other")

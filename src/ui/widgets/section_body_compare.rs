@@ -360,52 +360,30 @@ fn grid_ui(ui: &mut egui::Ui, g: &PairedGrid, sides: &Sides<'_>) {
         ui.weak("Neither side collected the metrics of this table.");
         return;
     }
-    egui::ScrollArea::horizontal()
-        .id_salt("paired_memory_table_scroll")
-        .show(ui, |ui| {
-            egui::Grid::new("paired_memory_table")
-                .striped(true)
-                .num_columns(g.columns.len() + 1)
-                .show(ui, |ui| {
-                    ui.weak("");
-                    for c in &g.columns {
-                        ui.weak(c);
+    super::section_body::labelled_grid(ui, "paired_memory_table", &g.columns, |ui| {
+        for r in &g.rows {
+            ui.label(RichText::new(&r.label).strong());
+            for cell in &r.cells {
+                let Some(c) = cell else {
+                    ui.label("");
+                    continue;
+                };
+                let color = change_color(ui, &c.value, Some(&c.metric), sides.threshold_pct);
+                ui.vertical(|ui| {
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+                    ui.label(text(c.value.current, &c.unit));
+                    if c.value.delta().is_some_and(|d| d != 0.0) {
+                        ui.label(RichText::new(pct_text(&c.value)).small().color(color));
                     }
-                    ui.end_row();
-                    for r in &g.rows {
-                        ui.label(RichText::new(&r.label).strong());
-                        for cell in &r.cells {
-                            let Some(c) = cell else {
-                                ui.label("");
-                                continue;
-                            };
-                            let color =
-                                change_color(ui, &c.value, Some(&c.metric), sides.threshold_pct);
-                            ui.vertical(|ui| {
-                                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                                ui.label(text(c.value.current, &c.unit));
-                                if c.value.delta().is_some_and(|d| d != 0.0) {
-                                    ui.label(
-                                        RichText::new(pct_text(&c.value)).small().color(color),
-                                    );
-                                }
-                            })
-                            .response
-                            .on_hover_ui(|ui| {
-                                value_tooltip(
-                                    ui,
-                                    &r.label,
-                                    Some(&c.metric),
-                                    &c.unit,
-                                    &c.value,
-                                    sides,
-                                );
-                            });
-                        }
-                        ui.end_row();
-                    }
+                })
+                .response
+                .on_hover_ui(|ui| {
+                    value_tooltip(ui, &r.label, Some(&c.metric), &c.unit, &c.value, sides);
                 });
-        });
+            }
+            ui.end_row();
+        }
+    });
 }
 
 /// The memory chart of a comparison: the links of either side, labelled with both values and
