@@ -8,8 +8,8 @@ mod common;
 
 use common::app_harness::{
     AppHarness, MemoryStorage, WINDOW, assert_in_row, assert_label, assert_label_containing,
-    assert_labels, harness_with, has_label, open_in_order, options, settle_ok, show_page,
-    until_compared,
+    assert_labels, harness_with, has_label, open_in_order, open_pair, options, settle_ok,
+    show_page, until_compared,
 };
 use common::{
     TruthResult, fixture_bytes, fixture_file, fixture_path, load_fixture, load_truth, temp_dir,
@@ -404,21 +404,21 @@ fn truth_template_args(t: &TruthResult) -> Option<String> {
     (!digits.is_empty() && rest[digits.len()..].starts_with('E')).then(|| format!("<{digits}>"))
 }
 
+/// The oracle of the before/after pair.
+fn pair_truth() -> (Vec<TruthResult>, Vec<TruthResult>) {
+    (
+        load_truth("pair/before.truth.json.xz"),
+        load_truth("pair/after.truth.json.xz"),
+    )
+}
+
 #[test]
 fn report_vs_report_shows_the_totals_and_what_changed_in_a_pair() {
     let dir = temp_dir("pair_totals");
-    let files = [
-        fixture_file(&dir, "pair/before.ncu-rep.xz"),
-        fixture_file(&dir, "pair/after.ncu-rep.xz"),
-    ];
-    let app = SightlineApp::new(None, options(Vec::new(), false));
-    let mut h = open_in_order(app, &files, false);
+    let mut h = open_pair(&dir);
     select_in(&mut h, "after.ncu-rep", 0);
     show_page(&mut h, PageId::ReportDiff);
-    let (before, after) = (
-        load_truth("pair/before.truth.json.xz"),
-        load_truth("pair/after.truth.json.xz"),
-    );
+    let (before, after) = pair_truth();
     let ns = |t: &TruthResult| t.number(names::DURATION);
     let text = |v: f64| sightline::model::units::format_value(v, "ns");
     // fixtures/pair/README.md: base 4 (histogram_old) and 7 (normalize) only in base, current
@@ -485,18 +485,10 @@ fn report_vs_report_compares_the_first_opened_report_against_the_next_by_default
     // Opened before, then after, with a result of "before" selected (as after opening): the
     // page compares before (baseline) → after (current), not the other way round.
     let dir = temp_dir("pair_default_sides");
-    let files = [
-        fixture_file(&dir, "pair/before.ncu-rep.xz"),
-        fixture_file(&dir, "pair/after.ncu-rep.xz"),
-    ];
-    let app = SightlineApp::new(None, options(Vec::new(), false));
-    let mut h = open_in_order(app, &files, false);
+    let mut h = open_pair(&dir);
     select_in(&mut h, "before.ncu-rep", 0);
     show_page(&mut h, PageId::ReportDiff);
-    let (before, after) = (
-        load_truth("pair/before.truth.json.xz"),
-        load_truth("pair/after.truth.json.xz"),
-    );
+    let (before, after) = pair_truth();
     let ns = |t: &TruthResult| t.number(names::DURATION);
     let text = |v: f64| sightline::model::units::format_value(v, "ns");
     // fixtures/pair/README.md: base 4 and 7 are only in "before", 4 and 7 only in "after".
@@ -545,17 +537,9 @@ fn open_pair_row(h: &mut AppHarness, function: &str) {
 #[test]
 fn why_it_changed_lists_the_causes_the_oracle_shows() {
     let dir = temp_dir("pair_why");
-    let files = [
-        fixture_file(&dir, "pair/before.ncu-rep.xz"),
-        fixture_file(&dir, "pair/after.ncu-rep.xz"),
-    ];
-    let app = SightlineApp::new(None, options(Vec::new(), false));
-    let mut h = open_in_order(app, &files, false);
+    let mut h = open_pair(&dir);
     select_in(&mut h, "after.ncu-rep", 0);
-    let (before, after) = (
-        load_truth("pair/before.truth.json.xz"),
-        load_truth("pair/after.truth.json.xz"),
-    );
+    let (before, after) = pair_truth();
     let bytes = |v: f64| sightline::app::format::value_text(v, "byte");
     let count = |v: f64| sightline::model::units::format_value(v, "inst");
 

@@ -4,13 +4,13 @@
 
 mod common;
 
-use common::app_harness::{AppHarness, assert_label, open_in_order, options, show_page};
-use common::{fixture_file, load_truth, temp_dir};
+use common::app_harness::{AppHarness, assert_label, open_pair, show_page};
+use common::{load_truth, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use sightline::app::workspace::ResultRef;
 use sightline::model::units::format_value;
-use sightline::ui::{PageId, SightlineApp};
+use sightline::ui::PageId;
 
 /// `saxpy_strided`, launch 1 of both reports.
 const SAXPY: usize = 1;
@@ -30,12 +30,7 @@ fn at(h: &AppHarness, name: &str, index: usize) -> ResultRef {
 #[test]
 fn compare_page_shows_each_body_with_both_sides() {
     let dir = temp_dir("compare_bodies");
-    let files = [
-        fixture_file(&dir, "pair/before.ncu-rep.xz"),
-        fixture_file(&dir, "pair/after.ncu-rep.xz"),
-    ];
-    let app = SightlineApp::new(None, options(Vec::new(), false));
-    let mut h = open_in_order(app, &files, false);
+    let mut h = open_pair(&dir);
     let base = at(&h, "before.ncu-rep", SAXPY);
     h.state_mut().select(Some(base));
     h.run();

@@ -1,7 +1,7 @@
 //! Driving the desktop app headless with egui_kittest: building the app and its harness,
 //! waiting for background loads, temporary copies of fixtures, and queries on what is shown.
 
-use super::fixture_bytes;
+use super::{fixture_bytes, fixture_file};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, SnapshotOptions};
@@ -269,4 +269,14 @@ impl eframe::Storage for MemoryStorage {
         self.0.remove(key);
     }
     fn flush(&mut self) {}
+}
+
+/// The before/after pair of `fixtures/pair`, decompressed into `dir` and opened in that order.
+pub fn open_pair(dir: &Path) -> AppHarness {
+    let files = [
+        fixture_file(dir, "pair/before.ncu-rep.xz"),
+        fixture_file(dir, "pair/after.ncu-rep.xz"),
+    ];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    open_in_order(app, &files, false)
 }

@@ -202,10 +202,11 @@ pub fn rediff_pairs(
     }
 }
 
-/// [`diff_reports_with`] reading one pair of results at a time: after each pair is compared
-/// (and each result is read for the context), the bodies read on demand are released again,
-/// so only a pair of bodies is decoded at once. `observe` sees both reports before each
-/// release. The result equals that of [`diff_reports_keeping`].
+/// [`diff_reports_with`] reading one pair of results at a time: bodies decoded by matching are
+/// released first, each pair is compared on copies of its bodies, and the results read for the
+/// context are released again, so only a pair of bodies is decoded at once. `observe` sees both
+/// reports after each pair and during the context scan. The result equals that of
+/// [`diff_reports_keeping`].
 pub fn diff_reports_streamed(
     base: &mut Report,
     current: &mut Report,
@@ -218,8 +219,6 @@ pub fn diff_reports_streamed(
     // Matching reads the launch shape, which a result without one takes from its metrics.
     base.release_bodies(0);
     current.release_bodies(0);
-    // Each pair is compared on copies of its bodies (`matched_diff`), so the reports hold no
-    // more bodies than they did.
     let matched = diff_pairs(base, current, &matching, opts, keep, &mut || {
         observe(base, current)
     });
