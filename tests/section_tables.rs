@@ -117,6 +117,9 @@ fn memory_tables_have_the_rows_and_columns_of_the_profiling_guide() {
             "Hit Rate",
             "Bytes",
             "Sector Misses to L2",
+            "% Peak to L2",
+            "Returns to SM",
+            "% Peak to SM",
         ]
     );
     let labels: Vec<&str> = l1.rows.iter().map(|r| r.label.as_str()).collect();
@@ -166,6 +169,88 @@ fn memory_tables_have_the_rows_and_columns_of_the_profiling_guide() {
         + n("l1tex__t_sectors_pipe_tex_mem_texture.sum");
     assert!(close(cell(&l1, "Loads", "Sectors"), loads));
     assert!(cell(&l1, "Total", "Sectors").unwrap() >= sec + st);
+    // Loads are measured by what L2 returns, stores by what L1/TEX writes; global and local
+    // accesses share one counter.
+    let to_l2 = |k: &str| n(&format!("{k}.sum.pct_of_peak_sustained_elapsed"));
+    let lg_ld = to_l2("l1tex__m_xbar2l1tex_read_sectors_mem_lg_op_ld");
+    assert!(lg_ld > 0.0);
+    assert!(close(cell(&l1, "Global Loads", "% Peak to L2"), lg_ld));
+    assert!(close(cell(&l1, "Local Loads", "% Peak to L2"), lg_ld));
+    assert!(close(
+        cell(&l1, "Global Stores", "% Peak to L2"),
+        to_l2("l1tex__m_l1tex2xbar_write_sectors_mem_lg_op_st")
+    ));
+    assert!(close(
+        cell(&l1, "Global Atomics", "% Peak to L2"),
+        to_l2("l1tex__m_l1tex2xbar_write_sectors_mem_global_op_atom")
+    ));
+    let (lsu, tex) = (
+        n("l1tex__lsu_writeback_active_mem_lgds.sum"),
+        n("l1tex__tex_writeback_active.sum"),
+    );
+    assert!(lsu > 0.0);
+    assert!(close(cell(&l1, "Total", "Returns to SM"), lsu + tex));
+    assert!(close(
+        cell(&l1, "Total", "% Peak to SM"),
+        n("l1tex__lsu_writeback_active_mem_lgds.sum.pct_of_peak_sustained_elapsed").max(n(
+            "l1tex__tex_writeback_active.sum.pct_of_peak_sustained_elapsed"
+        ))
+    ));
+    assert!(close(cell(&l1, "Texture Loads", "Returns to SM"), tex));
+    assert_eq!(cell(&l1, "Global Loads", "Returns to SM"), None);
+
+    let evict = table_of(&report, i, ItemKind::L2EvictPolicyTable);
+    assert_eq!(
+        evict.columns,
+        [
+            "First Sectors",
+            "First Hit Rate",
+            "Last Sectors",
+            "Last Hit Rate",
+            "Normal Sectors",
+            "Normal Hit Rate",
+            "Normal Demote Sectors",
+            "Normal Demote Hit Rate",
+        ]
+    );
+    let labels: Vec<&str> = evict.rows.iter().map(|r| r.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "L1/TEX Loads",
+            "L1/TEX Stores",
+            "L1/TEX Atomics",
+            "L1/TEX Total",
+            "L2 Fabric Total",
+            "GPU Total"
+        ]
+    );
+    for (row, source) in [
+        ("L1/TEX Loads", "srcunit_tex_op_read_"),
+        ("L1/TEX Stores", "srcunit_tex_op_write_"),
+        ("L1/TEX Total", "srcunit_tex_"),
+        ("L2 Fabric Total", "srcunit_ltcfabric_"),
+        ("GPU Total", ""),
+    ] {
+        for (policy, name) in [("First", "first"), ("Normal", "normal")] {
+            let hit = n(&format!(
+                "lts__t_sectors_{source}evict_{name}_lookup_hit.sum"
+            ));
+            let miss = n(&format!(
+                "lts__t_sectors_{source}evict_{name}_lookup_miss.sum"
+            ));
+            let sectors = cell(&evict, row, &format!("{policy} Sectors"));
+            assert!(close(sectors, hit + miss), "{row} {policy}");
+            let rate = cell(&evict, row, &format!("{policy} Hit Rate"));
+            if hit + miss > 0.0 {
+                assert!(close(rate, hit / (hit + miss) * 100.0), "{row} {policy}");
+            } else {
+                assert_eq!(rate, None, "{row} {policy}");
+            }
+        }
+    }
+    // Every metric of the table has its cell.
+    assert!(evict.other.is_empty(), "{:?}", evict.other);
 
     let l2 = table_of(&report, i, ItemKind::L2CacheTable);
     assert_eq!(l2.columns[..3], ["Requests", "Sectors", "Sectors/Req"]);

@@ -418,6 +418,15 @@ fn memory_chart_links_carry_the_stored_values() {
         ));
         // Nothing went through texture units in these kernels: greyed out.
         assert!(!link(Kernel, Texture).is_active());
+        // Asynchronous global-to-shared copies have their own logical unit (CC 8.0+).
+        assert!(same(
+            link(Kernel, Ldgsts).amount,
+            t.number("smsp__inst_executed_op_ldgsts.sum")
+        ));
+        assert!(same(
+            link(Ldgsts, L1Tex).amount,
+            t.number("sm__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum")
+        ));
     }
 }
 
@@ -457,7 +466,7 @@ fn memory_tables_lay_out_rows_by_access_and_columns_by_counter() {
         .iter()
         .flat_map(|r| r.cells.iter().flatten())
         .chain(&grid.other)
-        .flat_map(|c| c.metric.split([' ', '(', ')']))
+        .flat_map(|c| c.metric.split([' ', '(', ')', ',']))
         .collect();
     for row in &item.rows {
         let name = row.metric.name.unwrap();

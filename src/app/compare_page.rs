@@ -193,6 +193,11 @@ impl PendingCompare {
             Err(TryRecvError::Disconnected) => Some(CompareData::empty()),
         }
     }
+
+    /// Waits for the data.
+    pub fn wait(self) -> CompareData {
+        self.rx.recv().unwrap_or_else(|_| CompareData::empty())
+    }
 }
 
 /// Builds the data of `key` from `snapshot` on a new thread; `wake` is called when it is done.

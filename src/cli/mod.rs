@@ -73,6 +73,11 @@ pub enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// A baseline report: each result's bodies are paired with those of its kernel in the
+        /// baseline (matched as `diff` matches them), every value with both sides and the
+        /// change.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
         /// Files to read.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -108,7 +113,11 @@ pub fn run(command: Command) -> i32 {
         Command::Diff(args) => diff::run(&args),
         Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref()),
         Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref()),
-        Command::Sections { json, files } => sections::run(&files, json),
+        Command::Sections {
+            json,
+            baseline,
+            files,
+        } => sections::run(&files, baseline.as_deref(), json),
         Command::Source(a) => source::run(&a),
     }
 }

@@ -267,6 +267,9 @@ pub struct BodyItem {
     /// Why the item has no values, when it has none (a text export that did not print it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Timelines: the GPU timestamps (ns) at which the workload started and ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workload_ns: Option<[u64; 2]>,
 }
 
 impl BodyItem {

@@ -51,6 +51,14 @@ const SCREENSHOT_ZOOM_VAR: &str = "SIGHTLINE_SCREENSHOT_ZOOM";
 /// The text typed into the results table's filter.
 const SCREENSHOT_FILTER_VAR: &str = "SIGHTLINE_SCREENSHOT_FILTER";
 
+/// Whether this run takes a documentation screenshot (`EFRAME_SCREENSHOT_TO` set). eframe saves
+/// it after the second frame, so pages that build their view on a background thread wait for
+/// it instead of showing a spinner first.
+pub(crate) fn screenshot_mode() -> bool {
+    static MODE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *MODE.get_or_init(|| std::env::var_os("EFRAME_SCREENSHOT_TO").is_some())
+}
+
 /// The window size asked for by [`SCREENSHOT_SIZE_VAR`].
 fn screenshot_size() -> Option<[f32; 2]> {
     let text = std::env::var(SCREENSHOT_SIZE_VAR).ok()?;

@@ -1,5 +1,5 @@
 //! The memory chart as the Profiling Guide draws it: logical units (Kernel, Global, Local,
-//! Texture, Surface, Shared), physical units (L1/TEX, Shared Memory, L2, L2 Compression, Device,
+//! Texture, Surface, Shared, Load Global Store Shared), physical units (L1/TEX, Shared Memory, L2, L2 Compression, Device,
 //! System and Peer Memory) and the links between them, each with its amount (instructions,
 //! requests, bytes or sectors), throughput and % of peak, from the metrics of the chart's
 //! metric group. Units and links whose metrics the result lacks (other architectures) are left
@@ -17,6 +17,8 @@ pub enum Unit {
     Texture,
     Surface,
     Shared,
+    /// Load Global Store Shared: asynchronous copies from global to shared memory (CC 8.0+).
+    Ldgsts,
     L1Tex,
     SharedMemory,
     L2,
@@ -36,6 +38,7 @@ impl Unit {
             Unit::Texture => "Texture",
             Unit::Surface => "Surface",
             Unit::Shared => "Shared",
+            Unit::Ldgsts => "LDGSTS",
             Unit::L1Tex => "L1/TEX Cache",
             Unit::SharedMemory => "Shared Memory",
             Unit::L2 => "L2 Cache",
@@ -56,6 +59,7 @@ impl Unit {
                 | Unit::Texture
                 | Unit::Surface
                 | Unit::Shared
+                | Unit::Ldgsts
         )
     }
 
@@ -63,7 +67,12 @@ impl Unit {
     pub fn column(self) -> usize {
         match self {
             Unit::Kernel => 0,
-            Unit::Global | Unit::Local | Unit::Texture | Unit::Surface | Unit::Shared => 1,
+            Unit::Global
+            | Unit::Local
+            | Unit::Texture
+            | Unit::Surface
+            | Unit::Shared
+            | Unit::Ldgsts => 1,
             Unit::L1Tex | Unit::SharedMemory => 2,
             Unit::L2 | Unit::L2Compression => 3,
             Unit::DeviceMemory | Unit::SystemMemory | Unit::PeerMemory => 4,
@@ -185,8 +194,13 @@ const LINKS: &[(Unit, Unit, Amount, &[&str])] = &[
             "smsp__inst_executed_op_shared_atom",
             "smsp__inst_executed_op_ldsm",
             "smsp__inst_executed_op_shared_stsm",
-            "smsp__inst_executed_op_ldgsts",
         ],
+    ),
+    (
+        Unit::Kernel,
+        Unit::Ldgsts,
+        Amount::Instructions,
+        &["smsp__inst_executed_op_ldgsts"],
     ),
     (
         Unit::Global,
@@ -224,6 +238,12 @@ const LINKS: &[(Unit, Unit, Amount, &[&str])] = &[
             "l1tex__t_requests_pipe_tex_mem_surface_op_atom",
             "l1tex__t_requests_pipe_tex_mem_surface_op_red",
         ],
+    ),
+    (
+        Unit::Ldgsts,
+        Unit::L1Tex,
+        Amount::Requests,
+        &["sm__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts"],
     ),
     (
         Unit::Shared,

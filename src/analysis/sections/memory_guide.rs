@@ -2,11 +2,14 @@
 //! (access types × Instructions, Wavefronts, % Peak, Bank Conflicts), L1/TEX Cache (global,
 //! local, texture, surface and distributed shared accesses, then Loads, Stores and Total ×
 //! Instructions, Requests, Wavefronts, Wavefront % Peak, Sectors, Sectors/Req, Hit Rate,
-//! Bytes, Sector Misses to L2), L2 Cache (L1/TEX Total and its access types, GCC, ECC and L2
-//! Fabric totals, GPU Total × Requests, Sectors, Sectors/Req, % Peak, Hit Rate, Bytes,
-//! Throughput, Sector Misses to Device, System and Peer) and Device Memory (Load, Store, Total
-//! × Sectors, % Peak, Bytes, Throughput). Derived cells carry their formula instead of a
-//! metric name; metrics the layout does not place are listed apart.
+//! Bytes, Sector Misses to L2, % Peak to L2, Returns to SM, % Peak to SM), L2 Cache (L1/TEX
+//! Total and its access types, GCC, ECC and L2 Fabric totals, GPU Total × Requests, Sectors,
+//! Sectors/Req, % Peak, Hit Rate, Bytes, Throughput, Sector Misses to Device, System and
+//! Peer), L2 Cache Eviction Policies (L1/TEX loads, stores, atomics and total, L2 Fabric and
+//! GPU totals × sectors and hit rate of the First, Last, Normal and Normal Demote policies) and
+//! Device Memory (Load, Store, Total × Sectors, % Peak, Bytes, Throughput). Derived cells
+//! carry their formula instead of a metric name; metrics the layout does not place are listed
+//! apart.
 
 use super::memory_table::{Cell, Grid, Row};
 use crate::model::section_body::{BodyItem, ItemKind};
@@ -182,6 +185,9 @@ fn l1tex(item: &BodyItem) -> Grid {
         "Hit Rate",
         "Bytes",
         "Sector Misses to L2",
+        "% Peak to L2",
+        "Returns to SM",
+        "% Peak to SM",
     ];
     // (row, qualifier, hit-rate qualifier, instruction metrics, is a load, is a store)
     type Spec<'a> = (&'a str, &'a str, &'a str, &'a [&'a str], bool, bool);
@@ -332,6 +338,12 @@ fn l1tex(item: &BodyItem) -> Grid {
                 metric(item, &format!("l1tex__t_sector_{hq}_hit_rate.pct")),
                 times(&sectors, SECTOR_BYTES, "byte"),
                 metric(item, &format!("l1tex__t_sectors_{q}_lookup_miss.sum")),
+                metric(
+                    item,
+                    &format!("{}.sum.pct_of_peak_sustained_elapsed", to_l2(q)),
+                ),
+                None,
+                None,
             ],
         };
         // Rows of access types the architecture lacks are left out.
@@ -359,12 +371,87 @@ fn l1tex(item: &BodyItem) -> Grid {
         cells[3] = None;
         cells[5] = ratio(&cells[4], &cells[1], "sector/request");
         cells[6] = None;
+        cells[9] = None;
         out.push(Row {
             label: label.to_string(),
             cells,
         });
     }
+    // What L1/TEX returns to the SM is counted per pipeline: the texture pipeline's on its
+    // row, both in the total.
+    let returns = |root: &str| {
+        (
+            metric(item, &format!("{root}.sum")),
+            metric(item, &format!("{root}.sum.pct_of_peak_sustained_elapsed")),
+        )
+    };
+    let (tex, tex_pct) = returns("l1tex__tex_writeback_active");
+    let (lsu, lsu_pct) = returns("l1tex__lsu_writeback_active_mem_lgds");
+    for row in &mut out {
+        match row.label.as_str() {
+            "Texture Loads" => {
+                row.cells[10] = tex.clone();
+                row.cells[11] = tex_pct.clone();
+            }
+            // Without the LSU's count (older versions) a total would be the texture's alone.
+            "Total" if lsu.is_some() => {
+                row.cells[10] = sum(
+                    item,
+                    &[
+                        "l1tex__lsu_writeback_active_mem_lgds.sum".to_string(),
+                        "l1tex__tex_writeback_active.sum".to_string(),
+                    ],
+                    "cycle",
+                );
+                row.cells[11] = largest(&[lsu_pct.clone(), tex_pct.clone()]);
+            }
+            _ => {}
+        }
+    }
     finish(item, &columns, out)
+}
+
+/// The metric of the traffic between L1/TEX and L2 of an access type (`q`, as in
+/// `pipe_lsu_mem_global_op_ld`): the sectors L2 returns for loads, the sectors L1/TEX writes
+/// for stores, atomics and reductions. Global and local accesses share one counter.
+fn to_l2(q: &str) -> String {
+    let access = q
+        .trim_start_matches("pipe_lsu_")
+        .trim_start_matches("pipe_tex_")
+        .replace("mem_global_op_ld", "mem_lg_op_ld")
+        .replace("mem_local_op_ld", "mem_lg_op_ld")
+        .replace("mem_global_op_st", "mem_lg_op_st")
+        .replace("mem_local_op_st", "mem_lg_op_st");
+    let load = access.ends_with("op_ld") || access == "mem_texture";
+    if load {
+        format!("l1tex__m_xbar2l1tex_read_sectors_{access}")
+    } else {
+        format!("l1tex__m_l1tex2xbar_write_sectors_{access}")
+    }
+}
+
+/// The largest of several percentages (those present), with the formula.
+fn largest(cells: &[Option<Cell>]) -> Option<Cell> {
+    let found: Vec<&Cell> = cells.iter().flatten().collect();
+    let first = found.first()?;
+    if found.len() == 1 {
+        return Some((*first).clone());
+    }
+    Some(Cell {
+        value: found
+            .iter()
+            .map(|c| c.value)
+            .try_fold(f64::NEG_INFINITY, |m, v| v.map(|v| m.max(v))),
+        unit: first.unit.clone(),
+        metric: format!(
+            "max({})",
+            found
+                .iter()
+                .map(|c| c.metric.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
 }
 
 /// The L2 Cache table.
@@ -469,7 +556,7 @@ fn finish(item: &BodyItem, columns: &[&str], rows: Vec<Row>) -> Grid {
     let used: Vec<&str> = rows
         .iter()
         .flat_map(|r| r.cells.iter().flatten())
-        .flat_map(|c| c.metric.split([' ', '(', ')']))
+        .flat_map(|c| c.metric.split([' ', '(', ')', ',']))
         .collect();
     let other = item
         .rows
@@ -490,13 +577,57 @@ fn finish(item: &BodyItem, columns: &[&str], rows: Vec<Row>) -> Grid {
     }
 }
 
-/// The Guide's layout of a memory table item, when it has one (the eviction policy table
-/// keeps the layout by access and counter).
+/// The L2 Cache Eviction Policies table: per source of accesses, the sectors looked up under
+/// each eviction policy and the share of them that hit.
+fn evict_policies(item: &BodyItem) -> Grid {
+    const POLICIES: [(&str, &str); 4] = [
+        ("First", "evict_first"),
+        ("Last", "evict_last"),
+        ("Normal", "evict_normal"),
+        ("Normal Demote", "evict_normal_demote"),
+    ];
+    let columns: Vec<String> = POLICIES
+        .iter()
+        .flat_map(|(p, _)| [format!("{p} Sectors"), format!("{p} Hit Rate")])
+        .collect();
+    let sources = [
+        ("L1/TEX Loads", "srcunit_tex_op_read_"),
+        ("L1/TEX Stores", "srcunit_tex_op_write_"),
+        ("L1/TEX Atomics", "srcunit_tex_op_atom_"),
+        ("L1/TEX Total", "srcunit_tex_"),
+        ("L2 Fabric Total", "srcunit_ltcfabric_"),
+        ("GPU Total", ""),
+    ];
+    let mut rows = Vec::new();
+    for (label, source) in sources {
+        let mut cells = Vec::new();
+        for (_, policy) in POLICIES {
+            let lookup =
+                |outcome: &str| format!("lts__t_sectors_{source}{policy}_lookup_{outcome}.sum");
+            let hit = metric(item, &lookup("hit"));
+            let sectors = sum(item, &[lookup("hit"), lookup("miss")], "sector");
+            let rate = times(&ratio(&hit, &sectors, "%"), 100.0, "%");
+            cells.push(sectors);
+            cells.push(rate);
+        }
+        if cells.iter().any(Option::is_some) {
+            rows.push(Row {
+                label: label.to_string(),
+                cells,
+            });
+        }
+    }
+    let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
+    finish(item, &columns, rows)
+}
+
+/// The Guide's layout of a memory table item, when it has one.
 pub fn grid(item: &BodyItem) -> Option<Grid> {
     match item.kind {
         ItemKind::SharedMemoryTable => Some(shared(item)),
         ItemKind::L1TexTable => Some(l1tex(item)),
         ItemKind::L2CacheTable => Some(l2(item)),
+        ItemKind::L2EvictPolicyTable => Some(evict_policies(item)),
         ItemKind::DeviceMemoryTable => Some(device(item)),
         _ => None,
     }

@@ -12,8 +12,8 @@ use crate::analysis::compare::direction::{Direction, direction_of};
 use crate::model::section_body::{BodyItem, BodyRow, ItemKind, SectionBodies, ValueAxis};
 use serde::Serialize;
 
-/// A value of both sides.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+/// A value of both sides (serialized with its change: `delta`, `delta_pct`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Paired {
     pub base: Option<f64>,
     pub current: Option<f64>,
@@ -64,6 +64,18 @@ impl Paired {
             .unwrap_or(0.0)
             .max(self.current.unwrap_or(0.0))
             .max(0.0)
+    }
+}
+
+impl Serialize for Paired {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Paired", 4)?;
+        st.serialize_field("base", &self.base)?;
+        st.serialize_field("current", &self.current)?;
+        st.serialize_field("delta", &self.delta())?;
+        st.serialize_field("delta_pct", &self.delta_pct())?;
+        st.end()
     }
 }
 

@@ -103,6 +103,9 @@ fn item(t: &ItemTemplate, r: &KernelResult, target: &Target) -> BodyItem {
         value_axis: t.value_axis.clone(),
         category_axis: t.category_axis.clone(),
         note: None,
+        workload_ns: (t.kind == ItemKind::Timeline)
+            .then(|| super::timeline::workload_stamps(r))
+            .flatten(),
     }
 }
 

@@ -1,10 +1,12 @@
 //! The PM sampling timeline: each metric of the section's timeline rows as a series of
 //! (time, value) points. A sampled metric's instances are its samples, keyed by the sample's
 //! GPU timestamp in nanoseconds; times are counted from the first sample. A sample without a
-//! timestamp (id 0) cannot be placed and is counted instead.
+//! timestamp (id 0) cannot be placed and is counted instead. The workload's execution (the
+//! "Workload Execution" row) spans the result's `profiler__timestamp_workload_start_0` and
+//! `_end_0`, whose instances are keyed by the same clock.
 
-use crate::model::Value;
 use crate::model::section_body::BodyItem;
+use crate::model::{KernelResult, Value};
 use serde::Serialize;
 
 /// One sampled metric over time.
@@ -47,6 +49,9 @@ pub struct Timeline {
     pub groups: Vec<Group>,
     /// The time of the last sample, in nanoseconds since the first.
     pub end_ns: f64,
+    /// When the workload executed: (start, end) in nanoseconds since the first sample.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workload: Option<(f64, f64)>,
 }
 
 impl Timeline {
@@ -81,6 +86,21 @@ fn stamp(id: Option<&Value>) -> Option<u64> {
         v => v.as_f64().filter(|t| *t >= 1.0).map(|t| t as u64),
     }
     .filter(|t| *t > 0)
+}
+
+/// The GPU timestamps at which the result's workload started and ended, when the profiler
+/// recorded them (a PM sampling collection does).
+pub fn workload_stamps(r: &KernelResult) -> Option<[u64; 2]> {
+    let at = |name: &str| {
+        let m = r.metric(name)?.to_metric();
+        let first = m.instances.first()?;
+        stamp(first.id.as_ref())
+    };
+    let (start, end) = (
+        at("profiler__timestamp_workload_start_0")?,
+        at("profiler__timestamp_workload_end_0")?,
+    );
+    (end >= start).then_some([start, end])
 }
 
 /// Builds the timeline of a resolved timeline item.
@@ -123,7 +143,20 @@ pub fn build(item: &BodyItem) -> Timeline {
             }),
         }
     }
-    Timeline { groups, end_ns }
+    // Signed: the workload may start before the first sample.
+    let since_start = |t: u64| (i128::from(t) - i128::from(start)) as f64;
+    let workload = item
+        .workload_ns
+        .filter(|_| start > 0)
+        .map(|[s, e]| (since_start(s), since_start(e)));
+    if let Some((_, stop)) = workload {
+        end_ns = end_ns.max(stop);
+    }
+    Timeline {
+        groups,
+        end_ns,
+        workload,
+    }
 }
 
 #[cfg(test)]

@@ -89,6 +89,7 @@ impl BodyCollector {
                 value_axis: None,
                 category_axis: String::new(),
                 note: None,
+                workload_ns: None,
             });
         }
     }

@@ -79,6 +79,12 @@ impl Page for SourcePage {
             );
             self.data = Some((key, Loading::Pending(pending)));
         }
+        if crate::ui::screenshot_mode()
+            && matches!(self.data, Some((_, Loading::Pending(_))))
+            && let Some((k, Loading::Pending(p))) = self.data.take()
+        {
+            self.data = Some((k, Loading::Ready(Box::new(p.wait()))));
+        }
         if let Some((_, Loading::Pending(p))) = &self.data
             && let Some(data) = p.try_take()
         {

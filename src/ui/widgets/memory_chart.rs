@@ -45,21 +45,22 @@ fn unit_rect(u: Unit) -> Rect {
         col_x[u.column()],
         if u.column() == 4 { 90.0 } else { 100.0 },
     );
-    let row = |r: f32, h: f32| Rect::from_min_size(pos2(x, 10.0 + r * 62.0), vec2(w, h));
+    let row = |r: f32, h: f32| Rect::from_min_size(pos2(x, 10.0 + r * 52.0), vec2(w, h));
     match u {
-        Unit::Kernel => row(1.5, 50.0),
-        Unit::Global => row(0.0, 40.0),
-        Unit::Local => row(1.0, 40.0),
-        Unit::Texture => row(2.0, 40.0),
-        Unit::Surface => row(3.0, 40.0),
-        Unit::Shared => row(4.0, 40.0),
-        Unit::L1Tex => row(0.0, 226.0),
-        Unit::SharedMemory => row(4.0, 40.0),
-        Unit::L2 => row(0.0, 226.0),
-        Unit::L2Compression => row(4.0, 40.0),
+        Unit::Kernel => row(2.2, 50.0),
+        Unit::Global => row(0.0, 36.0),
+        Unit::Local => row(1.0, 36.0),
+        Unit::Texture => row(2.0, 36.0),
+        Unit::Surface => row(3.0, 36.0),
+        Unit::Shared => row(4.0, 36.0),
+        Unit::Ldgsts => row(5.0, 36.0),
+        Unit::L1Tex => row(0.0, 192.0),
+        Unit::SharedMemory => row(4.0, 36.0),
+        Unit::L2 => row(0.0, 192.0),
+        Unit::L2Compression => row(4.0, 36.0),
         Unit::SystemMemory => row(0.0, 56.0),
-        Unit::DeviceMemory => row(1.5, 56.0),
-        Unit::PeerMemory => row(3.0, 56.0),
+        Unit::DeviceMemory => row(1.7, 56.0),
+        Unit::PeerMemory => row(3.4, 56.0),
     }
 }
 

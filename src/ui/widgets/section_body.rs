@@ -190,7 +190,7 @@ fn bar_row(
         rect.left_top() + vec2(label_w, 3.0),
         rect.right_bottom() - vec2(value_w, 3.0),
     );
-    painter.rect_filled(track, 2.0, ui.visuals().extreme_bg_color);
+    painter.rect_filled(track, 2.0, crate::ui::theme::bar_track(ui));
     let frac = if max > 0.0 && value.is_finite() {
         (value / max).clamp(0.0, 1.0)
     } else {
@@ -297,10 +297,11 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
         return;
     }
     let (outer, resp) =
-        ui.allocate_exact_size(vec2(ui.available_width().min(560.0), 158.0), Sense::hover());
+        ui.allocate_exact_size(vec2(ui.available_width().min(560.0), 188.0), Sense::hover());
     let painter = ui.painter_at(outer);
-    // Room for the scale: the y values on the left, the x range below.
-    let rect = egui::Rect::from_min_max(outer.min + vec2(48.0, 0.0), outer.max - vec2(0.0, 18.0));
+    // Room for the scale and the axis titles: the y title above, the y values on the left,
+    // the x range and the x title below.
+    let rect = egui::Rect::from_min_max(outer.min + vec2(48.0, 14.0), outer.max - vec2(0.0, 32.0));
     painter.rect_stroke(
         rect,
         2.0,
@@ -336,11 +337,11 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
             painter.line_segment([a, b], Stroke::new(1.0, Color32::from_rgb(230, 80, 80)));
         }
     }
-    // The graphs' units name the y and the x unit ("%/register"): the y scale takes the first.
-    let unit = series
-        .first()
-        .and_then(|(r, _)| r.metric.unit.split('/').next())
-        .unwrap_or("");
+    // The graphs' units name the y and the x unit ("%/register", "%/byte").
+    let (unit, x_unit) = series.first().map_or(("", ""), |(r, _)| {
+        let mut parts = r.metric.unit.split('/');
+        (parts.next().unwrap_or(""), parts.next().unwrap_or(""))
+    });
     let weak = ui.visuals().weak_text_color();
     let font = egui::FontId::proportional(11.0);
     let scale = [
@@ -357,16 +358,39 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
         (
             rect.left_bottom() + vec2(0.0, 3.0),
             egui::Align2::LEFT_TOP,
-            format_value(x0, ""),
+            format_value(x0, x_unit),
         ),
         (
             rect.right_bottom() + vec2(0.0, 3.0),
             egui::Align2::RIGHT_TOP,
-            format_value(x1, ""),
+            format_value(x1, x_unit),
         ),
     ];
     for (pos, align, text) in scale {
         painter.text(pos, align, text, font.clone(), weak);
+    }
+    let y_title = item
+        .value_axis
+        .as_ref()
+        .map(|a| a.label.as_str())
+        .filter(|l| !l.is_empty())
+        .unwrap_or_else(|| series.first().map_or("", |(r, _)| r.label.as_str()));
+    let text = ui.visuals().text_color();
+    painter.text(
+        rect.left_top() - vec2(0.0, 2.0),
+        egui::Align2::LEFT_BOTTOM,
+        y_title,
+        font.clone(),
+        text,
+    );
+    if !item.category_axis.is_empty() {
+        painter.text(
+            egui::pos2(rect.center().x, outer.bottom() - 1.0),
+            egui::Align2::CENTER_BOTTOM,
+            &item.category_axis,
+            font.clone(),
+            text,
+        );
     }
     let names: Vec<String> = series
         .iter()
@@ -375,9 +399,9 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
     resp.on_hover_text(format!(
         "{}\nx from {} to {}; highest {}",
         names.join("\n"),
-        format_value(x0, ""),
-        format_value(x1, ""),
-        format_value(y1, "")
+        format_value(x0, x_unit),
+        format_value(x1, x_unit),
+        format_value(y1, unit)
     ));
 }
 

@@ -198,7 +198,7 @@ fn bar_pair(
         rect.left_top() + vec2(label_w, 2.0),
         rect.right_bottom() - vec2(value_w, 2.0),
     );
-    painter.rect_filled(track, 2.0, ui.visuals().extreme_bg_color);
+    painter.rect_filled(track, 2.0, crate::ui::theme::bar_track(ui));
     let half = track.height() / 2.0;
     for (k, (v, color)) in [(p.base, sides.base_color), (p.current, sides.current_color)]
         .into_iter()

@@ -66,9 +66,14 @@ pub fn bar_fill(ui: &egui::Ui, memory: bool, pct: f64) -> Color32 {
     }
 }
 
-/// The background track of a bar.
+/// The background track of a bar (and of a timeline strip): the darkest fill in the dark
+/// theme; in the light theme a grey that stands out from the near-white panel.
 pub fn bar_track(ui: &egui::Ui) -> Color32 {
-    ui.visuals().extreme_bg_color
+    if is_dark(ui) {
+        ui.visuals().extreme_bg_color
+    } else {
+        Color32::from_gray(226)
+    }
 }
 
 /// The colour of a rule kind's tag.

@@ -1,7 +1,8 @@
 //! The PM sampling timeline: per row group a header, per sampled metric a strip with its
 //! values as a filled line over the shared time axis, the highest value at the right, and the
-//! values under the pointer on hover. A comparison draws the baseline's series over the same
-//! axis in the baseline's colour.
+//! values under the pointer on hover. A "Workload Execution" strip on top shows when the
+//! workload ran. A comparison draws the baseline's series over the same axis in the
+//! baseline's colour.
 
 use crate::analysis::sections::timeline::{Series, Timeline};
 use crate::model::units::format_value;
@@ -56,6 +57,9 @@ pub fn show(ui: &mut egui::Ui, sides: &[Side<'_>]) {
             String::new()
         }
     ));
+    if sides.iter().any(|s| s.timeline.workload.is_some()) {
+        workload_strip(ui, sides, end);
+    }
     for (gi, group) in first.timeline.groups.iter().enumerate() {
         egui::CollapsingHeader::new(egui::RichText::new(&group.label).strong())
             .id_salt(("pm_timeline_group", &group.label, gi))
@@ -122,7 +126,7 @@ fn strip(ui: &mut egui::Ui, series: &Series, sides: &[(Option<&Series>, &Side<'_
     );
     let (x0, x1) = plot_x(rect);
     let plot = Rect::from_x_y_ranges(x0..=x1, rect.top() + 2.0..=rect.bottom() - 2.0);
-    painter.rect_filled(plot, 1.0, ui.visuals().extreme_bg_color);
+    painter.rect_filled(plot, 1.0, crate::ui::theme::bar_track(ui));
     let max = sides
         .iter()
         .filter_map(|(s, _)| s.map(Series::max))
@@ -194,4 +198,64 @@ fn strip(ui: &mut egui::Ui, series: &Series, sides: &[(Option<&Series>, &Side<'_
             }
         });
     }
+}
+
+/// The "Workload Execution" strip: a bar per side from the workload's start to its end.
+fn workload_strip(ui: &mut egui::Ui, sides: &[Side<'_>], end: f64) {
+    let width = ui.available_width().max(LABEL_W + VALUE_W + 100.0);
+    let (rect, resp) = ui.allocate_exact_size(vec2(width, STRIP_H), Sense::hover());
+    if !ui.is_rect_visible(rect) {
+        return;
+    }
+    let painter = ui.painter_at(rect);
+    painter.text(
+        rect.left_center() + vec2(2.0, 0.0),
+        Align2::LEFT_CENTER,
+        "Workload Execution",
+        FontId::proportional(11.5),
+        ui.visuals().strong_text_color(),
+    );
+    let (x0, x1) = plot_x(rect);
+    let plot = Rect::from_x_y_ranges(x0..=x1, rect.top() + 2.0..=rect.bottom() - 2.0);
+    painter.rect_filled(plot, 1.0, crate::ui::theme::bar_track(ui));
+    let x_of = |t: f64| plot.left() + (t.clamp(0.0, end) / end) as f32 * plot.width();
+    let spans: Vec<(&Side<'_>, (f64, f64))> = sides
+        .iter()
+        .filter_map(|s| Some((s, s.timeline.workload?)))
+        .collect();
+    let lane = plot.height() / spans.len().max(1) as f32;
+    for (k, (side, (start, stop))) in spans.iter().enumerate() {
+        let top = plot.top() + lane * k as f32;
+        let bar = Rect::from_x_y_ranges(
+            x_of(*start)..=x_of(*stop).max(x_of(*start) + 1.0),
+            top + 1.0..=top + lane - 1.0,
+        );
+        painter.rect_filled(bar, 2.0, side.color.gamma_multiply(0.8));
+    }
+    if let Some((_, (start, stop))) = spans.last() {
+        painter.text(
+            rect.right_center() - vec2(2.0, 0.0),
+            Align2::RIGHT_CENTER,
+            time_text(stop - start),
+            FontId::proportional(10.5),
+            ui.visuals().weak_text_color(),
+        );
+    }
+    resp.on_hover_ui_at_pointer(|ui| {
+        ui.strong("Workload Execution");
+        ui.monospace("profiler__timestamp_workload_start_0 … _end_0");
+        for (side, (start, stop)) in &spans {
+            let text = format!(
+                "from {} to {} ({})",
+                time_text(*start),
+                time_text(*stop),
+                time_text(stop - start)
+            );
+            if sides.len() > 1 {
+                ui.colored_label(side.color, format!("{}: {text}", side.name));
+            } else {
+                ui.label(text);
+            }
+        }
+    });
 }

@@ -161,6 +161,11 @@ pub fn show(
             compare_page::spawn(snapshot, key.clone(), reuse, move || ctx.request_repaint());
         state.pending = Some((key.clone(), pending));
     }
+    if crate::ui::screenshot_mode()
+        && let Some((k, p)) = state.pending.take()
+    {
+        state.ready = Some((k, p.wait()));
+    }
     if let Some((k, p)) = &state.pending
         && let Some(data) = p.try_take()
     {
