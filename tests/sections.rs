@@ -477,3 +477,86 @@ fn memory_tables_lay_out_rows_by_access_and_columns_by_counter() {
         );
     }
 }
+
+/// Reports of ncu 2020–2021 name the instructions per memory space `sass__inst_executed_*` (and
+/// shared stores' wavefronts `smsp__sass_l1tex_*`): the chart's links and the tables' cells read
+/// the older names where the newer are missing. The chart and tables of `kernels_full` with
+/// those metrics renamed as the older versions store them give the same values.
+#[test]
+fn older_metric_names_fill_the_memory_chart_and_tables() {
+    use sightline::analysis::sections::{bodies_of, memory_chart, memory_table};
+    use sightline::model::MetricKey;
+    use sightline::model::section_body::ItemKind;
+    let report = load_fixture("h100/kernels_full.ncu-rep.xz");
+    let bodies = bodies_of(&report, 6); // reduce_bank_conflicts: shared loads and stores
+    let items: Vec<_> = bodies
+        .iter()
+        .flat_map(|s| &s.bodies)
+        .flat_map(|b| &b.items)
+        .collect();
+    let chart = items
+        .iter()
+        .find(|i| i.kind == ItemKind::MemoryChart)
+        .expect("a memory chart");
+    let shared = items
+        .iter()
+        .find(|i| i.kind == ItemKind::SharedMemoryTable)
+        .expect("a shared memory table");
+    let renamed = |item: &sightline::model::section_body::BodyItem| {
+        let mut old = item.clone();
+        let mut renamed = 0;
+        for row in &mut old.rows {
+            let Some(name) = row.metric.name else {
+                continue;
+            };
+            if let Some(older) = memory_chart::older_name(name.as_str()) {
+                row.metric.name = Some(MetricKey::new(older));
+                renamed += 1;
+            }
+        }
+        (old, renamed)
+    };
+    let (old_chart, n) = renamed(chart);
+    assert!(n >= 6, "{n} metrics renamed");
+    let (new, old) = (
+        memory_chart::build(Some(chart), None),
+        memory_chart::build(Some(&old_chart), None),
+    );
+    assert_eq!(new.links.len(), old.links.len());
+    for (a, b) in new.links.iter().zip(&old.links) {
+        assert_eq!((a.from, a.to, a.amount), (b.from, b.to, b.amount));
+    }
+    let link = |c: &memory_chart::MemoryChart, to| {
+        c.links
+            .iter()
+            .find(|l| l.from == memory_chart::Unit::Kernel && l.to == to)
+            .and_then(|l| l.amount)
+    };
+    assert!(link(&old, memory_chart::Unit::Shared).is_some_and(|v| v > 0.0));
+    assert!(
+        old.links
+            .iter()
+            .flat_map(|l| &l.metrics)
+            .any(|m| m == "sass__inst_executed_shared_loads")
+    );
+
+    let (old_shared, _) = renamed(shared);
+    let (new, old) = (memory_table::grid(shared), memory_table::grid(&old_shared));
+    let values = |g: &memory_table::Grid| -> Vec<Vec<Option<f64>>> {
+        g.rows
+            .iter()
+            .map(|r| {
+                r.cells
+                    .iter()
+                    .map(|c| c.as_ref().and_then(|c| c.value))
+                    .collect()
+            })
+            .collect()
+    };
+    assert_eq!(values(&new), values(&old));
+    assert!(
+        old.rows[0].cells[0]
+            .as_ref()
+            .is_some_and(|c| c.metric == "sass__inst_executed_shared_loads")
+    );
+}

@@ -338,6 +338,27 @@ fn lookup<'a>(
         .filter(|m| m.as_f64().is_some())
 }
 
+/// The name an older ncu (2020–2021) gave a metric of the chart and tables: instructions per
+/// memory space were counted by SASS patching as `sass__inst_executed_*`, without a rollup,
+/// and shared stores' wavefronts by `smsp__sass_l1tex_*`.
+pub fn older_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "smsp__sass_inst_executed_op_global_ld.sum" => "sass__inst_executed_global_loads",
+        "smsp__sass_inst_executed_op_global_st.sum" => "sass__inst_executed_global_stores",
+        "smsp__sass_inst_executed_op_local_ld.sum" => "sass__inst_executed_local_loads",
+        "smsp__sass_inst_executed_op_local_st.sum" => "sass__inst_executed_local_stores",
+        "smsp__sass_inst_executed_op_shared_ld.sum" => "sass__inst_executed_shared_loads",
+        "smsp__sass_inst_executed_op_shared_st.sum" => "sass__inst_executed_shared_stores",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum" => {
+            "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+        }
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum.pct_of_peak_sustained_elapsed" => {
+            "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum.pct_of_peak_sustained_elapsed"
+        }
+        _ => return None,
+    })
+}
+
 /// Builds the chart from the memory chart item's rows (a text export's or a report's), falling
 /// back to the result's metrics for names the item lacks.
 pub fn build(item: Option<&BodyItem>, r: Option<&KernelResult>) -> MemoryChart {
@@ -349,9 +370,13 @@ pub fn build(item: Option<&BodyItem>, r: Option<&KernelResult>) -> MemoryChart {
         let mut metrics = Vec::new();
         for base in bases {
             let sum = format!("{base}.sum");
-            if let Some(v) = lookup(item, r, &sum).and_then(MetricView::as_f64) {
+            let found = lookup(item, r, &sum).map(|m| (m, sum.clone())).or_else(|| {
+                let old = older_name(&sum)?;
+                Some((lookup(item, r, old)?, old.to_string()))
+            });
+            if let Some((v, name)) = found.and_then(|(m, n)| Some((m.as_f64()?, n))) {
                 *amount.get_or_insert(0.0) += v;
-                metrics.push(sum.clone());
+                metrics.push(name);
             }
             let rate = format!("{sum}.per_second");
             if let Some(v) = lookup(item, r, &rate).and_then(MetricView::as_f64) {

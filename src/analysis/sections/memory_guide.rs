@@ -11,15 +11,23 @@
 //! carry their formula instead of a metric name; metrics the layout does not place are listed
 //! apart.
 
+use super::memory_chart::older_name;
 use super::memory_table::{Cell, Grid, Row};
 use crate::model::section_body::{BodyItem, ItemKind};
 
 /// Bytes per sector.
 const SECTOR_BYTES: f64 = 32.0;
 
-/// A value of the table's metrics (`None` when the result lacks it).
+/// A value of the table's metrics, under its older name where the report has that one
+/// (`None` when the result lacks it).
 fn metric(item: &BodyItem, name: &str) -> Option<Cell> {
-    let m = item.metric(name)?;
+    let (m, name) = match item.metric(name) {
+        Some(m) => (m, name),
+        None => {
+            let old = older_name(name)?;
+            (item.metric(old)?, old)
+        }
+    };
     Some(Cell {
         value: m.as_f64().filter(|v| v.is_finite()),
         unit: m.unit.to_string(),

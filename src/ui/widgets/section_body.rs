@@ -503,6 +503,16 @@ pub fn labelled_grid(
         });
 }
 
+/// The unit a memory table cell writes after its number: none for counts, which the column
+/// names (Instructions, Sectors, Requests), so that the wide tables stay readable as ncu prints
+/// them; bytes, rates and percentages keep theirs.
+pub fn memory_cell_unit(unit: &str) -> &str {
+    match unit {
+        "inst" | "sector" | "request" | "sector/request" | "cycle" | "wavefront" => "",
+        u => u,
+    }
+}
+
 /// A memory table: rows by access type, columns by what is counted; the metric on hover.
 fn memory_table_ui(ui: &mut egui::Ui, item: &BodyItem) {
     let g = memory_table::grid(item);
@@ -517,7 +527,7 @@ fn memory_table_ui(ui: &mut egui::Ui, item: &BodyItem) {
                 match cell {
                     Some(c) => {
                         let text = match c.value {
-                            Some(v) => format_value(v, &c.unit),
+                            Some(v) => format_value(v, memory_cell_unit(&c.unit)),
                             None => "n/a".to_string(),
                         };
                         let unused = c.value.is_none();

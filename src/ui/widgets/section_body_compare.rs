@@ -371,7 +371,10 @@ fn grid_ui(ui: &mut egui::Ui, g: &PairedGrid, sides: &Sides<'_>) {
                 let color = change_color(ui, &c.value, Some(&c.metric), sides.threshold_pct);
                 ui.vertical(|ui| {
                     ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-                    ui.label(text(c.value.current, &c.unit));
+                    ui.label(text(
+                        c.value.current,
+                        super::section_body::memory_cell_unit(&c.unit),
+                    ));
                     if c.value.delta().is_some_and(|d| d != 0.0) {
                         ui.label(RichText::new(pct_text(&c.value)).small().color(color));
                     }

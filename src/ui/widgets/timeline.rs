@@ -57,8 +57,9 @@ pub fn show(ui: &mut egui::Ui, sides: &[Side<'_>]) {
             String::new()
         }
     ));
+    // Indented as the strips inside the groups' headers, so that all share one time axis.
     if sides.iter().any(|s| s.timeline.workload.is_some()) {
-        workload_strip(ui, sides, end);
+        ui.indent("pm_timeline_workload", |ui| workload_strip(ui, sides, end));
     }
     for (gi, group) in first.timeline.groups.iter().enumerate() {
         egui::CollapsingHeader::new(egui::RichText::new(&group.label).strong())
@@ -74,7 +75,7 @@ pub fn show(ui: &mut egui::Ui, sides: &[Side<'_>]) {
                 }
             });
     }
-    axis(ui, end);
+    ui.indent("pm_timeline_axis", |ui| axis(ui, end));
 }
 
 /// The time axis under the strips.
