@@ -1,7 +1,7 @@
 //! Section bodies on the Details page, driven headless with egui_kittest: the charts and
 //! tables of a native report and of its `--print-details all` text export, and image
-//! snapshots of the memory chart (with the first memory table) and of the warp stall chart in
-//! both themes.
+//! snapshots of the memory chart (with the first memory table; also with inactive units
+//! hidden) and of the warp stall chart in both themes.
 
 #![cfg(feature = "app")]
 
@@ -95,6 +95,11 @@ fn a_rules_guidance_shows_on_hover_of_its_message() {
 
 /// The Details page of vector_add scrolled to `label`, in a theme, as snapshot `name`.
 fn snapshot_at(label: &str, theme: ThemeChoice, name: &str) {
+    snapshot_after(label, theme, name, &[]);
+}
+
+/// As [`snapshot_at`], after clicking the buttons labelled `clicks`.
+fn snapshot_after(label: &str, theme: ThemeChoice, name: &str, clicks: &[&str]) {
     let dir = temp_dir(name);
     let mut app = new_app(vec![fixture_file(&dir, "h100/kernels_full.ncu-rep.xz")]);
     app.settings_mut().theme = theme;
@@ -112,6 +117,10 @@ fn snapshot_at(label: &str, theme: ThemeChoice, name: &str) {
         .unwrap_or_else(|| panic!("no {label}"))
         .scroll_to_me();
     h.run();
+    for click in clicks {
+        h.get_by_label(click).click();
+        h.run();
+    }
     h.snapshot(name);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -124,6 +133,17 @@ fn snapshot_memory_chart_dark() {
 #[test]
 fn snapshot_memory_chart_light() {
     snapshot_at("Memory Tables", ThemeChoice::Light, "memory_chart_light");
+}
+
+/// "Inactive: Hidden" leaves out the units and links nothing went through.
+#[test]
+fn snapshot_memory_chart_hidden_inactive() {
+    snapshot_after(
+        "Memory Tables",
+        ThemeChoice::Dark,
+        "memory_chart_hidden",
+        &["Hidden"],
+    );
 }
 
 #[test]

@@ -418,6 +418,17 @@ fn memory_chart_links_carry_the_stored_values() {
         ));
         // Nothing went through texture units in these kernels: greyed out.
         assert!(!link(Kernel, Texture).is_active());
+        // "Hidden" leaves out what nothing went through: here the texture unit.
+        let shown = chart.without_inactive(|l| !l.is_active());
+        assert!(shown.links.iter().all(|l| l.is_active()));
+        assert!(
+            shown
+                .links
+                .iter()
+                .any(|l| l.from == Kernel && l.to == Global)
+        );
+        assert!(!shown.nodes.iter().any(|n| n.unit == Texture));
+        assert!(shown.nodes.iter().all(|n| n.active));
         // Asynchronous global-to-shared copies have their own logical unit (CC 8.0+).
         assert!(same(
             link(Kernel, Ldgsts).amount,

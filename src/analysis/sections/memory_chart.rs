@@ -142,6 +142,26 @@ pub struct MemoryChart {
     pub links: Vec<Link>,
 }
 
+impl MemoryChart {
+    /// The chart without the links `is_inactive` picks and the units left with no link: the
+    /// chart's "Hidden" display of inactive units.
+    pub fn without_inactive(&self, is_inactive: impl Fn(&Link) -> bool) -> MemoryChart {
+        let links: Vec<Link> = self
+            .links
+            .iter()
+            .filter(|l| !is_inactive(l))
+            .cloned()
+            .collect();
+        let nodes = self
+            .nodes
+            .iter()
+            .filter(|n| links.iter().any(|l| l.from == n.unit || l.to == n.unit))
+            .cloned()
+            .collect();
+        MemoryChart { nodes, links }
+    }
+}
+
 /// Link definitions: from, to, amount kind, base metric names (summed; `.sum` and the rate and
 /// peak suffixes are appended).
 const LINKS: &[(Unit, Unit, Amount, &[&str])] = &[

@@ -161,7 +161,13 @@ pub fn show(ui: &mut egui::Ui, item: &BodyItem) {
         ui.weak("The memory chart's metrics were not collected.");
         return;
     }
-    let mode = mode_selector(ui);
+    let view = mode_selector(ui);
+    let chart = if view.hide_inactive {
+        chart.without_inactive(|l| !l.is_active())
+    } else {
+        chart
+    };
+    let mode = view.mode;
     let label = |l: &Link| amount_text(l, mode);
     let color = |ui: &egui::Ui, l: &Link| default_link_color(ui, l);
     let figure = |n: &Node| {
@@ -192,19 +198,40 @@ pub fn show(ui: &mut egui::Ui, item: &BodyItem) {
     );
 }
 
-/// The switch between transfer size, throughput and % of peak; the choice is remembered.
-pub fn mode_selector(ui: &mut egui::Ui) -> LabelMode {
+/// What the chart shows, as its two switches set it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChartView {
+    pub mode: LabelMode,
+    /// Inactive units and links left out ("Hidden") instead of greyed out.
+    pub hide_inactive: bool,
+}
+
+/// The switches between transfer size, throughput and % of peak, and between inactive units
+/// greyed out or hidden; the choices are remembered.
+pub fn mode_selector(ui: &mut egui::Ui) -> ChartView {
     let mode_id = egui::Id::unique("memory_chart_label_mode");
+    let hide_id = egui::Id::unique("memory_chart_hide_inactive");
     let mut mode: LabelMode =
         ui.data_mut(|d| *d.get_persisted_mut_or_default::<LabelMode>(mode_id));
+    let mut hide: bool = ui.data_mut(|d| *d.get_persisted_mut_or_default::<bool>(hide_id));
     ui.horizontal(|ui| {
         ui.weak("Show");
         for m in LabelMode::ALL {
             ui.selectable_value(&mut mode, m, m.name());
         }
+        ui.separator();
+        ui.weak("Inactive");
+        ui.selectable_value(&mut hide, false, "Greyed Out");
+        ui.selectable_value(&mut hide, true, "Hidden");
     });
-    ui.data_mut(|d| d.insert_persisted(mode_id, mode));
-    mode
+    ui.data_mut(|d| {
+        d.insert_persisted(mode_id, mode);
+        d.insert_persisted(hide_id, hide);
+    });
+    ChartView {
+        mode,
+        hide_inactive: hide,
+    }
 }
 
 /// A link's colour by its % of peak; grey when nothing went over it.

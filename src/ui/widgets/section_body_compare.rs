@@ -396,7 +396,8 @@ fn chart_ui(ui: &mut egui::Ui, c: &PairedChart, sides: &Sides<'_>) {
         ui.weak("Neither side collected the memory chart's metrics.");
         return;
     }
-    let mode = chart_widget::mode_selector(ui);
+    let view = chart_widget::mode_selector(ui);
+    let mode = view.mode;
     let paired_of = |l: &Link| c.links.iter().find(|p| p.from == l.from && p.to == l.to);
     let pick = |p: &Paired| p.current.or(p.base);
     let chart = MemoryChart {
@@ -517,6 +518,17 @@ fn chart_ui(ui: &mut egui::Ui, c: &PairedChart, sides: &Sides<'_>) {
         for m in &p.metrics {
             ui.monospace(m);
         }
+    };
+    // A link is inactive when nothing went over it on either side.
+    let chart = if view.hide_inactive {
+        chart.without_inactive(|l| {
+            paired_of(l).is_none_or(|p| {
+                !p.amount.base.is_some_and(|v| v > 0.0)
+                    && !p.amount.current.is_some_and(|v| v > 0.0)
+            })
+        })
+    } else {
+        chart
     };
     chart_widget::draw(
         ui,
