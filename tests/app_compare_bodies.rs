@@ -51,10 +51,11 @@ fn compare_page_shows_each_body_with_both_sides() {
         &load_truth("pair/before.truth.json.xz")[SAXPY],
         &load_truth("pair/after.truth.json.xz")[SAXPY],
     );
-    // A memory table cell: the current value and the change.
+    // A memory table cell: the current value (a count, without its unit, which the column
+    // names) and the change.
     let name = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
     let (b, a) = (tb.number(name), ta.number(name));
-    assert_label(&h, &format_value(a, "sector"));
+    assert_label(&h, &format_value(a, ""));
     assert_label(&h, &format!("{:+.2}%", (a - b) / b * 100.0));
     // A table (the workload distribution) with both sides' values.
     assert_label(&h, "Workload Distribution");

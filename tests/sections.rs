@@ -389,21 +389,24 @@ fn memory_chart_links_carry_the_stored_values() {
         use memory_chart::Unit::*;
         // The oracle's JSON reader may round the last bit.
         let same = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() <= b.abs() * 1e-12);
-        assert!(same(
-            link(DeviceMemory, L2).amount,
-            t.number("dram__bytes_read.sum")
-        ));
-        assert!(same(
-            link(L2, DeviceMemory).amount,
-            t.number("dram__bytes_write.sum")
-        ));
+        // Links of one metric; LDGSTS (asynchronous global-to-shared copies) has its own
+        // logical unit (CC 8.0+).
+        for (from, to, metric) in [
+            (DeviceMemory, L2, "dram__bytes_read.sum"),
+            (L2, DeviceMemory, "dram__bytes_write.sum"),
+            (L2, L1Tex, "l1tex__m_xbar2l1tex_read_bytes.sum"),
+            (Kernel, Ldgsts, "smsp__inst_executed_op_ldgsts.sum"),
+            (
+                Ldgsts,
+                L1Tex,
+                "sm__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
+            ),
+        ] {
+            assert!(same(link(from, to).amount, t.number(metric)), "{metric}");
+        }
         assert!(same(
             link(L2, DeviceMemory).pct_of_peak,
             t.number("dram__bytes_write.sum.pct_of_peak_sustained_elapsed")
-        ));
-        assert!(same(
-            link(L2, L1Tex).amount,
-            t.number("l1tex__m_xbar2l1tex_read_bytes.sum")
         ));
         let global = t.number("smsp__sass_inst_executed_op_global_ld.sum")
             + t.number("smsp__sass_inst_executed_op_global_st.sum")
@@ -429,15 +432,6 @@ fn memory_chart_links_carry_the_stored_values() {
         );
         assert!(!shown.nodes.iter().any(|n| n.unit == Texture));
         assert!(shown.nodes.iter().all(|n| n.active));
-        // Asynchronous global-to-shared copies have their own logical unit (CC 8.0+).
-        assert!(same(
-            link(Kernel, Ldgsts).amount,
-            t.number("smsp__inst_executed_op_ldgsts.sum")
-        ));
-        assert!(same(
-            link(Ldgsts, L1Tex).amount,
-            t.number("sm__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum")
-        ));
     }
 }
 

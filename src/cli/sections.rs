@@ -100,37 +100,59 @@ pub fn value_text(m: &Metric) -> String {
     s
 }
 
-fn render_sections(out: &mut String, sections: &[SectionBodies]) {
+/// Writes each section's name and each named body's name, and under each body its items
+/// through `item`.
+fn render_tree<S, B, I>(
+    out: &mut String,
+    sections: &[S],
+    section: impl Fn(&S) -> (&str, &[B]),
+    body: impl Fn(&B) -> (&str, &[I]),
+    item: impl Fn(&mut String, &I),
+) {
     for s in sections {
-        out.push_str(&format!("  Section: {}\n", s.name));
-        for b in &s.bodies {
-            if !b.name.is_empty() {
-                out.push_str(&format!("    {}\n", b.name));
+        let (name, bodies) = section(s);
+        out.push_str(&format!("  Section: {name}\n"));
+        for b in bodies {
+            let (name, items) = body(b);
+            if !name.is_empty() {
+                out.push_str(&format!("    {name}\n"));
             }
-            for item in &b.items {
-                let kind = serde_json::to_value(item.kind)
-                    .ok()
-                    .and_then(|k| k.as_str().map(str::to_string))
-                    .unwrap_or_else(|| "item".to_string());
-                out.push_str(&format!("      [{kind}] {}\n", item.label));
-                if let Some(note) = &item.note {
-                    out.push_str(&format!("        {note}\n"));
-                }
-                let rows: Vec<Vec<String>> = item
-                    .rows
-                    .iter()
-                    .map(|r| {
-                        vec![
-                            format!("        {}", r.label),
-                            r.group.clone().unwrap_or_default(),
-                            value_text(&r.metric),
-                        ]
-                    })
-                    .collect();
-                out.push_str(&render_rows(&rows, &[2]));
+            for i in items {
+                item(out, i);
             }
         }
     }
+}
+
+fn render_sections(out: &mut String, sections: &[SectionBodies]) {
+    render_tree(
+        out,
+        sections,
+        |s| (&s.name, &s.bodies),
+        |b| (&b.name, &b.items),
+        |out, item| {
+            let kind = serde_json::to_value(item.kind)
+                .ok()
+                .and_then(|k| k.as_str().map(str::to_string))
+                .unwrap_or_else(|| "item".to_string());
+            out.push_str(&format!("      [{kind}] {}\n", item.label));
+            if let Some(note) = &item.note {
+                out.push_str(&format!("        {note}\n"));
+            }
+            let rows: Vec<Vec<String>> = item
+                .rows
+                .iter()
+                .map(|r| {
+                    vec![
+                        format!("        {}", r.label),
+                        r.group.clone().unwrap_or_default(),
+                        value_text(&r.metric),
+                    ]
+                })
+                .collect();
+            out.push_str(&render_rows(&rows, &[2]));
+        },
+    );
 }
 
 /// The text form of one report.
@@ -249,86 +271,83 @@ fn compared_text(base: &Report, current: &Report) -> String {
 }
 
 fn render_paired(out: &mut String, sections: &[PairedSection]) {
-    for s in sections {
-        out.push_str(&format!("  Section: {}\n", s.name));
-        for b in &s.bodies {
-            if !b.name.is_empty() {
-                out.push_str(&format!("    {}\n", b.name));
-            }
-            for item in &b.items {
-                let only = match item.only_current {
-                    Some(true) => " (only current)",
-                    Some(false) => " (only baseline)",
-                    None => "",
-                };
-                out.push_str(&format!("      {}{only}\n", item.label));
-                let rows: Vec<Vec<String>> = match &item.content {
-                    PairedContent::Rows(rows) => rows
-                        .iter()
-                        .flat_map(|r| {
-                            let head = vec![
-                                format!("        {}", r.label),
-                                r.group.clone().unwrap_or_default(),
-                                paired_text(&r.value, &r.unit),
-                            ];
-                            let instances = r.instances.iter().map(|(k, v)| {
-                                vec![
-                                    format!("          {k}"),
-                                    String::new(),
-                                    paired_text(v, &r.unit),
-                                ]
-                            });
-                            std::iter::once(head).chain(instances)
-                        })
-                        .collect(),
-                    PairedContent::MemoryTable(grid) => grid
-                        .rows
-                        .iter()
-                        .flat_map(|row| {
-                            grid.columns
-                                .iter()
-                                .zip(&row.cells)
-                                .filter_map(|(col, cell)| {
-                                    let cell = cell.as_ref()?;
-                                    Some(vec![
-                                        format!("        {}", row.label),
-                                        col.clone(),
-                                        paired_text(&cell.value, &cell.unit),
-                                    ])
-                                })
-                        })
-                        .collect(),
-                    PairedContent::MemoryChart(chart) => chart
-                        .links
-                        .iter()
-                        .map(|l| {
+    render_tree(
+        out,
+        sections,
+        |s| (&s.name, &s.bodies),
+        |b| (&b.name, &b.items),
+        |out, item| {
+            let only = match item.only_current {
+                Some(true) => " (only current)",
+                Some(false) => " (only baseline)",
+                None => "",
+            };
+            out.push_str(&format!("      {}{only}\n", item.label));
+            let rows: Vec<Vec<String>> = match &item.content {
+                PairedContent::Rows(rows) => rows
+                    .iter()
+                    .flat_map(|r| {
+                        let head = vec![
+                            format!("        {}", r.label),
+                            r.group.clone().unwrap_or_default(),
+                            paired_text(&r.value, &r.unit),
+                        ];
+                        let instances = r.instances.iter().map(|(k, v)| {
                             vec![
-                                format!("        {} → {}", l.from.name(), l.to.name()),
-                                l.amount_kind.short().to_string(),
-                                paired_text(&l.amount, ""),
+                                format!("          {k}"),
+                                String::new(),
+                                paired_text(v, &r.unit),
                             ]
+                        });
+                        std::iter::once(head).chain(instances)
+                    })
+                    .collect(),
+                PairedContent::MemoryTable(grid) => grid
+                    .rows
+                    .iter()
+                    .flat_map(|row| {
+                        grid.columns
+                            .iter()
+                            .zip(&row.cells)
+                            .filter_map(|(col, cell)| {
+                                let cell = cell.as_ref()?;
+                                Some(vec![
+                                    format!("        {}", row.label),
+                                    col.clone(),
+                                    paired_text(&cell.value, &cell.unit),
+                                ])
+                            })
+                    })
+                    .collect(),
+                PairedContent::MemoryChart(chart) => chart
+                    .links
+                    .iter()
+                    .map(|l| {
+                        vec![
+                            format!("        {} → {}", l.from.name(), l.to.name()),
+                            l.amount_kind.short().to_string(),
+                            paired_text(&l.amount, ""),
+                        ]
+                    })
+                    .collect(),
+                PairedContent::Timeline { base, current } => {
+                    let samples = |t: &Option<crate::analysis::sections::timeline::Timeline>| {
+                        t.as_ref().map_or(0, |t| {
+                            t.groups
+                                .iter()
+                                .flat_map(|g| &g.series)
+                                .map(|s| s.points.len())
+                                .sum::<usize>()
                         })
-                        .collect(),
-                    PairedContent::Timeline { base, current } => {
-                        let samples =
-                            |t: &Option<crate::analysis::sections::timeline::Timeline>| {
-                                t.as_ref().map_or(0, |t| {
-                                    t.groups
-                                        .iter()
-                                        .flat_map(|g| &g.series)
-                                        .map(|s| s.points.len())
-                                        .sum::<usize>()
-                                })
-                            };
-                        vec![vec![
-                            "        samples".to_string(),
-                            String::new(),
-                            format!("{} → {}", samples(base), samples(current)),
-                        ]]
-                    }
-                };
-                out.push_str(&render_rows(&rows, &[]));
-            }
-        }
-    }
+                    };
+                    vec![vec![
+                        "        samples".to_string(),
+                        String::new(),
+                        format!("{} → {}", samples(base), samples(current)),
+                    ]]
+                }
+            };
+            out.push_str(&render_rows(&rows, &[]));
+        },
+    );
 }

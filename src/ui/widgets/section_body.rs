@@ -66,30 +66,55 @@ pub fn show(ui: &mut egui::Ui, s: &SectionBodies) {
 /// Draws the bodies of a section and of the sections extending it under one body selector,
 /// as ncu-ui merges them.
 pub fn show_group(ui: &mut egui::Ui, group: &[&SectionBodies]) {
+    chosen_bodies(
+        ui,
+        group,
+        |s| (&s.name, &s.bodies),
+        |b| (&b.name, &b.items),
+        |i| &i.label,
+        item_ui,
+    );
+}
+
+/// The body selector of a group of sections (`S`, with bodies `B` of items `I`), then each
+/// chosen body: its name and its items drawn by `item`, told whether to show the item's label
+/// (not when a body's only item repeats the body's name).
+pub fn chosen_bodies<S, B, I>(
+    ui: &mut egui::Ui,
+    group: &[&S],
+    section: impl Fn(&S) -> (&str, &[B]),
+    body: impl Fn(&B) -> (&str, &[I]),
+    item_label: impl Fn(&I) -> &str,
+    item: impl Fn(&mut egui::Ui, &I, bool),
+) {
     let Some(first) = group.first() else {
         return;
     };
-    let bodies: Vec<(&SectionBodies, &crate::model::section_body::SectionBody)> = group
+    let bodies: Vec<(&str, &B)> = group
         .iter()
-        .flat_map(|s| s.bodies.iter().map(move |b| (*s, b)))
+        .flat_map(|s| {
+            let (name, bodies) = section(s);
+            bodies.iter().map(move |b| (name, b))
+        })
         .collect();
     let names: Vec<String> = bodies
         .iter()
         .enumerate()
-        .map(|(i, (_, b))| body_name(i, &b.name))
+        .map(|(i, (_, b))| body_name(i, body(b).0))
         .collect();
-    let choice = choose(ui, &first.name, &names);
-    for (i, (s, body)) in bodies.iter().enumerate() {
+    let choice = choose(ui, section(first).0, &names);
+    for (i, (section_name, b)) in bodies.iter().enumerate() {
         if choice != 0 && choice != i + 1 {
             continue;
         }
-        if !body.name.is_empty() {
+        let (name, items) = body(b);
+        if !name.is_empty() {
             ui.add_space(4.0);
-            ui.label(RichText::new(&body.name).strong());
+            ui.label(RichText::new(name).strong());
         }
-        for (k, item) in body.items.iter().enumerate() {
-            let repeats_title = body.items.len() == 1 && item.label == body.name;
-            ui.push_id((&s.name, i, k), |ui| item_ui(ui, item, !repeats_title));
+        for (k, it) in items.iter().enumerate() {
+            let repeats_title = items.len() == 1 && item_label(it) == name;
+            ui.push_id((section_name, i, k), |ui| item(ui, it, !repeats_title));
         }
     }
 }

@@ -60,37 +60,14 @@ fn change_color(ui: &egui::Ui, p: &Paired, metric: Option<&str>, threshold: f64)
 /// Draws the bodies of the paired sections (a section and those extending it), with one body
 /// selector over all of them.
 pub fn show(ui: &mut egui::Ui, sections: &[&PairedSection], sides: &Sides<'_>) {
-    let bodies: Vec<(
-        &PairedSection,
-        &crate::analysis::sections::paired::PairedBody,
-    )> = sections
-        .iter()
-        .flat_map(|s| s.bodies.iter().map(move |b| (*s, b)))
-        .collect();
-    let Some(first) = sections.first() else {
-        return;
-    };
-    let names: Vec<String> = bodies
-        .iter()
-        .enumerate()
-        .map(|(i, (_, b))| super::section_body::body_name(i, &b.name))
-        .collect();
-    let choice = super::section_body::choose(ui, &first.name, &names);
-    for (i, (s, body)) in bodies.iter().enumerate() {
-        if choice != 0 && choice != i + 1 {
-            continue;
-        }
-        if !body.name.is_empty() {
-            ui.add_space(4.0);
-            ui.label(RichText::new(&body.name).strong());
-        }
-        for (k, item) in body.items.iter().enumerate() {
-            let repeats_title = body.items.len() == 1 && item.label == body.name;
-            ui.push_id(("paired_body", &s.name, i, k), |ui| {
-                item_ui(ui, item, !repeats_title, sides);
-            });
-        }
-    }
+    super::section_body::chosen_bodies(
+        ui,
+        sections,
+        |s| (&s.name, &s.bodies),
+        |b| (&b.name, &b.items),
+        |i| &i.label,
+        |ui, item, with_label| item_ui(ui, item, with_label, sides),
+    );
 }
 
 /// One paired item.
