@@ -228,6 +228,16 @@ impl Frames {
         (cpu, wall)
     }
 
+    /// One frame right after a change, as the user waits for it: its CPU and wall time.
+    fn once(&mut self, name: &str) {
+        let (cpu, wall) = self.frame(Vec::new());
+        println!(
+            "{name:<44} cpu {:7.2} ms (one frame) | wall {:7.2} ms",
+            cpu.as_secs_f64() * 1e3,
+            wall.as_secs_f64() * 1e3
+        );
+    }
+
     fn measure(&mut self, name: &str, mut events: impl FnMut(usize) -> Vec<egui::Event>) {
         for i in 0..WARMUP_FRAMES {
             self.frame(events(i));
@@ -277,6 +287,7 @@ fn bench_reports() -> (Vec<Report>, String) {
 
 fn main() {
     let (reports, what) = bench_reports();
+    let first_len = reports.first().map_or(0, |r| r.results.len());
     let count = reports.len();
     let total: usize = reports.iter().map(|r| r.results.len()).sum();
     println!("frame_time: {count} reports, {total} results ({what}); window {WINDOW:?}");
@@ -340,6 +351,17 @@ fn main() {
     frames.app.select_row(0);
     frames.app.settings_mut().page = PageId::Roofline;
     frames.measure("idle, Roofline page (one baseline)", |_| Vec::new());
+    // A baseline in the second report: the first comparison of two reports reads every result
+    // of both for its context warnings (on a background thread).
+    if let Some(base) = frames.app.select_row(first_len) {
+        frames.app.handle(Command::SetBaseline(base));
+    }
+    frames.app.select_row(0);
+    frames.app.settings_mut().page = PageId::Compare;
+    frames.once("Compare page, first frame, other report");
+    frames.measure("idle, Compare page (baseline in other report)", |_| {
+        Vec::new()
+    });
 
     let full = fixture("h100/kernels_full.details.txt");
     match parse::load_path(&full) {

@@ -3,7 +3,7 @@
 //! [`Snapshot`] of the few results compared, so a selection change costs the UI thread only
 //! the copy of those results (a body read on demand is copied undecoded) and the spawn.
 
-use crate::analysis::compare::ContextWarning;
+use crate::analysis::compare::{ContextWarning, context_warnings};
 use crate::analysis::sections::bodies_of;
 use crate::analysis::sections::paired::{PairedSection, pair};
 use crate::app::side_by_side::{ResultLookup, SideBySide, SideBySideKey, side_by_side};
@@ -17,11 +17,16 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 /// What the paired bodies were built from: the open reports' generation, base, current.
 pub type BodiesKey = (u64, ResultRef, ResultRef);
 
+/// Two open reports compared: (base, current).
+type ReportPair = (ReportId, ReportId);
+
 /// The compared results, each with a copy of its report that holds only that result, and
-/// the context warnings of every pair of different reports compared.
+/// the context warnings of every pair of different reports compared (those known yet).
 pub struct Snapshot {
     results: Vec<(ResultRef, OpenReport)>,
-    warnings: Vec<((ReportId, ReportId), Vec<ContextWarning>)>,
+    warnings: Vec<(ReportPair, Vec<ContextWarning>)>,
+    /// Whether the warnings of some pair were still being computed.
+    context_pending: bool,
 }
 
 /// A copy of `open` holding only its result at `index` (at position 0).
@@ -58,8 +63,15 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
 
 impl Snapshot {
     /// Copies what building the comparison of `key` reads from `workspace`; the context
-    /// warnings of a pair of reports come from `context` when it has them.
-    pub fn of(workspace: &Workspace, key: &SideBySideKey, context: &mut ContextCache) -> Self {
+    /// warnings of a pair of reports come from `context` when it has them, and are left out
+    /// while it computes them (`wait`: computed now instead).
+    pub fn of(
+        workspace: &Workspace,
+        key: &SideBySideKey,
+        context: &mut ContextCache,
+        wait: bool,
+        wake: impl Fn() + Clone + Send + 'static,
+    ) -> Self {
         let mut results: Vec<(ResultRef, OpenReport)> = Vec::new();
         for at in std::iter::once(key.current).chain(key.bases.iter().map(|b| b.at)) {
             if results.iter().any(|(a, _)| *a == at) {
@@ -70,14 +82,22 @@ impl Snapshot {
             }
         }
         let mut warnings = Vec::new();
+        let mut context_pending = false;
         let current = key.current.report;
         for b in &key.bases {
             let pair = (b.at.report, current);
             if pair.0 != current && !warnings.iter().any(|(p, _)| *p == pair) {
-                warnings.push((pair, context.get(workspace, pair)));
+                match context.get(workspace, pair, wait, wake.clone()) {
+                    Some(w) => warnings.push((pair, w)),
+                    None => context_pending = true,
+                }
             }
         }
-        Snapshot { results, warnings }
+        Snapshot {
+            results,
+            warnings,
+            context_pending,
+        }
     }
 
     /// The paired section bodies of `base` and `current`.
@@ -109,30 +129,93 @@ impl ResultLookup for Snapshot {
 }
 
 /// The context warnings of pairs of reports (base, current), kept while the open reports stay
-/// the same: they read every result of both reports, so they are computed once per pair.
+/// the same: they read every result of both reports (seconds for reports of thousands of
+/// results), so they are computed once per pair, on a background thread from copies of the
+/// two reports.
 #[derive(Default)]
 pub struct ContextCache {
     generation: u64,
-    pairs: Vec<((ReportId, ReportId), Vec<ContextWarning>)>,
+    pairs: Vec<(ReportPair, Vec<ContextWarning>)>,
+    pending: Vec<(ReportPair, Receiver<Vec<ContextWarning>>)>,
 }
 
 impl ContextCache {
-    /// The warnings of `pair`, computed when not known.
+    /// The warnings of `pair` when known. Otherwise they are computed: now with `wait`, else on
+    /// a background thread that calls `wake` when done (`None` meanwhile).
     pub fn get(
         &mut self,
         workspace: &Workspace,
-        pair: (ReportId, ReportId),
-    ) -> Vec<ContextWarning> {
+        pair: ReportPair,
+        wait: bool,
+        wake: impl Fn() + Send + 'static,
+    ) -> Option<Vec<ContextWarning>> {
         if self.generation != workspace.generation() {
             self.pairs.clear();
+            self.pending.clear();
             self.generation = workspace.generation();
         }
+        self.collect();
         if let Some((_, w)) = self.pairs.iter().find(|(p, _)| *p == pair) {
-            return w.clone();
+            return Some(w.clone());
         }
-        let w = workspace.context_warnings(pair.0, pair.1);
-        self.pairs.push((pair, w.clone()));
-        w
+        if wait {
+            let w = workspace.context_warnings(pair.0, pair.1);
+            self.pairs.push((pair, w.clone()));
+            return Some(w);
+        }
+        if self.pending.iter().any(|(p, _)| *p == pair) {
+            return None;
+        }
+        let (Some(base), Some(current)) = (workspace.report(pair.0), workspace.report(pair.1))
+        else {
+            self.pairs.push((pair, Vec::new()));
+            return Some(Vec::new());
+        };
+        let (base, current) = (base.report.clone(), current.report.clone());
+        let (tx, rx) = channel();
+        let work = move || {
+            let _ = tx.send(context_warnings(&base, &current));
+            wake();
+        };
+        if std::thread::Builder::new()
+            .name("compare context".into())
+            .spawn(work)
+            .is_err()
+        {
+            let w = workspace.context_warnings(pair.0, pair.1);
+            self.pairs.push((pair, w.clone()));
+            return Some(w);
+        }
+        self.pending.push((pair, rx));
+        None
+    }
+
+    /// The warnings of `pair` when they are known (nothing is started).
+    pub fn known(&mut self, pair: ReportPair) -> Option<Vec<ContextWarning>> {
+        self.collect();
+        self.pairs
+            .iter()
+            .find(|(p, _)| *p == pair)
+            .map(|(_, w)| w.clone())
+    }
+
+    /// Whether warnings are still being computed.
+    pub fn is_pending(&mut self) -> bool {
+        self.collect();
+        !self.pending.is_empty()
+    }
+
+    /// Keeps the warnings that the background threads have finished.
+    fn collect(&mut self) {
+        let mut still = Vec::new();
+        for (pair, rx) in self.pending.drain(..) {
+            match rx.try_recv() {
+                Ok(w) => self.pairs.push((pair, w)),
+                Err(TryRecvError::Empty) => still.push((pair, rx)),
+                Err(TryRecvError::Disconnected) => self.pairs.push((pair, Vec::new())),
+            }
+        }
+        self.pending = still;
     }
 }
 
@@ -143,15 +226,48 @@ pub struct CompareData {
     pub bodies: Arc<Vec<PairedSection>>,
     /// What `bodies` were built from (`None`: no bodies).
     pub bodies_key: Option<BodiesKey>,
+    /// Whether the context warnings of some pair of reports were still being computed (they
+    /// are added once known: [`CompareData::complete_context`]).
+    pub context_pending: bool,
 }
 
 impl CompareData {
+    /// Adds the context warnings to a comparison built while they were being computed, once
+    /// `context` knows those of every pair of reports in `key`, listed as the build lists them
+    /// (per baseline, each message once); the comparison itself is not built again.
+    pub fn complete_context(&mut self, key: &SideBySideKey, context: &mut ContextCache) {
+        if !self.context_pending {
+            return;
+        }
+        let mut messages: Vec<String> = Vec::new();
+        for b in &key.bases {
+            let pair = (b.at.report, key.current.report);
+            if pair.0 == pair.1 {
+                continue;
+            }
+            let Some(warnings) = context.known(pair) else {
+                return;
+            };
+            for w in warnings {
+                if !messages.contains(&w.message) {
+                    messages.push(w.message);
+                }
+            }
+        }
+        if let Some(view) = &mut self.view {
+            view.warnings = messages.clone();
+            view.export.warnings = messages;
+        }
+        self.context_pending = false;
+    }
+
     /// What is shown when the building thread gave nothing.
     fn empty() -> Self {
         CompareData {
             view: None,
             bodies: Arc::default(),
             bodies_key: None,
+            context_pending: false,
         }
     }
 }
@@ -176,6 +292,7 @@ pub fn build(
         view,
         bodies,
         bodies_key,
+        context_pending: snapshot.context_pending,
     }
 }
 

@@ -147,6 +147,7 @@ pub fn show(
         bases,
         threshold_bits: settings.threshold_pct().to_bits(),
     };
+    let context_busy = state.context.is_pending();
     let ready_for = |state: &CompareViewState, key: &SideBySideKey| {
         state.ready.as_ref().is_some_and(|(k, _)| k == key)
     };
@@ -156,9 +157,15 @@ pub fn show(
                 .map(|bk| (bk, std::sync::Arc::clone(&d.bodies)))
         });
         let ctx = ui.ctx().clone();
-        let snapshot = Snapshot::of(cx.workspace, &key, &mut state.context);
-        let pending =
-            compare_page::spawn(snapshot, key.clone(), reuse, move || ctx.request_repaint());
+        let wake = move || ctx.request_repaint();
+        let snapshot = Snapshot::of(
+            cx.workspace,
+            &key,
+            &mut state.context,
+            crate::ui::screenshot_mode(),
+            wake.clone(),
+        );
+        let pending = compare_page::spawn(snapshot, key.clone(), reuse, wake);
         state.pending = Some((key.clone(), pending));
     }
     if crate::ui::screenshot_mode()
@@ -172,7 +179,12 @@ pub fn show(
         state.ready = Some((k.clone(), data));
         state.pending = None;
     }
-    if !ready_for(state, &key) {
+    // A comparison built while the reports' context warnings were still being computed gets
+    // them once they are known.
+    if let Some((k, data)) = &mut state.ready {
+        data.complete_context(k, &mut state.context);
+    }
+    if !ready_for(state, &key) || context_busy {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label("Comparing…");
