@@ -309,9 +309,13 @@ fn top_ui(
             );
         });
     }
-    for w in &view.warnings {
-        ui.label(RichText::new(format!("Warning: {w}")).color(ui.visuals().warn_fg_color));
-    }
+    // In a scope of its own, so that the widgets below keep their ids when the warnings of
+    // two reports arrive after the comparison is shown.
+    ui.push_id("context_warnings", |ui| {
+        for w in &view.warnings {
+            ui.label(RichText::new(format!("Warning: {w}")).color(ui.visuals().warn_fg_color));
+        }
+    });
     for n in &view.notes {
         ui.weak(n);
     }
