@@ -4,6 +4,7 @@
 //! are left out. Where a short name is shown, the full demangled name is on hover and in the
 //! result's header.
 
+use crate::analysis::compare::export::short_name;
 use crate::analysis::compare::normalize::strip_parameters;
 
 /// Longest name in the results table, characters.
@@ -60,19 +61,9 @@ pub fn short_demangled(demangled: &str, max_chars: usize) -> String {
 }
 
 /// `text` in at most `max_chars` characters: its start and its end with `…` between (the
-/// start gets two thirds).
+/// start gets two thirds), as the command line's tables shorten names.
 pub fn elide_middle(text: &str, max_chars: usize) -> String {
-    let n = text.chars().count();
-    let max_chars = max_chars.max(MIN_KEPT);
-    if n <= max_chars {
-        return text.to_string();
-    }
-    let keep = max_chars - 1;
-    let head = keep * 2 / 3;
-    let tail = keep - head;
-    let start: String = text.chars().take(head).collect();
-    let end: String = text.chars().skip(n - tail).collect();
-    format!("{}…{}", start.trim_end(), end.trim_start())
+    short_name(text, max_chars.max(MIN_KEPT))
 }
 
 /// The template arguments of the function in `demangled` (`<…>` right after its base name at

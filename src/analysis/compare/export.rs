@@ -175,14 +175,21 @@ pub fn value_text(v: &Value, unit: &str) -> String {
     }
 }
 
-/// A kernel name shortened to `max` characters.
+/// `name` in at most `max` characters (8 at the least): its start and its end with `…`
+/// between, the start getting two thirds, so that a long templated kernel keeps both its
+/// base name and what tells its instances apart.
 pub fn short_name(name: &str, max: usize) -> String {
-    if name.chars().count() <= max {
+    let n = name.chars().count();
+    let max = max.max(8);
+    if n <= max {
         return name.to_string();
     }
-    let mut s: String = name.chars().take(max.saturating_sub(1)).collect();
-    s.push('…');
-    s
+    let keep = max - 1;
+    let head = keep * 2 / 3;
+    let tail = keep - head;
+    let start: String = name.chars().take(head).collect();
+    let end: String = name.chars().skip(n - tail).collect();
+    format!("{}…{}", start.trim_end(), end.trim_start())
 }
 
 /// Time won or lost as text: `12.00 us lost`, `3.10 ms won`.
@@ -643,7 +650,16 @@ pub const MAX_WHY: usize = 5;
 
 #[cfg(test)]
 mod tests {
-    use super::delta_text;
+    use super::{delta_text, short_name};
+
+    #[test]
+    fn long_names_keep_their_start_and_end() {
+        let name = "void cutlass::Kernel<cutlass::gemm::kernel::GemmUniversal<float, 128>>(Params)";
+        let short = short_name(name, 40);
+        assert_eq!(short.chars().count(), 40);
+        assert_eq!(short, "void cutlass::Kernel<cutla…128>>(Params)");
+        assert_eq!(short_name("vector_add", 40), "vector_add");
+    }
     use crate::analysis::compare::metric_diff::{Speed, diff_metric};
     use crate::model::{Metric, Value};
 
