@@ -100,6 +100,18 @@ fn source_page_shows_the_change_from_a_baseline_and_a_lines_stall_reasons() {
         .click();
     h.run();
     assert!(has_label(&h, &format!("Stall reasons of line {line}:")));
+    // The whole source line on hover (long lines run past the pane).
+    let source = String::from_utf8(fixture_bytes("source/inl.cu")).expect("text");
+    let text = source.lines().nth(line as usize - 1).expect("line").trim();
+    h.query_all_by_label_contains(&row)
+        .next()
+        .expect("the row")
+        .hover();
+    h.run();
+    assert!(
+        has_label(&h, &format!("line {line}: {text}")),
+        "no hover text for line {line}"
+    );
     let mut shown = 0;
     for name in after
         .columns

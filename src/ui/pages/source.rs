@@ -383,7 +383,13 @@ impl SourcePage {
                         };
                         let selected = self.selected_line == Some(i);
                         let label = egui::RichText::new(text).monospace();
-                        if ui.selectable_label(selected, label).clicked() {
+                        // The pane scrolls sideways; the whole line is also on hover.
+                        let response = ui.selectable_label(selected, label).on_hover_text(format!(
+                            "line {}: {}",
+                            line.line,
+                            text_of(i).trim()
+                        ));
+                        if response.clicked() {
                             self.selected_line = Some(i);
                         }
                     });
