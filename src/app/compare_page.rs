@@ -6,7 +6,9 @@
 use crate::analysis::compare::{ContextWarning, context_warnings};
 use crate::analysis::sections::bodies_of;
 use crate::analysis::sections::paired::{PairedSection, pair};
-use crate::app::side_by_side::{ResultLookup, SideBySide, SideBySideKey, side_by_side};
+use crate::app::side_by_side::{
+    ResultLookup, SideBySide, SideBySideKey, context_messages, side_by_side,
+};
 use crate::app::workspace::{OpenReport, ReportId, ResultRef, Workspace};
 use crate::model::section_body::ReportBodies;
 use crate::model::{KernelResult, Report};
@@ -154,40 +156,35 @@ impl ContextCache {
             self.pending.clear();
             self.generation = workspace.generation();
         }
-        self.collect();
-        if let Some((_, w)) = self.pairs.iter().find(|(p, _)| *p == pair) {
-            return Some(w.clone());
-        }
-        if wait {
-            let w = workspace.context_warnings(pair.0, pair.1);
-            self.pairs.push((pair, w.clone()));
+        if let Some(w) = self.known(pair) {
             return Some(w);
         }
-        if self.pending.iter().any(|(p, _)| *p == pair) {
+        if !wait && self.pending.iter().any(|(p, _)| *p == pair) {
             return None;
         }
-        let (Some(base), Some(current)) = (workspace.report(pair.0), workspace.report(pair.1))
-        else {
-            self.pairs.push((pair, Vec::new()));
-            return Some(Vec::new());
-        };
-        let (base, current) = (base.report.clone(), current.report.clone());
-        let (tx, rx) = channel();
-        let work = move || {
-            let _ = tx.send(context_warnings(&base, &current));
-            wake();
-        };
-        if std::thread::Builder::new()
-            .name("compare context".into())
-            .spawn(work)
-            .is_err()
+        if !wait
+            && let (Some(base), Some(current)) =
+                (workspace.report(pair.0), workspace.report(pair.1))
         {
-            let w = workspace.context_warnings(pair.0, pair.1);
-            self.pairs.push((pair, w.clone()));
-            return Some(w);
+            let (base, current) = (base.report.clone(), current.report.clone());
+            let (tx, rx) = channel();
+            let work = move || {
+                let _ = tx.send(context_warnings(&base, &current));
+                wake();
+            };
+            if std::thread::Builder::new()
+                .name("compare context".into())
+                .spawn(work)
+                .is_ok()
+            {
+                self.pending.push((pair, rx));
+                return None;
+            }
         }
-        self.pending.push((pair, rx));
-        None
+        // Asked to wait, a side no longer open (no warnings), or no thread to be had.
+        let w = workspace.context_warnings(pair.0, pair.1);
+        self.pairs.push((pair, w.clone()));
+        Some(w)
     }
 
     /// The warnings of `pair` when they are known (nothing is started).
@@ -239,21 +236,9 @@ impl CompareData {
         if !self.context_pending {
             return;
         }
-        let mut messages: Vec<String> = Vec::new();
-        for b in &key.bases {
-            let pair = (b.at.report, key.current.report);
-            if pair.0 == pair.1 {
-                continue;
-            }
-            let Some(warnings) = context.known(pair) else {
-                return;
-            };
-            for w in warnings {
-                if !messages.contains(&w.message) {
-                    messages.push(w.message);
-                }
-            }
-        }
+        let Some(messages) = context_messages(key, |b, c| context.known((b, c))) else {
+            return;
+        };
         if let Some(view) = &mut self.view {
             view.warnings = messages.clone();
             view.export.warnings = messages;

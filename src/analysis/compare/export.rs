@@ -651,6 +651,8 @@ pub const MAX_WHY: usize = 5;
 #[cfg(test)]
 mod tests {
     use super::{delta_text, short_name};
+    use crate::analysis::compare::metric_diff::{Speed, diff_metric};
+    use crate::model::{Metric, Value};
 
     #[test]
     fn long_names_keep_their_start_and_end() {
@@ -660,8 +662,6 @@ mod tests {
         assert_eq!(short, "void cutlass::Kernel<cutla…128>>(Params)");
         assert_eq!(short_name("vector_add", 40), "vector_add");
     }
-    use crate::analysis::compare::metric_diff::{Speed, diff_metric};
-    use crate::model::{Metric, Value};
 
     fn text(base: Value, current: Value) -> String {
         let m = |v: Value| Metric::new(Some("m".into()), v, "");

@@ -1,9 +1,9 @@
 //! The memory chart as the Profiling Guide draws it: logical units (Kernel, Global, Local,
-//! Texture, Surface, Shared, Load Global Store Shared), physical units (L1/TEX, Shared Memory, L2, L2 Compression, Device,
-//! System and Peer Memory) and the links between them, each with its amount (instructions,
-//! requests, bytes or sectors), throughput and % of peak, from the metrics of the chart's
-//! metric group. Units and links whose metrics the result lacks (other architectures) are left
-//! out; links with nothing transferred are inactive.
+//! Texture, Surface, Shared, Load Global Store Shared), physical units (L1/TEX, Shared Memory,
+//! L2, L2 Compression, Device, System and Peer Memory) and the links between them, each with
+//! its amount (instructions, requests, bytes or sectors), throughput and % of peak, from the
+//! metrics of the chart's metric group. Units and links whose metrics the result lacks (other
+//! architectures) are left out; links with nothing transferred are inactive.
 
 use crate::model::section_body::BodyItem;
 use crate::model::{KernelResult, Metric, MetricView};

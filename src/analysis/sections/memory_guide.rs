@@ -393,8 +393,10 @@ fn l1tex(item: &BodyItem) -> Grid {
             metric(item, &format!("{root}.sum.pct_of_peak_sustained_elapsed")),
         )
     };
-    let (tex, tex_pct) = returns("l1tex__tex_writeback_active");
-    let (lsu, lsu_pct) = returns("l1tex__lsu_writeback_active_mem_lgds");
+    const TEX: &str = "l1tex__tex_writeback_active";
+    const LSU: &str = "l1tex__lsu_writeback_active_mem_lgds";
+    let (tex, tex_pct) = returns(TEX);
+    let (lsu, lsu_pct) = returns(LSU);
     for row in &mut out {
         match row.label.as_str() {
             "Texture Loads" => {
@@ -403,14 +405,7 @@ fn l1tex(item: &BodyItem) -> Grid {
             }
             // Without the LSU's count (older versions) a total would be the texture's alone.
             "Total" if lsu.is_some() => {
-                row.cells[10] = sum(
-                    item,
-                    &[
-                        "l1tex__lsu_writeback_active_mem_lgds.sum".to_string(),
-                        "l1tex__tex_writeback_active.sum".to_string(),
-                    ],
-                    "cycle",
-                );
+                row.cells[10] = sum(item, &[format!("{LSU}.sum"), format!("{TEX}.sum")], "cycle");
                 row.cells[11] = largest(&[lsu_pct.clone(), tex_pct.clone()]);
             }
             _ => {}

@@ -149,6 +149,25 @@ pub fn mean_metric(values: &[Option<f64>], unit: &str) -> Option<Metric> {
     Some(Metric::new(None, Value::Double(mean), unit))
 }
 
+/// The context warnings of the pairs of different reports that `key` compares, in the order
+/// of its baselines, each message once; `None` when `warnings_of` does not know those of some
+/// pair (yet).
+pub fn context_messages(
+    key: &SideBySideKey,
+    mut warnings_of: impl FnMut(ReportId, ReportId) -> Option<Vec<ContextWarning>>,
+) -> Option<Vec<String>> {
+    let mut messages: Vec<String> = Vec::new();
+    let current = key.current.report;
+    for b in key.bases.iter().filter(|b| b.at.report != current) {
+        for w in warnings_of(b.at.report, current)? {
+            if !messages.contains(&w.message) {
+                messages.push(w.message);
+            }
+        }
+    }
+    Some(messages)
+}
+
 /// Builds the comparison of `key.current` with `key.bases`; `None` when a side is no longer
 /// open.
 pub fn side_by_side<W: ResultLookup + ?Sized>(
@@ -267,20 +286,14 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         .collect();
     let occupancy = occupancy_rows(&all, &reports);
 
-    let mut warnings: Vec<String> = Vec::new();
+    let warnings =
+        context_messages(key, |b, c| Some(workspace.context_warnings(b, c))).unwrap_or_default();
     let mut matched = Vec::new();
     let opts = DiffOptions {
         threshold_pct: threshold,
         metrics: None,
     };
-    for (side, (open, b)) in key.bases.iter().zip(&base_results) {
-        if open.id != cur_open.id {
-            for w in workspace.context_warnings(open.id, cur_open.id) {
-                if !warnings.contains(&w.message) {
-                    warnings.push(w.message);
-                }
-            }
-        }
+    for (side, (_, b)) in key.bases.iter().zip(&base_results) {
         let shapes = (launch_shape(b), launch_shape(cur));
         let shape_differs = matches!(shapes, (Some(x), Some(y)) if x != y);
         if let (true, Some((bg, bb)), Some((cg, cb))) = (shape_differs, shapes.0, shapes.1) {

@@ -10,7 +10,9 @@ use crate::analysis::compare::{ReportDiff, Verdict};
 use crate::app::workspace::ResultRef;
 
 mod build;
-pub use build::{ResultLookup, metric_line, side_by_side, side_of, signed_value_text};
+pub use build::{
+    ResultLookup, context_messages, metric_line, side_by_side, side_of, signed_value_text,
+};
 
 /// One side of the comparison.
 #[derive(Debug, Clone, PartialEq)]
