@@ -20,6 +20,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+#[path = "../tests/common/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::thread_cpu_time;
+
 const REPORTS: usize = 10;
 const RESULTS_PER_REPORT: usize = 400;
 const WINDOW: egui::Vec2 = egui::vec2(1400.0, 900.0);
@@ -164,40 +168,6 @@ fn big_reports() -> (Vec<Report>, &'static str) {
         (0..REPORTS).map(generated_report).collect(),
         "10 generated reports (the details text reader cannot read the fixture yet)",
     )
-}
-
-/// CPU time of the calling thread.
-#[cfg(target_os = "linux")]
-fn thread_cpu_time() -> Duration {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    unsafe extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
-    let mut ts = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
-    let rc = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
-    Duration::new(
-        ts.tv_sec.max(0) as u64,
-        ts.tv_nsec.clamp(0, 999_999_999) as u32,
-    )
-}
-
-/// Elsewhere, wall time stands in for CPU time.
-#[cfg(not(target_os = "linux"))]
-fn thread_cpu_time() -> Duration {
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
 }
 
 struct Frames {

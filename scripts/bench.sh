@@ -4,12 +4,15 @@
 # which reads as one report of 13,600 results), then, when the binary has the hidden
 # `--time-to-table` option, the time the app takes to show the results table of 10 copies of the
 # details text (under xvfb-run). Prints the machine and a Markdown table: median and min–max
-# wall time over several runs, and the peak resident memory (GNU /usr/bin/time).
+# wall time over several runs, and the peak resident memory (GNU /usr/bin/time). Last, the
+# release build of the app opens and closes the 4,000-result report 20 times (`cargo bench
+# --bench open_close`) and prints the live heap and resident set of every round.
 #
 # Usage: scripts/bench.sh [RUNS]
 #   RUNS defaults to 7. Build first: cargo build --release.
 #   BENCH_DIR (default /tmp) holds the inputs, decompressed from fixtures/big/*.xz when missing.
-#   SIGHTLINE_BIN picks another binary; SKIP_APP=1 leaves out the app step.
+#   SIGHTLINE_BIN picks another binary; SKIP_APP=1 leaves out the app step; SKIP_ROUNDS=1 the
+#   open/close rounds (ROUNDS=N sets their number).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -79,3 +82,26 @@ if bench_app_available; then
 fi
 
 bench_table
+
+# Opening and closing the 4,000-result report in the release app, round after round: the live
+# heap and resident set of each round with the reports open and after closing them
+# (`benches/open_close.rs`; SKIP_ROUNDS=1 leaves it out, ROUNDS sets how many, default 20).
+# First 10 copies of the details text (4,000 results), then, when bigrep.py is at hand, the
+# many_basic report repeated 10 times (one 4,000-result .ncu-rep).
+if [[ -z "${SKIP_ROUNDS:-}" ]]; then
+    rounds="${ROUNDS:-20}"
+    echo
+    echo "Open and close, $rounds rounds, 10 × many_basic.details.txt (4,000 results):"
+    (cd "$root" && cargo bench --quiet --bench open_close -- "$rounds")
+    bigrep="${BIGREP:-$root/../shared/tools/bigrep.py}"
+    rep10="$dir/many_basic.x10.ncu-rep"
+    if [[ ! -s "$rep10" && -f "$bigrep" ]]; then
+        python3 "$bigrep" "$dir/many_basic.ncu-rep" "$rep10.part" 10 > /dev/null
+        mv "$rep10.part" "$rep10"
+    fi
+    if [[ -s "$rep10" ]]; then
+        echo
+        echo "Open and close, $rounds rounds, many_basic.ncu-rep × 10 (one 4,000-result report):"
+        (cd "$root" && SIGHTLINE_BENCH_FILE="$rep10" cargo bench --quiet --bench open_close -- "$rounds")
+    fi
+fi

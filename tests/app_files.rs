@@ -6,9 +6,9 @@
 mod common;
 
 use common::app_harness::{
-    AppHarness, assert_label, assert_label_containing, assert_loaded, fixture_copies, harness,
-    harness_with, has_label, has_label_containing, new_app, selected_function, settle, settle_ok,
-    step_until,
+    AppHarness, WAIT_TIMEOUT, assert_label, assert_label_containing, assert_loaded, fixture_copies,
+    harness, harness_with, has_label, has_label_containing, new_app, selected_function, settle,
+    settle_ok, step_until,
 };
 use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui_kittest::kittest::Queryable;
@@ -22,7 +22,7 @@ const BIG: &str = "big/many_basic.details.txt.xz";
 const BIG_NAME: &str = "many_basic.details.txt";
 const BASIC: &str = "h100/kernels_basic.details.txt";
 /// Long enough for a loading thread that was not stopped to finish its parse (debug build).
-const THREAD_TIMEOUT: Duration = Duration::from_secs(120);
+const THREAD_TIMEOUT: Duration = WAIT_TIMEOUT;
 /// The file watcher's interval in the tests that do not check the default one.
 const FAST_POLL: Duration = Duration::from_millis(100);
 
@@ -34,9 +34,11 @@ fn watching(file: &Path) -> AppHarness {
     h
 }
 
-/// Steps frames until `label` shows (a file watcher's finding); false after ten seconds.
+/// Steps frames until `label` shows (a file watcher's finding); false after
+/// [`THREAD_TIMEOUT`] (the wait ends as soon as it shows, so a busy machine only makes it
+/// longer).
 fn wait_for_label(h: &mut AppHarness, label: &str) -> bool {
-    step_until(h, Duration::from_secs(10), |h| has_label(h, label))
+    step_until(h, THREAD_TIMEOUT, |h| has_label(h, label))
 }
 
 /// Steps frames until no loading thread is alive (a cancelled one ends by itself).
@@ -300,7 +302,7 @@ fn always_reload_reads_changed_files_again_through_the_reload_command() {
     let id = h.state().workspace().reports()[0].id;
     std::fs::write(&copy, first_results_of_basic(4)).unwrap();
     assert!(
-        step_until(&mut h, Duration::from_secs(10), |h| {
+        step_until(&mut h, THREAD_TIMEOUT, |h| {
             h.state()
                 .workspace()
                 .report(id)

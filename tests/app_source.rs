@@ -6,7 +6,8 @@
 mod common;
 
 use common::app_harness::{
-    AppHarness, has_label, has_label_containing, open_in_order, options, step_until, type_into,
+    AppHarness, WAIT_TIMEOUT, has_label, has_label_containing, open_in_order, options, step_until,
+    type_into,
 };
 use common::{fixture_bytes, fixture_file, temp_dir};
 use egui::accesskit::Role;
@@ -14,7 +15,6 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::workspace::ResultRef;
 use sightline::parse::source_csv::{self, LineListing};
 use sightline::ui::{PageId, SightlineApp};
-use std::time::Duration;
 
 /// ncu's per-line listing of `inline_chain` in one report.
 fn ncu_lines(report: &str) -> LineListing {
@@ -65,7 +65,7 @@ fn source_page_shows_the_change_from_a_baseline_and_a_lines_stall_reasons() {
     h.state_mut().select(Some(current));
     h.state_mut().settings_mut().page = PageId::Source;
     assert!(
-        step_until(&mut h, Duration::from_secs(120), |h| has_label_containing(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
             h,
             "Δ: change from the baseline"
         )),
@@ -145,7 +145,7 @@ fn source_page_ptx_view_shows_ncus_ptx_lines() {
     h.state_mut().select(Some(current));
     h.state_mut().settings_mut().page = PageId::Source;
     assert!(
-        step_until(&mut h, Duration::from_secs(120), |h| has_label_containing(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
             h,
             "CUDA source ("
         )),
@@ -207,7 +207,7 @@ fn a_hot_spot_of_the_source_counters_opens_the_source_page_at_its_line() {
     h.get_by_role_and_label(Role::Link, &name).click();
     h.step();
     assert!(
-        step_until(&mut h, Duration::from_secs(120), |h| has_label_containing(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
             h,
             "SASS of line"
         )),

@@ -7,7 +7,7 @@ use common::{fixture_bytes, load_truth};
 use sightline::parse::{LoadError, ParseError, load_path, ncu_rep};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A file of its own in the temporary directory, removed when dropped.
@@ -139,6 +139,9 @@ fn report_cut_while_it_is_read() {
     let file = TempFile::new("racing.ncu-rep");
     file.write(&full);
     let stop = AtomicBool::new(false);
+    // The writer's rounds so far: loads go on until both sides did enough, so how often the
+    // threads get a core (a busy machine) changes how long this takes, never what it checks.
+    let written = AtomicU64::new(0);
     let (mut ok, mut failed) = (0, 0);
     std::thread::scope(|s| {
         let writer = s.spawn(|| {
@@ -151,11 +154,20 @@ fn report_cut_while_it_is_read() {
                 std::thread::sleep(Duration::from_micros(200));
                 file.write(&full);
                 rounds += 1;
+                written.store(rounds, Ordering::Relaxed);
             }
             rounds
         });
         let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(2) || ok + failed < 50 {
+        while start.elapsed() < Duration::from_secs(2)
+            || ok + failed < 50
+            || written.load(Ordering::Relaxed) <= 10
+        {
+            assert!(
+                start.elapsed() < common::cpu_time::HANG_TIMEOUT,
+                "the writer made {} rounds",
+                written.load(Ordering::Relaxed)
+            );
             match load_path(&file.0) {
                 Ok(report) => {
                     assert!(report.results.len() <= 13);

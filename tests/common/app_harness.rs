@@ -76,7 +76,7 @@ pub fn harness(app: SightlineApp) -> AppHarness {
 pub fn settle(h: &mut AppHarness) {
     h.step();
     assert!(
-        h.state_mut().wait_for_loads(Duration::from_secs(120)),
+        h.state_mut().wait_for_loads(WAIT_TIMEOUT),
         "loads did not finish"
     );
     until_compared(h);
@@ -124,6 +124,11 @@ pub fn open_in_order(app: SightlineApp, files: &[PathBuf], snapshots: bool) -> A
     }
     h
 }
+
+/// Longest a test waits for something the app does on its own threads (a load, a comparison,
+/// a file watcher's finding). A wait ends as soon as the thing happens, so this only bounds a
+/// failure; it is far above a debug build's time on a busy machine.
+pub const WAIT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// Steps frames (with a short sleep between them) until `done` holds; false after `timeout`.
 pub fn step_until(
@@ -214,7 +219,7 @@ pub fn until_compared(h: &mut AppHarness) {
     // A click's page change shows the page a frame or two later: three frames in a row
     // without the spinner.
     let mut quiet = 0;
-    let built = step_until(h, Duration::from_secs(30), |h| {
+    let built = step_until(h, WAIT_TIMEOUT, |h| {
         quiet = if has_label(h, "Comparing…") {
             0
         } else {

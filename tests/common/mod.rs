@@ -3,6 +3,7 @@
 
 #[cfg(feature = "app")]
 pub mod app_harness;
+pub mod cpu_time;
 pub mod oracle;
 
 use serde::Deserialize;

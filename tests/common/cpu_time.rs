@@ -1,0 +1,61 @@
+//! CPU time of the calling thread, for tests and benchmarks that bound how much work a step
+//! does: unlike wall time it does not grow when other processes keep the machine busy.
+//! (Linux `CLOCK_THREAD_CPUTIME_ID`; wall time since the first call stands in elsewhere.)
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+/// Longest a bounded step may run by the wall clock before it counts as hung. A limit on work
+/// done is a CPU-time limit ([`thread_cpu_time`]); this one only catches a step that never
+/// returns, so it is far above any step's time on a loaded machine.
+pub const HANG_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// CPU time of the calling thread.
+pub fn thread_cpu_time() -> Duration {
+    cpu_clock(CpuClock::Thread)
+}
+
+/// CPU time of the whole process, every thread of it (for a step that hands its work to
+/// threads of its own while no other test runs).
+pub fn process_cpu_time() -> Duration {
+    cpu_clock(CpuClock::Process)
+}
+
+#[derive(Clone, Copy)]
+enum CpuClock {
+    Process = 2,
+    Thread = 3,
+}
+
+#[cfg(target_os = "linux")]
+fn cpu_clock(clock: CpuClock) -> Duration {
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    unsafe extern "C" {
+        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
+    }
+    let mut ts = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
+    let rc = unsafe { clock_gettime(clock as i32, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(
+        ts.tv_sec.max(0) as u64,
+        ts.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
+
+/// Elsewhere, wall time stands in for CPU time.
+#[cfg(not(target_os = "linux"))]
+fn cpu_clock(_clock: CpuClock) -> Duration {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
+}
