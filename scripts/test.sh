@@ -22,6 +22,15 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR}" ]; then
     export XDG_RUNTIME_DIR
 fi
 
+# The real nvdisasm for the SASS tests, as users get it without the CUDA toolkit: pip's
+# nvidia-cuda-nvdisasm in a virtual environment (kept in target/), not on PATH.
+venv="${SIGHTLINE_TEST_VENV:-$PWD/target/tools-venv}"
+if ! compgen -G "$venv/lib/python3*/site-packages/nvidia/cu*/bin/nvdisasm" >/dev/null; then
+    python3 -m venv "$venv" && "$venv/bin/pip" install --quiet nvidia-cuda-nvdisasm \
+        || echo "could not install nvidia-cuda-nvdisasm into $venv; the SASS tests will fail" >&2
+fi
+export SIGHTLINE_TEST_VENV="$venv"
+
 cargo fmt --check
 cargo clippy --locked --all-targets -- -D warnings
 cargo test --locked "$@"

@@ -232,6 +232,37 @@ fn seeds_of_every_text_layout_load() {
 }
 
 #[test]
+fn a_cutlass_signature_takes_one_line_of_the_header() {
+    let h = open_settled(vec![fixture_path("seeds/cli_script_log_cutlass.txt")]);
+    let (_, result) = h
+        .state()
+        .workspace()
+        .result(h.state().selection().expect("a selection"))
+        .expect("the result");
+    let full = result.name.demangled.clone();
+    assert!(full.len() > 1000, "{} characters", full.len());
+    let shown =
+        sightline::app::names::short_demangled(&full, sightline::app::names::HEADER_NAME_CHARS);
+    assert!(shown.contains('…'), "{shown}");
+    let line = h.get_by_label(&shown).rect();
+    let tabs = h
+        .query_all_by_label("Details")
+        .map(|n| n.rect())
+        .min_by(|a, b| a.top().total_cmp(&b.top()))
+        .expect("the Details tab");
+    // One line of text, and the page tabs right below the header.
+    assert!(
+        line.height() < 24.0,
+        "the name is {} px high",
+        line.height()
+    );
+    assert!(
+        tabs.top() - line.bottom() < 60.0,
+        "tabs {tabs:?}, name {line:?}"
+    );
+}
+
+#[test]
 fn ncu_rep_report_shows_header_and_session_page() {
     let dir = temp_dir("ncu_rep");
     let rep = fixture_file(&dir, "h100/kernels_basic.ncu-rep.xz");

@@ -8,7 +8,7 @@ mod common;
 
 use common::app_harness::{
     AppHarness, MemoryStorage, WINDOW, assert_in_row, assert_label, assert_label_containing,
-    assert_labels, harness_with, has_label, open_in_order, open_pair, options, settle_ok,
+    assert_labels, harness_with, has_label, in_row, open_in_order, open_pair, options, settle_ok,
     show_page, until_compared,
 };
 use common::{
@@ -125,11 +125,14 @@ fn side_by_side_shows_the_duration_change_and_its_verdict() {
     );
     assert!(expected.starts_with("-4"), "tiled is faster: {expected}");
     assert_in_row(&h, "Duration", &expected);
-    assert_in_row(&h, "Duration", "better");
+    // Two different kernels: the change is shown, but no verdict.
+    assert!(!in_row(&h, "Duration", "better"));
+    assert_label_containing(&h, "Different kernels: matmul_naive · ID 3");
+    assert_label_containing(&h, "their changes are shown without a verdict");
     assert_label_containing(&h, &format!(": {expected} · "));
     // Both sides' names, the section-set warning of the two reports and the launch shapes.
     assert_label_containing(&h, "the section sets differ");
-    assert_label_containing(&h, "Launch shapes differ");
+    assert_label_containing(&h, "grid changed: (64, 64, 1) → (32, 32, 1)");
     // Why it changed: rules that fired only for matmul_tiled, in sections both sides list.
     assert_label(&h, "Why it changed");
     assert_labels(
@@ -166,7 +169,11 @@ fn several_baselines_give_the_change_against_their_mean_and_z() {
     assert!(labels.len() >= 3, "two rows and the header");
     labels[1].click_secondary();
     h.run();
-    h.get_by_role_and_label(Role::Button, "Set as baseline")
+    // The right-click selected that row, so its header offers "Set as baseline" too: the
+    // menu's button is the one up by the row.
+    h.query_all_by_role_and_label(Role::Button, "Set as baseline")
+        .min_by(|a, b| a.rect().top().total_cmp(&b.rect().top()))
+        .expect("the menu's button")
         .click();
     h.run();
     let attached: Vec<Option<ResultRef>> =
@@ -267,7 +274,7 @@ fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
     let mut h = open_both(false);
     select_in(&mut h, FULL_NAME, 0);
     show_page(&mut h, PageId::ReportDiff);
-    assert_label(&h, "13 matched kernels");
+    assert_label(&h, "13 kernels matched");
     assert_label(&h, "0 only in the baseline report");
     assert_label(&h, "0 only in the current report");
     assert_label_containing(
@@ -301,6 +308,42 @@ fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
     assert_label(&h, "No baseline to compare with.");
 }
 
+/// The newer run opened first: Report vs report still takes the older capture as its baseline
+/// (so the kernel that got 11x faster reads as better), says why, and a swap is kept for that
+/// pair of files.
+#[test]
+fn report_vs_report_takes_the_older_capture_as_baseline() {
+    let dir = temp_dir("report_vs_report_direction");
+    let before = fixture_file(&dir, "pair/before.ncu-rep.xz");
+    let after = fixture_file(&dir, "pair/after.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[after.clone(), before.clone()], false);
+    assert_eq!(h.state().workspace().reports()[0].name, "after.ncu-rep");
+    select_in(&mut h, "after.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    assert_label_containing(&h, "Baseline report: it was captured first");
+    // saxpy_strided: 185.44 us in the older run, 16.35 us in the newer one.
+    let saxpy = "saxpy_strided(float, const float *, float *, int)";
+    let expected = format!(
+        "{:+.2}%",
+        pct(
+            duration("pair/before.ncu-rep.xz", 1),
+            duration("pair/after.ncu-rep.xz", 1)
+        )
+    );
+    assert!(expected.starts_with('-'), "{expected}");
+    assert_in_row(&h, saxpy, &expected);
+    // A swap is the user's choice, kept for these two files.
+    h.get_by_label("Swap").click();
+    h.run();
+    until_compared(&mut h);
+    assert_label_containing(&h, "Baseline report: as chosen");
+    let orders = &h.state().settings().report_orders;
+    assert_eq!(orders.len(), 1);
+    assert!(orders[0].base.ends_with("after.ncu-rep"), "{orders:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Two native reports read on demand: the Report vs report page compares them pair by pair
 /// without leaving their bodies decoded, and its CSV still lists every metric of every pair.
 #[test]
@@ -320,7 +363,7 @@ fn report_vs_report_of_reports_read_on_demand_leaves_no_body_decoded() {
     };
     select_in(&mut h, "after.ncu-rep", 0);
     show_page(&mut h, PageId::ReportDiff);
-    assert_label(&h, "7 matched kernels");
+    assert_label(&h, "7 kernels matched");
     // At most the results selected so far (the Details page showed them), not the 9 + 9
     // results compared.
     assert!(decoded(&h) <= 2, "{} bodies decoded", decoded(&h));
@@ -377,7 +420,7 @@ fn a_pair_made_by_hand_is_respected_saved_and_removed() {
     assert_label(&h, "Paired by hand: baseline ID 0 with current ID 1");
     assert_label(&h, "0→1");
     assert!(!has_label(&h, "0→0"));
-    assert_label(&h, "13 matched kernels");
+    assert_label(&h, "13 kernels matched");
     // Kept across a restart, by file and result ID.
     let mut storage = MemoryStorage::default();
     eframe::App::save(h.state_mut(), &mut storage);
@@ -423,7 +466,7 @@ fn report_vs_report_shows_the_totals_and_what_changed_in_a_pair() {
     let text = |v: f64| sightline::model::units::format_value(v, "ns");
     // fixtures/pair/README.md: base 4 (histogram_old) and 7 (normalize) only in base, current
     // 4 (bias_relu) and 7 (normalize_rows) only in current; the other seven pair by place.
-    assert_label(&h, "7 matched kernels");
+    assert_label(&h, "7 kernels matched");
     assert_label(
         &h,
         &format!(

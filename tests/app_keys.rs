@@ -211,6 +211,20 @@ fn right_click_on_a_row_copies_it_as_tsv_and_markdown() {
 }
 
 #[test]
+fn right_click_on_a_row_selects_the_row_its_menu_acts_on() {
+    let names = functions();
+    let mut h = basic();
+    let first = h.state().selection().expect("the first result selected");
+    assert_eq!(first.index, 0);
+    h.get_all_by_label(&names[3])
+        .next()
+        .unwrap()
+        .click_secondary();
+    h.run();
+    assert_eq!(h.state().selection().map(|s| s.index), Some(3));
+}
+
+#[test]
 fn right_click_on_a_metric_copies_its_value() {
     let truth = load_truth(TRUTH);
     let mut h = basic();

@@ -66,6 +66,29 @@ fn a_range_result_shows_its_sections_and_rules() {
 }
 
 #[test]
+fn an_app_range_reads_apart_from_a_range_and_shows_only_achieved_occupancy() {
+    let dir = temp_dir("app_range");
+    let app_range = fixture_at(&dir, "x", "apprange.ncu-rep", "range/apprange.ncu-rep.xz");
+    let range = fixture_at(
+        &dir,
+        "y",
+        "range.ncu-rep",
+        "range/range_profiler.ncu-rep.xz",
+    );
+    let mut h = open_ok(vec![app_range, range], false);
+    assert!(has_label_containing(&h, "(app-range)"));
+    assert!(has_label_containing(&h, "(range)"));
+    // ncu shows a range's achieved occupancy only: its launch figures are one launch's of many.
+    h.state_mut().settings_mut().page = sightline::ui::PageId::Occupancy;
+    h.run();
+    assert_label(&h, "Achieved Occupancy");
+    assert!(has_label_containing(&h, "spans many kernel launches"));
+    assert!(!has_label(&h, "Theoretical Occupancy"));
+    assert!(!has_label(&h, "Limiter"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn warnings_sit_behind_a_badge_that_opens_their_list() {
     let dir = temp_dir("warnings");
     let text = fixture_bytes("h100/kernels_basic.details.txt");

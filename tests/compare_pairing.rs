@@ -188,14 +188,22 @@ fn pair_matches_as_designed_in_every_combination_of_forms() {
                 };
                 assert_eq!(m.kind, want, "{what}: {}", m.name);
             }
-            // The rename is suggested, the removed and added kernels are not.
+            // The rename is suggested for its parameters; the removed and added kernels,
+            // which sit in one place with the same grid and threads per block, only as that.
             let renames: Vec<&String> = diff
                 .match_notes
                 .iter()
                 .map(|n| &n.message)
                 .filter(|m| m.starts_with("possibly renamed"))
+                .filter(|m| !m.contains(": same grid and threads per block;"))
                 .collect();
             assert_eq!(renames.len(), 1, "{what}: {renames:?}");
+            let suggested: Vec<(usize, usize)> = diff
+                .suggested_pairs
+                .iter()
+                .map(|s| (s.base, s.current))
+                .collect();
+            assert_eq!(suggested, vec![(4, 4), (7, 7)], "{what}");
             assert!(
                 renames[0].contains(&format!(
                     "`{}` (base {}) → `{}` (current {})",

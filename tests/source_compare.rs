@@ -259,10 +259,16 @@ fn the_source_command_prints_each_lines_change_from_a_baseline() {
 fn the_app_compares_the_source_page_with_a_baseline_report() {
     let dir = temp_dir("source-app");
     let (base, current, base_result, current_result) = inline_chain_pair(&dir);
-    let view = sightline::app::source_page::load(Some(&current), &current_result).expect("view");
-    let (base_view, cmp) =
-        sightline::app::source_page::compare_with(&view, Some(&base), &base_result)
-            .expect("comparison");
+    let view =
+        sightline::app::source_page::load(Some(&current), &current_result, Default::default())
+            .expect("view");
+    let (base_view, cmp) = sightline::app::source_page::compare_with(
+        &view,
+        Some(&base),
+        &base_result,
+        Default::default(),
+    )
+    .expect("comparison");
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(base_view.lines.len(), view.lines.len());
     let (before, after) = (ncu_lines("inl_nosrc"), ncu_lines("inl_src"));
@@ -375,15 +381,24 @@ fn the_page_reads_its_data_on_a_background_thread() {
     let dir = temp_dir("source-bg");
     let (base, current, base_result, current_result) = inline_chain_pair(&dir);
     let expected =
-        sightline::app::source_page::load(Some(&current), &current_result).expect("view");
-    let (_, expected_cmp) =
-        sightline::app::source_page::compare_with(&expected, Some(&base), &base_result)
-            .expect("comparison");
+        sightline::app::source_page::load(Some(&current), &current_result, Default::default())
+            .expect("view");
+    let (_, expected_cmp) = sightline::app::source_page::compare_with(
+        &expected,
+        Some(&base),
+        &base_result,
+        Default::default(),
+    )
+    .expect("comparison");
 
     let (woke_tx, woke_rx) = std::sync::mpsc::channel();
     let pending = sightline::app::source_page::spawn(
-        (Some(current.clone()), current_result.clone()),
-        Some((Some(base.clone()), base_result)),
+        (
+            Some(current.clone()),
+            current_result.clone(),
+            Default::default(),
+        ),
+        Some((Some(base.clone()), base_result, Default::default())),
         move || {
             let name = std::thread::current().name().map(str::to_string);
             let _ = woke_tx.send(name);
@@ -397,7 +412,8 @@ fn the_page_reads_its_data_on_a_background_thread() {
     assert_eq!(cmp, expected_cmp);
 
     // Without a report file the page says what it needs, also from the thread.
-    let pending = sightline::app::source_page::spawn((None, current_result), None, || {});
+    let pending =
+        sightline::app::source_page::spawn((None, current_result, Default::default()), None, || {});
     let err = pending.wait().view.expect_err("no view");
     assert!(err.contains(".ncu-rep"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -318,7 +318,8 @@ fn the_app_reads_the_source_page_from_the_report_file() {
     let report = sightline::parse::load_path(&path).expect("report");
     let expected = views("source/inl_src.ncu-rep.xz", &SourceOptions::default());
     for (r, want) in report.results.iter().zip(&expected) {
-        let got = sightline::app::source_page::load(Some(&path), r).expect("view");
+        let got =
+            sightline::app::source_page::load(Some(&path), r, Default::default()).expect("view");
         assert_eq!(got.instructions.len(), want.instructions.len());
         assert_eq!(got.lines, want.lines);
     }
@@ -327,7 +328,8 @@ fn the_app_reads_the_source_page_from_the_report_file() {
     std::fs::write(&text, fixture_bytes("source/inl_src.details.txt")).expect("write");
     let report = sightline::parse::load_path(&text).expect("text report");
     let err =
-        sightline::app::source_page::load(Some(&text), &report.results[0]).expect_err("no view");
+        sightline::app::source_page::load(Some(&text), &report.results[0], Default::default())
+            .expect_err("no view");
     assert!(err.contains(".ncu-rep"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -362,4 +364,194 @@ fn ptx_text_equals_ncus_ptx_export_line_by_line() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SASS from the real nvdisasm, found where pip puts it.
+
+/// The virtual environment holding pip's `nvidia-cuda-nvdisasm` (`scripts/test.sh` makes it and
+/// names it in `SIGHTLINE_TEST_VENV`; an active environment's `VIRTUAL_ENV` works too).
+fn nvdisasm_venv() -> PathBuf {
+    let venv = std::env::var_os("SIGHTLINE_TEST_VENV")
+        .or_else(|| std::env::var_os("VIRTUAL_ENV"))
+        .map(PathBuf::from)
+        .expect(
+            "no virtual environment with nvdisasm: run scripts/test.sh, or \
+             `python3 -m venv V && V/bin/pip install nvidia-cuda-nvdisasm` and set \
+             SIGHTLINE_TEST_VENV=V",
+        );
+    let has_tool = std::fs::read_dir(venv.join("lib"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|python| {
+            std::fs::read_dir(python.path().join("site-packages/nvidia"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|cu| cu.path().join("bin/nvdisasm").is_file())
+        });
+    assert!(has_tool, "{}: no nvidia/cu*/bin/nvdisasm", venv.display());
+    venv
+}
+
+/// `sightline source --json FILE` run the way a user with nvdisasm from pip runs it: the
+/// environment active (`VIRTUAL_ENV`), nvdisasm not on PATH, no cache of earlier runs.
+fn source_json_with_pip_nvdisasm(
+    file: &std::path::Path,
+    venv: &std::path::Path,
+) -> serde_json::Value {
+    let cache = temp_dir("nvdisasm_cache");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["source", "--json"])
+        .arg(file)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("VIRTUAL_ENV", venv)
+        .env("HOME", &cache)
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .expect("sightline runs");
+    let _ = std::fs::remove_dir_all(&cache);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; stderr: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// The results of a `source --json` document that have a Source page.
+fn source_pages(doc: &serde_json::Value) -> Vec<&serde_json::Value> {
+    doc["reports"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["results"].as_array().into_iter().flatten())
+        .filter(|r| r.get("error").is_none())
+        .collect()
+}
+
+/// Text with runs of whitespace as one space.
+fn squeezed(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn sass_from_pip_nvdisasm_equals_ncus_export_for_every_kernel() {
+    let venv = nvdisasm_venv();
+    let dir = temp_dir("pip_nvdisasm");
+    let mut cases: Vec<(String, String)> = KERNELS_FULL
+        .iter()
+        .map(|k| {
+            (
+                "h100/kernels_full.ncu-rep.xz".into(),
+                format!("source/kernels_full/{k}.source_sass.csv"),
+            )
+        })
+        .collect();
+    for report in ["inl_src", "inl_nosrc"] {
+        for kernel in ["inline_chain", "plain_copy"] {
+            cases.push((
+                format!("source/{report}.ncu-rep.xz"),
+                format!("source/{report}.{kernel}.source_sass.csv"),
+            ));
+        }
+    }
+    let mut docs = std::collections::HashMap::new();
+    let mut checked = 0;
+    for (report, sass_export) in &cases {
+        let doc = docs
+            .entry(report.clone())
+            .or_insert_with(|| source_json_with_pip_nvdisasm(&fixture_file(&dir, report), &venv));
+        let listing = &export(sass_export).sass[0];
+        let page = source_pages(doc)
+            .into_iter()
+            .find(|p| p["kernel"] == listing.kernel.as_str())
+            .unwrap_or_else(|| panic!("{report}: no Source page of {}", listing.kernel));
+        let ours: std::collections::HashMap<&str, &str> = page["instructions"]
+            .as_array()
+            .expect("instructions")
+            .iter()
+            .map(|i| {
+                (
+                    i["address"].as_str().unwrap_or(""),
+                    i["sass"].as_str().unwrap_or(""),
+                )
+            })
+            .collect();
+        assert_eq!(ours.len(), listing.rows.len(), "{sass_export}");
+        for row in &listing.rows {
+            let address = format!("0x{:x}", row.address);
+            assert_eq!(
+                ours.get(address.as_str()).map(|s| squeezed(s)),
+                Some(squeezed(&row.sass)),
+                "{sass_export} at {address}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked} instructions");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sass_from_pip_nvdisasm_for_every_public_report_with_a_cubin() {
+    let venv = nvdisasm_venv();
+    let public = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/public");
+    let mut reports: Vec<PathBuf> = std::fs::read_dir(&public)
+        .unwrap_or_else(|e| panic!("{}: {e}", public.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".ncu-rep.xz"))
+        .collect();
+    reports.sort();
+    let dir = temp_dir("pip_nvdisasm_public");
+    let (mut with_pages, mut instructions) = (0, 0);
+    for xz in &reports {
+        let raw = std::fs::read(xz).expect("read");
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut xz2::read::XzDecoder::new(&raw[..]), &mut bytes)
+            .expect("xz");
+        let file = dir.join(
+            xz.file_name()
+                .expect("name")
+                .to_string_lossy()
+                .trim_end_matches(".xz"),
+        );
+        std::fs::write(&file, &bytes).expect("write");
+        // Only reports that carry the module's cubin can be disassembled.
+        if CodeIndex::new(&bytes).map_or(true, |c| c.modules.iter().all(|m| m.cubin.is_none())) {
+            continue;
+        }
+        let doc = source_json_with_pip_nvdisasm(&file, &venv);
+        for page in source_pages(&doc) {
+            let kernel = page["kernel"].as_str().unwrap_or("");
+            let notes = page["notes"].to_string();
+            // A function whose module the report does not carry has no code to disassemble.
+            if notes.contains("holds no module for this function") {
+                continue;
+            }
+            assert!(
+                !notes.contains("No SASS"),
+                "{}: {kernel}: {notes}",
+                xz.display()
+            );
+            for i in page["instructions"].as_array().into_iter().flatten() {
+                let sass = i["sass"].as_str().unwrap_or("");
+                assert!(
+                    !sass.trim().is_empty(),
+                    "{}: {kernel} at {}: no SASS",
+                    xz.display(),
+                    i["address"]
+                );
+                instructions += 1;
+            }
+            with_pages += 1;
+        }
+    }
+    println!("{with_pages} Source pages, {instructions} instructions with SASS");
+    assert!(with_pages > 0 && instructions > 0);
+    let _ = std::fs::remove_dir_all(&dir);
 }

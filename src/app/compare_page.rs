@@ -52,6 +52,7 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
             source: report.source.clone(),
             format: report.format,
             tool_version: report.tool_version.clone(),
+            created: report.created,
             session: report.session.clone(),
             devices: report.devices.clone(),
             results: vec![result.clone()],
@@ -59,6 +60,7 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
             bodies,
         },
         load_time: open.load_time,
+        captured: open.captured,
         opened: open.opened,
     }
 }

@@ -22,6 +22,10 @@ pub enum OpenError {
     /// The load was cancelled (never shown: its outcome is dropped).
     #[error("cancelled")]
     Cancelled,
+    /// The file is ncu's Source page export, not a result: its SASS text is added to the
+    /// Source page of its kernels instead (never shown as a failure).
+    #[error("ncu's Source page export: SASS text for {} kernel(s)", .0.by_kernel.len())]
+    SassExport(Arc<super::sass_imports::SassImport>),
 }
 
 impl From<LoadError> for OpenError {

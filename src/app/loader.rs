@@ -245,7 +245,7 @@ fn load_unless_cancelled(
     if control.is_cancelled() {
         return Err(OpenError::Cancelled);
     }
-    match request {
+    let loaded = match request {
         OpenRequest::Dropped(handle) => {
             let bytes = handle.bytes().map_err(OpenError::Dropped)?;
             if control.is_cancelled() {
@@ -259,7 +259,29 @@ fn load_unless_cancelled(
             })?)
         }),
         _ => load(request),
+    };
+    match loaded {
+        Err(OpenError::Load(e)) => Err(sass_export_of(request).unwrap_or(OpenError::Load(e))),
+        other => other,
     }
+}
+
+/// A file that is no result may be ncu's Source page export: its SASS text, as the outcome
+/// that adds it to the Source page. Exports are small; a large file is not read again.
+fn sass_export_of(request: &OpenRequest) -> Option<OpenError> {
+    const MAX_EXPORT_BYTES: u64 = 256 << 20;
+    let (name, bytes) = match request {
+        OpenRequest::Path(path) => {
+            if std::fs::metadata(path).ok()?.len() > MAX_EXPORT_BYTES {
+                return None;
+            }
+            (path.display().to_string(), std::fs::read(path).ok()?)
+        }
+        OpenRequest::Dropped(handle) => (handle.path().display().to_string(), handle.bytes().ok()?),
+        _ => return None,
+    };
+    let import = super::sass_imports::read_export(&name, &bytes)?;
+    Some(OpenError::SassExport(Arc::new(import)))
 }
 
 /// Reads and parses a request on the calling thread. A parser panic becomes an error, so one

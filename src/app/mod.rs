@@ -10,9 +10,11 @@
 //! - [`file_watch`] and [`file_notices`]: files of open reports that changed on disk;
 //! - [`settings`]: what is remembered across runs (theme, page, sort, recent files,
 //!   [`baselines`], [`manual_pairs`] of the report comparison);
-//! - [`source_page`]: the Source page's view, read from the report file on demand;
+//! - [`source_page`]: the Source page's view, read from the report file on demand, with SASS
+//!   text from ncu's exports ([`sass_imports`]) where no nvdisasm is found;
 //! - [`roofline_scene`], [`occupancy_view`], [`side_by_side`]: what the Roofline, Occupancy and
 //!   Compare pages show, computed when their inputs change;
+//! - [`report_sides`]: which two reports Report vs report compares, and which is the baseline;
 //! - [`page_id`]: which page is shown; [`format`]: numbers and names as text; [`names`]: long
 //!   kernel names shortened in the middle;
 //! - [`cache`]: the one cache helper for derived views; [`waker`]: how threads wake the UI.
@@ -35,8 +37,10 @@ pub mod names;
 pub mod occupancy_view;
 pub mod page_id;
 pub mod report_compare_view;
+pub mod report_sides;
 pub mod roofline_scene;
 pub mod rows;
+pub mod sass_imports;
 pub mod settings;
 pub mod side_by_side;
 pub mod source_page;

@@ -11,6 +11,8 @@ use crate::analysis::compare::normalize::strip_parameters;
 pub const TABLE_NAME_CHARS: usize = 64;
 /// Longest name in titles (compare columns, baselines, report comparison rows), characters.
 pub const TITLE_NAME_CHARS: usize = 48;
+/// Longest demangled name under the header's kernel name (one line), characters.
+pub const HEADER_NAME_CHARS: usize = 160;
 /// Longest full name in the report comparison's rows, characters.
 pub const REPORT_NAME_CHARS: usize = 120;
 /// Fewest characters a shortened part keeps around its ellipsis.

@@ -301,3 +301,23 @@ pub fn limit_rows(limits: &GpuLimits, launch: &LaunchConfig, o: &Occupancy) -> V
         ),
     ]
 }
+
+/// What the Occupancy page shows for a range, graph or command list: only the achieved
+/// figures, as ncu does. The launch figures such a result carries belong to one launch of many,
+/// so no theoretical occupancy, limits or what-if follow from them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkloadOccupancy {
+    /// `range`, `graph`, `command list`.
+    pub kind: &'static str,
+    pub achieved_pct: Option<f64>,
+    pub achieved_warps_per_sm: Option<f64>,
+}
+
+/// The achieved occupancy of a result that is not one kernel launch; `None` for a kernel.
+pub fn workload_occupancy(result: &crate::model::KernelResult) -> Option<WorkloadOccupancy> {
+    (!result.kind.is_kernel()).then(|| WorkloadOccupancy {
+        kind: result.kind.label(),
+        achieved_pct: result.number(crate::model::names::ACHIEVED_OCCUPANCY),
+        achieved_warps_per_sm: result.number("sm__warps_active.avg.per_cycle_active"),
+    })
+}

@@ -6,7 +6,7 @@ use super::format::{first_words, rule_title};
 use super::names::{TABLE_NAME_CHARS, elide_middle, short_kernel_name};
 use super::workspace::{ReportId, ResultRef};
 use crate::analysis::headline::headline;
-use crate::model::{KernelResult, Report, RuleKind, SpeedupKind};
+use crate::model::{KernelResult, Report, ResultKind, RuleKind, SpeedupKind};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -140,15 +140,36 @@ pub struct RowSummary {
 /// What the Kernel column shows: a kernel's function name (with its template arguments
 /// shortened in the middle); for a range, graph or command list, its name (a range's NVTX
 /// path) and its kind, `region (range)`. The full name is the row's `kernel_full`.
-pub fn kernel_cell(r: &KernelResult) -> String {
+pub fn kernel_cell(r: &KernelResult, report: &Report) -> String {
     if r.kind.is_kernel() {
         short_kernel_name(&r.name.function, &r.name.demangled, TABLE_NAME_CHARS)
     } else {
         format!(
             "{} ({})",
             elide_middle(&r.display_name(), TABLE_NAME_CHARS),
-            r.kind.label()
+            kind_label(r, report)
         )
+    }
+}
+
+/// A result's kind as a reader tells them apart: `range` or `app-range` (the replay mode
+/// on the profiler's command line), `graph`, `command list`.
+pub fn kind_label(r: &KernelResult, report: &Report) -> &'static str {
+    let app_range = || {
+        report
+            .session
+            .get("Profiler Command Line")
+            .is_some_and(|cmd| {
+                let words: Vec<&str> = cmd.split_whitespace().collect();
+                words
+                    .windows(2)
+                    .any(|w| w[0] == "--replay-mode" && w[1] == "app-range")
+                    || words.contains(&"--replay-mode=app-range")
+            })
+    };
+    match r.kind {
+        ResultKind::Range if app_range() => "app-range",
+        kind => kind.label(),
     }
 }
 
@@ -194,12 +215,13 @@ pub fn summarize_report(report_id: ReportId, name: &str, report: &Report) -> Vec
                 report_order: 0,
                 report_name: name.to_string(),
                 id: r.id,
-                kernel: kernel_cell(r),
+                kernel: kernel_cell(r, report),
                 kernel_full: r.name.demangled.clone(),
                 filter_key: format!(
-                    "{}\n{}",
-                    kernel_cell(r).to_lowercase(),
-                    r.name.demangled.to_lowercase()
+                    "{}\n{}\n{}",
+                    kernel_cell(r, report).to_lowercase(),
+                    r.name.demangled.to_lowercase(),
+                    searchable(&r.name.demangled)
                 ),
                 shape,
                 threads,
@@ -255,19 +277,82 @@ fn cmp_rows(a: &RowSummary, b: &RowSummary, sort: SortState) -> Ordering {
 /// in `sort` order.
 pub fn visible_order(rows: &[RowSummary], filter: &str, sort: SortState) -> Vec<usize> {
     let needle = filter.trim().to_lowercase();
+    let loose = searchable(&needle);
     let mut order: Vec<usize> = rows
         .iter()
         .enumerate()
-        .filter(|(_, r)| needle.is_empty() || r.filter_key.contains(&needle))
+        .filter(|(_, r)| {
+            needle.is_empty() || r.filter_key.contains(&needle) || r.filter_key.contains(&loose)
+        })
         .map(|(i, _)| i)
         .collect();
     order.sort_by(|&a, &b| cmp_rows(&rows[a], &rows[b], sort));
     order
 }
 
+/// A kernel name as the filter compares it: lowercase, without spaces and without the casts
+/// that reports put before template values (`matmul<(int)32>` reads as ncu's `matmul<32>`).
+pub fn searchable(name: &str) -> String {
+    let compact: String = name
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect();
+    let mut out = String::with_capacity(compact.len());
+    let mut rest = compact.as_str();
+    while let Some(open) = rest.find('(') {
+        let after = &rest[open + 1..];
+        let cast = after.find(')').filter(|&close| {
+            let inner = &after[..close];
+            let follows = after[close + 1..].chars().next();
+            !inner.is_empty()
+                && inner
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+                && follows.is_some_and(|c| c.is_ascii_digit() || c == '-')
+                && matches!(
+                    out.chars().last().or(rest[..open].chars().last()),
+                    Some('<' | ',')
+                )
+        });
+        match cast {
+            Some(close) => {
+                out.push_str(&rest[..open]);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[..=open]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_filter_reads_template_values_with_or_without_their_casts() {
+        assert_eq!(
+            searchable("void matmul<(int)32>(float *, int)"),
+            "voidmatmul<32>(float*,int)"
+        );
+        assert_eq!(searchable("k<(unsigned int)4, (bool)1>"), "k<4,1>");
+        assert_eq!(searchable("matmul<32>"), "matmul<32>");
+        // A parameter list is no cast.
+        assert_eq!(searchable("f(int)"), "f(int)");
+        let rows = vec![
+            row(0, "matmul<(int)32>", None),
+            row(1, "matmul<(int)64>", None),
+        ];
+        let shown = |f: &str| visible_order(&rows, f, SortState::default());
+        assert_eq!(shown("matmul<32>"), vec![0]);
+        assert_eq!(shown("MATMUL<(int)64>"), vec![1]);
+        assert_eq!(shown("matmul"), vec![0, 1]);
+    }
 
     fn row(index: usize, kernel: &str, duration: Option<f64>) -> RowSummary {
         RowSummary {
@@ -281,9 +366,10 @@ mod tests {
             kernel: kernel.into(),
             kernel_full: format!("void {kernel}(int)"),
             filter_key: format!(
-                "{}\nvoid {}(int)",
+                "{}\nvoid {}(int)\n{}",
                 kernel.to_lowercase(),
-                kernel.to_lowercase()
+                kernel.to_lowercase(),
+                searchable(&format!("void {kernel}(int)"))
             ),
             shape: "-".into(),
             threads: None,

@@ -48,6 +48,9 @@ pub struct Settings {
     pub baselines: Vec<Baseline>,
     /// Results of two reports paired by hand in the report comparison.
     pub manual_pairs: Vec<crate::app::manual_pairs::ManualPair>,
+    /// Which of two report files the report comparison takes as the baseline, as the user
+    /// picked or swapped them (most recent first).
+    pub report_orders: Vec<crate::app::report_sides::ReportOrder>,
     /// Changes smaller than this percentage count as unchanged in comparisons.
     pub compare_threshold_pct: f64,
     /// The side-by-side comparison lists only metrics that changed.
@@ -106,6 +109,7 @@ impl Default for Settings {
             recent_files: Vec::new(),
             baselines: Vec::new(),
             manual_pairs: Vec::new(),
+            report_orders: Vec::new(),
             compare_threshold_pct: crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT,
             compare_changed_only: false,
             reload_changed_files: false,

@@ -8,11 +8,17 @@ use crate::analysis::source::{self, SourceOptions};
 use crate::model::KernelResult;
 use crate::model::source::SourceView;
 use crate::parse::ncu_rep::CodeIndex;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
-/// Builds the Source view of `result`, read from the report at `path`.
-pub fn load(path: Option<&Path>, result: &KernelResult) -> Result<SourceView, String> {
+/// Builds the Source view of `result`, read from the report at `path`; `sass` is SASS text
+/// by address imported from ncu's export, used where nvdisasm gives none.
+pub fn load(
+    path: Option<&Path>,
+    result: &KernelResult,
+    sass: HashMap<u64, String>,
+) -> Result<SourceView, String> {
     let Some(path) = path else {
         return Err("The Source page needs a .ncu-rep report file (made with --set full).".into());
     };
@@ -30,7 +36,7 @@ pub fn load(path: Option<&Path>, result: &KernelResult) -> Result<SourceView, St
     let options = SourceOptions {
         source_dirs: path.parent().map(Path::to_path_buf).into_iter().collect(),
         disassemble: true,
-        ..SourceOptions::default()
+        sass,
     };
     source::build(result, code.as_ref(), &options).map_err(|e| e.to_string())
 }
@@ -43,8 +49,9 @@ pub fn compare_with(
     current: &SourceView,
     base_path: Option<&Path>,
     base: &KernelResult,
+    sass: HashMap<u64, String>,
 ) -> Compared {
-    let base_view = load(base_path, base).map_err(|e| format!("Baseline: {e}"))?;
+    let base_view = load(base_path, base, sass).map_err(|e| format!("Baseline: {e}"))?;
     let comparison = compare(&base_view, current);
     Ok((base_view, comparison))
 }
@@ -56,8 +63,9 @@ pub struct SourceData {
     pub baseline: Option<Compared>,
 }
 
-/// A report (its file, if any) and one of its results, as the reading thread needs them.
-pub type ResultSource = (Option<PathBuf>, KernelResult);
+/// A report (its file, if any), one of its results and the SASS text imported for its kernel,
+/// as the reading thread needs them.
+pub type ResultSource = (Option<PathBuf>, KernelResult, HashMap<u64, String>);
 
 /// Source data being read on a background thread.
 #[derive(Debug)]
@@ -98,9 +106,12 @@ pub fn spawn(
 ) -> PendingSource {
     let (tx, rx) = channel();
     let work = move || {
-        let view = load(current.0.as_deref(), &current.1);
-        let baseline = match (&view, &baseline) {
-            (Ok(v), Some((path, result))) => Some(compare_with(v, path.as_deref(), result)),
+        let (path, result, sass) = current;
+        let view = load(path.as_deref(), &result, sass);
+        let baseline = match (&view, baseline) {
+            (Ok(v), Some((path, result, sass))) => {
+                Some(compare_with(v, path.as_deref(), &result, sass))
+            }
             _ => None,
         };
         let _ = tx.send(SourceData { view, baseline });

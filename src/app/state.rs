@@ -3,11 +3,13 @@
 
 use super::baselines;
 use super::commands::{Command, OpenRequest};
+use super::error::OpenError;
 use super::file_notices::{FileNoticeKind, FileNotices};
 use super::file_watch::{FileSignature, FileState, FileWatcher, POLL_INTERVAL, WatchMode};
 use super::loader::{LoadOutcome, Loader};
 use super::page_id::PageId;
 use super::rows::RowSummary;
+use super::sass_imports::SassImports;
 use super::settings::Settings;
 use super::table_view::TableView;
 use super::waker::{WakeFn, Waker};
@@ -51,6 +53,8 @@ pub struct AppState {
     compare_pin: Option<(ResultRef, ResultRef)>,
     /// Bumped when reports closed or were replaced: views drop what they derived from them.
     released: u64,
+    /// SASS text from ncu's Source page exports, for the Source page.
+    pub(crate) sass_imports: SassImports,
 }
 
 impl Default for AppState {
@@ -76,7 +80,13 @@ impl AppState {
             pasted_count: 0,
             compare_pin: None,
             released: 0,
+            sass_imports: SassImports::default(),
         }
+    }
+
+    /// SASS text imported from ncu's Source page exports.
+    pub fn sass_imports(&self) -> &SassImports {
+        &self.sass_imports
     }
 
     /// Installs what background threads call when they have news (the first one set stays).
@@ -423,6 +433,15 @@ impl AppState {
                 }
                 baselines::sync(&mut self.settings.baselines, &self.workspace);
                 self.select_first_if_none();
+            }
+            (Err(OpenError::SassExport(import)), _) => {
+                self.notice = Some(format!(
+                    "Added SASS text for {} instructions of {} kernel(s) from {} to the Source page.",
+                    import.instructions(),
+                    import.by_kernel.len(),
+                    pending.name
+                ));
+                self.sass_imports.add((*import).clone());
             }
             (Err(error), None) => self.workspace.add_failed(FailedLoad {
                 id: pending.id,

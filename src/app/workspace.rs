@@ -7,8 +7,33 @@ use super::rows::{RowSummary, summarize_report};
 use crate::analysis::path_names::distinct_names;
 use crate::model::{KernelResult, Report};
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+/// When a report's results were captured, and how sure that is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaptureTime {
+    pub at: SystemTime,
+    /// Taken from the file's modification time (a text form): a copy or a checkout changes
+    /// it, so it tells two captures apart only when they are far apart.
+    pub from_file_time: bool,
+}
+
+/// When `report`'s results were captured: its own creation time, else the modification time
+/// of the file it was read from.
+fn captured_at(report: &Report, path: Option<&Path>) -> Option<CaptureTime> {
+    if let Some(secs) = report.created {
+        return Some(CaptureTime {
+            at: SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
+            from_file_time: false,
+        });
+    }
+    let at = std::fs::metadata(path?).ok()?.modified().ok()?;
+    Some(CaptureTime {
+        at,
+        from_file_time: true,
+    })
+}
 
 /// Gives rows made before their report was added its id, position and name.
 fn stamp_rows(rows: &mut [RowSummary], id: ReportId, order: usize, name: &str) {
@@ -44,6 +69,9 @@ pub struct OpenReport {
     pub report: Report,
     /// How long reading and parsing took.
     pub load_time: Duration,
+    /// When its results were captured: the report's own creation time, else (text forms) the
+    /// file's modification time when it was opened.
+    pub captured: Option<CaptureTime>,
     /// When it was asked for: the load that read it, so that reports keep the order in which
     /// they were opened whatever order their loads finish in (`u64::MAX` for reports added
     /// directly, which go last).
@@ -206,6 +234,7 @@ impl Workspace {
             .position(|r| r.report_order >= at)
             .unwrap_or(self.rows.len());
         self.rows.splice(row_at..row_at, rows);
+        let captured = captured_at(&report, path.as_deref());
         self.reports.insert(
             at,
             OpenReport {
@@ -214,6 +243,7 @@ impl Workspace {
                 path,
                 report,
                 load_time,
+                captured,
                 opened,
             },
         );
@@ -269,6 +299,7 @@ impl Workspace {
             rows = summarize_report(id, &open.name, &report);
         }
         stamp_rows(&mut rows, id, order, &open.name);
+        open.captured = captured_at(&report, open.path.as_deref());
         let old = std::mem::replace(&mut open.report, report);
         open.load_time = load_time;
         // Rows stay in report order: the new rows go where the old ones were.
@@ -287,6 +318,13 @@ impl Workspace {
         self.rows.splice(at..at, rows);
         self.generation += 1;
         Some(old)
+    }
+
+    /// Sets when `report`'s results were captured (reports added directly, tests).
+    pub fn set_captured(&mut self, report: ReportId, captured: Option<CaptureTime>) {
+        if let Some(r) = self.reports.iter_mut().find(|r| r.id == report) {
+            r.captured = captured;
+        }
     }
 
     /// Records a failed file.

@@ -396,6 +396,12 @@ pub fn render_text(
             ));
         }
     }
+    if !diff.suggested_pairs.is_empty() {
+        out.push_str("\nRenamed? Not paired; each pair below has a new name on one kernel:\n");
+        for line in export::suggested_lines(diff) {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
     let repeated: Vec<_> = groups(&base.results, &current.results)
         .into_iter()
         .filter(|g| g.base.is_some_and(|s| s.count > 1) || g.current.is_some_and(|s| s.count > 1))

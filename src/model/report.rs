@@ -88,6 +88,9 @@ pub struct Report {
     pub format: Format,
     /// The Nsight Compute version that wrote it, when known.
     pub tool_version: Option<String>,
+    /// When the capture was made (Unix seconds), where the source says (`.ncu-rep` session).
+    #[serde(skip)]
+    pub created: Option<u64>,
     pub session: Session,
     pub devices: Vec<Device>,
     pub results: Vec<KernelResult>,
@@ -105,6 +108,7 @@ impl Report {
             source: source.into(),
             format,
             tool_version: None,
+            created: None,
             session: Session::default(),
             devices: Vec::new(),
             results: Vec::new(),

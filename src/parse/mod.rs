@@ -11,6 +11,7 @@ pub mod gui_copy;
 pub mod instances;
 pub mod ncu_rep;
 pub mod number;
+pub mod nvdisasm;
 mod read;
 pub mod sass;
 pub mod session;

@@ -1,4 +1,5 @@
-//! SASS text for a cubin from NVIDIA's `nvdisasm` when it is on PATH, cached by the cubin's
+//! SASS text for a cubin from NVIDIA's `nvdisasm` where one is found ([`super::nvdisasm`]),
+//! cached by the cubin's
 //! content hash, rendered the way Nsight Compute prints instructions (predicate column of six
 //! characters, branch targets as absolute addresses, no trailing `;`).
 
@@ -9,7 +10,11 @@ use std::process::Command;
 /// Why no disassembly could be had.
 #[derive(Debug, thiserror::Error)]
 pub enum SassError {
-    #[error("nvdisasm is not on PATH")]
+    #[error(
+        "nvdisasm was not found (looked in {}); `{}` installs it",
+        super::nvdisasm::SEARCHED,
+        super::nvdisasm::PIP_INSTALL
+    )]
     NotInstalled,
     #[error("nvdisasm failed: {0}")]
     Failed(String),
@@ -25,7 +30,11 @@ pub fn disassemble(cubin: &[u8]) -> Result<String, SassError> {
     std::fs::create_dir_all(&dir).map_err(|e| SassError::Failed(e.to_string()))?;
     let input = dir.join(format!("{:016x}.cubin", fnv1a(cubin)));
     std::fs::write(&input, cubin).map_err(|e| SassError::Failed(e.to_string()))?;
-    let output = Command::new("nvdisasm").arg("-c").arg(&input).output();
+    let Some(tool) = super::nvdisasm::locate() else {
+        let _ = std::fs::remove_file(&input);
+        return Err(SassError::NotInstalled);
+    };
+    let output = Command::new(tool).arg("-c").arg(&input).output();
     let _ = std::fs::remove_file(&input);
     let output = match output {
         Ok(o) => o,
@@ -71,15 +80,23 @@ pub fn function_sass(text: &str, section: &str, base: u64) -> Vec<(u64, String)>
     let mut pending_labels: Vec<String> = Vec::new();
     for line in text.lines() {
         let t = line.trim();
-        if let Some(rest) = t.strip_prefix(".section") {
+        // `.section NAME,...` starts a section; `.sectioninfo` and `.sectionflags` lines
+        // describe the current one.
+        if let Some(rest) = t.strip_prefix(".section")
+            && rest.starts_with(char::is_whitespace)
+        {
             inside = rest.trim().split(',').next().map(str::trim) == Some(section);
             continue;
         }
         if !inside {
             continue;
         }
+        // Branch labels (`.L_x_3:`) and the functions a section holds besides its kernel
+        // (`$__internal_0_$__cuda_sm20_sqrt_rn_f32_slowpath:`, a call target).
         if let Some(label) = t.strip_suffix(':')
-            && label.starts_with(".L")
+            && !label.is_empty()
+            && !label.contains(char::is_whitespace)
+            && !label.starts_with("/*")
         {
             pending_labels.push(label.to_string());
             continue;
@@ -106,14 +123,30 @@ pub fn function_sass(text: &str, section: &str, base: u64) -> Vec<(u64, String)>
         .collect()
 }
 
+/// `code` without its `(* ... *)` comments.
+fn without_comments(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(start) = rest.find("(*") {
+        let Some(len) = rest[start..].find("*)") else {
+            break;
+        };
+        out.push_str(&rest[..start]);
+        rest = &rest[start + len + 2..];
+    }
+    out.push_str(rest);
+    out.trim_end().to_string()
+}
+
 /// One instruction as Nsight Compute prints it.
 fn render(code: &str, labels: &HashMap<String, u64>, base: u64) -> String {
     let (predicate, rest) = match code.strip_prefix('@') {
         Some(_) => code.split_once(' ').unwrap_or((code, "")),
         None => ("", code),
     };
-    // Register reuse flags are an encoding detail Nsight Compute does not print.
-    let mut body = rest.trim().replace(".reuse", "");
+    // Register reuse flags are an encoding detail Nsight Compute does not print, nor the
+    // comments newer nvdisasm versions add (`(*"SpillRefill"*)`).
+    let mut body = without_comments(rest.trim()).replace(".reuse", "");
     // Branch targets: `(.L_x_0) -> absolute address.
     while let Some(start) = body.find("`(") {
         let Some(len) = body[start..].find(')') else {
@@ -123,7 +156,16 @@ fn render(code: &str, labels: &HashMap<String, u64>, base: u64) -> String {
         let Some(offset) = labels.get(label) else {
             break;
         };
-        body.replace_range(start..start + len + 1, &format!("0x{:x}", base + offset));
+        // nvdisasm leaves out the comma between a register and the target
+        // (`RET.REL.NODEC R2 `(.text.k)`); ncu prints `RET.REL.NODEC R2, 0x…`.
+        let before = body[..start].trim_end();
+        let comma = if before.contains(' ') && !before.ends_with(',') {
+            ", "
+        } else {
+            " "
+        };
+        let target = format!("{comma}0x{:x}", base + offset);
+        body.replace_range(before.len()..start + len + 1, &target);
     }
     format!("{predicate:<6}{body}")
 }

@@ -559,6 +559,7 @@ impl SightlineApp {
             result,
             at,
             baselines: &visible,
+            sass_imports: &self.state.sass_imports,
         };
         let page = self.state.settings.page;
         self.pages

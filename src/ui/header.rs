@@ -99,12 +99,15 @@ pub fn show(
         }
     });
     if result.name.demangled != function {
-        // The whole demangled name, wrapped and selectable (long template names included).
-        let full = ui.add(
-            egui::Label::new(egui::RichText::new(&result.name.demangled).weak())
-                .wrap()
-                .selectable(true),
+        // The demangled name on one line, shortened in the middle (a CUTLASS signature would
+        // wrap to a screenful); the whole name on hover and in the copy menu.
+        let shown = crate::app::names::short_demangled(
+            &result.name.demangled,
+            crate::app::names::HEADER_NAME_CHARS,
         );
+        let full = ui
+            .add(egui::Label::new(egui::RichText::new(shown).weak()).truncate())
+            .on_hover_text(&result.name.demangled);
         name_copy_menu(&full, result);
     }
     ui.horizontal_wrapped(|ui| {

@@ -36,8 +36,8 @@ pub const SHORTCUT_LIST: &[(&str, &str)] = &[
     ("Ctrl+F", "Filter the results by kernel name"),
     ("Esc", "Clear the filter"),
     (
-        "Ctrl+1 … Ctrl+7",
-        "Details, Raw, Session, Roofline, Occupancy, Compare, Report vs report",
+        "Ctrl+1 … Ctrl+8",
+        "Details, Raw, Session, Roofline, Occupancy, Compare, Report vs report, Source",
     ),
     (
         "Ctrl+B",
@@ -192,4 +192,21 @@ fn help_menu(ui: &mut egui::Ui) {
                 ui.end_row();
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SHORTCUT_LIST;
+    use crate::app::page_id::PageId;
+
+    #[test]
+    fn the_help_lists_every_page_key_in_order() {
+        let (keys, pages) = SHORTCUT_LIST
+            .iter()
+            .find(|(k, _)| k.starts_with("Ctrl+1"))
+            .expect("page keys");
+        assert_eq!(*keys, format!("Ctrl+1 … Ctrl+{}", PageId::ALL.len()));
+        let labels: Vec<&str> = PageId::ALL.iter().map(|p| p.label()).collect();
+        assert_eq!(*pages, labels.join(", "));
+    }
 }

@@ -152,7 +152,8 @@ impl ResultsTable {
                         .map(|b| (theme::rgb(b.color), b.visible));
                     row_cells(&mut row, summary, color);
                     let response = row.response();
-                    if response.clicked() {
+                    // A right-click selects the row its menu acts on.
+                    if response.clicked() || response.secondary_clicked() {
                         clicked_row = Some(summary.result);
                     }
                     response.context_menu(|ui| {

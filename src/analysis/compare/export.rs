@@ -50,16 +50,55 @@ pub fn listed_changes(diff: &ReportDiff, max: usize) -> Vec<KernelChange<'_>> {
     if diff.restricted {
         return out;
     }
-    let magnitude = |m: &MetricDiff| m.delta_pct.map_or(f64::INFINITY, f64::abs);
     out.sort_by(|a, b| {
         let wa = a.metric.verdict != Verdict::Worse;
         let wb = b.metric.verdict != Verdict::Worse;
         wa.cmp(&wb)
-            .then(magnitude(b.metric).total_cmp(&magnitude(a.metric)))
+            .then(change_weight(b.metric).total_cmp(&change_weight(a.metric)))
             .then(a.kernel.current_index.cmp(&b.kernel.current_index))
     });
     out.truncate(max);
     out
+}
+
+/// How much a change matters to the kernel, for ranking: a percentage's change in points as a
+/// share of the whole (12 pp → 0.12: of peak, of stalls, of time); a relative change of
+/// another number, whose share of the kernel is unknown, a tenth of its percentage and at
+/// most 0.2 (a count that doubled weighs like 10 pp), one that appeared from (nearly) nothing
+/// 0.1; a raw sample count a tenth of that (samples say where time went, not how much).
+pub fn change_weight(m: &MetricDiff) -> f64 {
+    let weight = if is_percentage(m) {
+        match (m.base_f64(), m.current_f64()) {
+            (Some(b), Some(c)) if b.is_finite() && c.is_finite() => (c - b).abs() / 100.0,
+            _ => 0.0,
+        }
+    } else if near_zero_side(m).is_some() {
+        0.1
+    } else {
+        m.delta_pct.map_or(0.1, |p| (p.abs() / 1000.0).min(0.2))
+    };
+    if m.unit.contains("sample") || m.key.contains("pcsamp") {
+        weight / 10.0
+    } else {
+        weight
+    }
+}
+
+/// `Some("new")` when the base is zero or negligible beside the current value (a ratio whose
+/// base was nearly zero reads as new, not as a percentage), `Some("gone")` the other way.
+fn near_zero_side(m: &MetricDiff) -> Option<&'static str> {
+    const NEGLIGIBLE: f64 = 1e-4;
+    let (b, c) = (m.base_f64()?.abs(), m.current_f64()?.abs());
+    if !(b.is_finite() && c.is_finite()) || b == c {
+        return None;
+    }
+    if b <= c * NEGLIGIBLE {
+        Some("new")
+    } else if c <= b * NEGLIGIBLE {
+        Some("gone")
+    } else {
+        None
+    }
 }
 
 /// A percentage change as text: `+20.00%`; `new` when the base is zero and the current value
@@ -84,10 +123,8 @@ pub fn delta_text(m: Option<&MetricDiff>) -> String {
                 if is_percentage(m) { "≈0 pp" } else { "≈0%" }.into()
             } else if is_percentage(m) {
                 format!("{:+.2} pp", c - b)
-            } else if b == 0.0 && c != 0.0 {
-                "new".into()
-            } else if c == 0.0 && b != 0.0 {
-                "gone".into()
+            } else if let Some(side) = near_zero_side(m) {
+                side.into()
             } else {
                 pct_text(m.delta_pct, true)
             }
@@ -131,16 +168,20 @@ pub fn totals_lines(diff: &ReportDiff) -> Vec<String> {
             )
         }
     };
-    let mut lines = vec![format!(
-        "Matched ({} pairs): {}",
-        diff.matched.len(),
-        change(
-            t.matched_base_ns,
-            t.matched_current_ns,
-            t.matched_changed(),
-            t.matched_delta_ns()
+    let mut lines = vec![if diff.matched.is_empty() {
+        "Matched: none (no kernel of the current report matched one of the base report)".to_string()
+    } else {
+        format!(
+            "Matched ({}): {}",
+            count_text(diff.matched.len(), "pair", "pairs"),
+            change(
+                t.matched_base_ns,
+                t.matched_current_ns,
+                t.matched_changed(),
+                t.matched_delta_ns()
+            )
         )
-    )];
+    }];
     if !diff.only_in_base.is_empty() {
         lines.push(format!(
             "Only in base ({} removed): {}",
@@ -165,6 +206,44 @@ pub fn totals_lines(diff: &ReportDiff) -> Vec<String> {
         )
     ));
     lines
+}
+
+/// The suggested pairs for people: one line per renamed function (`renamed? `naive` →
+/// `coalesced` (2 launches: 0=0, 1=1), same parameters`), then the ready `--pair` argument.
+pub fn suggested_lines(diff: &ReportDiff) -> Vec<String> {
+    let mut groups: Vec<(&str, &str, &str, Vec<String>)> = Vec::new();
+    for s in &diff.suggested_pairs {
+        let pair = format!("{}={}", s.base_id, s.current_id);
+        match groups
+            .iter_mut()
+            .find(|g| (g.0, g.1, g.2) == (&s.base_function, &s.current_function, &s.reason))
+        {
+            Some(g) => g.3.push(pair),
+            None => groups.push((&s.base_function, &s.current_function, &s.reason, vec![pair])),
+        }
+    }
+    let mut lines: Vec<String> = groups
+        .into_iter()
+        .map(|(b, c, reason, pairs)| {
+            format!(
+                "renamed? `{b}` → `{c}` ({}: {}), {reason}",
+                count_text(pairs.len(), "launch", "launches"),
+                pairs.join(", ")
+            )
+        })
+        .collect();
+    if !diff.suggested_pairs.is_empty() {
+        lines.push(format!(
+            "to compare them, run again with {}",
+            super::pair_argument(&diff.suggested_pairs)
+        ));
+    }
+    lines
+}
+
+/// `1 pair`, `3 pairs`: a count with the noun in the number it needs.
+pub fn count_text(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// A value in its base unit, formatted for people.
@@ -619,6 +698,12 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
             ));
         }
     }
+    if !diff.suggested_pairs.is_empty() {
+        out.push_str("\n#### Renamed?\n\n");
+        for line in suggested_lines(diff) {
+            out.push_str(&format!("- {}\n", md_text(&line)));
+        }
+    }
     let explained: Vec<&MatchedDiff> = diff
         .by_impact()
         .into_iter()
@@ -650,7 +735,7 @@ pub const MAX_WHY: usize = 5;
 
 #[cfg(test)]
 mod tests {
-    use super::{delta_text, short_name};
+    use super::{change_weight, delta_text, short_name};
     use crate::analysis::compare::metric_diff::{Speed, diff_metric};
     use crate::model::{Metric, Value};
 
@@ -676,10 +761,54 @@ mod tests {
     }
 
     #[test]
+    fn changes_rank_by_their_share_of_the_kernel() {
+        let d = |key: &str, unit: &str, base: f64, current: f64| {
+            let m = |v: f64| Metric::new(Some(key.into()), Value::Double(v), unit);
+            diff_metric(
+                key,
+                &m(base).view(),
+                &m(current).view(),
+                2.0,
+                Speed::Unknown,
+            )
+            .expect("a diff")
+        };
+        // 20 pp of peak first; 0.00 → 3.80 (a ratio from nearly nothing) after it; sample
+        // counts last however much they grew.
+        let tiny_base = d("derived__ratio", "", 2.3e-8, 3.8);
+        let of_peak = d(
+            "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+            "%",
+            40.0,
+            60.0,
+        );
+        let samples = d(
+            "smsp__pcsamp_warps_issue_stalled_barrier",
+            "sample",
+            10.0,
+            900.0,
+        );
+        let mut ranked = [&tiny_base, &of_peak, &samples];
+        ranked.sort_by(|a, b| change_weight(b).total_cmp(&change_weight(a)));
+        let keys: Vec<&str> = ranked.iter().map(|m| m.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+                "derived__ratio",
+                "smsp__pcsamp_warps_issue_stalled_barrier"
+            ]
+        );
+    }
+
+    #[test]
     fn zero_on_one_side_is_new_or_gone() {
         assert_eq!(text(Value::U64(0), Value::U64(5)), "new");
         assert_eq!(text(Value::Double(2.5), Value::Double(0.0)), "gone");
         assert_eq!(text(Value::U64(0), Value::U64(0)), "+0.00%");
+        // A base that is nearly zero reads as new, not as a percentage of millions.
+        assert_eq!(text(Value::Double(2.3e-8), Value::Double(3.8)), "new");
+        assert_eq!(text(Value::Double(3.8), Value::Double(1e-9)), "gone");
         assert_eq!(text(Value::U64(4), Value::U64(5)), "+25.00%");
     }
 

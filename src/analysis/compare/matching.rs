@@ -66,6 +66,26 @@ pub struct Matching {
     pub only_in_current: Vec<usize>,
     /// Ambiguities: different launch counts, grid/block mismatches, loose name matches.
     pub notes: Vec<MatchNote>,
+    /// Unmatched pairs that look like one kernel renamed, offered for pairing by hand.
+    pub suggested: Vec<SuggestedPair>,
+}
+
+/// A base and a current result left unmatched that look like one kernel under a new name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SuggestedPair {
+    /// Indices into each report's results.
+    pub base: usize,
+    pub current: usize,
+    /// Result IDs, as `--pair` takes them.
+    pub base_id: u64,
+    pub current_id: u64,
+    /// The functions' names (`naive`, `coalesced`).
+    pub base_function: String,
+    pub current_function: String,
+    /// The current kernel's display name.
+    pub current_name: String,
+    /// What the two have in common (`same parameters`).
+    pub reason: String,
 }
 
 impl Matching {
@@ -112,22 +132,38 @@ fn launches(results: &[KernelResult], use_mangled: bool) -> Vec<Launch> {
     results
         .iter()
         .enumerate()
-        .map(|(index, r)| {
-            let identity = KernelIdentity::of(r);
-            let signature = match r.name.mangled.as_deref() {
-                Some(m) if use_mangled => m.trim().to_string(),
-                _ => unify_bools(&identity.unqualified),
-            };
-            Launch {
-                index,
-                id: r.id,
-                signature,
-                identity,
-                shape: launch_shape(r),
-                name: display_name(r).to_string(),
-            }
-        })
+        .map(|(index, r)| launch_of(index, r, use_mangled))
         .collect()
+}
+
+/// One result as the alignment sees it.
+fn launch_of(index: usize, r: &KernelResult, use_mangled: bool) -> Launch {
+    let identity = KernelIdentity::of(r);
+    let signature = match r.name.mangled.as_deref() {
+        Some(m) if use_mangled => m.trim().to_string(),
+        _ => unify_bools(&identity.unqualified),
+    };
+    Launch {
+        index,
+        id: r.id,
+        signature,
+        identity,
+        shape: launch_shape(r),
+        name: display_name(r).to_string(),
+    }
+}
+
+/// How two results chosen by the user (a baseline and the selected result) relate, labelled
+/// as `diff` labels its pairs: whether they are launches of one function, and what differs
+/// (`name changed: …`, `template args changed: <16> → <32>`, `grid changed: …`,
+/// `block changed: …`).
+pub fn relate(base: &KernelResult, current: &KernelResult) -> (bool, Vec<String>) {
+    let (b, c) = (launch_of(0, base, false), launch_of(0, current, false));
+    let same_function = b.identity.function == c.identity.function;
+    (
+        same_function,
+        describe_pair(&b, &c, MatchKind::Manual).changes,
+    )
 }
 
 fn all_mangled(results: &[KernelResult]) -> bool {
@@ -231,19 +267,22 @@ pub fn match_results_with(
     pairs.sort_by_key(|p| (p.current, p.base));
     let mut only_in_base = Vec::new();
     let mut only_in_current = Vec::new();
+    let mut suggested = Vec::new();
     for gap in &aligned.gaps {
         only_in_base.extend(gap.base.iter().map(|&i| free_base[i].index));
         only_in_current.extend(gap.current.iter().map(|&j| free_current[j].index));
-        note_renames(gap, &free_base, &free_current, &mut notes);
+        suggested.extend(suggest_renames(gap, &free_base, &free_current));
     }
     only_in_base.sort_unstable();
     only_in_current.sort_unstable();
+    notes.extend(suggested.iter().map(rename_note));
     note_counts(&base_launches, &current_launches, &pairs, &mut notes);
     Matching {
         pairs,
         only_in_base,
         only_in_current,
         notes,
+        suggested,
     }
 }
 
@@ -289,17 +328,50 @@ fn describe_pair(b: &Launch, c: &Launch, kind: MatchKind) -> KernelMatch {
     }
 }
 
-/// Unpaired launches of one gap that look like one kernel renamed: the same parameters and
-/// launch shape under a new name, each the only such launch of the gap. They are suggested,
-/// not paired: a renamed kernel and a removed one plus an added one read the same.
-fn note_renames(gap: &Gap, base: &[Launch], current: &[Launch], notes: &mut Vec<MatchNote>) {
+/// Unpaired launches of one gap that look like one kernel renamed: a new name with the same
+/// parameter list, or with the same grid and threads per block (a rewrite may reshape its
+/// block). Where both sides of the gap have as many launches, the launches at the same places
+/// are suggested; otherwise a base launch with exactly one such partner, which has no other.
+/// They are suggested, never paired: a renamed kernel and a removed one plus an added one
+/// read the same.
+fn suggest_renames(gap: &Gap, base: &[Launch], current: &[Launch]) -> Vec<SuggestedPair> {
     let fits = |b: &Launch, c: &Launch| {
-        b.identity.function != c.identity.function
-            && b.parameters().is_some()
-            && b.parameters() == c.parameters()
-            && b.shape.is_some()
-            && b.shape == c.shape
+        let same_parameters = b.parameters().is_some() && b.parameters() == c.parameters();
+        let same_work = match (b.shape, c.shape) {
+            (Some((bg, bb)), Some((cg, cb))) => bg == cg && bb.product() == cb.product(),
+            _ => false,
+        };
+        b.identity.function != c.identity.function && (same_parameters || same_work)
     };
+    let suggest = |b: &Launch, c: &Launch| {
+        let same_parameters = b.parameters().is_some() && b.parameters() == c.parameters();
+        let reason = match (same_parameters, b.shape == c.shape) {
+            (true, true) => "same parameters and launch shape",
+            (true, false) => "same parameters",
+            (false, _) => "same grid and threads per block",
+        };
+        SuggestedPair {
+            base: b.index,
+            current: c.index,
+            base_id: b.id,
+            current_id: c.id,
+            base_function: b.identity.function.clone(),
+            current_function: c.identity.function.clone(),
+            current_name: c.name.clone(),
+            reason: reason.to_string(),
+        }
+    };
+    if gap.base.len() == gap.current.len() {
+        return gap
+            .base
+            .iter()
+            .zip(&gap.current)
+            .map(|(&bi, &cj)| (&base[bi], &current[cj]))
+            .filter(|(b, c)| fits(b, c))
+            .map(|(b, c)| suggest(b, c))
+            .collect();
+    }
+    let mut out = Vec::new();
     for &bi in &gap.base {
         let b = &base[bi];
         let candidates: Vec<&Launch> = gap
@@ -312,18 +384,38 @@ fn note_renames(gap: &Gap, base: &[Launch], current: &[Launch], notes: &mut Vec<
             continue;
         };
         let rivals = gap.base.iter().filter(|&&i| fits(&base[i], c)).count();
-        if rivals != 1 {
-            continue;
+        if rivals == 1 {
+            out.push(suggest(b, c));
         }
-        notes.push(MatchNote {
-            kernel: c.name.clone(),
-            message: format!(
-                "possibly renamed: `{}` (base {}) → `{}` (current {}): same parameters and launch \
-                 shape; pair them by hand ({}={}) to compare",
-                b.identity.function, b.id, c.identity.function, c.id, b.id, c.id
-            ),
-        });
     }
+    out
+}
+
+/// The note a suggested pair gives.
+fn rename_note(s: &SuggestedPair) -> MatchNote {
+    MatchNote {
+        kernel: s.current_name.clone(),
+        message: format!(
+            "possibly renamed: `{}` (base {}) → `{}` (current {}): {}; pair them by hand \
+             ({}={}) to compare",
+            s.base_function,
+            s.base_id,
+            s.current_function,
+            s.current_id,
+            s.reason,
+            s.base_id,
+            s.current_id
+        ),
+    }
+}
+
+/// The `--pair` argument that pairs `suggested` by hand (`--pair 7=7,8=8`).
+pub fn pair_argument(suggested: &[SuggestedPair]) -> String {
+    let list: Vec<String> = suggested
+        .iter()
+        .map(|s| format!("{}={}", s.base_id, s.current_id))
+        .collect();
+    format!("--pair {}", list.join(","))
 }
 
 /// Kernels launched a different number of times on the two sides.
@@ -496,6 +588,52 @@ mod tests {
         let m = match_results_with(&base, &current, &[(0, 2)]);
         assert!(m.pairs.iter().any(|p| (p.base, p.current) == (0, 2)));
         assert!(m.only_in_base.contains(&2) && m.only_in_current.contains(&0));
+    }
+
+    #[test]
+    fn a_rewrite_with_a_new_name_and_a_reshaped_block_is_suggested_in_place() {
+        let launch_of = |i: u64, name: &str, block: (u64, u64)| {
+            let mut r = launch(i, name, 64);
+            r.block = Some(Dim3 {
+                x: block.0,
+                y: block.1,
+                z: 1,
+            });
+            r
+        };
+        // Two launches each: a naive GEMM and its coalesced rewrite, the block reshaped.
+        let base = vec![
+            launch_of(0, "naive(float *, float *, float *, int)", (32, 32)),
+            launch_of(1, "naive(float *, float *, float *, int)", (32, 32)),
+        ];
+        let current = vec![
+            launch_of(0, "coalesced(float *, float *, float *, int)", (1024, 1)),
+            launch_of(1, "coalesced(float *, float *, float *, int)", (1024, 1)),
+        ];
+        let m = match_results(&base, &current);
+        assert!(m.pairs.is_empty());
+        let got: Vec<(usize, usize, &str)> = m
+            .suggested
+            .iter()
+            .map(|s| (s.base, s.current, s.reason.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![(0, 0, "same parameters"), (1, 1, "same parameters")]
+        );
+        assert_eq!(pair_argument(&m.suggested), "--pair 0=0,1=1");
+        // Other parameters, but the same grid and threads per block: still offered.
+        let current: Vec<KernelResult> = (0..2)
+            .map(|i| launch_of(i, "coalesced(const float *, float *, int)", (1024, 1)))
+            .collect();
+        let m = match_results(&base, &current);
+        assert_eq!(m.suggested.len(), 2);
+        assert_eq!(m.suggested[0].reason, "same grid and threads per block");
+        // Neither: nothing offered.
+        let current: Vec<KernelResult> = (0..2)
+            .map(|i| launch_of(i, "coalesced(const float *, float *, int)", (256, 1)))
+            .collect();
+        assert!(match_results(&base, &current).suggested.is_empty());
     }
 
     #[test]

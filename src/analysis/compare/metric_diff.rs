@@ -144,6 +144,17 @@ pub struct ResultDiff {
 }
 
 impl ResultDiff {
+    /// Drops every better/worse verdict (the changes stay, as neutral): two different kernels
+    /// differ, but neither is an improvement on the other.
+    pub fn without_verdicts(mut self) -> Self {
+        for m in self.duration.iter_mut().chain(self.metrics.iter_mut()) {
+            if matches!(m.verdict, Verdict::Better | Verdict::Worse) {
+                m.verdict = Verdict::Neutral;
+            }
+        }
+        self
+    }
+
     /// The diff of one metric.
     pub fn get(&self, key: &str) -> Option<&MetricDiff> {
         self.metrics.iter().find(|m| m.key == key)

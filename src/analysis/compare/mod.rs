@@ -26,7 +26,8 @@ pub use context::{
 pub use direction::{Direction, direction_of};
 pub use kept::Keep;
 pub use matching::{
-    KernelMatch, MatchKind, MatchNote, Matching, match_results, match_results_with,
+    KernelMatch, MatchKind, MatchNote, Matching, SuggestedPair, match_results, match_results_with,
+    pair_argument, relate,
 };
 pub use metric_diff::{DiffOptions, MetricDiff, ResultDiff, Verdict, diff_results, metric_number};
 pub use normalize::{KernelIdentity, normalize_kernel_name};
@@ -97,6 +98,8 @@ pub struct ReportDiff {
     pub warnings: Vec<String>,
     pub context: Vec<ContextWarning>,
     pub match_notes: Vec<MatchNote>,
+    /// Unmatched kernels that look like one kernel renamed, offered for pairing by hand.
+    pub suggested_pairs: Vec<SuggestedPair>,
     pub threshold_pct: f64,
     /// Whether the comparison was restricted to chosen metrics.
     pub restricted: bool,
@@ -322,6 +325,7 @@ fn assemble(
         warnings,
         context,
         match_notes: matching.notes,
+        suggested_pairs: matching.suggested,
         threshold_pct: opts.threshold_pct,
         restricted: opts.metrics.is_some(),
     }

@@ -14,6 +14,9 @@ use columns::Feed;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
+/// The other way to SASS text, for notes: ncu's own export of the Source page.
+pub const SASS_EXPORT_HINT: &str = "ncu's SASS export also gives it: `ncu -i FILE --page source --csv --print-source sass > sass.csv`, added with --sass-csv (command line) or Add SASS export (Source page)";
+
 /// Size of a SASS instruction from Volta (sm_70) on.
 const INSTRUCTION_BYTES: u64 = 16;
 
@@ -141,11 +144,7 @@ pub fn build(
                     disassembled.insert(start + offset, s);
                 }
             }
-            Err(e) => {
-                sass_note = Some(format!(
-                    "No SASS text ({e}): pass an export of `ncu -i FILE --page source --csv --print-source sass` with --sass-csv."
-                ))
-            }
+            Err(e) => sass_note = Some(format!("No SASS text: {e}. {SASS_EXPORT_HINT}")),
         }
     }
     let mut have_sass = false;
@@ -168,9 +167,7 @@ pub fn build(
         })
         .collect();
     if !have_sass && !instructions.is_empty() {
-        notes.push(sass_note.unwrap_or_else(|| {
-            "No SASS text: nvdisasm is not on PATH; pass an export of `ncu -i FILE --page source --csv --print-source sass` with --sass-csv.".into()
-        }));
+        notes.push(sass_note.unwrap_or_else(|| format!("No SASS text. {SASS_EXPORT_HINT}")));
     }
 
     let numeric: Vec<bool> = cols

@@ -9,7 +9,7 @@ use crate::analysis::compare::metric_diff::{
 };
 use crate::analysis::compare::{
     BaselineStats, ContextWarning, DiffOptions, MatchKind, MatchedDiff, ReportDiff, Verdict,
-    against_baselines, context_warnings, diff_results, metric_number, split_baselines,
+    against_baselines, context_warnings, diff_results, metric_number, relate, split_baselines,
 };
 use crate::analysis::occupancy::{self, OccupancyOptions};
 use crate::app::baselines::kernel_name;
@@ -296,24 +296,37 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
     for (side, (_, b)) in key.bases.iter().zip(&base_results) {
         let shapes = (launch_shape(b), launch_shape(cur));
         let shape_differs = matches!(shapes, (Some(x), Some(y)) if x != y);
-        if let (true, Some((bg, bb)), Some((cg, cb))) = (shape_differs, shapes.0, shapes.1) {
-            notes.push(format!(
-                "Launch shapes differ: {bg}×{bb} ({}) against {cg}×{cb}.",
-                side.title
-            ));
-        }
         let (base_name, cur_name) = (kernel_name(b), kernel_name(cur));
-        if base_name != cur_name {
+        // Labelled as `diff` labels a pair: template arguments, grid and block.
+        let (same_function, changes) = relate(b, cur);
+        if !same_function {
+            let launch: Vec<&str> = changes
+                .iter()
+                .map(String::as_str)
+                .filter(|c| c.starts_with("grid changed") || c.starts_with("block changed"))
+                .collect();
+            let launch = if launch.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", launch.join("; "))
+            };
             notes.push(format!(
-                "Different kernels: {} against {cur_name}.",
+                "Different kernels: {} against {cur_name}{launch}; their changes are shown \
+                 without a verdict.",
                 side.title
             ));
+        } else if !changes.is_empty() {
+            notes.push(format!("{}: {}.", side.title, changes.join("; ")));
         }
         let name = if base_name == cur_name {
             crate::analysis::compare::normalize::display_name(cur).to_string()
         } else {
             format!("{base_name} → {cur_name}")
         };
+        // What changed is listed for two different kernels too (their differences), in the
+        // order the duration's change gives.
+        let full_diff = diff_results(b, cur, &opts);
+        let speed = full_diff.speed();
         matched.push(MatchedDiff {
             base_index: side.at.index,
             current_index: key.current.index,
@@ -322,14 +335,18 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
             name,
             kind: MatchKind::Exact,
             shape_differs,
-            changes: Vec::new(),
+            changes,
             base_duration_ns: metric_number(b, names::DURATION),
             current_duration_ns: metric_number(cur, names::DURATION),
-            diff: diff_results(b, cur, &opts),
+            diff: if same_function {
+                full_diff
+            } else {
+                full_diff.without_verdicts()
+            },
             why: Vec::new(),
         });
         if let Some(m) = matched.last_mut() {
-            m.why = crate::analysis::compare::explain(b, cur, m.diff.speed());
+            m.why = crate::analysis::compare::explain(b, cur, speed);
         }
     }
     let export = ReportDiff {
@@ -339,6 +356,7 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         warnings: warnings.clone(),
         context: Vec::new(),
         match_notes: Vec::new(),
+        suggested_pairs: Vec::new(),
         threshold_pct: threshold,
         restricted: false,
     };
@@ -354,6 +372,25 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         kernel_name(cur),
         bases.first().map(|b| kernel_name(b)).unwrap_or_default()
     ));
+    // Against another kernel (none of the baselines is the same function) the changes are
+    // shown, but neither side is an improvement on the other.
+    let other_kernel = bases.iter().all(|b| !relate(b, cur).0);
+    let (mut duration, mut sections) = (duration, sections);
+    if other_kernel {
+        let neutral = |v: &mut Verdict| {
+            if matches!(v, Verdict::Better | Verdict::Worse) {
+                *v = Verdict::Neutral;
+            }
+        };
+        if let Some(d) = &mut duration {
+            neutral(&mut d.verdict);
+        }
+        for line in sections.iter_mut().flat_map(|s| s.lines.iter_mut()) {
+            if let Some(v) = &mut line.verdict {
+                neutral(v);
+            }
+        }
+    }
     Some(SideBySide {
         bases: key.bases.clone(),
         current,

@@ -58,6 +58,7 @@ fn assemble(
     let info = session::session_info(c);
     let mut report = Report::new("", Format::NcuRep);
     report.tool_version = info.tool_version;
+    report.created = c.session.creation_time;
     report.session = info.session;
     report.devices = info.devices;
 

@@ -32,6 +32,8 @@ pub struct PageContext<'a> {
     pub at: ResultRef,
     /// The baselines that are open and shown.
     pub baselines: &'a [VisibleBaseline],
+    /// SASS text imported from ncu's Source page exports.
+    pub sass_imports: &'a crate::app::sass_imports::SassImports,
 }
 
 /// State that several pages share; not persisted.

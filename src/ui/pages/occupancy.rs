@@ -92,6 +92,10 @@ pub fn show(
     state: &mut OccupancyViewState,
     assumed_cc: &mut Option<(u32, u32)>,
 ) {
+    if let Some(w) = crate::app::occupancy_view::workload_occupancy(cx.result) {
+        workload_ui(ui, &w);
+        return;
+    }
     let edited = state.what_if.filter(|w| w.0 == cx.at && w.2 != w.1);
     let key = OccupancyKey {
         generation: cx.workspace.generation(),
@@ -136,6 +140,37 @@ pub fn show(
                 ui.label(format!("No occupancy for this result: {e}."));
             }
         });
+}
+
+/// A range's (graph's, command list's) achieved occupancy, and why there is nothing else.
+fn workload_ui(ui: &mut egui::Ui, w: &crate::app::occupancy_view::WorkloadOccupancy) {
+    egui::Grid::new("workload_occupancy")
+        .num_columns(2)
+        .spacing([16.0, 4.0])
+        .show(ui, |ui| {
+            ui.weak("Achieved Occupancy");
+            ui.label(
+                RichText::new(
+                    w.achieved_pct
+                        .map_or_else(|| "-".into(), |v| format!("{v:.2} %")),
+                )
+                .strong(),
+            );
+            ui.end_row();
+            ui.weak("Achieved Active Warps Per SM");
+            ui.label(
+                w.achieved_warps_per_sm
+                    .map_or_else(|| "-".into(), |v| format!("{v:.2}")),
+            );
+            ui.end_row();
+        });
+    ui.add_space(6.0);
+    ui.weak(format!(
+        "This result is a {}: it spans many kernel launches, and the block size, registers and \
+         shared memory it records belong to one of them. As in Nsight Compute, only the \
+         achieved occupancy is shown; there is no theoretical occupancy, limiter or what-if.",
+        w.kind
+    ));
 }
 
 /// What the user changes on the page.

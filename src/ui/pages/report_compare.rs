@@ -6,10 +6,11 @@
 //! matching then respects (see [`crate::app::manual_pairs`]).
 
 use crate::analysis::compare::export::{
-    DEFAULT_MAX_CHANGES, HEADLINE_METRICS, delta_text, time_delta_text,
+    DEFAULT_MAX_CHANGES, HEADLINE_METRICS, count_text, delta_text, time_delta_text,
 };
 use crate::analysis::compare::{
-    DiffOptions, Keep, MatchKind, MatchedDiff, Verdict, diff_reports_keeping, rediff_pairs,
+    DiffOptions, Keep, MatchKind, MatchedDiff, ReportDiff, Verdict, diff_reports_keeping,
+    rediff_pairs,
 };
 use crate::app::cache::Cached;
 use crate::app::commands::Command;
@@ -18,6 +19,9 @@ use crate::app::manual_pairs;
 use crate::app::names::{REPORT_NAME_CHARS, short_demangled};
 use crate::app::page_id::PageId;
 use crate::app::report_compare_view::{ReportCompareView, report_compare_view};
+use crate::app::report_sides::{
+    ReportSides, SidesRule, capture_text, remember_order, report_sides,
+};
 use crate::app::settings::Settings;
 use crate::app::workspace::{ReportId, ResultRef, Workspace};
 use crate::ui::pages::PageContext;
@@ -78,28 +82,23 @@ pub struct ReportCompareState {
 }
 
 impl ReportCompareState {
-    /// The reports compared now: the chosen ones while open, else the selected result's
-    /// report as the current one and the first other open report as the baseline; when the
-    /// selected report is the first one opened (the usual "before" of a before/after pair),
-    /// it is the baseline and the next one opened the current report.
-    pub fn sides(&self, workspace: &Workspace, selected: ReportId) -> Option<(ReportId, ReportId)> {
-        let open = |id: Option<ReportId>| id.filter(|id| workspace.report(*id).is_some());
-        let first_other = |than: ReportId| {
-            workspace
-                .reports()
-                .iter()
-                .map(|r| r.id)
-                .find(|id| *id != than)
-        };
-        let first_open = workspace.reports().first().map(|r| r.id);
-        if self.current.is_none() && self.base.is_none() && first_open == Some(selected) {
-            return Some((selected, first_other(selected)?));
-        }
-        let current = open(self.current).unwrap_or(selected);
-        let base = open(self.base)
-            .filter(|b| *b != current)
-            .or_else(|| first_other(current))?;
-        Some((base, current))
+    /// The reports compared now and why the first is the baseline: the chosen ones while
+    /// open, else the selected result's report and its partner in the order
+    /// [`report_sides`] gives.
+    pub fn sides(
+        &self,
+        workspace: &Workspace,
+        selected: ReportId,
+        settings: &Settings,
+    ) -> Option<ReportSides> {
+        let chosen = self.base.zip(self.current);
+        report_sides(
+            workspace,
+            selected,
+            chosen,
+            &settings.baselines,
+            &settings.report_orders,
+        )
     }
 
     /// Drops the cached comparison (reports closed or replaced); it is built again when shown.
@@ -124,7 +123,7 @@ pub fn show(
     commands: &mut Vec<Command>,
 ) {
     let workspace = cx.workspace;
-    let Some((base, current)) = state.sides(workspace, cx.at.report) else {
+    let Some(sides) = state.sides(workspace, cx.at.report, settings) else {
         ui.add_space(8.0);
         ui.label("Open a second report to compare two reports kernel by kernel.");
         ui.weak(
@@ -133,6 +132,7 @@ pub fn show(
         );
         return;
     };
+    let (base, current) = (sides.base, sides.current);
     let (mut new_base, mut new_current) = (base, current);
     ui.horizontal_wrapped(|ui| {
         report_picker(ui, workspace, "Baseline report", &mut new_base);
@@ -145,12 +145,24 @@ pub fn show(
     });
     if (new_base, new_current) != (base, current) {
         state.choose(new_base, new_current);
+        // The order of two files the user set is kept for the next time they are compared.
+        if new_base != new_current
+            && let (Some(b), Some(c)) = (
+                workspace.report(new_base).and_then(|r| r.path.as_deref()),
+                workspace
+                    .report(new_current)
+                    .and_then(|r| r.path.as_deref()),
+            )
+        {
+            remember_order(&mut settings.report_orders, b, c);
+        }
     }
     let (base, current) = (new_base, new_current);
     if base == current {
         ui.label("Pick two different reports.");
         return;
     }
+    sides_reason_ui(ui, workspace, base, current, sides.rule);
     let manual = manual_pairs::resolve(&settings.manual_pairs, workspace, base, current);
     let key = DiffKey {
         generation: workspace.generation(),
@@ -217,6 +229,29 @@ pub fn show(
     if let Some(i) = manual_pairs_ui(ui, settings, &manual) {
         settings.manual_pairs.remove(i);
     }
+    if let Some(i) = suggested_pairs_ui(ui, diff) {
+        let pairs: Vec<(usize, usize)> = match i {
+            Some(i) => diff
+                .suggested_pairs
+                .get(i)
+                .map(|p| (p.base, p.current))
+                .into_iter()
+                .collect(),
+            None => diff
+                .suggested_pairs
+                .iter()
+                .map(|p| (p.base, p.current))
+                .collect(),
+        };
+        for (b, c) in pairs {
+            manual_pairs::add(
+                &mut settings.manual_pairs,
+                workspace,
+                (base, b),
+                (current, c),
+            );
+        }
+    }
     ui.weak(
         "Sorted by time won or lost. Click a kernel to see the pair side by side; right-click \
          a baseline kernel to pair it by hand.",
@@ -278,6 +313,34 @@ fn manual_pairs_ui(
     remove
 }
 
+/// The pairs the matching suggests (a kernel renamed), each with a button that pairs it by
+/// hand, and one for all; returns `Some(Some(i))` for one pair, `Some(None)` for all.
+fn suggested_pairs_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<Option<usize>> {
+    let mut clicked = None;
+    for (i, p) in diff.suggested_pairs.iter().enumerate() {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                RichText::new(format!(
+                    "Renamed? `{}` (ID {}) → `{}` (ID {}): {}",
+                    p.base_function, p.base_id, p.current_function, p.current_id, p.reason
+                ))
+                .color(ui.visuals().warn_fg_color),
+            );
+            if ui
+                .small_button("Pair")
+                .on_hover_text("Compare these two as one kernel")
+                .clicked()
+            {
+                clicked = Some(Some(i));
+            }
+        });
+    }
+    if diff.suggested_pairs.len() > 1 && ui.button("Pair all suggested").clicked() {
+        clicked = Some(None);
+    }
+    clicked
+}
+
 /// The context menu of a baseline kernel's row: pair it by hand with a current result, or
 /// remove its manual pair.
 fn pair_menu(
@@ -307,6 +370,30 @@ fn pair_menu(
     });
 }
 
+/// One line under the pickers: why the baseline report is the baseline, with both capture
+/// times where they decided it.
+fn sides_reason_ui(
+    ui: &mut egui::Ui,
+    workspace: &Workspace,
+    base: ReportId,
+    current: ReportId,
+    rule: SidesRule,
+) {
+    let captured = |id: ReportId| workspace.report(id).and_then(|r| r.captured.map(|c| c.at));
+    let mut text = format!("Baseline report: {}", rule.reason());
+    if rule == SidesRule::OlderCapture
+        && let (Some(b), Some(c)) = (captured(base), captured(current))
+    {
+        text.push_str(&format!(
+            " ({} before {})",
+            capture_text(b),
+            capture_text(c)
+        ));
+    }
+    text.push_str(". Swap or pick to change it; the choice is kept for these files.");
+    ui.weak(text);
+}
+
 /// A combo box of the open reports, after its label.
 fn report_picker(ui: &mut egui::Ui, workspace: &Workspace, label: &str, chosen: &mut ReportId) {
     let text = workspace
@@ -329,7 +416,13 @@ fn summary_ui(ui: &mut egui::Ui, view: &ReportCompareView) {
     let diff = &view.diff;
     let worse = view.regressions;
     ui.horizontal_wrapped(|ui| {
-        ui.label(RichText::new(format!("{} matched kernels", diff.matched.len())).strong());
+        ui.label(
+            RichText::new(format!(
+                "{} matched",
+                count_text(diff.matched.len(), "kernel", "kernels")
+            ))
+            .strong(),
+        );
         ui.separator();
         ui.label(format!(
             "{} only in the baseline report",

@@ -4,6 +4,7 @@
 //! thousands of instructions scroll smoothly.
 
 use crate::analysis::source::compare::SourceComparison;
+use crate::app::commands::Command;
 use crate::app::page_id::PageId;
 use crate::app::source_page::{self, PendingSource, SourceData};
 use crate::app::workspace::ResultRef;
@@ -26,10 +27,14 @@ enum Loading {
 /// A baseline's view and the per-line changes from it.
 type Baseline<'a> = Option<(&'a SourceView, &'a SourceComparison)>;
 
+/// What the Source page's data was read for: the result, the baseline shown, and the
+/// generation of the imported SASS exports.
+type DataKey = (ResultRef, Option<ResultRef>, u64);
+
 /// The Source page and what the user chose on it.
 pub struct SourcePage {
     /// The data of the selected result and the first shown baseline (read in the background).
-    data: Option<((ResultRef, Option<ResultRef>), Loading)>,
+    data: Option<(DataKey, Loading)>,
     /// The metric column of the bars and of the order.
     column: String,
     hottest_first: bool,
@@ -62,18 +67,24 @@ impl Page for SourcePage {
 
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
         let base_at = cx.baselines.iter().map(|b| b.at).find(|&b| b != cx.at);
-        let key = (cx.at, base_at);
+        let key = (cx.at, base_at, cx.sass_imports.generation());
         if self.data.as_ref().is_none_or(|(k, _)| *k != key) {
-            if self.data.as_ref().is_none_or(|((at, _), _)| *at != cx.at) {
+            if self
+                .data
+                .as_ref()
+                .is_none_or(|((at, _, _), _)| *at != cx.at)
+            {
                 self.selected_line = None;
             }
+            let imported =
+                |r: &crate::model::KernelResult| cx.sass_imports.for_kernel(&r.name.demangled);
             let baseline = base_at.and_then(|b| {
                 let (open, result) = cx.workspace.result(b)?;
-                Some((open.path.clone(), result.clone()))
+                Some((open.path.clone(), result.clone(), imported(result)))
             });
             let ctx = ui.ctx().clone();
             let pending = source_page::spawn(
-                (cx.open.path.clone(), cx.result.clone()),
+                (cx.open.path.clone(), cx.result.clone(), imported(cx.result)),
                 baseline,
                 move || ctx.request_repaint(),
             );
@@ -115,7 +126,7 @@ impl Page for SourcePage {
                         io.shared.source_jump = None;
                         self.jump_to(v, address);
                     }
-                    self.show(ui, v, baseline)
+                    self.show(ui, v, baseline, io.commands)
                 }
                 Err(e) => {
                     ui.label(e.as_str());
@@ -248,10 +259,30 @@ impl SourcePage {
         self.search.clear();
     }
 
-    fn show(&mut self, ui: &mut egui::Ui, view: &SourceView, baseline: Baseline<'_>) {
+    fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &SourceView,
+        baseline: Baseline<'_>,
+        commands: &mut Vec<Command>,
+    ) {
         ui.heading(&view.kernel);
         for note in &view.notes {
             ui.colored_label(ui.visuals().warn_fg_color, note);
+        }
+        let no_sass = view.instructions.iter().all(|i| i.sass.is_none());
+        if no_sass
+            && !view.instructions.is_empty()
+            && ui
+                .button("Add SASS export…")
+                .on_hover_text(
+                    "Open ncu's export of this report's Source page \
+                     (ncu -i FILE --page source --csv --print-source sass > sass.csv): its SASS \
+                     text is shown here",
+                )
+                .clicked()
+        {
+            commands.push(Command::ShowOpenDialog);
         }
         let numeric: Vec<usize> = (0..view.columns.len())
             .filter(|&i| view.numeric[i])
