@@ -5,8 +5,10 @@ pub mod identity;
 pub mod printed;
 
 use super::ParseError;
+use super::detect::{csv_header_at, is_status_line};
+use super::other_text::OtherText;
 use super::skipped::Skipped;
-use crate::model::catalog::metric_for;
+use crate::model::catalog::{metric_for, section_today};
 use crate::model::names::is_metric_name;
 use crate::model::stock_sections::{display_name_for, identifier_for};
 use crate::model::{
@@ -54,6 +56,55 @@ pub(crate) fn line_of(row: &StringRecord) -> usize {
         .map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX))
 }
 
+/// An export cut at its header row: what comes before it (ncu's status lines, the program's
+/// output) is passed over and noted, and lines are numbered as in the whole text.
+pub(crate) struct Export<'a> {
+    /// The text from the header row on.
+    pub body: &'a str,
+    /// The number of lines before the header row.
+    pub lines_before: usize,
+    /// Lines that are not ncu's, before, between or after the export's rows.
+    pub other: OtherText,
+}
+
+impl<'a> Export<'a> {
+    /// Finds the header row of a `--csv` export of results; without one the whole text is
+    /// the export.
+    pub fn find(text: &'a str) -> Self {
+        let at = csv_header_at(text).unwrap_or(0);
+        let (preamble, body) = text.split_at(at);
+        let mut other = OtherText::default();
+        other.add_text(preamble, 1);
+        Export {
+            body,
+            lines_before: memchr::memchr_iter(b'\n', preamble.as_bytes()).count(),
+            other,
+        }
+    }
+
+    /// The line of the whole text a record starts on.
+    pub fn line_of(&self, row: &StringRecord) -> usize {
+        line_of(row) + self.lines_before
+    }
+
+    /// Whether a record is not ncu's: ncu quotes every cell, so its rows start with a quote.
+    /// Other lines are noted (ncu's status lines are not).
+    pub fn passes_over(&mut self, row: &StringRecord) -> bool {
+        let Some(start) = row.position().and_then(|p| usize::try_from(p.byte()).ok()) else {
+            return false;
+        };
+        let rest = self.body.get(start..).unwrap_or_default();
+        if rest.starts_with('"') {
+            return false;
+        }
+        let line = rest.lines().next().unwrap_or_default();
+        if !is_status_line(line) {
+            self.other.add(self.line_of(row));
+        }
+        true
+    }
+}
+
 /// The per-row columns of the long form.
 struct RowColumns {
     section: usize,
@@ -93,9 +144,10 @@ fn cell(row: &StringRecord, col: Option<usize>) -> &str {
     col.and_then(|i| row.get(i)).unwrap_or("")
 }
 
-/// Parses a `--csv` details export.
+/// Parses a `--csv` details export, wherever its header row is.
 pub fn parse(text: &str) -> Result<Report, ParseError> {
-    let mut reader = csv_reader(text);
+    let mut export = Export::find(text);
+    let mut reader = csv_reader(export.body);
     let mut rows = reader.records();
     let header = header_row(&mut rows)?;
     let identity = IdentityColumns::from_header(header.iter());
@@ -106,11 +158,11 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
     let mut skipped = Skipped::new("row", "line");
     for row in rows {
         let row = row.map_err(|e| csv_error(&e))?;
-        if row.iter().all(|c| c.trim().is_empty()) {
+        if row.iter().all(|c| c.trim().is_empty()) || export.passes_over(&row) {
             continue;
         }
         let Some(id) = identity.id_of(&row) else {
-            skipped.add("without a result ID", line_of(&row));
+            skipped.add("without a result ID", export.line_of(&row));
             continue;
         };
         let index = *index_of.entry(id).or_insert_with(|| {
@@ -123,10 +175,11 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
             continue;
         };
         if let Err(message) = add_row(result, &row, &cols) {
-            skipped.add(&message, line_of(&row));
+            skipped.add(&message, export.line_of(&row));
         }
     }
     report.warnings.extend(skipped.warnings());
+    report.notes.extend(export.other.note());
     for result in &mut results {
         result.index_section_metrics();
     }
@@ -137,7 +190,8 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
 
 /// Adds one metric row or rule row to its result.
 fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> Result<(), String> {
-    let section = cell(row, Some(cols.section)).trim();
+    // Older versions printed some sections under other names.
+    let section = section_today(cell(row, Some(cols.section)).trim());
     let label = cell(row, Some(cols.metric_name)).trim();
     if !label.is_empty() {
         // `--metrics` runs and `--print-metric-name name` print metric names as labels.
