@@ -62,7 +62,7 @@ mod tests {
     #[test]
     fn each_block_keeps_its_own_format() {
         let text = "[1] app@host\n  k(int), 2023-Mar-17 14:00:06, Context 1, Stream 7\n    Section: S\n    ---- --- ----\n    DRAM Frequency   cycle/nsecond   6,72\n    Elapsed Cycles   cycle     13.490.336\n\n[2] app@host\n  k(int), Block Size 256, Grid Size 32, Device 0, 1 invocations\n    x   cycle/nsecond 6.701347  6.701347\n  k(int), 2023-Mar-17 14:00:07, Context 1, Stream 7\n    y   cycle   1.234\n";
-        let second = text.find("[2]").unwrap();
+        let second = text.find("  k(int), Block").unwrap();
         let third = text.rfind("  k(int), 2023").unwrap();
         assert_eq!(
             format_changes(text),
