@@ -9,6 +9,7 @@ mod common;
 use sightline::analysis::compare::{DiffOptions, Verdict, diff_reports};
 use sightline::model::{Report, names};
 use std::io::Read;
+use std::ops::Not;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -211,5 +212,95 @@ fn strict_passes_files_whose_only_extra_text_is_the_programs() {
         );
         let report = load(file);
         assert!(report.warnings.is_empty(), "{file}: {:?}", report.warnings);
+    }
+}
+
+/// A result's number, or a panic naming what is missing.
+fn number(report: &Report, index: usize, metric: &str) -> f64 {
+    report.results[index]
+        .number(metric)
+        .unwrap_or_else(|| panic!("result {index}: no {metric}"))
+}
+
+#[test]
+fn a_decimal_comma_page_and_an_older_summary_read_their_values() {
+    let file = "garsanca__GPUs__lab1_README.md.txt";
+    if expected().is_none() {
+        return;
+    }
+    let r = load(file);
+    // `6,72`, `13.490.336`, `9.420.231,80`, `9,97 msecond`: the details page of a European
+    // locale.
+    assert!((number(&r, 0, names::DRAM_FREQUENCY) - 6.72e9).abs() < 1.0);
+    assert_eq!(number(&r, 0, names::ELAPSED_CYCLES), 13_490_336.0);
+    assert!((number(&r, 0, "sm__cycles_active.avg") - 9_420_231.80).abs() < 1e-6);
+    assert!((number(&r, 0, names::DURATION) - 9.97e6).abs() < 1e-3);
+    assert!((number(&r, 0, names::SOL_COMPUTE) - 4.17).abs() < 1e-9);
+    // The summary of the same machine prints C numbers: `Block Size 256, Grid Size 32`.
+    let summary = &r.results[1];
+    assert_eq!(summary.invocations, Some(1));
+    assert_eq!(number(&r, 1, names::BLOCK_SIZE), 256.0);
+    assert_eq!(number(&r, 1, names::GRID_SIZE), 32.0);
+    assert!((number(&r, 1, names::DURATION) - 9_989_888.0).abs() < 1e-3);
+}
+
+#[test]
+fn speed_of_light_of_every_version_gives_duration_and_throughputs() {
+    if expected().is_none() {
+        return;
+    }
+    for file in [
+        // 2019.5-2020.1: `SOL FB`, `SM [%]`, `Memory [%]`, text and CSV.
+        "AndrewXu22__optimal_unified_memory__bfs_adapt.default.profile.result.txt",
+        "AndrewXu22__optimal_unified_memory__bfs_adapt.default.profile.result.csv",
+        // 2020.2-2021.1: `SOL DRAM`, `SOL L1/TEX Cache`, text and CSV.
+        "YukeWang96__TC-GNN_ATC23__profile_amazon.log",
+        "YukeWang96__TC-GNN_ATC23__prof_cora.csv",
+        // 2021.2-2022.1: `Compute (SM) [%]`.
+        "YukeWang96__TC-GNN_ATC23__profile.log",
+        "liqiangxl__playground__ncu.log",
+    ] {
+        let r = load(file);
+        for (i, result) in r.results.iter().enumerate() {
+            let Some(sol) = result.section("GPU Speed Of Light Throughput") else {
+                continue;
+            };
+            assert!(!sol.rows.is_empty(), "{file}: {i}");
+            for metric in [
+                names::DURATION,
+                names::SOL_COMPUTE,
+                names::SOL_MEMORY,
+                names::SOL_DRAM,
+            ] {
+                assert!(result.number(metric).is_some(), "{file}: {i}: {metric}");
+            }
+        }
+        assert!(
+            r.results
+                .iter()
+                .any(|x| x.section("GPU Speed Of Light").is_some())
+                .not(),
+            "{file}: a section under its old name"
+        );
+    }
+}
+
+#[test]
+fn rules_of_type_ok_are_read() {
+    if expected().is_none() {
+        return;
+    }
+    for file in [
+        "YukeWang96__TC-GNN_ATC23__profile_amazon.log",
+        "YukeWang96__TC-GNN_ATC23__prof_cora.csv",
+    ] {
+        let r = load(file);
+        let rules = r.results[0].all_rules().count();
+        let sol_rules = r.results[0]
+            .all_rules()
+            .filter(|rule| rule.message.contains("fp64 peak performance"))
+            .count();
+        assert!(rules >= 2, "{file}: {rules}");
+        assert_eq!(sol_rules, 1, "{file}");
     }
 }
