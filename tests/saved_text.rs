@@ -149,3 +149,30 @@ fn a_csv_export_after_a_preamble_reads_as_the_export_alone() {
         )]
     );
 }
+
+#[test]
+fn a_csv_export_in_a_decimal_comma_locale_reads_the_same_values() {
+    let csv = fixture_text(CSV);
+    let original = parse(&csv);
+    // Every quoted cell that is a number with separators, written the other way.
+    let edited: String = csv
+        .split_inclusive('"')
+        .map(|piece| {
+            let cell = piece.strip_suffix('"').unwrap_or(piece);
+            let numeric = !cell.is_empty()
+                && cell
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+                && cell.as_bytes()[0].is_ascii_digit();
+            if numeric {
+                format!("{}{}", to_comma(cell), &piece[cell.len()..])
+            } else {
+                piece.to_string()
+            }
+        })
+        .collect();
+    assert_ne!(edited, csv);
+    let report = parse(&edited);
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    assert_same_results(&report, &original);
+}

@@ -91,6 +91,11 @@ impl Tally {
         self.comma += other.comma;
     }
 
+    /// How many numbers told the format.
+    pub fn told(&self) -> usize {
+        self.point + self.comma
+    }
+
     /// Whether any number said decimal comma.
     pub fn any_comma(&self) -> bool {
         self.comma > 0

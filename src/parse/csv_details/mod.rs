@@ -6,6 +6,7 @@ pub mod printed;
 
 use super::ParseError;
 use super::detect::{csv_header_at, is_status_line};
+use super::number_format::{NumberFormat, Tally, to_point};
 use super::other_text::OtherText;
 use super::skipped::Skipped;
 use crate::model::catalog::{metric_for, section_today};
@@ -152,6 +153,7 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
     let header = header_row(&mut rows)?;
     let identity = IdentityColumns::from_header(header.iter());
     let cols = RowColumns::from_header(&header)?;
+    let numbers = number_format_of(export.body, cols.metric_value);
     let mut report = Report::new("", Format::CsvDetails);
     let mut results: Vec<KernelResult> = Vec::new();
     let mut index_of: HashMap<u64, usize> = HashMap::new();
@@ -174,7 +176,7 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
         let Some(result) = results.get_mut(index) else {
             continue;
         };
-        if let Err(message) = add_row(result, &row, &cols) {
+        if let Err(message) = add_row(result, &row, &cols, numbers) {
             skipped.add(&message, export.line_of(&row));
         }
     }
@@ -188,8 +190,34 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
     Ok(report)
 }
 
+/// Telling numbers enough to decide an export's number format.
+const TELLING_ENOUGH: usize = 64;
+
+/// The number format of an export's metric values, decided from the values themselves (until
+/// enough of them told).
+fn number_format_of(body: &str, value_column: Option<usize>) -> NumberFormat {
+    let Some(col) = value_column else {
+        return NumberFormat::Point;
+    };
+    let mut tally = Tally::default();
+    for row in csv_reader(body).records().skip(1).map_while(Result::ok) {
+        if let Some(value) = row.get(col) {
+            tally.add(value.trim());
+        }
+        if tally.told() >= TELLING_ENOUGH {
+            break;
+        }
+    }
+    tally.decided().unwrap_or_default()
+}
+
 /// Adds one metric row or rule row to its result.
-fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> Result<(), String> {
+fn add_row(
+    result: &mut KernelResult,
+    row: &StringRecord,
+    cols: &RowColumns,
+    numbers: NumberFormat,
+) -> Result<(), String> {
     // Older versions printed some sections under other names.
     let section = section_today(cell(row, Some(cols.section)).trim());
     let label = cell(row, Some(cols.metric_name)).trim();
@@ -200,7 +228,7 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
             .map(MetricKey::new);
         let metric = metric_from_printed(
             name,
-            cell(row, cols.metric_value),
+            &to_point(cell(row, cols.metric_value), numbers),
             cell(row, cols.metric_unit),
         );
         section_by_name(result.sections_mut(), section)
@@ -223,7 +251,10 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
         kind,
         title: String::new(),
         message: cell(row, cols.rule_description).trim().to_string(),
-        speedup: speedup_of(cell(row, cols.speedup_type), cell(row, cols.speedup)),
+        speedup: speedup_of(
+            cell(row, cols.speedup_type),
+            &to_point(cell(row, cols.speedup), numbers),
+        ),
         focus_metrics: Vec::new(),
         guidance: Vec::new(),
     };
