@@ -156,9 +156,12 @@ mod tests {
         );
     }
 
+    /// A section's header rows as one version prints them: (label, metric it shows today).
+    type Rows = &'static [(&'static str, &'static str)];
+
     /// Each version's speed-of-light section as it prints it: the section name and the labels
     /// of its header rows, in print order, with the metric each one shows today.
-    const SOL_BY_VERSION: &[(&str, &str, &[(&str, &str)])] = &[
+    const SOL_BY_VERSION: &[(&str, &str, Rows)] = &[
         (
             "2019.5-2020.1",
             "GPU Speed Of Light",
