@@ -57,6 +57,7 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
             devices: report.devices.clone(),
             results: vec![result.clone()],
             warnings: report.warnings.clone(),
+            notes: report.notes.clone(),
             bodies,
         },
         load_time: open.load_time,

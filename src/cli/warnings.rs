@@ -1,6 +1,7 @@
 //! What the headless commands say about reports that loaded with problems: each report's
 //! warnings on stderr, files that yielded no result at all, and `--strict`, which makes any
-//! warning an error.
+//! warning an error. Notes (text passed over that is not ncu's) are printed too, and are never
+//! errors: nothing of a result is lost.
 
 use crate::model::{Format, Report};
 use std::path::Path;
@@ -50,13 +51,31 @@ pub fn problems<'a>(
     out
 }
 
-/// Prints the problems of the reports on stderr (`warning: ...` or `error: ...`) and says
-/// whether any of them is an error.
-pub fn report_problems<'a>(reports: impl IntoIterator<Item = &'a Report>, strict: bool) -> bool {
-    let list = problems(reports, strict);
+/// The notes of the reports that loaded with results, one line each.
+pub fn notes<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<String> {
+    reports
+        .into_iter()
+        .filter(|r| !r.results.is_empty())
+        .flat_map(|r| {
+            let file = file_of(&r.source);
+            r.notes.iter().map(move |n| format!("{file}: {n}"))
+        })
+        .collect()
+}
+
+/// Prints the problems of the reports on stderr (`warning: ...` or `error: ...`), then their
+/// notes (`note: ...`), and says whether any of them is an error.
+pub fn report_problems<'a>(
+    reports: impl IntoIterator<Item = &'a Report> + Clone,
+    strict: bool,
+) -> bool {
+    let list = problems(reports.clone(), strict);
     for (is_error, line) in &list {
         let tag = if *is_error { "error" } else { "warning" };
         eprintln!("{tag}: {line}");
+    }
+    for line in notes(reports) {
+        eprintln!("note: {line}");
     }
     list.iter().any(|(e, _)| *e)
 }
@@ -80,5 +99,14 @@ mod tests {
         assert_eq!(p[1], (false, "b/k.txt: skipped 1 line".to_string()));
         assert!(problems([&text], true)[0].0);
         assert!(problems([&text], false).iter().all(|(e, _)| !e));
+    }
+
+    #[test]
+    fn notes_are_never_problems() {
+        let mut text = Report::new("k.txt", Format::CliText);
+        text.results.push(KernelResult::default());
+        text.notes.push("3 lines passed over".into());
+        assert!(problems([&text], true).is_empty());
+        assert_eq!(notes([&text]), ["k.txt: 3 lines passed over"]);
     }
 }

@@ -94,8 +94,12 @@ pub struct Report {
     pub session: Session,
     pub devices: Vec<Device>,
     pub results: Vec<KernelResult>,
-    /// Problems that did not stop loading (a truncated tail, skipped lines).
+    /// Problems that did not stop loading (a truncated tail, skipped lines): ncu content lost.
     pub warnings: Vec<String>,
+    /// What a reader passed over that is not ncu's (the program's own output, text around a
+    /// pasted block): said, but nothing of the result is lost.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// The section bodies (charts and tables) the source holds, if any.
     #[serde(skip)]
     pub bodies: ReportBodies,
@@ -113,6 +117,7 @@ impl Report {
             devices: Vec::new(),
             results: Vec::new(),
             warnings: Vec::new(),
+            notes: Vec::new(),
             bodies: ReportBodies::None,
         }
     }

@@ -134,12 +134,13 @@ pub enum RuleKind {
 }
 
 impl RuleKind {
-    /// Parses the CLI tag (`OPT`, `WRN`, `INF`, `ERR`).
+    /// Parses the CLI tag (`OPT`, `WRN`, `INF`, `ERR`). `OK`, which ncu printed before 2022
+    /// for a rule that found nothing to improve, is read as `INF`, the tag that replaced it.
     pub fn from_tag(tag: &str) -> Option<Self> {
         match tag {
             "OPT" => Some(RuleKind::Opt),
             "WRN" => Some(RuleKind::Wrn),
-            "INF" => Some(RuleKind::Inf),
+            "INF" | "OK" => Some(RuleKind::Inf),
             "ERR" => Some(RuleKind::Err),
             _ => None,
         }

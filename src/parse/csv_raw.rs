@@ -6,7 +6,7 @@
 use super::ParseError;
 use super::csv_details::identity::IdentityColumns;
 use super::csv_details::printed::metric_from_printed;
-use super::csv_details::{csv_error, csv_reader, devices_of, header_row, line_of};
+use super::csv_details::{Export, csv_error, csv_reader, devices_of, header_row};
 use super::instances;
 use super::skipped::Skipped;
 use crate::model::names::{CC_MAJOR, CC_MINOR, DEVICE_NAME, SM_COUNT};
@@ -18,9 +18,10 @@ use csv::StringRecord;
 /// The prefix of device attribute metrics.
 const DEVICE_ATTRIBUTE: &str = "device__attribute_";
 
-/// Parses a `--csv --page raw` export.
+/// Parses a `--csv --page raw` export, wherever its header row is.
 pub fn parse(text: &str) -> Result<Report, ParseError> {
-    let mut reader = csv_reader(text);
+    let mut export = Export::find(text);
+    let mut reader = csv_reader(export.body);
     let mut rows = reader.records();
     let header = header_row(&mut rows)?;
     let identity = IdentityColumns::from_header(header.iter());
@@ -39,7 +40,7 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
     let mut short = Skipped::new("row", "line").with_verb("read in part");
     for (n, row) in rows.enumerate() {
         let row = row.map_err(|e| csv_error(&e))?;
-        if row.iter().all(|c| c.trim().is_empty()) {
+        if row.iter().all(|c| c.trim().is_empty()) || export.passes_over(&row) {
             continue;
         }
         // The units row comes first and leaves the identity columns empty.
@@ -55,7 +56,7 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
             cells.add("beyond the last named column", i + 1);
         }
         if row.len() < header.len() {
-            short.add("shorter than the header", line_of(&row));
+            short.add("shorter than the header", export.line_of(&row));
         }
         let mut result = KernelResult::default();
         identity.fill(&mut result, &row);
@@ -89,6 +90,7 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
     }
     report.warnings.extend(cells.warnings());
     report.warnings.extend(short.warnings());
+    report.notes.extend(export.other.note());
     // Devices that no result describes still get an entry from the identity columns.
     for device in devices_of(&report.results) {
         if !report.devices.iter().any(|d| d.index == device.index) {

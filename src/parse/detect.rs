@@ -66,17 +66,49 @@ fn head_of(text: &str, window: usize) -> &str {
     text.get(..end).unwrap_or(text)
 }
 
+/// How every `--csv` export of results starts its header row.
+const CSV_HEADER: &[u8] = b"\"ID\",\"Process ID\"";
+
+/// The byte offset of the header row of a `--csv` export of results: the first line that
+/// starts with it, wherever it is (`ncu --csv ... > out.csv` writes `==PROF==` lines and the
+/// program's output before it).
+pub fn csv_header_at(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    memchr::memmem::find_iter(bytes, CSV_HEADER).find(|&at| {
+        let line_start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |nl| nl + 1);
+        bytes[line_start..at]
+            .iter()
+            .all(|&b| b == b' ' || b == b'\t')
+    })
+}
+
+/// Whether a line is one of ncu's own status messages (`==PROF==`, `==WARNING==`, `==ERROR==`).
+pub fn is_status_line(line: &str) -> bool {
+    let Some(rest) = line.trim_start().strip_prefix("==") else {
+        return false;
+    };
+    let word = rest.bytes().take_while(u8::is_ascii_uppercase).count();
+    word > 0 && rest.get(word..).is_some_and(|r| r.starts_with("=="))
+}
+
 /// Detects the form of `text`, all of which is searched.
 fn detect_in(text: &str) -> Option<Detected> {
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-    if first.starts_with("\"ID\",\"Process ID\"") {
-        let header = text.lines().find(|l| !l.trim().is_empty())?;
+    if let Some(at) = csv_header_at(text) {
+        let header = text.get(at..)?.lines().next()?;
         return Some(if header.contains("\"Section Name\"") {
             Detected::CsvDetails
         } else {
             Detected::CsvRaw
         });
     }
+    // ncu's status lines may come before any form.
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !is_status_line(l))?;
     if first == "Launch Settings"
         || first == "Session Info"
         || first == "\"Launch Attribute\",\"Value\""
@@ -142,6 +174,14 @@ mod tests {
             Some(Detected::SessionText)
         );
         assert_eq!(detect_text("hello world\n"), None);
+        // After ncu's status lines and the program's output.
+        let csv =
+            "==PROF== Connected to process 1\nresult 42\n\"ID\",\"Process ID\",\"Section Name\"\n";
+        assert_eq!(detect_text(csv), Some(Detected::CsvDetails));
+        assert_eq!(csv_header_at(csv), csv.find("\"ID\""));
+        assert_eq!(csv_header_at("x \"ID\",\"Process ID\"\n"), None);
+        assert!(is_status_line("==PROF== Report: a.ncu-rep"));
+        assert!(!is_status_line("================================"));
         assert_eq!(detect_text(""), None);
     }
     /// A fixture as text; `.xz` files are decompressed.

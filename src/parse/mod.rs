@@ -10,8 +10,11 @@ pub mod error;
 pub mod gui_copy;
 pub mod instances;
 pub mod ncu_rep;
+pub mod no_result;
 pub mod number;
+pub mod number_format;
 pub mod nvdisasm;
+pub mod other_text;
 mod read;
 pub mod sass;
 pub mod session;
@@ -91,17 +94,28 @@ pub fn parse_any(bytes: &[u8]) -> Result<Report, ParseError> {
         ));
     }
     let text = text_clean::clean(bytes);
-    let kind = detect::detect_text(&text).ok_or_else(|| {
-        ParseError::NotAResult("no ncu output, CSV export, session page or GUI copy found".into())
-    })?;
-    let mut report = match kind {
+    let explained = |e: ParseError| match e {
+        ParseError::NotAResult(reason) => {
+            ParseError::NotAResult(no_result::explain(&text, &reason))
+        }
+        other => other,
+    };
+    let kind = detect::detect_text(&text)
+        .ok_or_else(|| {
+            ParseError::NotAResult(
+                "no ncu output, CSV export, session page or GUI copy found".into(),
+            )
+        })
+        .map_err(explained)?;
+    let report = match kind {
         Detected::NcuRep => unreachable_binary(),
         Detected::CsvDetails => csv_details::parse(&text),
         Detected::CsvRaw => csv_raw::parse(&text),
         Detected::SessionCsv | Detected::SessionText => session::parse(&text),
         Detected::GuiCopy => gui_copy::parse(&text),
         Detected::Summary | Detected::CliText => cli_text::parse(&text),
-    }?;
+    };
+    let mut report = report.map_err(explained)?;
     report.format = kind.format();
     Ok(report)
 }

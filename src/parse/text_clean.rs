@@ -1,5 +1,5 @@
-//! Normalises captured terminal text: invalid UTF-8, CRLF line ends, ANSI escape codes,
-//! backspaces. Borrows the input when nothing needs changing.
+//! Normalises captured terminal text: a byte-order mark, invalid UTF-8, CRLF line ends, ANSI
+//! escape codes, backspaces. Borrows the input when nothing needs changing.
 //!
 //! Valid text is read once: each block of the input is searched for the bytes that need
 //! cleaning (CR, ESC, BS) and then checked as UTF-8 while it is still in the cache. Cleaning
@@ -12,10 +12,15 @@ const ESC: u8 = 0x1b;
 const BS: u8 = 0x08;
 const BEL: u8 = 0x07;
 
-/// Decodes bytes as text and removes what a terminal capture adds: CRLF becomes LF, a lone CR
-/// ends the line, ANSI CSI and OSC escapes are dropped, a backspace erases the character before
-/// it, and invalid UTF-8 becomes U+FFFD.
+/// The UTF-8 byte-order mark some editors write at the start of a file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// Decodes bytes as text and removes what a terminal capture or an editor adds: a leading
+/// byte-order mark is dropped, CRLF becomes LF, a lone CR ends the line, ANSI CSI and OSC
+/// escapes are dropped, a backspace erases the character before it, and invalid UTF-8 becomes
+/// U+FFFD.
 pub fn clean(bytes: &[u8]) -> Cow<'_, str> {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     match decode_and_find_noise(bytes) {
         Some((text, None)) => Cow::Borrowed(text),
         Some((text, Some(first))) => Cow::Owned(strip_noise(text, first)),
@@ -135,6 +140,17 @@ mod tests {
         ));
         assert!(matches!(clean(b""), Cow::Borrowed("")));
         assert!(matches!(clean(b"a\r\n"), Cow::Owned(_)));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        assert!(matches!(
+            clean(b"\xef\xbb\xbfa,b\n"),
+            Cow::Borrowed("a,b\n")
+        ));
+        assert_eq!(clean(b"\xef\xbb\xbfa\r\n"), "a\n");
+        // Only at the start: elsewhere it is text.
+        assert_eq!(clean("a\u{feff}b".as_bytes()), "a\u{feff}b");
     }
 
     #[test]

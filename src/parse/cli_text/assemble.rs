@@ -7,10 +7,12 @@
 
 use super::heading::{kernel_line, process_line};
 use super::layout::leading_spaces;
+use super::numbers::format_changes;
 use super::reader::{Part, Reader};
 use crate::model::section_body::ReportBodies;
 use crate::model::{Device, Format, KernelResult, Report};
 use crate::parse::ParseError;
+use crate::parse::number_format::NumberFormat;
 use std::collections::HashMap;
 
 /// Texts smaller than this are read on one core.
@@ -19,11 +21,36 @@ pub const PARALLEL_MIN_BYTES: usize = 1 << 20;
 /// At most this many parts.
 const MAX_PARTS: usize = 16;
 
-/// Reads a whole text (or one part of it) line by line.
+/// Reads a whole text (or one part of it) line by line, in decimal points.
+#[cfg(test)]
 pub fn read_part(text: &str, last_part: bool) -> Part {
+    read_part_in(text, last_part, 0, &[])
+}
+
+/// Reads a part that starts `offset` bytes into the whole text, whose number format changes
+/// at `formats`.
+fn read_part_in(
+    text: &str,
+    last_part: bool,
+    offset: usize,
+    formats: &[(usize, NumberFormat)],
+) -> Part {
     let mut reader = Reader::new();
+    // The changes still ahead; the last one at or before the part's start applies now.
+    let ahead = formats.partition_point(|&(at, _)| at <= offset);
+    if let Some(&(_, format)) = ahead.checked_sub(1).and_then(|i| formats.get(i)) {
+        reader.set_number_format(format);
+    }
+    let mut changes = formats.get(ahead..).unwrap_or_default().iter().peekable();
     let mut rest = text;
     while !rest.is_empty() {
+        let pos = offset + (text.len() - rest.len());
+        while let Some(&&(at, format)) = changes.peek()
+            && at <= pos
+        {
+            reader.set_number_format(format);
+            changes.next();
+        }
         let (line, next, unterminated) = match rest.find('\n') {
             Some(i) => (&rest[..i], &rest[i + 1..], false),
             None => (rest, "", true),
@@ -43,8 +70,19 @@ pub fn read(text: &str) -> Result<Report, ParseError> {
         1
     };
     let pieces = split_at_results(text, workers);
+    let formats = format_changes(text);
+    let formats = formats.as_slice();
+    // Pieces are consecutive slices of the text.
+    let offsets: Vec<usize> = pieces
+        .iter()
+        .scan(0, |at, p| {
+            let start = *at;
+            *at += p.len();
+            Some(start)
+        })
+        .collect();
     let parts: Vec<Part> = if pieces.len() == 1 {
-        vec![read_part(text, true)]
+        vec![read_part_in(text, true, 0, formats)]
     } else {
         let last = pieces.len() - 1;
         std::thread::scope(|scope| {
@@ -53,9 +91,12 @@ pub fn read(text: &str) -> Result<Report, ParseError> {
                 .iter()
                 .enumerate()
                 .skip(1)
-                .map(|(i, piece)| scope.spawn(move || read_part(piece, i == last)))
+                .map(|(i, piece)| {
+                    let offset = offsets[i];
+                    scope.spawn(move || read_part_in(piece, i == last, offset, formats))
+                })
                 .collect();
-            let mut parts = vec![read_part(pieces[0], false)];
+            let mut parts = vec![read_part_in(pieces[0], false, 0, formats)];
             parts.extend(
                 handles
                     .into_iter()
@@ -122,9 +163,11 @@ pub fn merge(parts: Vec<Part>) -> Result<Report, ParseError> {
     let mut carry = first.last_process;
     let mut report = first.report;
     let mut skipped = first.skipped;
+    let mut not_ncu = first.other;
     let mut lines_before = first.lines;
     for part in parts {
         skipped.append_shifted(part.skipped, lines_before);
+        not_ncu.append_shifted(part.other, lines_before);
         lines_before += part.lines;
         let mut r = part.report;
         for result in &mut r.results {
@@ -160,6 +203,7 @@ pub fn merge(parts: Vec<Part>) -> Result<Report, ParseError> {
         return Err(no_result());
     }
     report.warnings.extend(skipped.warnings());
+    report.notes.extend(not_ncu.note());
     for (id, result) in (0u64..).zip(report.results.iter_mut()) {
         result.id = id;
     }

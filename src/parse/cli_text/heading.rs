@@ -1,13 +1,14 @@
 //! The lines that open results: the process line `[pid] name@host`, the kernel line (read
-//! from the right, since kernel names hold commas, parentheses and templates) and the NVTX
-//! push/pop stack lines of a result's preface.
+//! from the right, since kernel names hold commas, parentheses and templates; every form ncu
+//! printed since 2019, the older per-kernel summary's `Block Size 256, Grid Size 32, Device 0,
+//! 1 invocations` included) and the NVTX push/pop stack lines of a result's preface.
 
 use crate::model::{Dim3, ResultKind};
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while_m_n};
 use nom::character::complete::{alpha1, char, digit1, u32 as dec_u32, u64 as dec_u64};
 use nom::combinator::{all_consuming, recognize};
-use nom::sequence::{delimited, preceded, separated_pair};
+use nom::sequence::{delimited, preceded, separated_pair, terminated};
 use nom::{IResult, Parser};
 
 /// A process line: `[1287] kernels@127.0.0.1`.
@@ -42,6 +43,10 @@ pub struct KernelLine<'a> {
     pub device: Option<u64>,
     pub cc: Option<(u32, u32)>,
     pub invocations: Option<u64>,
+    /// Threads per block and blocks, as the older per-kernel summary prints them (one number
+    /// each, not the shape).
+    pub block_size: Option<u64>,
+    pub grid_size: Option<u64>,
     /// Launch time printed by older layouts (`2025-May-15 09:00:25`).
     pub timestamp: Option<&'a str>,
     /// What the result measured, from its printed name.
@@ -55,6 +60,8 @@ enum Field {
     Device(u64),
     Cc(u32, u32),
     Invocations(u64),
+    BlockSize(u64),
+    GridSize(u64),
 }
 
 fn field(i: &str) -> IResult<&str, Field> {
@@ -65,6 +72,10 @@ fn field(i: &str) -> IResult<&str, Field> {
         preceded(tag("CC "), separated_pair(dec_u32, char('.'), dec_u32))
             .map(|(a, b)| Field::Cc(a, b)),
         preceded(tag("Invocations "), dec_u64).map(Field::Invocations),
+        // The older per-kernel summary: `1 invocations`, `Block Size 256`, `Grid Size 32`.
+        terminated(dec_u64, tag(" invocations")).map(Field::Invocations),
+        preceded(tag("Block Size "), dec_u64).map(Field::BlockSize),
+        preceded(tag("Grid Size "), dec_u64).map(Field::GridSize),
     ))
     .parse(i)
 }
@@ -132,8 +143,8 @@ pub fn device_line(rest: &str) -> Option<(u64, (u32, u32))> {
 /// A kernel line with at least `min_fields` trailing `, Key Value` fields.
 fn kernel_line_with(rest: &str, min_fields: usize) -> Option<KernelLine<'_>> {
     let mut head = rest.trim_end();
-    // Quick reject: every form ends in a number.
-    if !head.as_bytes().last()?.is_ascii_digit() {
+    // Quick reject: every form ends in a number, but for the older summary's invocations.
+    if !head.as_bytes().last()?.is_ascii_digit() && !head.ends_with(" invocations") {
         return None;
     }
     let mut k = KernelLine::default();
@@ -148,19 +159,21 @@ fn kernel_line_with(rest: &str, min_fields: usize) -> Option<KernelLine<'_>> {
             Field::Device(v) => k.device = Some(v),
             Field::Cc(a, b) => k.cc = Some((a, b)),
             Field::Invocations(v) => k.invocations = Some(v),
+            Field::BlockSize(v) => k.block_size = Some(v),
+            Field::GridSize(v) => k.grid_size = Some(v),
         }
         fields += 1;
         head = before;
-        if fields > 5 {
+        if fields > 7 {
             break;
         }
     }
     if fields < min_fields {
         return None;
     }
-    if head.ends_with(')') {
+    let shape_at = head.ends_with(')').then(|| head.rfind(")x(")).flatten();
+    if let Some(x) = shape_at {
         // `name (gx, gy, gz)x(bx, by, bz)`
-        let x = head.rfind(")x(")?;
         let open = head.get(..x)?.rfind('(')?;
         let shape = head.get(open..)?;
         let (_, (grid, block)) = all_consuming(launch_shape).parse(shape).ok()?;
@@ -172,7 +185,9 @@ fn kernel_line_with(rest: &str, min_fields: usize) -> Option<KernelLine<'_>> {
     {
         k.timestamp = Some(last);
         head = before;
-    } else if ResultKind::of_printed_name(head) == ResultKind::Kernel {
+    } else if ResultKind::of_printed_name(head) == ResultKind::Kernel
+        && (k.block_size.is_none() || k.grid_size.is_none())
+    {
         return None;
     }
     if head.is_empty() {
@@ -237,6 +252,18 @@ mod tests {
             .unwrap();
         assert_eq!(k.invocations, Some(2));
         assert_eq!(k.context, None);
+
+        // The per-kernel summary before 2023.2 prints sizes, not shapes.
+        let k = kernel_line(
+            "transpose_device(float *, float *, int, int), Block Size 256, Grid Size 32, Device 0, 1 invocations ",
+        )
+        .unwrap();
+        assert_eq!(k.name, "transpose_device(float *, float *, int, int)");
+        assert_eq!(
+            (k.block_size, k.grid_size, k.device, k.invocations),
+            (Some(256), Some(32), Some(0), Some(1))
+        );
+        assert_eq!((k.grid, k.block), (None, None));
 
         assert!(kernel_line("Layer,N,H,W,C,K,R,S,Runtime,GFLOPs").is_none());
         assert!(kernel_line("device__attribute_clock_rate      1,980,000").is_none());

@@ -1,12 +1,13 @@
 //! The `ncu` CLI text parser: details pages in the newer layout (a `Metric Name / Metric Unit /
 //! Metric Value` header row) and the older one (fixed widths, long unit names), inside terminal
-//! or `script` logs or not, `--print-summary per-kernel`, `--page raw` as text, and the
+//! or `script` logs or not, in any locale's number format, `--print-summary per-kernel` (both
+//! forms), `--page raw` as text, and the
 //! `--print-details all`, `--print-rule-details`, `--print-metric-name label-name` and
 //! `--print-metric-instances values` variants.
 //!
 //! The text is read line by line over borrowed slices; each line is recognised by its shape
-//! (see `reader`), never by the file name; indented lines that fit no shape are skipped and named
-//! in the warnings, unindented ones are the application's output. Large texts
+//! (see `reader`), never by the file name; indented lines inside a result that fit no shape are
+//! skipped and named in the warnings, other lines are noted as text that is not ncu's. Large texts
 //! are cut at result boundaries and the parts read in parallel (see `assemble`).
 
 mod assemble;
@@ -16,6 +17,7 @@ mod heading;
 mod labels;
 mod layout;
 mod metric_index;
+mod numbers;
 mod reader;
 mod rule_text;
 mod table;

@@ -1,7 +1,8 @@
 //! The line-by-line reader: recognises each line by its shape (process and kernel lines,
 //! NVTX preface, `Section:` lines, dash-rule tables, rule messages, rule detail blocks) and
-//! builds results as it goes. Indented lines that fit no shape are skipped, counted and named
-//! in the report's warnings; unindented ones are the application's own output.
+//! builds results as it goes. Indented lines inside a result that fit no shape are skipped,
+//! counted and named in the report's warnings; lines outside every result and unindented ones
+//! are not ncu's (the program's own output, text around a pasted block) and are noted apart.
 
 use super::bodies::BodyCollector;
 use super::cell_value::{UnitCache, printed_metric, split_label_name, summary_metric};
@@ -14,22 +15,23 @@ use super::layout::{Layout, is_dash_rule, leading_spaces};
 use super::metric_index::index_metrics;
 use super::rule_text::{OpenRule, tag_line};
 use super::table::{Kind, NO_COLUMN, PendingRow, Phase, Role, Table, kind_of_header};
-use crate::model::catalog::metric_for;
-use crate::model::names::is_metric_name;
+use crate::model::catalog::{metric_for, section_today};
+use crate::model::names::{BLOCK_SIZE, GRID_SIZE, is_metric_name};
 use crate::model::section_body::{ReportBodies, SectionBodies};
 use crate::model::{
     Dim3, Format, KernelName, KernelResult, Metric, MetricKey, MetricRow, NvtxRange, Report,
     Section, Value,
 };
 use crate::parse::number::parse_value;
+use crate::parse::number_format::{NumberFormat, to_point};
+use crate::parse::other_text::OtherText;
 use crate::parse::skipped::Skipped;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Name of the section that holds a `--page raw` table.
 pub const RAW_SECTION: &str = "Raw";
 
-/// Why a line outside every result was skipped.
-const OUTSIDE_RESULTS: &str = "before the first result that fit no shape";
 /// Why a line inside a result was skipped.
 const NO_SHAPE: &str = "inside a result that fit no shape";
 /// Why a row of a table of no known shape was skipped.
@@ -57,12 +59,29 @@ struct Shared<'a> {
     line_no: usize,
     /// Lines that fit no shape or held nothing readable.
     skipped: Skipped,
+    /// Lines that are not ncu's.
+    other: OtherText,
+    /// The number format of the block being read.
+    numbers: NumberFormat,
 }
 
 impl Shared<'_> {
     /// Notes the line being read as skipped for `reason`.
     fn skip(&mut self, reason: &str) {
         self.skipped.add(reason, self.line_no);
+    }
+
+    /// Notes the line being read as text that is not ncu's.
+    fn other_text(&mut self) {
+        self.other.add(self.line_no);
+    }
+
+    /// A value cell as the number parser reads it (`1,234.5`).
+    fn point_form<'c>(&self, cell: Cow<'c, str>) -> Cow<'c, str> {
+        match to_point(&cell, self.numbers) {
+            Cow::Owned(c) => Cow::Owned(c),
+            Cow::Borrowed(_) => cell,
+        }
     }
 }
 
@@ -124,6 +143,17 @@ pub struct Reader<'a> {
     gpu: Option<(u64, (u32, u32))>,
     /// Inside the `Note:` paragraph under a summary.
     note: bool,
+    /// A line that may be the first part of a wrapped kernel line, read with the next one.
+    held: Option<Held<'a>>,
+}
+
+/// A line held back for one line.
+#[derive(Debug, Clone, Copy)]
+struct Held<'a> {
+    line: &'a str,
+    indent: usize,
+    rest: &'a str,
+    line_no: usize,
 }
 
 impl Default for Reader<'_> {
@@ -147,6 +177,8 @@ impl<'a> Reader<'a> {
                 last_sections: 0,
                 line_no: 0,
                 skipped: Skipped::new("line", "line"),
+                other: OtherText::default(),
+                numbers: NumberFormat::Point,
             },
             process: None,
             current: None,
@@ -155,7 +187,13 @@ impl<'a> Reader<'a> {
             summary: false,
             gpu: None,
             note: false,
+            held: None,
         }
+    }
+
+    /// Sets the number format of the lines that follow.
+    pub fn set_number_format(&mut self, format: NumberFormat) {
+        self.shared.numbers = format;
     }
 
     /// Reads one line (without its line break); `unterminated` marks a last line with none.
@@ -169,6 +207,12 @@ impl<'a> Reader<'a> {
         };
         let indent = leading_spaces(line);
         let rest = line.get(indent..).unwrap_or("");
+        if let Some(held) = self.held.take() {
+            if self.joins_kernel_line(held.rest, rest) {
+                return;
+            }
+            self.replay(held);
+        }
         let starts_blank = rest.as_bytes().first().is_none_or(u8::is_ascii_whitespace);
         if starts_blank && rest.trim_end().is_empty() {
             self.note = false;
@@ -185,12 +229,65 @@ impl<'a> Reader<'a> {
             self.note = true;
             return;
         }
+        if indent > 3
+            && !self.in_table_rows()
+            && let Some(k) = kernel_line(rest)
+        {
+            // A hand-edited extract may indent a kernel line like a section.
+            self.start_result(&k);
+            return;
+        }
+        if indent <= 3 && rest.contains('(') && !self.in_table_rows() {
+            // Perhaps the first part of a kernel line wrapped onto the next line.
+            self.held = Some(Held {
+                line,
+                indent,
+                rest,
+                line_no: self.shared.line_no,
+            });
+            return;
+        }
+        self.dispatch(line, indent, rest);
+    }
+
+    /// A line that opens no result and is no line of ncu's own outside results.
+    fn dispatch(&mut self, line: &'a str, indent: usize, rest: &'a str) {
         match &mut self.current {
             Some(cur) => cur.line(&mut self.shared, line, indent, rest),
-            // Unindented lines are the application's own output.
-            None if indent > 0 => self.shared.skip(OUTSIDE_RESULTS),
-            None => {}
+            // ncu prints nothing of a result before its kernel line: the program's output.
+            None => self.shared.other_text(),
         }
+    }
+
+    /// Whether the open table is reading rows.
+    fn in_table_rows(&self) -> bool {
+        self.current
+            .as_ref()
+            .and_then(|c| c.table.as_ref())
+            .is_some_and(|t| t.phase == Phase::Rows)
+    }
+
+    /// Starts a result when a held line and `rest` are one kernel line wrapped in two.
+    fn joins_kernel_line(&mut self, head: &str, rest: &str) -> bool {
+        let (head, tail) = (head.trim_end(), rest.trim());
+        if tail.is_empty() {
+            return false;
+        }
+        for sep in [" ", ""] {
+            let joined = format!("{head}{sep}{tail}");
+            if let Some(k) = kernel_line(&joined) {
+                self.start_result(&k);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Reads a held line as it would have been read at once, under its own line number.
+    fn replay(&mut self, held: Held<'a>) {
+        let now = std::mem::replace(&mut self.shared.line_no, held.line_no);
+        self.dispatch(held.line, held.indent, held.rest);
+        self.shared.line_no = now;
     }
 
     /// Lines outside results: profiler messages, process and kernel lines, the version banner.
@@ -267,9 +364,17 @@ impl<'a> Reader<'a> {
         let mut result = result;
         *result.sections_mut() = Vec::with_capacity(self.shared.last_sections);
         self.next_id += 1;
+        // The older per-kernel summary prints the launch's sizes, not its shape.
+        let body_metrics = [(BLOCK_SIZE, k.block_size), (GRID_SIZE, k.grid_size)]
+            .into_iter()
+            .filter_map(|(name, size)| {
+                let key = MetricKey::new(name);
+                size.map(|v| (key, Metric::new(Some(key), Value::U64(v), "")))
+            })
+            .collect();
         self.current = Some(ResultState {
             result,
-            body_metrics: Vec::new(),
+            body_metrics,
             bodies: BodyCollector::default(),
             section: None,
             table: None,
@@ -294,6 +399,9 @@ impl<'a> Reader<'a> {
     /// Ends the text (or this part of it): closes the last result and, for the last part,
     /// notes a truncated tail.
     pub fn finish(mut self, last_part: bool) -> Part {
+        if let Some(held) = self.held.take() {
+            self.replay(held);
+        }
         if last_part
             && !self.shared.truncated
             && let Some(cur) = &self.current
@@ -318,6 +426,7 @@ impl<'a> Reader<'a> {
             last_process: self.process.map(|(pid, name)| (pid, name.to_string())),
             lines: self.shared.line_no,
             skipped: self.shared.skipped,
+            other: self.shared.other,
         }
     }
 }
@@ -334,6 +443,8 @@ pub struct Part {
     pub lines: usize,
     /// Lines skipped, numbered from 1 within the part.
     pub skipped: Skipped,
+    /// Lines that are not ncu's, numbered from 1 within the part.
+    pub other: OtherText,
 }
 
 impl<'a> ResultState<'a> {
@@ -376,6 +487,7 @@ impl<'a> ResultState<'a> {
                 }
             } else if indent == 0 {
                 // Program output printed in the middle of a table.
+                sh.other_text();
                 return;
             }
             self.end_table(sh);
@@ -431,8 +543,9 @@ impl<'a> ResultState<'a> {
             }
             self.table = None;
         }
-        if indent <= 3 && rest.starts_with("Metric Name") {
-            // `--page raw`: the header row comes before the first rule.
+        if rest.starts_with("Metric Name") && rest.contains("Metric Unit") {
+            // `--page raw` and the older per-kernel summary: the header row comes before the
+            // first rule.
             self.end_table(sh);
             self.table = Some(Table::header_first(line));
             return;
@@ -461,6 +574,8 @@ impl<'a> ResultState<'a> {
         // Unindented lines are the application's own output.
         if indent > 0 {
             sh.skip(NO_SHAPE);
+        } else {
+            sh.other_text();
         }
     }
 
@@ -475,6 +590,8 @@ impl<'a> ResultState<'a> {
     }
 
     fn open_section(&mut self, sh: &mut Shared<'a>, name: &'a str) {
+        // Older versions printed some sections under other names.
+        let name = section_today(name);
         self.end_table(sh);
         self.finish_rule();
         self.rule_block = RuleBlock::None;
@@ -604,12 +721,16 @@ impl<'a> ResultState<'a> {
                     }
                     return;
                 }
-                if parse_value(value).0.as_f64().is_none() {
+                if parse_value(&sh.point_form(Cow::Borrowed(value)))
+                    .0
+                    .as_f64()
+                    .is_none()
+                {
                     sh.skip(KPI_NOT_A_NUMBER);
                 }
                 let row = PendingRow::new(name, "", [value, guidance, ""], [0, width, 0]);
                 if let Some(done) = table.pending.replace(row) {
-                    self.store_focus_metric(&done);
+                    self.store_focus_metric(&done, sh.numbers);
                 }
             }
             Kind::Metric | Kind::Summary { .. } => {
@@ -650,7 +771,8 @@ impl<'a> ResultState<'a> {
     }
 
     /// Stores a finished metric row in its section, or among the body metrics.
-    fn store_row(&mut self, sh: &mut Shared<'a>, row: PendingRow<'a>) {
+    fn store_row(&mut self, sh: &mut Shared<'a>, mut row: PendingRow<'a>) {
+        row.values = row.values.map(|v| sh.point_form(v));
         let ResultState {
             result,
             body_metrics,
@@ -724,8 +846,8 @@ impl<'a> ResultState<'a> {
     }
 
     /// Adds a key performance indicator to the last rule.
-    fn store_focus_metric(&mut self, row: &PendingRow<'_>) {
-        let Some(value) = parse_value(&row.values[0]).0.as_f64() else {
+    fn store_focus_metric(&mut self, row: &PendingRow<'_>, numbers: NumberFormat) {
+        let Some(value) = parse_value(&to_point(&row.values[0], numbers)).0.as_f64() else {
             return;
         };
         let rule = match self.last_rule {
@@ -758,7 +880,7 @@ impl<'a> ResultState<'a> {
             let kind = table.kind;
             self.table = Some(table);
             match kind {
-                Kind::Kpi => self.store_focus_metric(&row),
+                Kind::Kpi => self.store_focus_metric(&row, sh.numbers),
                 Kind::Metric | Kind::Summary { .. } => self.store_row(sh, row),
                 Kind::Skip => {}
             }

@@ -1,4 +1,5 @@
-//! Rule results as the CLI prints them: a type tag (`OPT`, `WRN`, `INF`, `ERR`), an optional
+//! Rule results as the CLI prints them: a type tag (`OPT`, `WRN`, `INF`, `ERR`; `OK` before
+//! ncu 2022), an optional
 //! first line `Est. Speedup: 20.32%` or `Est. Local Speedup: 94.4%`, and text wrapped over
 //! lines indented to the text column.
 
@@ -11,15 +12,22 @@ use nom::number::complete::double;
 use nom::sequence::terminated;
 use nom::{IResult, Parser};
 
+/// The column, from the tag's start, where a rule's text starts (`OPT   text`, `OK    text`).
+const TEXT_COLUMN: usize = 6;
+
 /// Splits a tag line (without indentation) into the kind and the text after the tag.
 pub fn tag_line(rest: &str) -> Option<(RuleKind, &str)> {
-    let kind = RuleKind::from_tag(rest.get(..3)?)?;
-    let after = rest.get(3..)?;
+    let len = rest.bytes().take_while(u8::is_ascii_uppercase).count();
+    if !(2..=3).contains(&len) {
+        return None;
+    }
+    let kind = RuleKind::from_tag(rest.get(..len)?)?;
+    let after = rest.get(len..)?;
     if after.trim_end().is_empty() {
         return Some((kind, ""));
     }
-    // Three spaces separate the tag from the text.
-    let text = after.strip_prefix("   ")?;
+    // Spaces pad the tag to the text column.
+    let text = after.strip_prefix(" ".repeat(TEXT_COLUMN - len).as_str())?;
     if text.starts_with(' ') {
         return None;
     }
@@ -101,6 +109,13 @@ mod tests {
             Some((RuleKind::Opt, "Memory is"))
         );
         assert_eq!(tag_line("ERR"), Some((RuleKind::Err, "")));
+        // Before ncu 2022 a rule that found nothing to improve was `OK`.
+        assert_eq!(
+            tag_line("OK    The kernel is"),
+            Some((RuleKind::Inf, "The kernel is"))
+        );
+        assert_eq!(tag_line("OK   short"), None);
+        assert_eq!(tag_line("OKAY  x"), None);
         assert_eq!(tag_line("OPTIONS are"), None);
         assert_eq!(tag_line("Section: x"), None);
         let r = OpenRule::new(RuleKind::Opt, 4, "Est. Local Speedup: 94.36%");

@@ -134,9 +134,9 @@ pub fn parse_dim3(text: &str) -> Option<Dim3> {
     Some(dim)
 }
 
-/// A compute capability printed as `9.0`.
+/// A compute capability printed as `9.0` (`9,0` in a decimal-comma locale).
 pub fn parse_cc(text: &str) -> Option<(u32, u32)> {
-    let (major, minor) = text.trim().split_once('.')?;
+    let (major, minor) = text.trim().split_once(['.', ','])?;
     Some((major.parse().ok()?, minor.parse().ok()?))
 }
 
@@ -185,6 +185,7 @@ mod tests {
         );
         assert_eq!(parse_dim3("(1, 2)"), None);
         assert_eq!(parse_cc("9.0"), Some((9, 0)));
+        assert_eq!(parse_cc("8,6"), Some((8, 6)));
         let nvtx = parse_nvtx(
             "1287  \"<default domain>:gemm:none:none:none:none:none:none\" ",
             false,

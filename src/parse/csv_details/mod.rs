@@ -5,8 +5,11 @@ pub mod identity;
 pub mod printed;
 
 use super::ParseError;
+use super::detect::{csv_header_at, is_status_line};
+use super::number_format::{NumberFormat, Tally, to_point};
+use super::other_text::OtherText;
 use super::skipped::Skipped;
-use crate::model::catalog::metric_for;
+use crate::model::catalog::{metric_for, section_today};
 use crate::model::names::is_metric_name;
 use crate::model::stock_sections::{display_name_for, identifier_for};
 use crate::model::{
@@ -54,6 +57,55 @@ pub(crate) fn line_of(row: &StringRecord) -> usize {
         .map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX))
 }
 
+/// An export cut at its header row: what comes before it (ncu's status lines, the program's
+/// output) is passed over and noted, and lines are numbered as in the whole text.
+pub(crate) struct Export<'a> {
+    /// The text from the header row on.
+    pub body: &'a str,
+    /// The number of lines before the header row.
+    pub lines_before: usize,
+    /// Lines that are not ncu's, before, between or after the export's rows.
+    pub other: OtherText,
+}
+
+impl<'a> Export<'a> {
+    /// Finds the header row of a `--csv` export of results; without one the whole text is
+    /// the export.
+    pub fn find(text: &'a str) -> Self {
+        let at = csv_header_at(text).unwrap_or(0);
+        let (preamble, body) = text.split_at(at);
+        let mut other = OtherText::default();
+        other.add_text(preamble, 1);
+        Export {
+            body,
+            lines_before: memchr::memchr_iter(b'\n', preamble.as_bytes()).count(),
+            other,
+        }
+    }
+
+    /// The line of the whole text a record starts on.
+    pub fn line_of(&self, row: &StringRecord) -> usize {
+        line_of(row) + self.lines_before
+    }
+
+    /// Whether a record is not ncu's: ncu quotes every cell, so its rows start with a quote.
+    /// Other lines are noted (ncu's status lines are not).
+    pub fn passes_over(&mut self, row: &StringRecord) -> bool {
+        let Some(start) = row.position().and_then(|p| usize::try_from(p.byte()).ok()) else {
+            return false;
+        };
+        let rest = self.body.get(start..).unwrap_or_default();
+        if rest.starts_with('"') {
+            return false;
+        }
+        let line = rest.lines().next().unwrap_or_default();
+        if !is_status_line(line) {
+            self.other.add(self.line_of(row));
+        }
+        true
+    }
+}
+
 /// The per-row columns of the long form.
 struct RowColumns {
     section: usize,
@@ -93,24 +145,26 @@ fn cell(row: &StringRecord, col: Option<usize>) -> &str {
     col.and_then(|i| row.get(i)).unwrap_or("")
 }
 
-/// Parses a `--csv` details export.
+/// Parses a `--csv` details export, wherever its header row is.
 pub fn parse(text: &str) -> Result<Report, ParseError> {
-    let mut reader = csv_reader(text);
+    let mut export = Export::find(text);
+    let mut reader = csv_reader(export.body);
     let mut rows = reader.records();
     let header = header_row(&mut rows)?;
     let identity = IdentityColumns::from_header(header.iter());
     let cols = RowColumns::from_header(&header)?;
+    let numbers = number_format_of(export.body, cols.metric_value);
     let mut report = Report::new("", Format::CsvDetails);
     let mut results: Vec<KernelResult> = Vec::new();
     let mut index_of: HashMap<u64, usize> = HashMap::new();
     let mut skipped = Skipped::new("row", "line");
     for row in rows {
         let row = row.map_err(|e| csv_error(&e))?;
-        if row.iter().all(|c| c.trim().is_empty()) {
+        if row.iter().all(|c| c.trim().is_empty()) || export.passes_over(&row) {
             continue;
         }
         let Some(id) = identity.id_of(&row) else {
-            skipped.add("without a result ID", line_of(&row));
+            skipped.add("without a result ID", export.line_of(&row));
             continue;
         };
         let index = *index_of.entry(id).or_insert_with(|| {
@@ -122,11 +176,12 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
         let Some(result) = results.get_mut(index) else {
             continue;
         };
-        if let Err(message) = add_row(result, &row, &cols) {
-            skipped.add(&message, line_of(&row));
+        if let Err(message) = add_row(result, &row, &cols, numbers) {
+            skipped.add(&message, export.line_of(&row));
         }
     }
     report.warnings.extend(skipped.warnings());
+    report.notes.extend(export.other.note());
     for result in &mut results {
         result.index_section_metrics();
     }
@@ -135,9 +190,36 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
     Ok(report)
 }
 
+/// Telling numbers enough to decide an export's number format.
+const TELLING_ENOUGH: usize = 64;
+
+/// The number format of an export's metric values, decided from the values themselves (until
+/// enough of them told).
+fn number_format_of(body: &str, value_column: Option<usize>) -> NumberFormat {
+    let Some(col) = value_column else {
+        return NumberFormat::Point;
+    };
+    let mut tally = Tally::default();
+    for row in csv_reader(body).records().skip(1).map_while(Result::ok) {
+        if let Some(value) = row.get(col) {
+            tally.add(value.trim());
+        }
+        if tally.told() >= TELLING_ENOUGH {
+            break;
+        }
+    }
+    tally.decided().unwrap_or_default()
+}
+
 /// Adds one metric row or rule row to its result.
-fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> Result<(), String> {
-    let section = cell(row, Some(cols.section)).trim();
+fn add_row(
+    result: &mut KernelResult,
+    row: &StringRecord,
+    cols: &RowColumns,
+    numbers: NumberFormat,
+) -> Result<(), String> {
+    // Older versions printed some sections under other names.
+    let section = section_today(cell(row, Some(cols.section)).trim());
     let label = cell(row, Some(cols.metric_name)).trim();
     if !label.is_empty() {
         // `--metrics` runs and `--print-metric-name name` print metric names as labels.
@@ -146,7 +228,7 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
             .map(MetricKey::new);
         let metric = metric_from_printed(
             name,
-            cell(row, cols.metric_value),
+            &to_point(cell(row, cols.metric_value), numbers),
             cell(row, cols.metric_unit),
         );
         section_by_name(result.sections_mut(), section)
@@ -169,7 +251,10 @@ fn add_row(result: &mut KernelResult, row: &StringRecord, cols: &RowColumns) -> 
         kind,
         title: String::new(),
         message: cell(row, cols.rule_description).trim().to_string(),
-        speedup: speedup_of(cell(row, cols.speedup_type), cell(row, cols.speedup)),
+        speedup: speedup_of(
+            cell(row, cols.speedup_type),
+            &to_point(cell(row, cols.speedup), numbers),
+        ),
         focus_metrics: Vec::new(),
         guidance: Vec::new(),
     };
