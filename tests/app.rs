@@ -77,7 +77,7 @@ fn details_page_shows_sol_bars_sections_metrics_and_rules() {
             "register/thread",
             "16,777,216",
             "PolicySpread",
-            "KB/block",
+            "Kbyte/block",
             // Rule results with kind and estimated speedup.
             "OPT",
             "Est. Local Speedup: 23.72%",

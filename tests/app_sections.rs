@@ -11,7 +11,7 @@ use common::app_harness::{
     assert_label, has_label, has_label_containing, new_app, open_ok, settle_ok, show_page,
 };
 use common::{fixture_file, temp_dir};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::ui::{PageId, ThemeChoice};
 
 /// Item labels the Details page shows for the first kernel (vector_add) of `kernels_full`.
@@ -36,6 +36,38 @@ fn details_page_shows_the_report_bodies() {
     assert_label(&h, "Global Loads");
     // The memory chart's label switch.
     assert_label(&h, "Transfer Size");
+}
+
+#[test]
+fn roofline_inputs_wait_behind_one_click_scaled_as_ncu_prints_them() {
+    let dir = temp_dir("sections_roofline_inputs");
+    let file = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let mut h = open_ok(vec![file], false);
+    show_page(&mut h, PageId::Details);
+    let headers: Vec<String> = h
+        .query_all_by_label_contains("Chart inputs (")
+        .filter_map(|n| n.accesskit_node().label())
+        .collect();
+    assert!(!headers.is_empty(), "roofline bodies with their inputs");
+    assert!(
+        !has_label(&h, "Theoretical DRAM Bytes Accessible"),
+        "inputs start closed"
+    );
+    // Scrolled out of view: opened the way assistive tools open them.
+    for i in 0..headers.len() {
+        if let Some(node) = h.query_all_by_label_contains("Chart inputs (").nth(i) {
+            node.click_accesskit();
+        }
+        h.run();
+    }
+    assert!(has_label_containing(
+        &h,
+        "Theoretical DRAM Bytes Accessible"
+    ));
+    // 1,280 bytes per cycle and a bandwidth stored without its per-second, as ncu shows them.
+    assert!(has_label(&h, "1.28 Kbyte/cycle"));
+    assert!(has_label_containing(&h, "Tbyte/s"));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -25,11 +25,13 @@ struct Expected {
     duration_needed: bool,
 }
 
-/// The rows of `EXPECTED.tsv`; `None` when the corpus is not there (a checkout on its own).
-fn expected() -> Option<Vec<Expected>> {
-    let tsv = std::fs::read_to_string(corpus_dir().join("EXPECTED.tsv")).ok()?;
-    let rows = tsv
-        .lines()
+/// The rows of `EXPECTED.tsv`. The corpus sits beside the project (`../shared`), in CI too:
+/// without it the test fails rather than check nothing.
+fn expected() -> Vec<Expected> {
+    let path = corpus_dir().join("EXPECTED.tsv");
+    let tsv = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (the public text corpus)", path.display()));
+    tsv.lines()
         .skip(1)
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
@@ -40,8 +42,7 @@ fn expected() -> Option<Vec<Expected>> {
                 duration_needed: cells[2].trim() == "1",
             }
         })
-        .collect();
-    Some(rows)
+        .collect()
 }
 
 /// The decompressed bytes of a corpus file.
@@ -107,10 +108,7 @@ fn check(e: &Expected) -> Result<String, String> {
 
 #[test]
 fn every_file_gives_its_expected_results() {
-    let Some(rows) = expected() else {
-        eprintln!("{} is missing: nothing to check", corpus_dir().display());
-        return;
-    };
+    let rows = expected();
     assert!(rows.len() >= 32, "{} rows", rows.len());
     let mut failed = Vec::new();
     for e in &rows {
@@ -138,9 +136,7 @@ fn load(file: &str) -> Report {
 
 #[test]
 fn every_file_compared_with_itself_changes_nothing() {
-    let Some(rows) = expected() else {
-        return;
-    };
+    let rows = expected();
     for e in rows.iter().filter(|e| e.results > 0) {
         let report = load(&e.file);
         let diff = diff_reports(&report, &report, &DiffOptions::default());
@@ -166,9 +162,7 @@ fn every_file_compared_with_itself_changes_nothing() {
 
 #[test]
 fn files_without_results_exit_2_with_a_reason() {
-    let Some(rows) = expected() else {
-        return;
-    };
+    let rows = expected();
     let dir = common::temp_dir("text-public");
     for e in rows.iter().filter(|e| e.results == 0) {
         let path = dir.join(&e.file);
@@ -191,9 +185,7 @@ fn files_without_results_exit_2_with_a_reason() {
 
 #[test]
 fn strict_passes_files_whose_only_extra_text_is_the_programs() {
-    let Some(rows) = expected() else {
-        return;
-    };
+    let rows = expected();
     // Complete files with program output around ncu's blocks: nothing of ncu's is lost.
     let complete = [
         "AndrewXu22__optimal_unified_memory__bfs_adapt.default.profile.result.csv",
@@ -225,9 +217,6 @@ fn number(report: &Report, index: usize, metric: &str) -> f64 {
 #[test]
 fn a_decimal_comma_page_and_an_older_summary_read_their_values() {
     let file = "garsanca__GPUs__lab1_README.md.txt";
-    if expected().is_none() {
-        return;
-    }
     let r = load(file);
     // `6,72`, `13.490.336`, `9.420.231,80`, `9,97 msecond`: the details page of a European
     // locale.
@@ -246,9 +235,6 @@ fn a_decimal_comma_page_and_an_older_summary_read_their_values() {
 
 #[test]
 fn speed_of_light_of_every_version_gives_duration_and_throughputs() {
-    if expected().is_none() {
-        return;
-    }
     for file in [
         // 2019.5-2020.1: `SOL FB`, `SM [%]`, `Memory [%]`, text and CSV.
         "AndrewXu22__optimal_unified_memory__bfs_adapt.default.profile.result.txt",
@@ -287,9 +273,6 @@ fn speed_of_light_of_every_version_gives_duration_and_throughputs() {
 
 #[test]
 fn rules_of_type_ok_are_read() {
-    if expected().is_none() {
-        return;
-    }
     for file in [
         "YukeWang96__TC-GNN_ATC23__profile_amazon.log",
         "YukeWang96__TC-GNN_ATC23__prof_cora.csv",

@@ -261,18 +261,22 @@ fn load_unless_cancelled(
         _ => load(request),
     };
     match loaded {
-        Err(OpenError::Load(e)) => Err(sass_export_of(request).unwrap_or(OpenError::Load(e))),
+        Err(OpenError::Load(e)) if !control.is_cancelled() => {
+            Err(sass_export_of(request).unwrap_or(OpenError::Load(e)))
+        }
         other => other,
     }
 }
 
 /// A file that is no result may be ncu's Source page export: its SASS text, as the outcome
-/// that adds it to the Source page. Exports are small; a large file is not read again.
+/// that adds it to the Source page. Exports are small; a large file is not read again, nor
+/// anything but a regular file (a pipe would wait for a writer that never comes).
 fn sass_export_of(request: &OpenRequest) -> Option<OpenError> {
     const MAX_EXPORT_BYTES: u64 = 256 << 20;
     let (name, bytes) = match request {
         OpenRequest::Path(path) => {
-            if std::fs::metadata(path).ok()?.len() > MAX_EXPORT_BYTES {
+            let meta = std::fs::metadata(path).ok()?;
+            if !meta.is_file() || meta.len() > MAX_EXPORT_BYTES {
                 return None;
             }
             (path.display().to_string(), std::fs::read(path).ok()?)

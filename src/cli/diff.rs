@@ -3,8 +3,8 @@
 
 use super::output::render_rows;
 use crate::analysis::compare::export::{
-    self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, MAX_WHY, MarkdownOptions,
-    delta_text, short_name, time_delta_text, value_text,
+    self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, MarkdownOptions, delta_text,
+    short_name, time_delta_text,
 };
 use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
@@ -14,6 +14,7 @@ use crate::analysis::compare::{
 };
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
+use crate::model::format::stored_value_text;
 use crate::model::units::format_value;
 use crate::parse;
 use clap::{Args, ValueEnum};
@@ -364,8 +365,8 @@ pub fn render_text(
                 format!("{}→{}", c.kernel.base_id, c.kernel.current_id),
                 short_name(&c.kernel.name, 40),
                 m.key.clone(),
-                value_text(&m.base, &m.unit),
-                value_text(&m.current, &m.unit),
+                stored_value_text(&m.base, &m.unit),
+                stored_value_text(&m.current, &m.unit),
                 delta_text(Some(m)),
                 m.verdict.name().to_string(),
             ]);
@@ -463,7 +464,7 @@ pub fn render_text(
             for c in &k.changes {
                 out.push_str(&format!("      = {c}\n"));
             }
-            for w in k.why.iter().take(MAX_WHY) {
+            for w in export::listed_why(&k.why) {
                 let mark = match w.agrees {
                     Some(true) => '+',
                     Some(false) => '-',

@@ -9,7 +9,7 @@ use crate::analysis::sections::paired::{Paired, PairedContent, PairedSection, pa
 use crate::analysis::sections::{bodies_of, missing_note};
 use crate::model::section_body::SectionBodies;
 use crate::model::units::format_value;
-use crate::model::{Metric, Report, Value};
+use crate::model::{Metric, Report};
 use serde_json::{Value as Json, json};
 use std::path::{Path, PathBuf};
 
@@ -81,11 +81,7 @@ pub fn report_json(rep: &Report) -> Json {
 /// A metric's value as the text form prints it: auto-scaled with its unit, instances after
 /// the aggregate as ncu prints them (`agg (v1; v2; …)`).
 pub fn value_text(m: &Metric) -> String {
-    let one = |v: &Value| match v.as_f64() {
-        Some(x) => format_value(x, &m.unit),
-        None => v.to_string(),
-    };
-    let mut s = one(&m.value);
+    let mut s = crate::model::format::metric_text(m.view());
     if !m.instances.is_empty() {
         let values: Vec<String> = m
             .instances

@@ -2,6 +2,7 @@
 
 pub mod body;
 pub mod catalog;
+pub mod format;
 pub mod intern;
 pub mod metric;
 pub mod metric_store;

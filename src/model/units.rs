@@ -122,7 +122,7 @@ pub fn auto_scale(base: &str, value: f64) -> (String, f64) {
                 ("ns".into(), 1.0)
             }
         }
-        "byte" | "hz" | "byte/s" | "byte/block" => {
+        _ if base == "byte" || base == "hz" || base.starts_with("byte/") => {
             let (num, rest) = match base.split_once('/') {
                 Some((n, r)) => (n, format!("/{r}")),
                 None => (base, String::new()),

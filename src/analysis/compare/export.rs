@@ -4,6 +4,7 @@
 
 use super::metric_diff::{MetricDiff, Verdict, metric_label};
 use super::{MatchedDiff, ReportDiff, UnmatchedResult};
+use crate::model::format::stored_value_text;
 use crate::model::units::format_value;
 use crate::model::{Value, names};
 use serde_json::{Value as Json, json};
@@ -244,14 +245,6 @@ pub fn suggested_lines(diff: &ReportDiff) -> Vec<String> {
 /// `1 pair`, `3 pairs`: a count with the noun in the number it needs.
 pub fn count_text(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// A value in its base unit, formatted for people.
-pub fn value_text(v: &Value, unit: &str) -> String {
-    match v.as_f64() {
-        Some(x) if x.is_finite() => format_value(x, unit),
-        _ => v.to_string(),
-    }
 }
 
 /// `name` in at most `max` characters (8 at the least): its start and its end with `…`
@@ -672,8 +665,8 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
                 "| {} | {} | {} | {} | {} | {} |\n",
                 md_code(&short_name(&c.kernel.name, 50)),
                 md_code(&m.key),
-                md_text(&value_text(&m.base, &m.unit)),
-                md_text(&value_text(&m.current, &m.unit)),
+                md_text(&stored_value_text(&m.base, &m.unit)),
+                md_text(&stored_value_text(&m.current, &m.unit)),
                 delta_text(Some(m)),
                 m.verdict.name(),
             ));
@@ -722,7 +715,7 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
             for c in &k.changes {
                 out.push_str(&format!("  - {}\n", md_text(c)));
             }
-            for w in k.why.iter().take(MAX_WHY) {
+            for w in listed_why(&k.why) {
                 out.push_str(&format!("  - {}\n", md_text(&w.text)));
             }
         }
@@ -732,6 +725,31 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
 
 /// How many explanations the text forms list per kernel.
 pub const MAX_WHY: usize = 5;
+
+/// How many of the listed explanations are kept for those that point against the way the
+/// duration went (a faster kernel's new bank conflicts or barrier stalls).
+const MAX_WHY_AGAINST: usize = 2;
+
+/// The explanations every output lists for a pair (window, text, Markdown, HTML): the
+/// [`MAX_WHY`] first of the ranked list, except that up to two that point against the
+/// duration's way are never crowded out by those that agree with it.
+pub fn listed_why(why: &[super::Explanation]) -> Vec<&super::Explanation> {
+    let against: Vec<&super::Explanation> = why
+        .iter()
+        .filter(|w| w.agrees == Some(false))
+        .take(MAX_WHY_AGAINST)
+        .collect();
+    let keep_for = |n: usize| MAX_WHY.saturating_sub(n);
+    let mut out: Vec<&super::Explanation> = why
+        .iter()
+        .filter(|w| w.agrees != Some(false))
+        .take(keep_for(against.len()))
+        .collect();
+    // Fewer agreeing ones leave room for more of the others, in their ranked order.
+    let room = MAX_WHY.saturating_sub(out.len());
+    out.extend(why.iter().filter(|w| w.agrees == Some(false)).take(room));
+    out
+}
 
 #[cfg(test)]
 mod tests {
@@ -758,6 +776,46 @@ mod tests {
             Speed::Unknown,
         );
         delta_text(d.as_ref())
+    }
+
+    #[test]
+    fn the_listed_why_keeps_room_for_what_points_against_the_duration() {
+        use crate::analysis::compare::{Explanation, WhyKind};
+        let w = |subject: &str, agrees: Option<bool>| Explanation {
+            kind: WhyKind::RuleAppeared,
+            subject: subject.into(),
+            text: subject.into(),
+            base: None,
+            current: None,
+            agrees,
+            score: 1.0,
+        };
+        // A faster kernel: six reasons agree, two new problems point the other way.
+        let mut why: Vec<Explanation> = (0..6).map(|i| w(&format!("ok{i}"), Some(true))).collect();
+        why.push(w("new bank conflicts", Some(false)));
+        why.push(w("new barrier stalls", Some(false)));
+        let listed: Vec<&str> = super::listed_why(&why)
+            .iter()
+            .map(|e| e.subject.as_str())
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                "ok0",
+                "ok1",
+                "ok2",
+                "new bank conflicts",
+                "new barrier stalls"
+            ]
+        );
+        // With few that agree, the rest fill up in their ranked order.
+        let few = vec![
+            w("ok", Some(true)),
+            w("a", Some(false)),
+            w("b", Some(false)),
+            w("c", Some(false)),
+        ];
+        assert_eq!(super::listed_why(&few).len(), 4);
     }
 
     #[test]

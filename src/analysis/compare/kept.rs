@@ -47,11 +47,6 @@ fn is_headline(key: &str) -> bool {
     key == names::DURATION || HEADLINE_METRICS.iter().any(|(k, _)| *k == key)
 }
 
-/// |Δ%| for ordering the biggest changes (an unknown change counts as infinite).
-fn magnitude(m: &MetricDiff) -> f64 {
-    m.delta_pct.map_or(f64::INFINITY, f64::abs)
-}
-
 impl<'a> Kept<'a> {
     /// What a comparison keeps: `keep`, or everything when it is `restricted` to chosen
     /// metrics.
@@ -89,13 +84,16 @@ impl<'a> Kept<'a> {
         }
         self.positions.push(positions);
         if self.top.len() > max_changes {
-            // The order of `listed_changes`: worse first, then the largest |Δ%|, then the
+            // The order of `listed_changes`: worse first, then the largest change weight, then the
             // current kernel's index, then the order of the pairs and their metrics.
             self.top.sort_by(|a, b| {
                 let wa = a.metric.verdict != Verdict::Worse;
                 let wb = b.metric.verdict != Verdict::Worse;
                 wa.cmp(&wb)
-                    .then(magnitude(&b.metric).total_cmp(&magnitude(&a.metric)))
+                    .then(
+                        super::export::change_weight(&b.metric)
+                            .total_cmp(&super::export::change_weight(&a.metric)),
+                    )
                     .then(a.current_index.cmp(&b.current_index))
                     .then((a.pair, a.position).cmp(&(b.pair, b.position)))
             });

@@ -4,7 +4,7 @@
 //! executed; the occupancy limiter and occupancy.
 
 use super::metric_diff::{Speed, delta_pct, metric_number};
-use crate::app::format::value_text;
+use crate::model::format::value_text;
 use crate::model::{KernelResult, RuleKind, RuleResult};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -293,6 +293,9 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         threshold_pct: threshold,
         metrics: None,
     };
+    // Against other kernels only (none of the baselines is the same function) the changes
+    // are shown, but neither side is an improvement on the other.
+    let other_kernel = bases.iter().all(|b| !relate(b, cur).0);
     for (side, (_, b)) in key.bases.iter().zip(&base_results) {
         let shapes = (launch_shape(b), launch_shape(cur));
         let shape_differs = matches!(shapes, (Some(x), Some(y)) if x != y);
@@ -310,11 +313,18 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
             } else {
                 format!(" ({})", launch.join("; "))
             };
-            notes.push(format!(
-                "Different kernels: {} against {cur_name}{launch}; their changes are shown \
-                 without a verdict.",
-                side.title
-            ));
+            notes.push(if other_kernel {
+                format!(
+                    "Different kernels: {} against {cur_name}{launch}; their changes are \
+                     shown without a verdict.",
+                    side.title
+                )
+            } else {
+                format!(
+                    "Different kernels: {} against {cur_name}{launch}.",
+                    side.title
+                )
+            });
         } else if !changes.is_empty() {
             notes.push(format!("{}: {}.", side.title, changes.join("; ")));
         }
@@ -372,9 +382,6 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         kernel_name(cur),
         bases.first().map(|b| kernel_name(b)).unwrap_or_default()
     ));
-    // Against another kernel (none of the baselines is the same function) the changes are
-    // shown, but neither side is an improvement on the other.
-    let other_kernel = bases.iter().all(|b| !relate(b, cur).0);
     let (mut duration, mut sections) = (duration, sections);
     if other_kernel {
         let neutral = |v: &mut Verdict| {

@@ -91,7 +91,7 @@ pub fn session_info(c: &Container<'_>) -> SessionInfo {
                             name.strip_prefix("device__attribute_")
                                 .unwrap_or(name)
                                 .to_string(),
-                            a.value.as_ref().map_or_else(String::new, value_text),
+                            a.value.as_ref().map_or_else(String::new, attribute_text),
                         )
                     })
                     .collect(),
@@ -136,7 +136,7 @@ fn push_system(
 }
 
 /// A stored value as text (integers exact, strings as they are).
-fn value_text(v: &MetricValue) -> String {
+fn attribute_text(v: &MetricValue) -> String {
     match value_of(v) {
         Value::Missing => String::new(),
         other => other.to_string(),

@@ -148,7 +148,7 @@ fn number(cells: &[Cell], column: usize) -> f64 {
 }
 
 /// A value as the tables print it.
-fn value_text(v: f64) -> String {
+fn cell_text(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {
@@ -159,8 +159,8 @@ fn value_text(v: f64) -> String {
 /// A change as the Δ column prints it.
 fn delta_text(v: Option<f64>) -> String {
     match v {
-        Some(v) if v > 0.0 => format!("+{}", value_text(v)),
-        Some(v) => value_text(v),
+        Some(v) if v > 0.0 => format!("+{}", cell_text(v)),
+        Some(v) => cell_text(v),
         None => String::new(),
     }
 }
@@ -179,8 +179,8 @@ fn stall_reasons(ui: &mut egui::Ui, view: &SourceView, cells: &[Cell], line: u32
             ui.label(
                 egui::RichText::new(format!(
                     "{name} {} ({} not issued)",
-                    value_text(s.samples),
-                    value_text(s.not_issued)
+                    cell_text(s.samples),
+                    cell_text(s.not_issued)
                 ))
                 .monospace(),
             );
@@ -401,14 +401,14 @@ impl SourcePage {
                             Some(d) => format!(
                                 "{:>5} {:>10} {:>9}  {}",
                                 line.line,
-                                value_text(v),
+                                cell_text(v),
                                 delta_text(d),
                                 text_of(i).trim_end()
                             ),
                             None => format!(
                                 "{:>5} {:>10}  {}",
                                 line.line,
-                                value_text(v),
+                                cell_text(v),
                                 text_of(i).trim_end()
                             ),
                         };
@@ -494,7 +494,7 @@ impl SourcePage {
                         let text = format!(
                             "{:#x} {:>10} {:>5}  {}",
                             ins.address,
-                            value_text(v),
+                            cell_text(v),
                             line,
                             ins.sass.as_deref().unwrap_or("")
                         );

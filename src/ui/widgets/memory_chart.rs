@@ -140,7 +140,7 @@ pub fn amount_text(l: &Link, mode: LabelMode) -> String {
         LabelMode::TransferSize => match (l.amount, l.amount_kind) {
             (Some(v), Amount::Bytes) => bytes(v, "byte"),
             (Some(v), k) => format!("{} {}", compact(v), k.short()),
-            (None, _) => "n/a".into(),
+            (None, _) => crate::model::format::NOT_MEASURED.into(),
         },
         LabelMode::Throughput => match l.per_second {
             Some(v) if l.amount_kind == Amount::Bytes => bytes(v, "byte/s"),

@@ -7,21 +7,15 @@
 use super::memory_chart;
 use super::timeline as timeline_widget;
 use crate::analysis::sections::{memory_table, numa, stalls, timeline};
+use crate::model::format::{NOT_MEASURED, value_text as value_text_in};
 use crate::model::section_body::{BodyItem, BodyRow, ItemKind, SectionBodies};
 use crate::model::units::format_value;
 use crate::model::{Metric, Value};
 use egui::{Color32, RichText, Sense, Stroke, vec2};
 
-/// The value of a metric as the tables print it.
+/// The value of a metric as the tables print it (the model's one formatter).
 pub fn value_text(m: &Metric) -> String {
-    match m.as_f64() {
-        Some(v) if v.is_finite() => format_value(v, &m.unit),
-        Some(_) => "n/a".to_string(),
-        None => match &m.value {
-            Value::Missing => "n/a".to_string(),
-            v => v.to_string(),
-        },
-    }
+    crate::model::format::metric_text(m.view())
 }
 
 /// The name a body selector gives a body (`Body 2` when it has none).
@@ -147,8 +141,13 @@ pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem, with_label: bool) {
         }
         ItemKind::NumaTable => numa_ui(ui, item),
         ItemKind::RooflineChart => {
-            ui.weak("Drawn on the Roofline page; the values:");
-            table(ui, item);
+            // ncu-ui draws the chart here; its inputs (hundreds of rows for the tensor
+            // rooflines) stay one click away.
+            ui.weak("The chart is drawn on the Roofline page (Ctrl+4).");
+            egui::CollapsingHeader::new(format!("Chart inputs ({} values)", item.rows.len()))
+                .id_salt(("roofline_inputs", &item.label))
+                .default_open(false)
+                .show(ui, |ui| table(ui, item));
         }
         ItemKind::SourceMetricTable => {
             table(ui, item);
@@ -552,8 +551,8 @@ fn memory_table_ui(ui: &mut egui::Ui, item: &BodyItem) {
                 match cell {
                     Some(c) => {
                         let text = match c.value {
-                            Some(v) => format_value(v, memory_cell_unit(&c.unit)),
-                            None => "n/a".to_string(),
+                            Some(v) => value_text_in(v, memory_cell_unit(&c.unit)),
+                            None => NOT_MEASURED.to_string(),
                         };
                         let unused = c.value.is_none();
                         let label = if unused {
@@ -587,8 +586,8 @@ fn memory_table_ui(ui: &mut egui::Ui, item: &BodyItem) {
                         for c in &g.other {
                             ui.monospace(&c.metric);
                             ui.label(match c.value {
-                                Some(v) => format_value(v, &c.unit),
-                                None => "n/a".to_string(),
+                                Some(v) => value_text_in(v, &c.unit),
+                                None => NOT_MEASURED.to_string(),
                             });
                             ui.end_row();
                         }

@@ -257,11 +257,7 @@ fn why_ui(ui: &mut egui::Ui, view: &SideBySide) {
     egui::CollapsingHeader::new("Why it changed")
         .default_open(true)
         .show(ui, |ui| {
-            for w in pair
-                .why
-                .iter()
-                .take(crate::analysis::compare::export::MAX_WHY)
-            {
+            for w in crate::analysis::compare::export::listed_why(&pair.why) {
                 let text = RichText::new(&w.text);
                 match (w.agrees, verdict) {
                     (Some(true), Some(v)) => ui.label(text.color(theme::verdict_color(ui, v))),
