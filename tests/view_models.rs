@@ -313,3 +313,31 @@ fn two_baselines_give_the_mean_of_the_same_kernel() {
     let block = row(&v, "launch__block_size");
     assert_eq!(block.baselines, vec!["256".to_string(), "256".to_string()]);
 }
+
+#[test]
+fn selection_and_baseline_visibility_change_only_through_commands() {
+    use sightline::app::Command;
+    let (mut state, _) = opened();
+    state.handle(Command::Select(at(&state, 4)));
+    assert_eq!(state.selection(), Some(at(&state, 4)));
+    // A result that is not open is not selected.
+    let gone = ResultRef {
+        index: 999,
+        ..at(&state, 0)
+    };
+    state.handle(Command::Select(gone));
+    assert_eq!(state.selection(), Some(at(&state, 4)));
+    state.handle(Command::SetBaseline(at(&state, 3)));
+    assert!(state.baselines()[0].visible);
+    state.handle(Command::ShowBaseline {
+        index: 0,
+        visible: false,
+    });
+    assert!(!state.baselines()[0].visible);
+    // A position past the list changes nothing.
+    state.handle(Command::ShowBaseline {
+        index: 5,
+        visible: false,
+    });
+    assert_eq!(state.baselines().len(), 1);
+}

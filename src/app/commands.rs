@@ -89,6 +89,10 @@ pub enum Command {
     ClearRecent,
     /// Hide the notice bar.
     DismissNotice,
+    /// Select a result (a click in the table, a key, a link); ignored when it is not open.
+    Select(ResultRef),
+    /// Show or hide the baseline at this position of the list in the comparisons.
+    ShowBaseline { index: usize, visible: bool },
     /// Make a result a baseline.
     SetBaseline(ResultRef),
     /// Stop using the baseline at this position of the list.

@@ -269,6 +269,16 @@ impl AppState {
             Command::DismissFailed(id) => self.workspace.dismiss_failed(id),
             Command::ClearRecent => self.settings.recent_files.clear(),
             Command::DismissNotice => self.notice = None,
+            Command::Select(at) => {
+                if self.workspace.result(at).is_some() {
+                    self.selection = Some(at);
+                }
+            }
+            Command::ShowBaseline { index, visible } => {
+                if let Some(b) = self.settings.baselines.get_mut(index) {
+                    b.visible = visible;
+                }
+            }
             Command::SetBaseline(at) => {
                 baselines::add(&mut self.settings.baselines, &self.workspace, at);
             }

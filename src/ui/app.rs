@@ -380,8 +380,8 @@ impl SightlineApp {
                     ui,
                     &self.state.workspace,
                     &self.state.file_notices,
-                    &mut self.state.selection,
-                    &mut self.state.settings.baselines,
+                    self.state.selection,
+                    &self.state.settings.baselines,
                     &mut self.queued,
                     watch_note.as_deref(),
                 );
@@ -565,7 +565,7 @@ impl SightlineApp {
         self.pages
             .show(ui, page, &cx, &mut self.state.settings, &mut self.queued);
         if let Some(at) = self.pages.take_selection_request() {
-            self.state.selection = Some(at);
+            self.queued.push(Command::Select(at));
         }
     }
 

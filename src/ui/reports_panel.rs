@@ -29,8 +29,8 @@ pub fn show(
     ui: &mut egui::Ui,
     workspace: &Workspace,
     file_notices: &FileNotices,
-    selection: &mut Option<ResultRef>,
-    baselines: &mut [Baseline],
+    selection: Option<ResultRef>,
+    baselines: &[Baseline],
     commands: &mut Vec<Command>,
     watch_note: Option<&str>,
 ) {
@@ -65,10 +65,10 @@ pub fn show(
                             open.load_time.as_secs_f64()
                         ));
                     if label.clicked() && !open.report.results.is_empty() {
-                        *selection = Some(ResultRef {
+                        commands.push(Command::Select(ResultRef {
                             report: open.id,
                             index: 0,
-                        });
+                        }));
                     }
                 });
                 ui.indent(("report_facts", open.id.0), |ui| {
@@ -115,7 +115,7 @@ pub fn show(
             }
             if !workspace.reports().is_empty() || !baselines.is_empty() {
                 ui.add_space(8.0);
-                baselines_ui(ui, selection, baselines, commands);
+                baselines_ui(ui, baselines, commands);
             }
         });
 }
@@ -184,18 +184,13 @@ fn pending_ui(ui: &mut egui::Ui, pending: &[PendingLoad], commands: &mut Vec<Com
 
 /// The baselines: a checkbox to show or hide each (in its colour), a button to remove it, its
 /// report, or a button to open its file again.
-fn baselines_ui(
-    ui: &mut egui::Ui,
-    selection: &mut Option<ResultRef>,
-    baselines: &mut [Baseline],
-    commands: &mut Vec<Command>,
-) {
+fn baselines_ui(ui: &mut egui::Ui, baselines: &[Baseline], commands: &mut Vec<Command>) {
     ui.heading("Baselines");
     if baselines.is_empty() {
         ui.weak("None. Use \"Set as baseline\" in a result's header or its row's context menu.");
         return;
     }
-    for (i, b) in baselines.iter_mut().enumerate() {
+    for (i, b) in baselines.iter().enumerate() {
         let title = b.title();
         ui.horizontal(|ui| {
             if icon_button(ui, "×", &format!("Remove baseline {title}")).clicked() {
@@ -204,8 +199,14 @@ fn baselines_ui(
             let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
             ui.painter()
                 .rect_filled(rect, 2.0, crate::ui::widgets::theme::rgb(b.color));
-            ui.checkbox(&mut b.visible, &title)
-                .on_hover_text("Show this baseline in the comparisons");
+            let mut visible = b.visible;
+            if ui
+                .checkbox(&mut visible, &title)
+                .on_hover_text("Show this baseline in the comparisons")
+                .changed()
+            {
+                commands.push(Command::ShowBaseline { index: i, visible });
+            }
         });
         ui.indent(("baseline_facts", i), |ui| match (b.attached, &b.path) {
             (Some(at), _) => {
@@ -214,7 +215,7 @@ fn baselines_ui(
                     .on_hover_text("Select this result")
                     .clicked()
                 {
-                    *selection = Some(at);
+                    commands.push(Command::Select(at));
                 }
             }
             (None, Some(path)) => {

@@ -39,11 +39,12 @@ impl ResultsTable {
         view: &mut TableView,
         workspace: &Workspace,
         sort: SortState,
-        selection: &mut Option<ResultRef>,
+        selection: Option<ResultRef>,
         to: Move,
+        commands: &mut Vec<Command>,
     ) {
-        if let Some((pos, at)) = view.moved(workspace, sort, *selection, to) {
-            *selection = Some(at);
+        if let Some((pos, at)) = view.moved(workspace, sort, selection, to) {
+            commands.push(Command::Select(at));
             self.scroll_to = Some(pos);
         }
     }
@@ -61,7 +62,7 @@ impl ResultsTable {
         let workspace = &*workspace;
         let sort = &mut settings.sort;
         let baseline_list = &settings.baselines;
-        self.keyboard(ui, view, workspace, *sort, selection);
+        self.keyboard(ui, view, workspace, *sort, *selection, commands);
         ui.horizontal(|ui| {
             let label = ui.label("Filter kernels");
             ui.add(
@@ -193,7 +194,7 @@ impl ResultsTable {
             sort.clicked(column);
         }
         if let Some(result) = clicked_row {
-            *selection = Some(result);
+            commands.push(Command::Select(result));
         }
     }
 
@@ -205,7 +206,8 @@ impl ResultsTable {
         view: &mut TableView,
         workspace: &Workspace,
         sort: SortState,
-        selection: &mut Option<ResultRef>,
+        selection: Option<ResultRef>,
+        commands: &mut Vec<Command>,
     ) {
         if ui.input_mut(|i| i.consume_shortcut(&FIND_SHORTCUT)) {
             ui.memory_mut(|m| m.request_focus(filter_id()));
@@ -238,7 +240,7 @@ impl ResultsTable {
             }
         });
         if let Some(to) = to {
-            self.move_selection(view, workspace, sort, selection, to);
+            self.move_selection(view, workspace, sort, selection, to, commands);
         }
     }
 }
