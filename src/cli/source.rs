@@ -108,10 +108,7 @@ pub fn load_views(
     options: &SourceOptions,
     kernel: Option<&str>,
 ) -> Result<Vec<Result<SourceView, String>>, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = parse::read_whole(path)?;
     let report = parse::parse_bytes(path, &bytes)?;
     let index = if parse::detect::is_ncu_rep(&bytes) {
         parse::ncu_rep::CodeIndex::new(&bytes).map_err(|source| LoadError::Parse {
