@@ -96,13 +96,8 @@ fn load_compressed(
             ),
         });
     }
-    load_plain(
-        path,
-        &decompressed.path.to_path_buf(),
-        &head,
-        Some(decompressed),
-        &mut second_half,
-    )
+    let file = Path::to_path_buf(&decompressed.path);
+    load_plain(path, &file, &head, Some(decompressed), &mut second_half)
 }
 
 /// Loads the plain content of `file` (starting with `head`) as the file at `path`; `temp` is

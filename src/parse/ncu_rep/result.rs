@@ -491,7 +491,8 @@ fn kernel_grid(
     if product(g).map(|p| p as f64) == Some(blocks) {
         return stored;
     }
-    let per_axis = |grid: u64, block: u64| (block > 0 && grid % block == 0).then(|| grid / block);
+    let per_axis =
+        |grid: u64, block: u64| (block > 0 && grid.is_multiple_of(block)).then(|| grid / block);
     let in_blocks = || {
         Some(Dim3 {
             x: per_axis(g.x, b.x)?,
