@@ -6,7 +6,8 @@
 use super::workspace::{ResultRef, Workspace};
 use crate::analysis::occupancy::{
     self, CcOrigin, CurveKind, GpuLimits, LaunchConfig, Limiter, LimitsSource, Occupancy,
-    OccupancyAnalysis, OccupancyError, OccupancyOptions, calculate, curves,
+    OccupancyAnalysis, OccupancyError, OccupancyOptions, ShownLimit, StoredLimits, calculate,
+    curves,
 };
 use crate::model::names;
 use crate::model::units::group_thousands;
@@ -133,7 +134,12 @@ pub fn view_of(
         limits_source: limits_source_text(&analysis),
         limiter: limiter_text(o),
         printed_mismatch,
-        rows: limit_rows(&analysis.limits, &analysis.launch, o),
+        rows: limit_rows(
+            &analysis.limits,
+            &analysis.launch,
+            o,
+            Some(&analysis.stored),
+        ),
         what_if,
         what_if_text,
         curves,
@@ -224,12 +230,15 @@ fn limiter_name(l: Limiter) -> &'static str {
     }
 }
 
-fn limit_text(v: Option<u32>) -> String {
-    v.map_or_else(|| "no limit".into(), |v| v.to_string())
-}
-
-/// The block limit of each resource, the limiters marked.
-pub fn limit_rows(limits: &GpuLimits, launch: &LaunchConfig, o: &Occupancy) -> Vec<LimitRow> {
+/// The block limit of each resource, the limiters marked: the report's stored limit where
+/// `stored` has one (the kernel's own launch), else the calculator's, marked computed.
+pub fn limit_rows(
+    limits: &GpuLimits,
+    launch: &LaunchConfig,
+    o: &Occupancy,
+    stored: Option<&StoredLimits>,
+) -> Vec<LimitRow> {
+    let shown = |l: Limiter| ShownLimit::of(l, stored, o).text();
     let registers_per_block = o.registers_per_warp * u64::from(o.warps_per_block);
     let n = |v: u64| group_thousands(&v.to_string());
     let row = |limiter, label, blocks, per_block, per_sm, detail| LimitRow {
@@ -245,7 +254,7 @@ pub fn limit_rows(limits: &GpuLimits, launch: &LaunchConfig, o: &Occupancy) -> V
         row(
             Limiter::Registers,
             "Block Limit Registers",
-            limit_text(o.limits.registers),
+            shown(Limiter::Registers),
             format!("{} regs", n(registers_per_block)),
             format!("{} regs", n(u64::from(limits.registers_per_sm))),
             format!(
@@ -256,7 +265,7 @@ pub fn limit_rows(limits: &GpuLimits, launch: &LaunchConfig, o: &Occupancy) -> V
         row(
             Limiter::SharedMem,
             "Block Limit Shared Mem",
-            limit_text(o.limits.shared_mem),
+            shown(Limiter::SharedMem),
             format!("{} B", n(o.shared_mem_per_block_allocated)),
             o.shared_mem_config_used
                 .map_or_else(|| "none fits".into(), |c| format!("{} B", n(c))),
@@ -271,7 +280,7 @@ pub fn limit_rows(limits: &GpuLimits, launch: &LaunchConfig, o: &Occupancy) -> V
         row(
             Limiter::Warps,
             "Block Limit Warps",
-            limit_text(o.limits.warps),
+            shown(Limiter::Warps),
             format!("{} warps", o.warps_per_block),
             format!("{} warps", limits.max_warps_per_sm),
             format!("{} threads per block", launch.block_size),
@@ -279,7 +288,7 @@ pub fn limit_rows(limits: &GpuLimits, launch: &LaunchConfig, o: &Occupancy) -> V
         row(
             Limiter::Blocks,
             "Block Limit SM",
-            o.limits.blocks.to_string(),
+            shown(Limiter::Blocks),
             "1 block".into(),
             format!("{} blocks", limits.max_blocks_per_sm),
             "The SM's block slots".into(),
@@ -287,7 +296,7 @@ pub fn limit_rows(limits: &GpuLimits, launch: &LaunchConfig, o: &Occupancy) -> V
         row(
             Limiter::Barriers,
             "Block Limit Barriers",
-            o.limits.barriers_as_reported().to_string(),
+            shown(Limiter::Barriers),
             match launch.barriers {
                 1 => "1 barrier".into(),
                 b => format!("{b} barriers"),

@@ -22,7 +22,7 @@ pub fn load(
     let Some(path) = path else {
         return Err("The Source page needs a .ncu-rep report file (made with --set full).".into());
     };
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = crate::parse::read_whole(path).map_err(|e| e.to_string())?;
     if !crate::parse::detect::is_ncu_rep(&bytes) {
         return Err("The Source page needs a .ncu-rep report: text and CSV exports hold no per-instruction metrics.".into());
     }

@@ -97,6 +97,7 @@ pub(crate) fn print_reports(
     as_json: bool,
     json: impl FnOnce(&[Report], &[LoadError]) -> String,
     table: impl FnOnce(&[Report]) -> String,
+    strict: bool,
 ) -> i32 {
     let (reports, errors) = load_all(files);
     let out = if as_json {
@@ -104,8 +105,19 @@ pub(crate) fn print_reports(
     } else {
         table(&reports)
     };
+    let code = super::output::finish(&out, &errors, as_json);
+    let failed = super::warnings::report_problems(&reports, strict);
     leave_for_exit(reports);
-    super::output::finish(&out, &errors, as_json)
+    exit_code(code, failed)
+}
+
+/// A command's exit code once the reports' problems are told: 2 where one is an error (a
+/// warning under `--strict`, a file without results).
+pub(crate) fn exit_code(code: i32, failed: bool) -> i32 {
+    match code {
+        0 if failed => 2,
+        code => code,
+    }
 }
 
 /// Hands the reports to the process exit instead of freeing them one allocation at a time: the

@@ -78,6 +78,9 @@ pub enum Command {
         /// change.
         #[arg(long, value_name = "FILE")]
         baseline: Option<PathBuf>,
+        /// Treat every warning (a skipped result, section, metric or line) as an error.
+        #[arg(long)]
+        strict: bool,
         /// Files to read.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -96,6 +99,9 @@ pub struct AnalysisArgs {
     /// Compute capability (such as 8.6) for sources that do not say, marked as assumed.
     #[arg(long, value_name = "MAJOR.MINOR")]
     pub arch: Option<String>,
+    /// Treat every warning (a skipped result, section, metric or line) as an error.
+    #[arg(long)]
+    pub strict: bool,
     /// Files to read.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
@@ -111,13 +117,14 @@ pub fn run(command: Command) -> i32 {
             files,
         } => summary::run(&files, summary::Form::pick(json, csv), strict),
         Command::Diff(args) => diff::run(&args),
-        Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref()),
-        Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref()),
+        Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref(), a.strict),
+        Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref(), a.strict),
         Command::Sections {
             json,
             baseline,
+            strict,
             files,
-        } => sections::run(&files, baseline.as_deref(), json),
+        } => sections::run(&files, baseline.as_deref(), json, strict),
         Command::Source(a) => source::run(&a),
     }
 }

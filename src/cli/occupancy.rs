@@ -36,7 +36,8 @@ pub(crate) fn file_label(rep: &Report) -> String {
 }
 
 /// Runs the command.
-pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>) -> i32 {
+/// Every report's warnings go to stderr; `strict` makes them errors (exit code 2).
+pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>, strict: bool) -> i32 {
     let assumed_cc = match parse_arch(arch) {
         Ok(cc) => cc,
         Err(message) => {
@@ -53,6 +54,7 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>) -> i32 {
         as_json,
         |reports, errors| render_json(reports, errors, &options),
         |reports| render_table(reports, &options),
+        strict,
     )
 }
 
@@ -95,12 +97,17 @@ pub fn result_json(r: &KernelResult, a: Result<&OccupancyAnalysis, String>) -> J
         "shared_mem_config_size": a.launch.shared_mem_config,
         "barriers": a.launch.barriers,
         "limits": {
-            "registers": o.limits.registers,
-            "shared_mem": o.limits.shared_mem,
-            "warps": o.limits.warps,
-            "blocks": o.limits.blocks,
-            "barriers": o.limits.barriers_as_reported(),
+            "registers": a.shown(Limiter::Registers).value,
+            "shared_mem": a.shown(Limiter::SharedMem).value,
+            "warps": a.shown(Limiter::Warps).value,
+            "blocks": a.shown(Limiter::Blocks).value,
+            "barriers": a.shown(Limiter::Barriers).value,
         },
+        "limits_computed": Limiter::ALL
+            .into_iter()
+            .filter(|&l| a.shown(l).computed)
+            .map(Limiter::name)
+            .collect::<Vec<_>>(),
         "limiter": limiter_text(a),
         "limiters": o.limiters,
         "theoretical_blocks_per_sm": o.active_blocks,
@@ -127,8 +134,11 @@ pub fn render_json(reports: &[Report], errors: &[LoadError], options: &Occupancy
     json_document(reports, errors)
 }
 
-fn opt(v: Option<u32>) -> String {
-    v.map_or_else(|| "-".into(), |v| v.to_string())
+/// A block limit in the table: the stored one, or the calculator's marked `*` (computed).
+fn shown(a: &OccupancyAnalysis, limiter: Limiter) -> String {
+    let s = a.shown(limiter);
+    let v = s.value.map_or_else(|| "-".into(), |v| v.to_string());
+    if s.computed { format!("{v}*") } else { v }
 }
 
 /// The plain-text table of `occupancy`.
@@ -157,12 +167,12 @@ pub fn render_table(reports: &[Report], options: &OccupancyOptions) -> String {
                         a.launch.block_size.to_string(),
                         a.launch.registers_per_thread.to_string(),
                         a.launch.shared_mem_per_block().to_string(),
-                        opt(o.limits.registers),
-                        opt(o.limits.shared_mem),
-                        opt(o.limits.warps),
-                        o.limits.blocks.to_string(),
-                        if a.limits.enforces_barriers() {
-                            o.limits.barriers_as_reported().to_string()
+                        shown(&a, Limiter::Registers),
+                        shown(&a, Limiter::SharedMem),
+                        shown(&a, Limiter::Warps),
+                        shown(&a, Limiter::Blocks),
+                        if a.limits.enforces_barriers() || a.stored.barriers.is_some() {
+                            shown(&a, Limiter::Barriers)
                         } else {
                             "-".into()
                         },
@@ -174,6 +184,11 @@ pub fn render_table(reports: &[Report], options: &OccupancyOptions) -> String {
                     ]);
                     for n in &a.notes {
                         *notes.entry(n.clone()).or_default() += 1;
+                    }
+                    if Limiter::ALL.into_iter().any(|l| a.shown(l).computed) {
+                        *notes
+                            .entry("limits marked * are computed: the report stores none".into())
+                            .or_default() += 1;
                     }
                 }
                 Err(e) => {

@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Runs the command.
-pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>) -> i32 {
+/// Every report's warnings go to stderr; `strict` makes them errors (exit code 2).
+pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>, strict: bool) -> i32 {
     let assumed_cc = match parse_arch(arch) {
         Ok(cc) => cc,
         Err(message) => {
@@ -28,6 +29,7 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>) -> i32 {
         as_json,
         |reports, errors| render_json(reports, errors, &options),
         |reports| render_table(reports, &options),
+        strict,
     )
 }
 

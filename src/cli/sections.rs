@@ -14,7 +14,8 @@ use serde_json::{Value as Json, json};
 use std::path::{Path, PathBuf};
 
 /// Runs the command.
-pub fn run(files: &[PathBuf], baseline: Option<&Path>, as_json: bool) -> i32 {
+/// Every report's warnings (the baseline's too) go to stderr; `strict` makes them errors.
+pub fn run(files: &[PathBuf], baseline: Option<&Path>, as_json: bool, strict: bool) -> i32 {
     let baseline = match baseline {
         Some(path) => match load_all(&[path.to_path_buf()]) {
             (mut reports, _) if !reports.is_empty() => Some(reports.remove(0)),
@@ -39,8 +40,11 @@ pub fn run(files: &[PathBuf], baseline: Option<&Path>, as_json: bool) -> i32 {
         } else {
             reports.iter().map(|r| compared_text(base, r)).collect()
         };
+        let code = finish(&out, &errors, as_json);
+        let failed =
+            super::warnings::report_problems(std::iter::once(base).chain(&reports), strict);
         leave_for_exit(reports);
-        return finish(&out, &errors, as_json);
+        return super::loading::exit_code(code, failed);
     }
     let out = if as_json {
         let docs: Vec<Json> = reports.iter().map(report_json).collect();
@@ -52,8 +56,10 @@ pub fn run(files: &[PathBuf], baseline: Option<&Path>, as_json: bool) -> i32 {
     } else {
         reports.iter().map(render_text).collect::<String>()
     };
+    let code = finish(&out, &errors, as_json);
+    let failed = super::warnings::report_problems(&reports, strict);
     leave_for_exit(reports);
-    finish(&out, &errors, as_json)
+    super::loading::exit_code(code, failed)
 }
 
 /// The JSON object of one report: per result its sections' bodies.

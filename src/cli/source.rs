@@ -18,6 +18,9 @@ pub struct SourceArgs {
     /// Print the SASS listing as Nsight Compute's `--page source --csv` does.
     #[arg(long)]
     pub csv: bool,
+    /// Treat every warning (a skipped result, section, metric or line) as an error.
+    #[arg(long)]
+    pub strict: bool,
     /// Only results whose kernel name contains this text.
     #[arg(long, value_name = "NAME")]
     pub kernel: Option<String>,
@@ -58,8 +61,10 @@ pub fn run(args: &SourceArgs) -> i32 {
         }
     }
     let mut errors = Vec::new();
+    // What each report skipped: told on stderr, errors under --strict.
+    let mut warnings = Vec::new();
     let baseline = match &args.baseline {
-        Some(path) => match load_views(path, &options, args.kernel.as_deref()) {
+        Some(path) => match load_views(path, &options, args.kernel.as_deref(), &mut warnings) {
             Ok(views) => views.into_iter().filter_map(Result::ok).collect(),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -70,7 +75,7 @@ pub fn run(args: &SourceArgs) -> i32 {
     };
     let mut reports = Vec::new();
     for path in &args.files {
-        match load_views(path, &options, args.kernel.as_deref()) {
+        match load_views(path, &options, args.kernel.as_deref(), &mut warnings) {
             Ok(views) => reports.push((path.clone(), views)),
             Err(e) => errors.push(e),
         }
@@ -99,7 +104,14 @@ pub fn run(args: &SourceArgs) -> i32 {
             }
         }
     }
-    if errors.is_empty() { 0 } else { 2 }
+    for w in &warnings {
+        eprintln!("{}: {w}", if args.strict { "error" } else { "warning" });
+    }
+    if errors.is_empty() && (!args.strict || warnings.is_empty()) {
+        0
+    } else {
+        2
+    }
 }
 
 /// The Source page of every result of one file (errors per result as text).
@@ -107,12 +119,16 @@ pub fn load_views(
     path: &std::path::Path,
     options: &SourceOptions,
     kernel: Option<&str>,
+    warnings: &mut Vec<String>,
 ) -> Result<Vec<Result<SourceView, String>>, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = parse::read_whole(path)?;
     let report = parse::parse_bytes(path, &bytes)?;
+    warnings.extend(
+        report
+            .warnings
+            .iter()
+            .map(|w| format!("{}: {w}", path.display())),
+    );
     let index = if parse::detect::is_ncu_rep(&bytes) {
         parse::ncu_rep::CodeIndex::new(&bytes).map_err(|source| LoadError::Parse {
             path: path.to_path_buf(),

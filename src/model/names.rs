@@ -27,3 +27,32 @@ pub fn is_metric_name(label: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
 }
+
+/// Metrics that reports of ncu 2019 (`.nsight-cuprof-report`, e.g. on Pascal) store under
+/// older names, with the name of today each stands for: (old, today's). The views ask for
+/// today's name; a result that stores only the old one answers with it.
+pub const LEGACY_METRICS: [(&str, &str); 4] = [
+    ("gpu__time_duration", DURATION),
+    ("gpu__compute_memory_sol_pct", SOL_MEMORY),
+    ("sm__sol_pct", SOL_COMPUTE),
+    (
+        "sm__active_warps_avg_per_active_cycle_pct",
+        ACHIEVED_OCCUPANCY,
+    ),
+];
+
+/// The older name a metric of today was stored under, if it had one.
+pub fn legacy_name(today: &str) -> Option<&'static str> {
+    LEGACY_METRICS
+        .iter()
+        .find(|(_, new)| *new == today)
+        .map(|(old, _)| *old)
+}
+
+/// Today's name of a metric stored under an older name.
+pub fn today_name(old: &str) -> Option<&'static str> {
+    LEGACY_METRICS
+        .iter()
+        .find(|(o, _)| *o == old)
+        .map(|(_, new)| *new)
+}

@@ -388,11 +388,18 @@ impl KernelResult {
         self.sections().iter().find(|s| s.name == name)
     }
 
-    /// The metric stored under `key` (an ncu metric name or `Section/Label`).
+    /// The metric stored under `key` (an ncu metric name or `Section/Label`); for today's
+    /// name of a metric older reports store under another ([`super::names::LEGACY_METRICS`]),
+    /// the metric stored under that name.
     pub fn metric(&self, key: &str) -> Option<MetricView<'_>> {
         match self.content.head_metric(key) {
             Some(kept) => kept,
-            None => self.metrics().get(key),
+            None => {
+                let metrics = self.metrics();
+                metrics
+                    .get(key)
+                    .or_else(|| super::names::legacy_name(key).and_then(|old| metrics.get(old)))
+            }
         }
     }
 

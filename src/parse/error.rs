@@ -1,5 +1,6 @@
 //! Errors of the parsers and of loading a file.
 
+use super::compressed::DecompressError;
 use std::path::PathBuf;
 
 /// Why bytes could not be read as a result.
@@ -17,6 +18,9 @@ pub enum ParseError {
     /// A text form is malformed at a line.
     #[error("line {line}: {message}")]
     Line { line: usize, message: String },
+    /// Compressed content that could not be decompressed.
+    #[error(transparent)]
+    Decompress(#[from] DecompressError),
 }
 
 /// Why a file could not be loaded; always names the file.
@@ -31,6 +35,11 @@ pub enum LoadError {
     Parse { path: PathBuf, source: ParseError },
     #[error("{}: file is too large ({size} bytes)", path.display())]
     TooLarge { path: PathBuf, size: u64 },
+    #[error("{}: {source}", path.display())]
+    Decompress {
+        path: PathBuf,
+        source: DecompressError,
+    },
 }
 
 impl LoadError {
@@ -39,7 +48,20 @@ impl LoadError {
         match self {
             LoadError::Io { path, .. }
             | LoadError::Parse { path, .. }
-            | LoadError::TooLarge { path, .. } => path,
+            | LoadError::TooLarge { path, .. }
+            | LoadError::Decompress { path, .. } => path,
         }
+    }
+
+    /// The same error naming `path` instead (a decompressed copy's error names the file the
+    /// user opened).
+    pub fn naming(mut self, file: &std::path::Path) -> Self {
+        match &mut self {
+            LoadError::Io { path, .. }
+            | LoadError::Parse { path, .. }
+            | LoadError::TooLarge { path, .. }
+            | LoadError::Decompress { path, .. } => *path = file.to_path_buf(),
+        }
+        self
     }
 }

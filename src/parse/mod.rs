@@ -2,6 +2,7 @@
 //! [`Report`]. Feeds both the app and the command line.
 
 pub mod cli_text;
+pub mod compressed;
 pub mod csv_details;
 pub mod csv_raw;
 pub mod cubin;
@@ -43,14 +44,73 @@ pub fn load_path(path: &Path) -> Result<Report, LoadError> {
 
 /// Loads a file, telling `progress` the bytes read so far and the file's size. The form is
 /// decided from the first [`HEAD_BYTES`]: a native report is opened with its results read on
-/// demand; binary content of any other kind is refused before the rest is read.
+/// demand; binary content of any other kind is refused before the rest is read. A compressed
+/// file (zstd, gzip, xz: [`compressed`]) is decompressed once into a temporary file, which is
+/// then read as a plain file would be.
 pub fn load_path_with_progress(
     path: &Path,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Report, LoadError> {
     let head = read::read_head(path, HEAD_BYTES)?;
-    if detect::is_ncu_rep(&head) {
-        let mut report = ncu_rep::open(path, progress)?;
+    if let Some(kind) = compressed::detect(&head) {
+        return load_compressed(path, kind, progress);
+    }
+    load_plain(path, path, &head, None, progress)
+}
+
+/// Loads a decompressed copy of the compressed file at `path`. Progress counts the compressed
+/// file's bytes: the first half while decompressing, the second while reading the copy.
+fn load_compressed(
+    path: &Path,
+    kind: compressed::Compression,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Report, LoadError> {
+    let decompressed = compressed::decompress_file(
+        path,
+        kind,
+        compressed::MAX_DECOMPRESSED,
+        &mut |done, total| progress(done / 2, total),
+    )
+    .map_err(|e| match e {
+        compressed::FileError::Io(source) => LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+        compressed::FileError::Decompress(source) => LoadError::Decompress {
+            path: path.to_path_buf(),
+            source,
+        },
+    })?;
+    let total = std::fs::metadata(path).map_or(0, |m| m.len());
+    let size = decompressed.size.max(1);
+    let mut second_half = |done: u64, _: u64| {
+        let share = u128::from(done.min(size)) * u128::from(total - total / 2) / u128::from(size);
+        progress(total / 2 + share as u64, total);
+    };
+    let head = read::read_head(&decompressed.path, HEAD_BYTES).map_err(|e| e.naming(path))?;
+    if compressed::detect(&head).is_some() {
+        return Err(LoadError::Parse {
+            path: path.to_path_buf(),
+            source: ParseError::NotAResult(
+                "compressed twice: decompress the outer layer first".into(),
+            ),
+        });
+    }
+    let file = Path::to_path_buf(&decompressed.path);
+    load_plain(path, &file, &head, Some(decompressed), &mut second_half)
+}
+
+/// Loads the plain content of `file` (starting with `head`) as the file at `path`; `temp` is
+/// the decompressed copy `file` is, kept as long as the report reads from it.
+fn load_plain(
+    path: &Path,
+    file: &Path,
+    head: &[u8],
+    temp: Option<compressed::Decompressed>,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Report, LoadError> {
+    if detect::is_ncu_rep(head) {
+        let mut report = ncu_rep::open::open_from(path, file, temp.map(|t| t.path), progress)?;
         report.source = path.to_path_buf();
         return Ok(report);
     }
@@ -61,12 +121,30 @@ pub fn load_path_with_progress(
     if head.is_empty() {
         return Err(refuse("the file is empty"));
     }
-    if looks_binary(&head) {
+    if looks_binary(head) {
         return Err(refuse("binary content that is not an .ncu-rep report"));
     }
-    let bytes = read_file(path, MAX_TEXT_BYTES)?;
+    let bytes = read_file(file, MAX_TEXT_BYTES).map_err(|e| e.naming(path))?;
+    drop(temp);
     progress(bytes.len() as u64, bytes.len() as u64);
     parse_bytes(path, &bytes)
+}
+
+/// The whole content of a file, decompressed where it is compressed (what the Source page
+/// reads: a report's embedded cubins and source files).
+pub fn read_whole(path: &Path) -> Result<Vec<u8>, LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    match compressed::detect(&bytes) {
+        Some(kind) => compressed::decompress_bytes(kind, &bytes, compressed::MAX_DECOMPRESSED)
+            .map_err(|source| LoadError::Decompress {
+                path: path.to_path_buf(),
+                source,
+            }),
+        None => Ok(bytes),
+    }
 }
 
 /// Parses bytes of any supported form; `source` names them in the report and in errors.
@@ -80,8 +158,23 @@ pub fn parse_bytes(source: &Path, bytes: &[u8]) -> Result<Report, LoadError> {
     Ok(report)
 }
 
-/// Detects the form and parses.
+/// Detects the form and parses; compressed bytes are decompressed in memory first (up to
+/// [`MAX_TEXT_BYTES`]).
 pub fn parse_any(bytes: &[u8]) -> Result<Report, ParseError> {
+    if let Some(kind) = compressed::detect(bytes) {
+        let plain = compressed::decompress_bytes(kind, bytes, MAX_TEXT_BYTES)?;
+        if compressed::detect(&plain).is_some() {
+            return Err(ParseError::NotAResult(
+                "compressed twice: decompress the outer layer first".into(),
+            ));
+        }
+        return parse_plain(&plain);
+    }
+    parse_plain(bytes)
+}
+
+/// Detects the form of bytes that are not compressed and parses.
+fn parse_plain(bytes: &[u8]) -> Result<Report, ParseError> {
     if detect::is_ncu_rep(bytes) {
         return ncu_rep::parse(bytes);
     }

@@ -16,7 +16,7 @@ pub const NUM: &str = "~#num~";
 
 /// Rewrites the oracle's JSON so every bare number (and Python's `NaN`) becomes a marked
 /// string: serde_json's default float parsing is not guaranteed to be correctly rounded, and
-/// `NaN` is not JSON.
+/// `NaN` and `Infinity` are not JSON.
 pub fn quote_numbers(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len() + text.len() / 4);
@@ -31,7 +31,11 @@ pub fn quote_numbers(text: &str) -> String {
             }
             i += 1;
             out.push_str(&text[start..i.min(b.len())]);
-        } else if c == b'-' || c.is_ascii_digit() || text[i..].starts_with("NaN") {
+        } else if c == b'-'
+            || c.is_ascii_digit()
+            || text[i..].starts_with("NaN")
+            || text[i..].starts_with("Infinity")
+        {
             let start = i;
             while i < b.len() && !matches!(b[i], b',' | b']' | b'}' | b' ' | b'\n') {
                 i += 1;

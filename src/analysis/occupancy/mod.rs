@@ -8,11 +8,13 @@ pub mod calculator;
 pub mod curves;
 pub mod inputs;
 pub mod limits;
+pub mod stored;
 
 pub use calculator::{BlockLimits, LaunchConfig, Limiter, LimiterSet, Occupancy, calculate};
 pub use curves::{Curve, CurveKind};
 pub use inputs::{CcOrigin, LaunchInputs, OccupancyError};
 pub use limits::GpuLimits;
+pub use stored::{ShownLimit, StoredLimits};
 
 use crate::model::{Device, KernelResult, names};
 use serde::Serialize;
@@ -86,6 +88,8 @@ pub struct OccupancyAnalysis {
     pub achieved_warps_per_sm: Option<f64>,
     /// What was inferred or assumed while reading the inputs.
     pub notes: Vec<String>,
+    /// The block limits the report stores: shown in place of the calculator's.
+    pub stored: StoredLimits,
 }
 
 impl OccupancyAnalysis {
@@ -101,6 +105,12 @@ impl OccupancyAnalysis {
             .filter(|k| k.applies_to(&self.limits))
             .map(|k| self.curve(k))
             .collect()
+    }
+
+    /// The block limit shown for `limiter` of the kernel's launch: the stored one, else the
+    /// calculator's (marked computed).
+    pub fn shown(&self, limiter: Limiter) -> ShownLimit {
+        ShownLimit::of(limiter, Some(&self.stored), &self.occupancy)
     }
 
     /// Recomputes the calculator for changed inputs (a what-if), keeping the device.
@@ -137,6 +147,7 @@ pub fn analyze(
         achieved_occupancy_pct: result.number(names::ACHIEVED_OCCUPANCY),
         achieved_warps_per_sm: result.number("sm__warps_active.avg.per_cycle_active"),
         notes: read.notes,
+        stored: StoredLimits::read(result),
         limits,
     })
 }

@@ -39,11 +39,11 @@ pub fn decode_result_head(
     id: u64,
 ) -> Result<Decoded, ParseError> {
     let at = |rel: usize, what: &str| corrupt(entry.offset + rel, format!("result {id}: {what}"));
-    // The first entry of each head metric (as the full decode keeps the first of duplicates).
+    // The last entry of each head metric (as the full decode keeps the last of duplicates).
     let mut found: [Option<(usize, &[u8])>; HEAD_KEYS] = [None; HEAD_KEYS];
     let (head, parts) = scan_result(ctx, entry, id, |name_id, offset, bytes| {
         if let Some(slot) = ctx.head_slot(name_id)
-            && let Some(place @ None) = found.get_mut(slot)
+            && let Some(place) = found.get_mut(slot)
         {
             *place = Some((offset, bytes));
         }

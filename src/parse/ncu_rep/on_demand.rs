@@ -1,6 +1,7 @@
 //! Decoding a result of an opened `.ncu-rep` file when a view asks for it: one positioned read
 //! of the result's message into a reused buffer, then the same decoder that opening used.
 //! The file stays open (read only); a file changed in place since it was opened is refused.
+//! A compressed report is read from its decompressed copy, which the source owns.
 
 use super::container::{Entry, corrupt};
 use super::head::decode_result_head;
@@ -42,11 +43,15 @@ pub struct OnDemand {
     ctx: OnceLock<Context>,
     entries: OnceLock<Vec<ResultEntry>>,
     clock: AtomicU64,
+    /// The decompressed copy the file is, when the report was compressed: removed with the
+    /// source, that is when the report and every result of it are dropped.
+    _temp: Option<tempfile::TempPath>,
 }
 
 impl OnDemand {
-    /// A source reading from `file`, opened at `path`.
-    pub fn new(path: &Path, file: File) -> io::Result<Self> {
+    /// A source reading from `file`, opened for `path` (which errors name); `temp` is the
+    /// temporary file `file` is, if it is one, removed when the source is dropped.
+    pub fn new(path: &Path, file: File, temp: Option<tempfile::TempPath>) -> io::Result<Self> {
         let stamp = stamp_of(&file)?;
         Ok(OnDemand {
             path: path.to_path_buf(),
@@ -58,6 +63,7 @@ impl OnDemand {
             ctx: OnceLock::new(),
             entries: OnceLock::new(),
             clock: AtomicU64::new(0),
+            _temp: temp,
         })
     }
 

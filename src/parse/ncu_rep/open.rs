@@ -26,14 +26,27 @@ const BATCH: usize = 8 << 20;
 /// Opens a report, reading result bodies on demand. `progress` is told the bytes read so far
 /// and the file's size.
 pub fn open(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, LoadError> {
+    open_from(path, path, None, progress)
+}
+
+/// Opens the report that is the content of `file` as the report at `path` (errors name
+/// `path`). `temp` is the temporary file `file` is, when it is a decompressed copy: the
+/// report's on-demand reader keeps it, and it is removed when the report is dropped.
+pub fn open_from(
+    path: &Path,
+    file: &Path,
+    temp: Option<tempfile::TempPath>,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Report, LoadError> {
     let io_error = |source| LoadError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let file = File::open(path).map_err(io_error)?;
-    let size = file.metadata().map_err(io_error)?.len();
+    let opened = File::open(file).map_err(io_error)?;
+    let size = opened.metadata().map_err(io_error)?.len();
     let source =
-        Arc::new(OnDemand::new(path, File::open(path).map_err(io_error)?).map_err(io_error)?);
+        Arc::new(OnDemand::new(path, File::open(file).map_err(io_error)?, temp).map_err(io_error)?);
+    let file = opened;
     let mut walk = Walk {
         input: Input {
             reader: BufReader::with_capacity(CHUNK, file),

@@ -61,11 +61,18 @@ impl Context {
             .iter()
             .map(|s| Unit::from_static(units::unit_of(s)))
             .collect();
+        // A metric stored under an older name fills its today's name's slot, where the report
+        // does not store today's name.
+        let slot_of = |name: &str| (0..HEAD_KEYS).position(|k| head_key(k) == name);
         let head_slot = strings
             .iter()
             .map(|s| {
-                (0..HEAD_KEYS)
-                    .position(|k| head_key(k) == s)
+                slot_of(s)
+                    .or_else(|| {
+                        crate::model::names::today_name(s)
+                            .filter(|today| !strings.iter().any(|t| t == today))
+                            .and_then(slot_of)
+                    })
                     .map_or(NOT_HEAD, |k| k as u8)
             })
             .collect();
@@ -325,9 +332,11 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         rule_msgs,
         nvtx,
     } = parts;
-    // Decoded in name order, so each metric is appended to the store. Duplicates
-    // (byte-identical in every file seen) keep the first copy.
-    entries.sort_by_key(|e| e.0);
+    // Decoded in name order, so each metric is appended to the store. A metric stored more
+    // than once keeps its last copy, as NVIDIA's module does: the copies differ where a
+    // report has two PM-sampling pass groups (`gpu__time_duration.sum` of each), and ncu
+    // shows the later one.
+    entries.sort_by_key(|e| (e.0, std::cmp::Reverse(e.1)));
     entries.dedup_by_key(|e| e.0);
     let mut metrics = MetricStore::with_capacity(entries.len(), 0);
     for &(_, offset, bytes) in &entries {
@@ -420,10 +429,10 @@ pub(super) fn identity(
             launch_shape(number, "launch__grid_dim"),
             launch_shape(number, "launch__block_dim"),
         ),
-        _ => (
-            dim3(head.grid_size.as_ref()),
-            dim3(head.block_size.as_ref()),
-        ),
+        _ => {
+            let block = dim3(head.block_size.as_ref());
+            (kernel_grid(head, block, number), block)
+        }
     };
     let result = KernelResult {
         id,
@@ -450,15 +459,51 @@ pub(super) fn identity(
     (result, applicability)
 }
 
-/// The launch metrics a graph's shape is read from.
-pub const LAUNCH_SHAPE_METRICS: [&str; 6] = [
+/// The launch metrics a graph's shape is read from, and those a kernel's grid is checked
+/// against.
+pub const LAUNCH_SHAPE_METRICS: [&str; 7] = [
     "launch__grid_dim_x",
     "launch__grid_dim_y",
     "launch__grid_dim_z",
     "launch__block_dim_x",
     "launch__block_dim_y",
     "launch__block_dim_z",
+    "launch__grid_size",
 ];
+
+/// A kernel's grid in blocks. Reports of ncu before 2020.3 store the launch's grid in threads
+/// (grid × block: `(156160, 1, 1)` for 1,220 blocks of 128); the launch metrics hold it in
+/// blocks, as ncu shows it: `launch__grid_dim_*` where stored, else the stored grid divided by
+/// the block where that gives `launch__grid_size` blocks.
+fn kernel_grid(
+    head: &ResultHead,
+    block: Option<Dim3>,
+    number: &dyn Fn(&str) -> Option<f64>,
+) -> Option<Dim3> {
+    let stored = dim3(head.grid_size.as_ref());
+    if let Some(dims) = launch_shape(number, "launch__grid_dim") {
+        return Some(dims);
+    }
+    let (Some(g), Some(b), Some(blocks)) = (stored, block, number("launch__grid_size")) else {
+        return stored;
+    };
+    let product = |d: Dim3| d.x.checked_mul(d.y)?.checked_mul(d.z);
+    if product(g).map(|p| p as f64) == Some(blocks) {
+        return stored;
+    }
+    let per_axis =
+        |grid: u64, block: u64| (block > 0 && grid.is_multiple_of(block)).then(|| grid / block);
+    let in_blocks = || {
+        Some(Dim3 {
+            x: per_axis(g.x, b.x)?,
+            y: per_axis(g.y, b.y)?,
+            z: per_axis(g.z, b.z)?,
+        })
+    };
+    in_blocks()
+        .filter(|&d| product(d).map(|p| p as f64) == Some(blocks))
+        .or(stored)
+}
 
 /// A shape from the three metrics `{prefix}_x`, `_y`, `_z`, when all are numbers.
 fn launch_shape(number: &dyn Fn(&str) -> Option<f64>, prefix: &str) -> Option<Dim3> {
