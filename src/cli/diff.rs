@@ -79,7 +79,7 @@ fn parse_fail_on(s: &str) -> Result<FailOn, String> {
     FailOn::parse(s).map_err(|e| e.to_string())
 }
 
-fn parse_pair(s: &str) -> Result<(u64, u64), String> {
+pub(crate) fn parse_pair(s: &str) -> Result<(u64, u64), String> {
     let bad = || format!("`{s}` is not a pair of result IDs (e.g. 7=7)");
     let (b, c) = s.split_once('=').ok_or_else(bad)?;
     Ok((

@@ -2,6 +2,7 @@
 
 pub mod diff;
 pub mod loading;
+pub mod mcp;
 pub mod occupancy;
 pub mod output;
 pub mod roofline;
@@ -85,6 +86,10 @@ pub enum Command {
     /// The Source page per result: CUDA lines and SASS instructions with Nsight Compute's
     /// Source page metric columns (warp-stall samples, instructions executed, memory traffic).
     Source(source::SourceArgs),
+    /// A Model Context Protocol server on stdin/stdout for agents: list results, details,
+    /// compare, source hot spots, occupancy (with a what-if) and roofline of the reports under
+    /// the given directories.
+    Mcp(mcp::McpArgs),
 }
 
 /// The arguments of `occupancy` and `roofline`.
@@ -119,5 +124,6 @@ pub fn run(command: Command) -> i32 {
             files,
         } => sections::run(&files, baseline.as_deref(), json),
         Command::Source(a) => source::run(&a),
+        Command::Mcp(a) => mcp::run(&a),
     }
 }
