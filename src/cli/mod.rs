@@ -10,6 +10,7 @@ pub mod sections;
 pub mod source;
 pub mod summary;
 pub mod summary_csv;
+pub mod summary_html;
 pub mod warnings;
 
 use clap::{Parser, Subcommand};
@@ -52,6 +53,10 @@ pub enum Command {
         /// Print CSV instead of a table: one row per result, numbers in base units.
         #[arg(long, conflicts_with = "json")]
         csv: bool,
+        /// Output form: table, json, csv, or html (one self-contained page with a chart of
+        /// the longest results, for CI artifacts).
+        #[arg(long, value_enum, conflicts_with_all = ["json", "csv"])]
+        format: Option<summary::Form>,
         /// Treat every warning (a skipped result, section, metric or line) as an error.
         #[arg(long)]
         strict: bool,
@@ -112,9 +117,14 @@ pub fn run(command: Command) -> i32 {
         Command::Summary {
             json,
             csv,
+            format,
             strict,
             files,
-        } => summary::run(&files, summary::Form::pick(json, csv), strict),
+        } => summary::run(
+            &files,
+            format.unwrap_or_else(|| summary::Form::pick(json, csv)),
+            strict,
+        ),
         Command::Diff(args) => diff::run(&args),
         Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref()),
         Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref()),

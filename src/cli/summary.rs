@@ -12,11 +12,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// The output form of `summary`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Form {
     Table,
     Json,
     Csv,
+    Html,
 }
 
 impl Form {
@@ -51,6 +52,15 @@ pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
             if errors.is_empty() { 0 } else { 2 }
         }
         Form::Table => finish(&render_table(&reports, &errors), &errors, false),
+        Form::Html => {
+            let names = distinct_names(&reports.iter().map(|r| &r.source).collect::<Vec<_>>());
+            let title = format!("Summary: {}", names.join(", "));
+            finish(
+                &super::summary_html::summary_html(&reports, &title),
+                &errors,
+                false,
+            )
+        }
     };
     let failed = super::warnings::report_problems(&reports, strict);
     super::loading::leave_for_exit(reports);

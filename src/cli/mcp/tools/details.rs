@@ -20,7 +20,7 @@ const DEFAULT_RULES: usize = 10;
 pub(super) const ENTRY: Entry = Entry {
     name: NAME,
     title: "Details of one result",
-    description: "One result of a report in full: Speed of Light, every section with its metrics (value in base units, unit, and as Nsight Compute prints it), and the rules with their estimated speedup, message and guidance, highest speedup first. `sections` narrows the sections; `max_rules` sets how many rules are listed.",
+    description: "One result of a report in full: Speed of Light (its section's metrics), every other section with its metrics (value in base units, unit, and as Nsight Compute prints it), and the rules with their estimated speedup, message and guidance, highest speedup first. `sections` narrows the sections; `max_rules` sets how many rules are listed.",
     input: input_schema::<Args>,
     output,
     call,
@@ -148,7 +148,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
         let sections: Vec<Json> = r
             .sections()
             .iter()
-            .filter(|s| wanted(s))
+            .filter(|s| wanted(s) && !is_speed_of_light(s))
             .map(|s| {
                 json!({
                     "name": s.name,
