@@ -118,7 +118,11 @@ fn diff_page_has_every_kernel_the_totals_and_the_chart() {
     check_self_contained(&page);
     let tags = check_well_formed(&page);
     assert!(tags.iter().any(|t| t == "svg"));
-    assert!(page.len() < 200_000, "small enough to attach: {} bytes", page.len());
+    assert!(
+        page.len() < 200_000,
+        "small enough to attach: {} bytes",
+        page.len()
+    );
 
     // Every matched kernel, with its IDs, in order of impact.
     let matched = doc["matched"].as_array().unwrap();
@@ -139,7 +143,9 @@ fn diff_page_has_every_kernel_the_totals_and_the_chart() {
             let t = |k: &serde_json::Value| k["time_delta_ns"].as_f64().map_or(-1.0, f64::abs);
             t(b).total_cmp(&t(a))
         });
-        v.iter().map(|k| k["time_delta_ns"].as_f64().unwrap_or(0.0)).collect()
+        v.iter()
+            .map(|k| k["time_delta_ns"].as_f64().unwrap_or(0.0))
+            .collect()
     };
     let first_ids = rows[0].split("</td>").next().unwrap();
     let biggest = matched
@@ -156,13 +162,19 @@ fn diff_page_has_every_kernel_the_totals_and_the_chart() {
 
     // The totals, as the text form gives them.
     let (_, text) = sightline(&["diff"], &[&before, &after]);
-    for line in text.lines().filter(|l| l.starts_with("Matched (") || l.starts_with("Net (")) {
+    for line in text
+        .lines()
+        .filter(|l| l.starts_with("Matched (") || l.starts_with("Net ("))
+    {
         assert!(page.contains(&escape(line)), "totals line `{line}`");
     }
 
     // The chart: one bar per kernel with a time change, at most 15.
     let svg = &page[page.find("<svg").unwrap()..page.find("</svg>").unwrap()];
-    let with_time = matched.iter().filter(|k| k["time_delta_ns"].is_number()).count();
+    let with_time = matched
+        .iter()
+        .filter(|k| k["time_delta_ns"].is_number())
+        .count();
     assert_eq!(svg.matches("<rect").count(), with_time.min(15));
 
     // Unmatched kernels and the suggested renames with their --pair argument.

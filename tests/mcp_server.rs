@@ -79,10 +79,7 @@ impl Client {
 
     /// Calls a tool and returns its result (which may be marked `isError`).
     fn call(&mut self, tool: &str, arguments: Json) -> Json {
-        let reply = self.request(
-            "tools/call",
-            json!({"name": tool, "arguments": arguments}),
-        );
+        let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
         assert!(reply.get("error").is_none(), "{tool}: {reply}");
         reply["result"].clone()
     }
@@ -99,7 +96,10 @@ impl Client {
         let structured = result["structuredContent"].clone();
         assert!(structured.is_object(), "{tool}: structured content");
         let copy: Json = serde_json::from_str(content[1]["text"].as_str().unwrap()).unwrap();
-        assert_eq!(copy, structured, "{tool}: the text copy is the structured content");
+        assert_eq!(
+            copy, structured,
+            "{tool}: the text copy is the structured content"
+        );
         structured
     }
 
@@ -187,7 +187,10 @@ fn every_tool_answers_with_the_oracle_values() {
 
     // list_results: every row's duration and Speed of Light as the oracle has them.
     let truth = common::load_truth("h100/kernels_full.truth.json.xz");
-    let list = c.structured("list_results", json!({"report": "full.ncu-rep", "limit": 100}));
+    let list = c.structured(
+        "list_results",
+        json!({"report": "full.ncu-rep", "limit": 100}),
+    );
     let rows = list["results"].as_array().unwrap();
     assert_eq!(rows.len(), truth.len());
     assert_eq!(list["report"]["cached"], false);
@@ -204,7 +207,10 @@ fn every_tool_answers_with_the_oracle_values() {
         ));
     }
     // A page of two: the rest is said to be left out; the report comes from the cache.
-    let page = c.structured("list_results", json!({"report": "full.ncu-rep", "limit": 2}));
+    let page = c.structured(
+        "list_results",
+        json!({"report": "full.ncu-rep", "limit": 2}),
+    );
     assert_eq!(page["results"].as_array().unwrap().len(), 2);
     assert_eq!(page["report"]["cached"], true);
     assert!(page["left_out"].as_str().unwrap().contains("offset"));
@@ -241,7 +247,10 @@ fn every_tool_answers_with_the_oracle_values() {
     }
     let rules = details["rules"].as_array().unwrap();
     assert_eq!(rules.len(), 3, "max_rules");
-    assert!(rules[0]["speedup_pct"].as_f64().unwrap() >= rules[1]["speedup_pct"].as_f64().unwrap_or(0.0));
+    assert!(
+        rules[0]["speedup_pct"].as_f64().unwrap()
+            >= rules[1]["speedup_pct"].as_f64().unwrap_or(0.0)
+    );
     assert!(details["left_out"].as_str().unwrap().contains("max_rules"));
 
     // occupancy, and a what-if with fewer registers.
@@ -249,16 +258,27 @@ fn every_tool_answers_with_the_oracle_values() {
         "occupancy",
         json!({"report": "full.ncu-rep", "result_id": hog_id, "registers_per_thread": 32}),
     );
-    let theoretical = occ["occupancy"]["theoretical_occupancy_pct"].as_f64().unwrap();
-    assert!(close(theoretical, hog.number("sm__maximum_warps_per_active_cycle_pct")));
+    let theoretical = occ["occupancy"]["theoretical_occupancy_pct"]
+        .as_f64()
+        .unwrap();
+    assert!(close(
+        theoretical,
+        hog.number("sm__maximum_warps_per_active_cycle_pct")
+    ));
     assert_eq!(occ["occupancy"]["limiter"], "registers");
-    assert!(occ["occupancy"].get("curves").is_none(), "curves only when asked");
+    assert!(
+        occ["occupancy"].get("curves").is_none(),
+        "curves only when asked"
+    );
     let what_if = &occ["what_if"];
     assert_eq!(what_if["registers_per_thread"], 32);
     assert!(what_if["theoretical_occupancy_pct"].as_f64().unwrap() > theoretical);
 
     // roofline.
-    let roof = c.structured("roofline", json!({"report": "full.ncu-rep", "result_id": hog_id}));
+    let roof = c.structured(
+        "roofline",
+        json!({"report": "full.ncu-rep", "result_id": hog_id}),
+    );
     assert_eq!(roof["roofline"]["estimated"], false);
     assert!(roof["roofline"]["achieved"]["fp32"].as_f64().unwrap() > 0.0);
     let bounds = roof["bounds"].as_array().unwrap();
@@ -315,8 +335,10 @@ fn every_tool_answers_with_the_oracle_values() {
         let impact = k["time_delta_ns"].as_f64().unwrap().abs();
         assert!(impact <= previous, "sorted by time won or lost");
         previous = impact;
-        assert!(["better", "worse", "unchanged", "neutral"]
-            .contains(&k["duration_ns"]["verdict"].as_str().unwrap()));
+        assert!(
+            ["better", "worse", "unchanged", "neutral"]
+                .contains(&k["duration_ns"]["verdict"].as_str().unwrap())
+        );
     }
     assert!(cmp["totals"]["noise_ns"].is_number());
     assert_eq!(cmp["threshold_pct"], 2.0);
@@ -359,7 +381,11 @@ fn the_server_reads_only_under_its_roots_and_survives_bad_requests() {
     std::fs::create_dir_all(&root).unwrap();
     std::fs::create_dir_all(&outside).unwrap();
     let inside = root.join("basic.ncu-rep");
-    std::fs::write(&inside, common::fixture_bytes("h100/kernels_basic.ncu-rep.xz")).unwrap();
+    std::fs::write(
+        &inside,
+        common::fixture_bytes("h100/kernels_basic.ncu-rep.xz"),
+    )
+    .unwrap();
     let secret = outside.join("secret.ncu-rep");
     std::fs::copy(&inside, &secret).unwrap();
     #[cfg(unix)]
@@ -402,9 +428,15 @@ fn the_server_reads_only_under_its_roots_and_survives_bad_requests() {
     // An unknown method, an unknown tool, wrong argument types, an unknown argument.
     let err = c.request("no/such/method", json!({}));
     assert_eq!(err["error"]["code"], -32601, "{err}");
-    let err = c.request("tools/call", json!({"name": "no_such_tool", "arguments": {}}));
+    let err = c.request(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
     assert_eq!(err["error"]["code"], -32602, "{err}");
-    let err = c.request("tools/call", json!({"name": "list_results", "arguments": {"report": 7}}));
+    let err = c.request(
+        "tools/call",
+        json!({"name": "list_results", "arguments": {"report": 7}}),
+    );
     assert_eq!(err["error"]["code"], -32602, "{err}");
     let err = c.request(
         "tools/call",
@@ -422,7 +454,10 @@ fn the_server_reads_only_under_its_roots_and_survives_bad_requests() {
     );
     assert_eq!(err["error"]["code"], -32602, "{err}");
     // A result ID the report does not have: the tool says which IDs it has.
-    let r = c.call("result_details", json!({"report": "basic.ncu-rep", "result_id": 999999}));
+    let r = c.call(
+        "result_details",
+        json!({"report": "basic.ncu-rep", "result_id": 999999}),
+    );
     assert_eq!(r["isError"], true);
     assert!(r["content"][0]["text"].as_str().unwrap().contains("999999"));
 

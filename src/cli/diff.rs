@@ -9,11 +9,11 @@ use crate::analysis::compare::export::{
 use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
 use crate::analysis::compare::html;
-use crate::analysis::html_page::escape;
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
 use crate::analysis::compare::{
     DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_streamed, rediff_pairs,
 };
+use crate::analysis::html_page::escape;
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
 use crate::model::units::format_value;

@@ -45,9 +45,9 @@ impl SightlineServer {
             Err(e @ (ToolError::Unknown(_) | ToolError::Arguments { .. })) => {
                 Err(ErrorData::invalid_params(e.to_string(), None))
             }
-            Err(e @ ToolError::Failed(_)) => {
-                Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())]))
-            }
+            Err(e @ ToolError::Failed(_)) => Ok(CallToolResult::error(vec![ContentBlock::text(
+                e.to_string(),
+            )])),
         }
     }
 }

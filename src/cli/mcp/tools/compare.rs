@@ -368,7 +368,9 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
         (None, None) => {
             let index = |r: &Report, id: u64, side: &str| {
                 r.results.iter().position(|x| x.id == id).ok_or_else(|| {
-                    ToolError::Failed(format!("pairs: the {side} report has no result with ID {id}"))
+                    ToolError::Failed(format!(
+                        "pairs: the {side} report has no result with ID {id}"
+                    ))
                 })
             };
             let manual = pairs

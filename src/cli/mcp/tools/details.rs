@@ -109,7 +109,11 @@ fn ranked_rules(r: &KernelResult) -> Vec<(Option<&str>, &RuleResult)> {
     let mut rules: Vec<(Option<&str>, &RuleResult)> = r
         .sections()
         .iter()
-        .flat_map(|s| s.rules.iter().map(move |rule| (Some(s.name.as_str()), rule)))
+        .flat_map(|s| {
+            s.rules
+                .iter()
+                .map(move |rule| (Some(s.name.as_str()), rule))
+        })
         .chain(r.rules().iter().map(|rule| (None, rule)))
         .collect();
     let key = |rule: &RuleResult| match rule.speedup {

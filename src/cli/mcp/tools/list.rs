@@ -2,8 +2,8 @@
 //! it, without the metrics), a page at a time.
 
 use super::{
-    Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema,
-    number_or_null, object_schema, open, report_json, report_schema,
+    Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, number_or_null,
+    object_schema, open, report_json, report_schema,
 };
 use crate::analysis::headline::device_summary;
 use crate::cli::summary::{cc_text, row_json};

@@ -95,7 +95,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
             || args.shared_mem_per_block.is_some()
             || args.block_size.is_some();
         let what_if = asked.then(|| {
-            let mut launch = a.launch.clone();
+            let mut launch = a.launch;
             if let Some(v) = args.registers_per_thread {
                 launch.registers_per_thread = v;
             }

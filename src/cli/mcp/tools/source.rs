@@ -222,7 +222,9 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
                 " Hottest line: {}:{} ({}%).",
                 top["file"].as_str().unwrap_or("?"),
                 top["line"],
-                top["share_pct"].as_f64().map_or_else(|| "-".into(), |p| format!("{p:.1}"))
+                top["share_pct"]
+                    .as_f64()
+                    .map_or_else(|| "-".into(), |p| format!("{p:.1}"))
             ));
         }
         for l in &left_out {
