@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod headline;
+pub mod html_page;
 pub mod occupancy;
 pub mod path_names;
 pub mod roofline;

@@ -8,10 +8,12 @@ use crate::analysis::compare::export::{
 };
 use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
+use crate::analysis::compare::html;
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
 use crate::analysis::compare::{
     DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_streamed, rediff_pairs,
 };
+use crate::analysis::html_page::escape;
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
 use crate::model::format::stored_value_text;
@@ -35,6 +37,8 @@ pub enum DiffFormat {
     Md,
     Json,
     Csv,
+    /// One self-contained HTML page (inline style and SVG chart, no links), for CI artifacts.
+    Html,
 }
 
 /// Arguments of `sightline diff`.
@@ -80,7 +84,7 @@ fn parse_fail_on(s: &str) -> Result<FailOn, String> {
     FailOn::parse(s).map_err(|e| e.to_string())
 }
 
-fn parse_pair(s: &str) -> Result<(u64, u64), String> {
+pub(crate) fn parse_pair(s: &str) -> Result<(u64, u64), String> {
     let bad = || format!("`{s}` is not a pair of result IDs (e.g. 7=7)");
     let (b, c) = s.split_once('=').ok_or_else(bad)?;
     Ok((
@@ -191,6 +195,23 @@ pub fn run(args: &DiffArgs) -> i32 {
         )
         .and_then(|()| out.write_all(b"\n")),
         DiffFormat::Csv => export::write_csv_with_pairs(&mut out, &diff, &mut pairs),
+        DiffFormat::Html => {
+            let names = distinct_names(&[&base.source, &current.source]);
+            let title = format!("Comparison: {} → {}", names[0], names[1]);
+            let mut page = html::diff_html(&diff, &base, &current, &title);
+            if !failures.is_empty() {
+                // The page says which --fail-on rules fired, before its end.
+                let list: String = failures
+                    .iter()
+                    .map(|f| format!("<li>{}</li>\n", escape(&failure_line(f))))
+                    .collect();
+                let section = format!("<h2>Result</h2>\n<ul class=\"failures\">\n{list}</ul>\n");
+                if let Some(at) = page.rfind("<p class=\"muted\">Made by") {
+                    page.insert_str(at, &section);
+                }
+            }
+            out.write_all(page.as_bytes())
+        }
     };
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = written.and_then(|()| out.flush());

@@ -2,6 +2,7 @@
 
 pub mod diff;
 pub mod loading;
+pub mod mcp;
 pub mod occupancy;
 pub mod output;
 pub mod roofline;
@@ -9,6 +10,7 @@ pub mod sections;
 pub mod source;
 pub mod summary;
 pub mod summary_csv;
+pub mod summary_html;
 pub mod warnings;
 
 use clap::{Parser, Subcommand};
@@ -51,6 +53,10 @@ pub enum Command {
         /// Print CSV instead of a table: one row per result, numbers in base units.
         #[arg(long, conflicts_with = "json")]
         csv: bool,
+        /// Output form: table, json, csv, or html (one self-contained page with a chart of
+        /// the longest results, for CI artifacts).
+        #[arg(long, value_enum, conflicts_with_all = ["json", "csv"])]
+        format: Option<summary::Form>,
         /// Treat every warning (a skipped result, section, metric or line) as an error.
         #[arg(long)]
         strict: bool,
@@ -88,6 +94,10 @@ pub enum Command {
     /// The Source page per result: CUDA lines and SASS instructions with Nsight Compute's
     /// Source page metric columns (warp-stall samples, instructions executed, memory traffic).
     Source(source::SourceArgs),
+    /// A Model Context Protocol server on stdin/stdout for agents: list results, details,
+    /// compare, source hot spots, occupancy (with a what-if) and roofline of the reports under
+    /// the given directories.
+    Mcp(mcp::McpArgs),
 }
 
 /// The arguments of `occupancy` and `roofline`.
@@ -113,9 +123,14 @@ pub fn run(command: Command) -> i32 {
         Command::Summary {
             json,
             csv,
+            format,
             strict,
             files,
-        } => summary::run(&files, summary::Form::pick(json, csv), strict),
+        } => summary::run(
+            &files,
+            format.unwrap_or_else(|| summary::Form::pick(json, csv)),
+            strict,
+        ),
         Command::Diff(args) => diff::run(&args),
         Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref(), a.strict),
         Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref(), a.strict),
@@ -126,5 +141,6 @@ pub fn run(command: Command) -> i32 {
             files,
         } => sections::run(&files, baseline.as_deref(), json, strict),
         Command::Source(a) => source::run(&a),
+        Command::Mcp(a) => mcp::run(&a),
     }
 }

@@ -5,18 +5,19 @@ use super::output::{finish, json_document, render_rows, report_json};
 use crate::analysis::headline::{device_summary, headline};
 use crate::analysis::path_names::distinct_names;
 use crate::model::units::format_value;
-use crate::model::{Dim3, KernelResult, Report, Value};
+use crate::model::{Dim3, KernelResult, Report, RuleResult, Value};
 use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
 use std::io::Write;
 use std::path::PathBuf;
 
 /// The output form of `summary`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Form {
     Table,
     Json,
     Csv,
+    Html,
 }
 
 impl Form {
@@ -51,6 +52,15 @@ pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
             if errors.is_empty() { 0 } else { 2 }
         }
         Form::Table => finish(&render_table(&reports, &errors), &errors, false),
+        Form::Html => {
+            let names = distinct_names(&reports.iter().map(|r| &r.source).collect::<Vec<_>>());
+            let title = format!("Summary: {}", names.join(", "));
+            finish(
+                &super::summary_html::summary_html(&reports, &title),
+                &errors,
+                false,
+            )
+        }
     };
     let failed = super::warnings::report_problems(&reports, strict);
     super::loading::leave_for_exit(reports);
@@ -60,15 +70,15 @@ pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
     }
 }
 
-fn dim_json(d: Option<Dim3>) -> Json {
+pub(crate) fn dim_json(d: Option<Dim3>) -> Json {
     d.map_or(Json::Null, |d| json!([d.x, d.y, d.z]))
 }
 
-fn cc_text(cc: Option<(u32, u32)>) -> Option<String> {
+pub(crate) fn cc_text(cc: Option<(u32, u32)>) -> Option<String> {
     cc.map(|(a, b)| format!("{a}.{b}"))
 }
 
-fn value_json(v: &Value) -> Json {
+pub(crate) fn value_json(v: &Value) -> Json {
     match v {
         Value::U64(x) => json!(x),
         Value::I64(x) => json!(x),
@@ -82,29 +92,52 @@ fn value_json(v: &Value) -> Json {
     }
 }
 
-fn num_json(v: Option<f64>) -> Json {
+pub(crate) fn num_json(v: Option<f64>) -> Json {
     v.and_then(serde_json::Number::from_f64)
         .map_or(Json::Null, Json::Number)
 }
 
+/// A rule result as the JSON outputs give it: kind, title, estimated speedup and guidance.
+pub(crate) fn rule_json(rule: &RuleResult) -> Json {
+    json!({
+        "kind": rule.kind.tag(),
+        "title": rule.heading(),
+        "speedup_kind": rule.speedup.map(|s| s.0),
+        "speedup_pct": num_json(rule.speedup.map(|s| s.1)),
+        "guidance": rule
+            .guidance
+            .iter()
+            .map(|(metric, text)| json!({"metric": metric, "text": text}))
+            .collect::<Vec<_>>(),
+    })
+}
+
+/// The summary row of a result: what the table shows (identity, launch shape, duration,
+/// speed of light, occupancy and the top rule), without the rules and metrics.
+pub(crate) fn row_json(r: &KernelResult) -> Json {
+    let h = headline(r);
+    json!({
+        "id": r.id,
+        "kind": r.kind.name(),
+        "name": r.display_name(),
+        "function": r.name.function,
+        "grid": dim_json(r.grid),
+        "block": dim_json(r.block),
+        "cc": cc_text(r.cc),
+        "duration_ns": num_json(h.duration_ns),
+        "sol_compute_pct": num_json(h.sol_compute_pct),
+        "sol_memory_pct": num_json(h.sol_memory_pct),
+        "achieved_occupancy_pct": num_json(h.achieved_occupancy_pct),
+        "top_rule": h.top_rule.map(|rule| json!({
+            "title": rule.heading(),
+            "speedup_pct": num_json(rule.speedup.map(|s| s.1)),
+        })),
+    })
+}
+
 fn result_json(r: &KernelResult) -> Json {
     let h = headline(r);
-    let rules: Vec<Json> = r
-        .all_rules()
-        .map(|rule| {
-            json!({
-                "kind": rule.kind.tag(),
-                "title": rule.heading(),
-                "speedup_kind": rule.speedup.map(|s| s.0),
-                "speedup_pct": num_json(rule.speedup.map(|s| s.1)),
-                "guidance": rule
-                    .guidance
-                    .iter()
-                    .map(|(metric, text)| json!({"metric": metric, "text": text}))
-                    .collect::<Vec<_>>(),
-            })
-        })
-        .collect();
+    let rules: Vec<Json> = r.all_rules().map(rule_json).collect();
     let mut metrics = Map::new();
     for (key, m) in r.metrics() {
         metrics.insert(

@@ -1,0 +1,250 @@
+//! The comparison of two reports as one self-contained HTML page (`diff --format html`, the
+//! app's export): the totals and the verdict, a bar chart of the biggest changes, the matched
+//! kernels by time won or lost with their verdicts and why they changed, the kernels on one
+//! side only, and the suggested renames with the `--pair` argument that pairs them.
+
+use super::export::{
+    DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, MAX_WHY, count_text, delta_text,
+    listed_changes, short_name, suggested_lines, time_delta_text, totals_lines, value_text,
+};
+use super::{MatchedDiff, ReportDiff, UnmatchedResult};
+use crate::analysis::html_page::{Bar, bar_chart, escape, page};
+use crate::model::Report;
+use crate::model::units::format_value;
+
+/// How many kernels the chart shows at most.
+pub const CHART_BARS: usize = 15;
+
+fn describe(r: &Report) -> String {
+    format!(
+        "{} ({}, {}{})",
+        r.source.display(),
+        r.format.name(),
+        count_text(r.results.len(), "result", "results"),
+        r.tool_version
+            .as_deref()
+            .map_or_else(String::new, |v| format!(", ncu {v}"))
+    )
+}
+
+fn ns(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |x| format_value(x, "ns"))
+}
+
+fn verdict_of(k: &MatchedDiff) -> &'static str {
+    k.diff.duration.as_ref().map_or("-", |d| d.verdict.name())
+}
+
+/// The chart of the kernels that won or lost the most time.
+fn chart(diff: &ReportDiff) -> String {
+    let bars: Vec<Bar> = diff
+        .by_impact()
+        .into_iter()
+        .filter_map(|k| {
+            let t = k.time_delta_ns()?;
+            Some(Bar {
+                label: format!("{}→{} {}", k.base_id, k.current_id, k.name),
+                value: t,
+                class: match verdict_of(k) {
+                    "better" => "better",
+                    "worse" => "worse",
+                    _ => "neutral",
+                },
+                text: time_delta_text(t),
+            })
+        })
+        .take(CHART_BARS)
+        .collect();
+    if bars.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<h2>Biggest changes</h2>\n<p class=\"muted\">Time won (left) or lost (right) per matched kernel, the {} largest.</p>\n{}",
+        bars.len(),
+        bar_chart("Time won or lost per matched kernel", &bars)
+    )
+}
+
+fn why_cell(k: &MatchedDiff) -> String {
+    if k.why.is_empty() && k.changes.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<ul class=\"why\">");
+    for c in &k.changes {
+        out.push_str(&format!("<li>= {}</li>", escape(c)));
+    }
+    for w in k.why.iter().take(MAX_WHY) {
+        let (mark, class) = match w.agrees {
+            Some(true) => ('+', "agrees"),
+            Some(false) => ('−', "disagrees"),
+            None => ('·', "neutral"),
+        };
+        out.push_str(&format!(
+            "<li class=\"{class}\">{mark} {}</li>",
+            escape(&w.text)
+        ));
+    }
+    out.push_str("</ul>");
+    out
+}
+
+fn matched_table(diff: &ReportDiff) -> String {
+    let mut out = format!(
+        "<h2>Matched kernels ({})</h2>\n<p class=\"muted\">Sorted by time won or lost.</p>\n",
+        diff.matched.len()
+    );
+    if diff.matched.is_empty() {
+        out.push_str("<p>No kernel of the current report matched one of the base report.</p>\n");
+        return out;
+    }
+    out.push_str(
+        "<table class=\"matched\">\n<thead><tr><th>IDs</th><th>Kernel</th><th class=\"num\">Base</th>\
+         <th class=\"num\">Current</th><th class=\"num\">Δ duration</th><th>Verdict</th>\
+         <th class=\"num\">Time</th>",
+    );
+    for (_, label) in HEADLINE_METRICS {
+        out.push_str(&format!("<th class=\"num\">Δ {}</th>", escape(label)));
+    }
+    out.push_str("<th>Why</th></tr></thead>\n<tbody>\n");
+    for k in diff.by_impact() {
+        let verdict = verdict_of(k);
+        out.push_str(&format!(
+            "<tr class=\"kernel\"><td class=\"mono\">{}→{}</td><td title=\"{}\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"{verdict}\">{verdict}</td><td class=\"num\">{}</td>",
+            k.base_id,
+            k.current_id,
+            escape(&k.name),
+            escape(&short_name(&k.name, MAX_NAME_CHARS)),
+            ns(k.base_duration_ns),
+            ns(k.current_duration_ns),
+            escape(&delta_text(k.diff.duration.as_ref())),
+            k.time_delta_ns()
+                .map_or_else(|| "-".into(), time_delta_text),
+        ));
+        for (key, _) in HEADLINE_METRICS {
+            out.push_str(&format!(
+                "<td class=\"num\">{}</td>",
+                escape(&delta_text(k.diff.get(key)))
+            ));
+        }
+        out.push_str(&format!("<td>{}</td></tr>\n", why_cell(k)));
+    }
+    out.push_str("</tbody>\n</table>\n");
+    out
+}
+
+fn unmatched_table(title: &str, list: &[UnmatchedResult]) -> String {
+    if list.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "<h2>{} ({})</h2>\n<table class=\"unmatched\">\n<thead><tr><th>ID</th><th>Kernel</th>\
+         <th class=\"num\">Duration</th></tr></thead>\n<tbody>\n",
+        escape(title),
+        list.len()
+    );
+    for u in list {
+        out.push_str(&format!(
+            "<tr><td class=\"mono\">{}</td><td title=\"{}\">{}</td><td class=\"num\">{}</td></tr>\n",
+            u.id,
+            escape(&u.name),
+            escape(&short_name(&u.name, MAX_NAME_CHARS)),
+            ns(u.duration_ns)
+        ));
+    }
+    out.push_str("</tbody>\n</table>\n");
+    out
+}
+
+fn changes_table(diff: &ReportDiff) -> String {
+    let changes = listed_changes(diff, DEFAULT_MAX_CHANGES);
+    if changes.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "<h2>{}</h2>\n<table class=\"changes\">\n<thead><tr><th>IDs</th><th>Kernel</th>\
+         <th>Metric</th><th class=\"num\">Base</th><th class=\"num\">Current</th>\
+         <th class=\"num\">Change</th><th>Verdict</th></tr></thead>\n<tbody>\n",
+        if diff.restricted {
+            "Selected metrics"
+        } else {
+            "Biggest metric changes"
+        }
+    );
+    for c in changes {
+        let m = c.metric;
+        let verdict = m.verdict.name();
+        out.push_str(&format!(
+            "<tr><td class=\"mono\">{}→{}</td><td>{}</td><td class=\"mono\">{}</td>\
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+             <td class=\"{verdict}\">{verdict}</td></tr>\n",
+            c.kernel.base_id,
+            c.kernel.current_id,
+            escape(&short_name(&c.kernel.name, 40)),
+            escape(&m.key),
+            escape(&value_text(&m.base, &m.unit)),
+            escape(&value_text(&m.current, &m.unit)),
+            escape(&delta_text(Some(m))),
+        ));
+    }
+    out.push_str("</tbody>\n</table>\n");
+    out
+}
+
+/// The comparison as a self-contained HTML page. All text from the reports is escaped.
+pub fn diff_html(diff: &ReportDiff, base: &Report, current: &Report, title: &str) -> String {
+    let mut body = format!("<h1>{}</h1>\n", escape(title));
+    body.push_str(&format!(
+        "<p class=\"muted\">Base: <span class=\"mono\">{}</span><br>Current: <span class=\"mono\">{}</span><br>Noise threshold: {}%</p>\n",
+        escape(&describe(base)),
+        escape(&describe(current)),
+        diff.threshold_pct
+    ));
+    let worse = diff.regressions().count();
+    let better = diff
+        .matched
+        .iter()
+        .filter(|k| verdict_of(k) == "better")
+        .count();
+    let banner = if worse > 0 {
+        format!(
+            "<span class=\"worse\">{} slower</span> beyond the threshold, {} faster.",
+            count_text(worse, "kernel", "kernels"),
+            better
+        )
+    } else {
+        format!(
+            "<span class=\"better\">No kernel slower</span> beyond the threshold; {} faster.",
+            count_text(better, "kernel", "kernels")
+        )
+    };
+    body.push_str(&format!("<div class=\"banner\">{banner}</div>\n"));
+    body.push_str("<h2>Totals</h2>\n<ul class=\"totals\">\n");
+    for line in totals_lines(diff) {
+        body.push_str(&format!("<li>{}</li>\n", escape(&line)));
+    }
+    body.push_str("</ul>\n");
+    if !diff.warnings.is_empty() {
+        body.push_str("<h2>Warnings</h2>\n<ul class=\"warnings\">\n");
+        for w in &diff.warnings {
+            body.push_str(&format!("<li>{}</li>\n", escape(w)));
+        }
+        body.push_str("</ul>\n");
+    }
+    body.push_str(&chart(diff));
+    body.push_str(&matched_table(diff));
+    body.push_str(&changes_table(diff));
+    body.push_str(&unmatched_table("Only in base", &diff.only_in_base));
+    body.push_str(&unmatched_table("Only in current", &diff.only_in_current));
+    if !diff.suggested_pairs.is_empty() {
+        body.push_str(
+            "<h2>Renamed?</h2>\n<p>Not paired; each pair below has a new name on one kernel.</p>\n<ul class=\"suggested\">\n",
+        );
+        for line in suggested_lines(diff) {
+            body.push_str(&format!("<li><code>{}</code></li>\n", escape(&line)));
+        }
+        body.push_str("</ul>\n");
+    }
+    page(title, &body)
+}

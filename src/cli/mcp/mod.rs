@@ -1,0 +1,68 @@
+//! `sightline mcp`: a Model Context Protocol server over stdio, so that agents can read
+//! Nsight Compute reports: list results, one result's details, compare reports, source hot
+//! spots, occupancy with a what-if, roofline. Built on the official SDK (`rmcp`).
+//!
+//! - [`confinement`]: which files it may read (report files under its roots, nothing else);
+//! - [`cache`]: reports opened once per connection, by canonical path and modification time;
+//! - [`tools`]: the tools, their schemas and their answers;
+//! - [`server`]: the protocol handler.
+
+pub mod cache;
+pub mod confinement;
+pub mod server;
+pub mod tools;
+
+use std::path::PathBuf;
+
+/// Arguments of `sightline mcp`.
+#[derive(Debug, clap::Args)]
+pub struct McpArgs {
+    /// A directory whose report files the server may read (repeatable; default: the current
+    /// directory). Relative paths in tool calls start from the first.
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
+}
+
+/// Why the server could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum McpError {
+    #[error(transparent)]
+    Roots(#[from] confinement::ConfinementError),
+    #[error("cannot start the runtime: {0}")]
+    Runtime(std::io::Error),
+    #[error("the connection could not be set up: {0}")]
+    Initialize(String),
+    #[error("the server stopped: {0}")]
+    Stopped(String),
+}
+
+/// Serves on stdin and stdout until the client closes the connection; returns the exit code.
+pub fn run(args: &McpArgs) -> i32 {
+    match serve(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
+}
+
+fn serve(args: &McpArgs) -> Result<(), McpError> {
+    use rmcp::ServiceExt;
+    let roots = confinement::Roots::new(&args.roots)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(McpError::Runtime)?;
+    runtime.block_on(async {
+        let running = server::SightlineServer::new(roots)
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| McpError::Initialize(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|e| McpError::Stopped(e.to_string()))
+    })
+}
