@@ -333,6 +333,8 @@ fn report_vs_report_takes_the_older_capture_as_baseline() {
     );
     assert!(expected.starts_with('-'), "{expected}");
     assert_in_row(&h, saxpy, &expected);
+    // The comparison shown can be saved as the page `diff --format html` writes.
+    assert_label(&h, "Save HTML…");
     // A swap is the user's choice, kept for these two files.
     h.get_by_label("Swap").click();
     h.run();

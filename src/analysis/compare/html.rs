@@ -4,8 +4,8 @@
 //! side only, and the suggested renames with the `--pair` argument that pairs them.
 
 use super::export::{
-    DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, MAX_WHY, count_text, delta_text,
-    listed_changes, short_name, suggested_lines, time_delta_text, totals_lines, value_text,
+    DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, count_text, delta_text, listed_changes,
+    listed_why, short_name, suggested_lines, time_delta_text, totals_lines,
 };
 use super::{MatchedDiff, ReportDiff, UnmatchedResult};
 use crate::analysis::html_page::{Bar, bar_chart, escape, page};
@@ -73,7 +73,7 @@ fn why_cell(k: &MatchedDiff) -> String {
     for c in &k.changes {
         out.push_str(&format!("<li>= {}</li>", escape(c)));
     }
-    for w in k.why.iter().take(MAX_WHY) {
+    for w in listed_why(&k.why) {
         let (mark, class) = match w.agrees {
             Some(true) => ('+', "agrees"),
             Some(false) => ('−', "disagrees"),
@@ -183,8 +183,10 @@ fn changes_table(diff: &ReportDiff) -> String {
             c.kernel.current_id,
             escape(&short_name(&c.kernel.name, 40)),
             escape(&m.key),
-            escape(&value_text(&m.base, &m.unit)),
-            escape(&value_text(&m.current, &m.unit)),
+            escape(&crate::model::format::stored_value_text(&m.base, &m.unit)),
+            escape(&crate::model::format::stored_value_text(
+                &m.current, &m.unit
+            )),
             escape(&delta_text(Some(m))),
         ));
     }

@@ -222,6 +222,10 @@ pub fn show(
                 name(current),
                 name(base)
             )),
+            reports: workspace
+                .report(base)
+                .zip(workspace.report(current))
+                .map(|(b, c)| (&b.report, &c.report)),
         },
         status,
         commands,

@@ -5,6 +5,7 @@
 use crate::analysis::compare::export::{self, DEFAULT_MAX_CHANGES, MarkdownOptions};
 use crate::analysis::compare::{MatchedDiff, ReportDiff};
 use crate::app::commands::Command;
+use crate::model::Report;
 
 /// Hands each pair of a comparison, with every metric difference, to the callback it is given.
 pub type EveryMetric<'a> = dyn Fn(&mut dyn FnMut(&MatchedDiff)) + 'a;
@@ -20,6 +21,9 @@ pub struct ExportSource<'a> {
     pub title: String,
     /// The file name offered by the save dialog, without extension.
     pub file_stem: String,
+    /// The two reports compared, for the self-contained HTML page (`diff --format html`);
+    /// `None` where the comparison is of results of several reports.
+    pub reports: Option<(&'a Report, &'a Report)>,
 }
 
 /// The comparison as CSV.
@@ -84,6 +88,25 @@ pub fn buttons(
             commands.push(Command::SaveText {
                 file_name: format!("{}.md", source.file_stem),
                 text: markdown_text(source),
+            });
+        }
+        if let Some((base, current)) = source.reports
+            && ui
+                .button("Save HTML…")
+                .on_hover_text(
+                    "One self-contained page (no network, light and dark) to attach to a CI run \
+                     or a pull request: the same page as `sightline diff --format html`",
+                )
+                .clicked()
+        {
+            commands.push(Command::SaveText {
+                file_name: format!("{}.html", source.file_stem),
+                text: crate::analysis::compare::html::diff_html(
+                    source.diff,
+                    base,
+                    current,
+                    &source.title,
+                ),
             });
         }
         if let Some(s) = status.as_deref() {

@@ -8,8 +8,7 @@ use super::{
     number_or_null, object_schema, open, report_json, report_schema, result_index,
 };
 use crate::analysis::compare::export::{
-    self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_WHY, delta_text, listed_changes,
-    time_delta_text,
+    self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, delta_text, listed_changes, time_delta_text,
 };
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
 use crate::analysis::compare::{
@@ -180,7 +179,7 @@ fn matched_json(k: &MatchedDiff) -> Json {
         "time_delta_ns": num_json(k.time_delta_ns()),
         "time_delta_text": k.time_delta_ns().map(time_delta_text),
         "headline": headline,
-        "why": k.why.iter().take(MAX_WHY).map(|w| json!({
+        "why": export::listed_why(&k.why).into_iter().map(|w| json!({
             "kind": w.kind,
             "text": w.text,
             "agrees": w.agrees,

@@ -328,6 +328,7 @@ fn top_ui(
             every_metric: None,
             title: view.export_title.clone(),
             file_stem: view.file_stem.clone(),
+            reports: None,
         },
         status,
         commands,
