@@ -429,10 +429,16 @@ pub(super) fn identity(
             launch_shape(number, "launch__grid_dim"),
             launch_shape(number, "launch__block_dim"),
         ),
-        _ => {
+        ResultKind::Kernel => {
             let block = dim3(head.block_size.as_ref());
             (kernel_grid(head, block, number), block)
         }
+        // A range or command list spans many launches: no launch shape of its own (its
+        // launch metrics are one launch's of many).
+        _ => (
+            dim3(head.grid_size.as_ref()),
+            dim3(head.block_size.as_ref()),
+        ),
     };
     let result = KernelResult {
         id,
