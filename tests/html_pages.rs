@@ -8,32 +8,10 @@ use sightline::analysis::compare::html::diff_html;
 use sightline::analysis::compare::{DiffOptions, diff_reports};
 use sightline::analysis::html_page::escape;
 use sightline::model::KernelName;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir =
-            std::env::temp_dir().join(format!("sightline-html-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-
-    fn add(&self, name: &str, fixture: &str) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, common::fixture_bytes(fixture)).unwrap();
-        path
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+type Dir = common::TempFixtures;
 
 fn sightline(args: &[&str], files: &[&Path]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_sightline"))

@@ -136,7 +136,6 @@ pub(crate) fn row_json(r: &KernelResult) -> Json {
 }
 
 fn result_json(r: &KernelResult) -> Json {
-    let h = headline(r);
     let rules: Vec<Json> = r.all_rules().map(rule_json).collect();
     let mut metrics = Map::new();
     for (key, m) in r.metrics() {
@@ -145,21 +144,14 @@ fn result_json(r: &KernelResult) -> Json {
             json!({"value": value_json(&m.value), "unit": m.unit}),
         );
     }
-    json!({
-        "id": r.id,
-        "kind": r.kind.name(),
-        "name": r.display_name(),
-        "function": r.name.function,
-        "grid": dim_json(r.grid),
-        "block": dim_json(r.block),
-        "cc": cc_text(r.cc),
-        "duration_ns": num_json(h.duration_ns),
-        "sol_compute_pct": num_json(h.sol_compute_pct),
-        "sol_memory_pct": num_json(h.sol_memory_pct),
-        "achieved_occupancy_pct": num_json(h.achieved_occupancy_pct),
-        "rules": rules,
-        "metrics": metrics,
-    })
+    // The row's fields in the row's order, then every rule and metric in place of the top rule.
+    let mut out = row_json(r);
+    if let Some(fields) = out.as_object_mut() {
+        fields.remove("top_rule");
+        fields.insert("rules".into(), Json::Array(rules));
+        fields.insert("metrics".into(), Json::Object(metrics));
+    }
+    out
 }
 
 /// The JSON document of `summary --json`.

@@ -73,7 +73,18 @@ fn search() -> Option<PathBuf> {
 
 /// `/usr/local/cuda/bin`, then `/usr/local/cuda-*/bin` newest first, then `/opt/cuda/bin`.
 fn toolkit_dirs() -> Vec<PathBuf> {
-    let mut versioned: Vec<PathBuf> = std::fs::read_dir("/usr/local")
+    let mut versioned = entries_starting_with(Path::new("/usr/local"), "cuda-");
+    versioned.sort_by_key(|p| std::cmp::Reverse(version_key(p)));
+    std::iter::once(PathBuf::from("/usr/local/cuda"))
+        .chain(versioned)
+        .chain(std::iter::once(PathBuf::from("/opt/cuda")))
+        .map(|d| d.join("bin"))
+        .collect()
+}
+
+/// The entries of `dir` whose names start with `prefix` (none when it cannot be read).
+fn entries_starting_with(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
         .map(|entries| {
             entries
                 .flatten()
@@ -81,17 +92,11 @@ fn toolkit_dirs() -> Vec<PathBuf> {
                 .filter(|p| {
                     p.file_name()
                         .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with("cuda-"))
+                        .is_some_and(|n| n.starts_with(prefix))
                 })
                 .collect()
         })
-        .unwrap_or_default();
-    versioned.sort_by_key(|p| std::cmp::Reverse(version_key(p)));
-    std::iter::once(PathBuf::from("/usr/local/cuda"))
-        .chain(versioned)
-        .chain(std::iter::once(PathBuf::from("/opt/cuda")))
-        .map(|d| d.join("bin"))
-        .collect()
+        .unwrap_or_default()
 }
 
 /// The numbers of a name such as `cuda-12.10` (so 12.10 sorts after 12.9).
@@ -107,19 +112,11 @@ fn version_key(path: &Path) -> Vec<u64> {
 /// `lib/python3*/site-packages` (and `Lib/site-packages`) under an environment's root.
 fn site_packages_of(root: &Path) -> Vec<PathBuf> {
     let mut out = vec![root.join("Lib").join("site-packages")];
-    if let Ok(entries) = std::fs::read_dir(root.join("lib")) {
-        out.extend(
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| {
-                    p.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with("python"))
-                })
-                .map(|p| p.join("site-packages")),
-        );
-    }
+    out.extend(
+        entries_starting_with(&root.join("lib"), "python")
+            .into_iter()
+            .map(|p| p.join("site-packages")),
+    );
     out
 }
 
@@ -147,20 +144,7 @@ fn python_site_packages() -> Vec<PathBuf> {
 /// `nvidia/cu*/bin` (the wheel's layout: `nvidia/cu13/bin/nvdisasm`) and
 /// `nvidia/cuda_nvdisasm/bin` under a site-packages folder, newest CUDA first.
 fn nvidia_bin_dirs(site_packages: &Path) -> Vec<PathBuf> {
-    let nvidia = site_packages.join("nvidia");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&nvidia)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| {
-                    p.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with("cu"))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut dirs = entries_starting_with(&site_packages.join("nvidia"), "cu");
     dirs.sort_by_key(|p| std::cmp::Reverse(version_key(p)));
     dirs.into_iter().map(|d| d.join("bin")).collect()
 }

@@ -66,6 +66,29 @@ pub fn fixture_file(dir: &Path, rel: &str) -> PathBuf {
     path
 }
 
+/// A temporary folder of fixtures, removed when dropped.
+pub struct TempFixtures(pub PathBuf);
+
+impl TempFixtures {
+    /// A fresh folder named for the test and the process.
+    pub fn new(name: &str) -> TempFixtures {
+        TempFixtures(temp_dir(name))
+    }
+
+    /// The fixture `rel` (decompressed when `.xz`) written as `name` in the folder.
+    pub fn add(&self, name: &str, rel: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, fixture_bytes(rel)).unwrap();
+        path
+    }
+}
+
+impl Drop for TempFixtures {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Runs `sightline diff ARGS BASE CURRENT` (the built binary) and returns what it printed.
 pub fn run_diff(args: &[&str], base: &Path, current: &Path) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
