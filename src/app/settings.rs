@@ -88,6 +88,22 @@ impl PanelSizes {
     pub const REPORTS_WIDTH: std::ops::RangeInclusive<f32> = 160.0..=500.0;
     /// The allowed height of the results table.
     pub const RESULTS_HEIGHT: std::ops::RangeInclusive<f32> = 120.0..=2000.0;
+    /// Height the page below the results table keeps at the least, points.
+    pub const PAGE_MIN_HEIGHT: f32 = 260.0;
+
+    /// The heights the results table may take in a central area `available` points high: it
+    /// leaves [`Self::PAGE_MIN_HEIGHT`] to the page, and takes at most 40 % of a short area
+    /// (1280x800 at zoom 1.5 leaves 533 points: the table gets at most 213).
+    pub fn results_height_range(available: f32) -> std::ops::RangeInclusive<f32> {
+        let (least, most) = (*Self::RESULTS_HEIGHT.start(), *Self::RESULTS_HEIGHT.end());
+        let room = (available - Self::PAGE_MIN_HEIGHT).max(least);
+        let short = if available < 700.0 {
+            available * 0.4
+        } else {
+            f32::MAX
+        };
+        least..=room.min(short).max(least).min(most)
+    }
 
     /// Takes a panel size measured on screen (whole points; a value that is not finite is
     /// ignored).
@@ -152,6 +168,24 @@ impl Settings {
         } else {
             1.0
         }
+    }
+}
+
+#[cfg(test)]
+mod results_height_tests {
+    use super::PanelSizes;
+
+    #[test]
+    fn the_table_leaves_the_page_room_in_a_small_window() {
+        // 1280x800 at zoom 1.5: about 533 points for the table and the page.
+        let r = PanelSizes::results_height_range(533.0);
+        assert_eq!(*r.start(), 120.0);
+        assert!((*r.end() - 213.2).abs() < 0.1, "{r:?}");
+        // A tall window lets it grow, leaving the page its share.
+        let r = PanelSizes::results_height_range(1200.0);
+        assert_eq!(*r.end(), 940.0);
+        // Never below the least height.
+        assert_eq!(*PanelSizes::results_height_range(100.0).end(), 120.0);
     }
 }
 

@@ -521,10 +521,19 @@ impl SightlineApp {
             self.welcome_ui(ui);
             return;
         }
+        // The page keeps at least PAGE_MIN_HEIGHT below the table (a small window, a zoom):
+        // the table gives way, whatever height was remembered.
+        let range = PanelSizes::results_height_range(ui.available_height());
         let results = egui::Panel::top("results_panel")
             .resizable(true)
-            .default_size(self.state.settings.panels.results_height)
-            .size_range(PanelSizes::RESULTS_HEIGHT)
+            .default_size(
+                self.state
+                    .settings
+                    .panels
+                    .results_height
+                    .clamp(*range.start(), *range.end()),
+            )
+            .size_range(range)
             .show(ui, |ui| {
                 self.table.show(ui, &mut self.state, &mut self.queued);
             });
