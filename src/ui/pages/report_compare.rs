@@ -207,7 +207,12 @@ pub fn show(
         }
     };
     let name = |id: ReportId| workspace.report(id).map_or("-", |r| r.name.as_str());
-    for w in &diff.warnings {
+    // Suggested renames are offered below with a Pair button, not repeated as warnings.
+    for w in diff
+        .warnings
+        .iter()
+        .filter(|w| !w.contains(": possibly renamed: `"))
+    {
         ui.label(RichText::new(format!("Warning: {w}")).color(ui.visuals().warn_fg_color));
     }
     summary_ui(ui, view);
