@@ -6,7 +6,7 @@
 mod common;
 
 use common::app_harness::{
-    assert_label, harness, new_app, open_in_order, selected_function, settle_ok,
+    assert_label, harness, has_label, new_app, open_in_order, selected_function, settle_ok,
 };
 use common::{fixture_file, fixture_path, load_truth, temp_dir};
 use egui::{Key, Modifiers};
@@ -222,6 +222,22 @@ fn right_click_on_a_row_selects_the_row_its_menu_acts_on() {
         .click_secondary();
     h.run();
     assert_eq!(h.state().selection().map(|s| s.index), Some(3));
+}
+
+#[test]
+fn a_filter_that_hides_the_selection_says_so() {
+    let names = functions();
+    let mut h = basic();
+    assert_eq!(h.state().selection().map(|s| s.index), Some(0));
+    let hidden = "The selected result is hidden by the filter";
+    assert!(!has_label(&h, hidden));
+    // A filter that keeps other kernels but not the selected vector_add.
+    h.state_mut().filter_mut().push_str(&names[3]);
+    h.run();
+    assert!(has_label(&h, hidden));
+    h.state_mut().filter_mut().clear();
+    h.run();
+    assert!(!has_label(&h, hidden));
 }
 
 #[test]

@@ -89,6 +89,17 @@ impl ResultsTable {
                 ui.weak(format!("0 of {total} results"));
             } else {
                 ui.weak(format!("{shown} of {total} results"));
+                // The header below still shows the selected result: say that the filter hides
+                // its row.
+                if selection.is_some()
+                    && !view.filter.is_empty()
+                    && view.position_of(workspace, *sort, *selection).is_none()
+                {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        "The selected result is hidden by the filter",
+                    );
+                }
             }
         });
         let scroll_to = self.scroll_to.take();
