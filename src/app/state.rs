@@ -438,6 +438,8 @@ impl AppState {
                     outcome.rows,
                     outcome.elapsed,
                 );
+                self.workspace
+                    .note_file_time(id, outcome.signature.and_then(|s| s.modified));
                 if let (Some(path), Some(signature)) = (&pending.path, outcome.signature) {
                     self.watcher.watch(id, path, signature);
                 }
@@ -485,6 +487,8 @@ impl AppState {
         {
             return;
         }
+        self.workspace
+            .note_file_time(id, signature.and_then(|s| s.modified));
         self.release_views();
         if let Some((result_id, function)) = selected {
             let same = |r: &KernelResult| r.id == result_id && r.name.function == function;

@@ -7,7 +7,7 @@ use super::rows::{RowSummary, summarize_report};
 use crate::analysis::path_names::distinct_names;
 use crate::model::{KernelResult, Report};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
 /// When a report's results were captured, and how sure that is.
@@ -19,19 +19,13 @@ pub struct CaptureTime {
     pub from_file_time: bool,
 }
 
-/// When `report`'s results were captured: its own creation time, else the modification time
-/// of the file it was read from.
-fn captured_at(report: &Report, path: Option<&Path>) -> Option<CaptureTime> {
-    if let Some(secs) = report.created {
-        return Some(CaptureTime {
-            at: SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
-            from_file_time: false,
-        });
-    }
-    let at = std::fs::metadata(path?).ok()?.modified().ok()?;
-    Some(CaptureTime {
-        at,
-        from_file_time: true,
+/// When `report`'s results were captured, where it says itself (an `.ncu-rep`'s creation
+/// time). Text forms get their file's modification time from the load that read them
+/// ([`Workspace::note_file_time`]).
+fn captured_at(report: &Report) -> Option<CaptureTime> {
+    report.created.map(|secs| CaptureTime {
+        at: SystemTime::UNIX_EPOCH + Duration::from_secs(secs),
+        from_file_time: false,
     })
 }
 
@@ -234,7 +228,7 @@ impl Workspace {
             .position(|r| r.report_order >= at)
             .unwrap_or(self.rows.len());
         self.rows.splice(row_at..row_at, rows);
-        let captured = captured_at(&report, path.as_deref());
+        let captured = captured_at(&report);
         self.reports.insert(
             at,
             OpenReport {
@@ -299,7 +293,7 @@ impl Workspace {
             rows = summarize_report(id, &open.name, &report);
         }
         stamp_rows(&mut rows, id, order, &open.name);
-        open.captured = captured_at(&report, open.path.as_deref());
+        open.captured = captured_at(&report);
         let old = std::mem::replace(&mut open.report, report);
         open.load_time = load_time;
         // Rows stay in report order: the new rows go where the old ones were.
@@ -318,6 +312,19 @@ impl Workspace {
         self.rows.splice(at..at, rows);
         self.generation += 1;
         Some(old)
+    }
+
+    /// Takes the modification time of the file `report` was read from (as its load saw it) for
+    /// its capture time, where the report does not say when it was captured.
+    pub fn note_file_time(&mut self, report: ReportId, modified: Option<SystemTime>) {
+        if let Some(r) = self.reports.iter_mut().find(|r| r.id == report)
+            && r.captured.is_none()
+        {
+            r.captured = modified.map(|at| CaptureTime {
+                at,
+                from_file_time: true,
+            });
+        }
     }
 
     /// Sets when `report`'s results were captured (reports added directly, tests).
