@@ -195,3 +195,74 @@ fn snapshot_stall_chart_light() {
         "stall_chart_light",
     );
 }
+
+/// Every link label of every memory chart of `kernels_full` sits beside its own link: on no
+/// box, no other label and no other link, within reach of the segment into its unit. Labels
+/// are sized as the widest the chart writes (`134.22 MB` at 11 points is about 60 units).
+#[test]
+fn memory_chart_labels_cover_no_box_link_or_other_label() {
+    use sightline::analysis::sections::{bodies_of, memory_chart};
+    use sightline::model::section_body::ItemKind;
+    use sightline::ui::widgets::memory_chart_layout::{place, unit_rect};
+    let report = common::load_fixture("h100/kernels_full.ncu-rep.xz");
+    let mut charts = 0;
+    for i in 0..report.results.len() {
+        let bodies = bodies_of(&report, i);
+        let Some(item) = bodies
+            .iter()
+            .flat_map(|s| &s.bodies)
+            .flat_map(|b| &b.items)
+            .find(|it| it.kind == ItemKind::MemoryChart)
+        else {
+            continue;
+        };
+        charts += 1;
+        let chart = memory_chart::build(Some(item), None);
+        let sizes: Vec<egui::Vec2> = chart
+            .links
+            .iter()
+            .map(|l| {
+                let text = sightline::ui::widgets::memory_chart::amount_text(
+                    l,
+                    sightline::ui::widgets::memory_chart::LabelMode::TransferSize,
+                );
+                egui::vec2(6.2 * text.chars().count() as f32, 14.0)
+            })
+            .collect();
+        let placed = place(&chart, &sizes);
+        assert_eq!(placed.len(), chart.links.len());
+        for (k, (l, p)) in chart.links.iter().zip(&placed).enumerate() {
+            let what = format!("result {i}: {:?} → {:?}", l.from, l.to);
+            for n in &chart.nodes {
+                assert!(
+                    !unit_rect(n.unit).intersects(p.label),
+                    "{what}: label on the {:?} box",
+                    n.unit
+                );
+            }
+            for (j, other) in placed.iter().enumerate() {
+                assert!(
+                    j == k || !other.label.intersects(p.label),
+                    "{what}: labels overlap"
+                );
+                // Its own link included: a label beside its link, not on it.
+                for s in other.path.windows(2) {
+                    let hit = (0..=32)
+                        .any(|t| p.label.contains(s[0] + (s[1] - s[0]) * (t as f32 / 32.0)));
+                    assert!(!hit, "{what}: label on a link");
+                }
+            }
+            let (a, b) = (p.path[p.path.len() - 2], p.path[p.path.len() - 1]);
+            let near = (0..=32).any(|t| {
+                let q = a + (b - a) * (t as f32 / 32.0);
+                p.label.expand(6.0).contains(q)
+            });
+            assert!(near, "{what}: label away from its link");
+        }
+    }
+    assert_eq!(
+        charts,
+        report.results.len(),
+        "every kernel has a memory chart"
+    );
+}

@@ -49,6 +49,20 @@ impl Unit {
         }
     }
 
+    /// The unit's name in a few characters, for the colour scale's marks.
+    pub fn short_name(self) -> &'static str {
+        match self {
+            Unit::L1Tex => "L1",
+            Unit::SharedMemory => "Smem",
+            Unit::L2 => "L2",
+            Unit::L2Compression => "L2 Comp",
+            Unit::DeviceMemory => "DRAM",
+            Unit::SystemMemory => "Sys",
+            Unit::PeerMemory => "Peer",
+            other => other.name(),
+        }
+    }
+
     /// Logical units (what the kernel addresses) as opposed to hardware units.
     pub fn is_logical(self) -> bool {
         matches!(
@@ -135,6 +149,14 @@ pub struct Node {
     pub active: bool,
 }
 
+/// One mark of the colour scale: a link and its % of peak.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PeakMark {
+    /// The two units and the percentage: `L2 → DRAM 45 %`.
+    pub text: String,
+    pub pct: f64,
+}
+
 /// The resolved chart.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MemoryChart {
@@ -143,6 +165,24 @@ pub struct MemoryChart {
 }
 
 impl MemoryChart {
+    /// The active links' % of peak, highest first, each named by its two units
+    /// (`L2 → DRAM`): the marks beside the chart's colour scale.
+    pub fn peak_marks(&self) -> Vec<PeakMark> {
+        let mut marks: Vec<PeakMark> = self
+            .links
+            .iter()
+            .filter(|l| l.is_active())
+            .filter_map(|l| {
+                l.pct_of_peak.map(|pct| PeakMark {
+                    text: format!("{} → {} {pct:.0} %", l.from.short_name(), l.to.short_name()),
+                    pct,
+                })
+            })
+            .collect();
+        marks.sort_by(|a, b| b.pct.total_cmp(&a.pct));
+        marks
+    }
+
     /// The chart without the links `is_inactive` picks and the units left with no link: the
     /// chart's "Hidden" display of inactive units.
     pub fn without_inactive(&self, is_inactive: impl Fn(&Link) -> bool) -> MemoryChart {

@@ -4,7 +4,8 @@
 //! its legend, a switch between transfer size, throughput and % of peak, and the metrics on
 //! hover.
 
-use crate::analysis::sections::memory_chart::{self, Amount, Link, MemoryChart, Node, Unit};
+use super::memory_chart_layout::{self as layout, H, W, unit_rect};
+use crate::analysis::sections::memory_chart::{self, Amount, Link, MemoryChart, Node};
 use crate::model::section_body::BodyItem;
 use crate::model::units::format_value;
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2, vec2};
@@ -34,36 +35,6 @@ impl LabelMode {
     }
 }
 
-/// Virtual layout size; the chart is scaled to the available width.
-const W: f32 = 900.0;
-const H: f32 = 330.0;
-
-/// The box of a unit in virtual coordinates.
-fn unit_rect(u: Unit) -> Rect {
-    let col_x = [10.0, 170.0, 400.0, 610.0, 760.0];
-    let (x, w) = (
-        col_x[u.column()],
-        if u.column() == 4 { 90.0 } else { 100.0 },
-    );
-    let row = |r: f32, h: f32| Rect::from_min_size(pos2(x, 10.0 + r * 52.0), vec2(w, h));
-    match u {
-        Unit::Kernel => row(2.2, 50.0),
-        Unit::Global => row(0.0, 36.0),
-        Unit::Local => row(1.0, 36.0),
-        Unit::Texture => row(2.0, 36.0),
-        Unit::Surface => row(3.0, 36.0),
-        Unit::Shared => row(4.0, 36.0),
-        Unit::Ldgsts => row(5.0, 36.0),
-        Unit::L1Tex => row(0.0, 192.0),
-        Unit::SharedMemory => row(4.0, 36.0),
-        Unit::L2 => row(0.0, 192.0),
-        Unit::L2Compression => row(4.0, 36.0),
-        Unit::SystemMemory => row(0.0, 56.0),
-        Unit::DeviceMemory => row(1.7, 56.0),
-        Unit::PeerMemory => row(3.4, 56.0),
-    }
-}
-
 /// The colour of a percentage of peak: dark purple at 0 %, through red and orange, to pale
 /// yellow at 100 %.
 pub fn heat(pct: f64) -> Color32 {
@@ -85,31 +56,6 @@ pub fn heat(pct: f64) -> Color32 {
         }
     }
     Color32::from_rgb(252, 240, 160)
-}
-
-/// The endpoints of a link in virtual coordinates; links between the same two units in both
-/// directions are drawn side by side.
-fn link_points(l: &Link, both_ways: bool) -> (Pos2, Pos2) {
-    let (a, b) = (unit_rect(l.from), unit_rect(l.to));
-    let forward = a.center().x < b.center().x;
-    let (left, right) = if forward { (a, b) } else { (b, a) };
-    // At the height of the smaller box, kept within both boxes.
-    let y = if left.height() < right.height() {
-        left.center().y
-    } else {
-        right.center().y
-    };
-    let offset = if both_ways {
-        if forward { -7.0 } else { 7.0 }
-    } else {
-        0.0
-    };
-    let within = |r: Rect| (y + offset).clamp(r.top() + 6.0, r.bottom() - 6.0);
-    let (p0, p1) = (
-        pos2(left.right(), within(left)),
-        pos2(right.left(), within(right)),
-    );
-    if forward { (p0, p1) } else { (p1, p0) }
 }
 
 /// A count in a few characters: `1.57 M`, `640`.
@@ -297,7 +243,10 @@ pub fn change_color(ui: &egui::Ui, pct: f64) -> Color32 {
 
 /// Draws a chart with the given labels, colours and hover text.
 pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
-    let legend_w = 70.0;
+    let legend_w = match style.legend {
+        Legend::PercentOfPeak => 150.0,
+        Legend::Change => 70.0,
+    };
     let width = (ui.available_width() - legend_w).clamp(300.0, 1400.0);
     let scale = width / W;
     let (rect, resp) = ui.allocate_exact_size(vec2(width + legend_w, H * scale), Sense::hover());
@@ -308,18 +257,43 @@ pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
     let grey = ui.visuals().weak_text_color().gamma_multiply(0.6);
     let font = FontId::proportional(11.0 * scale.clamp(0.8, 1.4));
 
-    // Links under the boxes.
+    // Labels are measured in screen points and placed in virtual units.
+    let galleys: Vec<std::sync::Arc<egui::Galley>> = chart
+        .links
+        .iter()
+        .map(|l| {
+            let color = if l.is_active() { text } else { grey };
+            painter.layout_no_wrap((style.link_label)(l), font.clone(), color)
+        })
+        .collect();
+    let sizes: Vec<egui::Vec2> = galleys
+        .iter()
+        .map(|g| (g.size() + vec2(2.0, 2.0)) / scale)
+        .collect();
+    let placed = layout::place(chart, &sizes);
+
+    // Links under the boxes, inactive ones first so that active ones stay on top where they
+    // share the kernel's bus.
     let mut hovered: Option<&Link> = None;
-    let mut labels: Vec<(Pos2, String, Color32)> = Vec::new();
     let pointer = resp.hover_pos();
-    for l in &chart.links {
-        let both = chart.links.iter().any(|o| o.from == l.to && o.to == l.from);
-        let (a, b) = link_points(l, both);
-        let (a, b) = (at(a), at(b));
+    let order = chart
+        .links
+        .iter()
+        .zip(&placed)
+        .filter(|(l, _)| !l.is_active())
+        .chain(
+            chart
+                .links
+                .iter()
+                .zip(&placed)
+                .filter(|(l, _)| l.is_active()),
+        );
+    for (l, p) in order {
+        let points: Vec<Pos2> = p.path.iter().map(|&q| at(q)).collect();
         let color = (style.link_color)(ui, l);
         let stroke = Stroke::new(3.0 * scale.max(0.7), color);
-        painter.line_segment([a, b], stroke);
-        // Arrow head.
+        painter.add(egui::Shape::line(points.clone(), stroke));
+        let (a, b) = (points[points.len() - 2], points[points.len() - 1]);
         let dir = (b - a).normalized();
         let normal = vec2(-dir.y, dir.x);
         let head = 7.0 * scale.max(0.7);
@@ -332,16 +306,14 @@ pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
             color,
             Stroke::NONE,
         ));
-        let mid = a + (b - a) * 0.5;
-        let above = if b.x >= a.x { -9.0 } else { 9.0 };
-        labels.push((
-            mid + vec2(0.0, above * scale.max(0.8)),
-            (style.link_label)(l),
-            if l.is_active() { text } else { grey },
-        ));
-        if let Some(p) = pointer {
-            let t = ((p - a).dot(b - a) / (b - a).length_sq()).clamp(0.0, 1.0);
-            if (a + (b - a) * t).distance(p) < 8.0 {
+        if let Some(pos) = pointer {
+            let near = points.windows(2).any(|s| {
+                let (a, b) = (s[0], s[1]);
+                let t = ((pos - a).dot(b - a) / (b - a).length_sq().max(1e-3)).clamp(0.0, 1.0);
+                (a + (b - a) * t).distance(pos) < 8.0
+            });
+            let on_label = Rect::from_min_max(at(p.label.min), at(p.label.max)).contains(pos);
+            if near || on_label {
                 hovered = Some(l);
             }
         }
@@ -369,8 +341,13 @@ pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
         let figure = (style.node_figure)(n);
         // A figure of two lines (a comparison's) moves the name up.
         let lines = figure.as_ref().map_or(1.0, |f| f.lines().count() as f32);
+        let name_at = if figure.is_some() {
+            r.center() - vec2(0.0, 7.0 * lines * scale)
+        } else {
+            r.center()
+        };
         painter.text(
-            r.center() - vec2(0.0, 7.0 * lines * scale),
+            name_at,
             Align2::CENTER_CENTER,
             n.unit.name(),
             font.clone(),
@@ -387,15 +364,11 @@ pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
         }
     }
 
-    // Link labels on top, on the panel colour so lines and boxes do not cross them.
-    let panel = ui.visuals().panel_fill;
-    for (at_pos, label, color) in labels {
-        let galley = painter.layout_no_wrap(label, font.clone(), color);
-        let r = Align2::CENTER_CENTER
-            .anchor_size(at_pos, galley.size())
-            .expand(1.0);
-        painter.rect_filled(r, 2.0, panel.gamma_multiply(0.85));
-        painter.galley(r.min + vec2(1.0, 1.0), galley, color);
+    // Link labels beside their links, where the layout found room.
+    for (galley, p) in galleys.into_iter().zip(&placed) {
+        let r = Rect::from_min_max(at(p.label.min), at(p.label.max));
+        let origin = r.center() - galley.size() / 2.0;
+        painter.galley(origin, galley, text);
     }
 
     match style.legend {
@@ -408,7 +381,8 @@ pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
     }
 }
 
-/// The legend of % of peak, with a marker per active link.
+/// The legend of % of peak: the scale with its ticks, and beside it a mark per active link
+/// named by its units, spread so that no two names overlap.
 fn heat_legend(
     painter: &egui::Painter,
     chart: &MemoryChart,
@@ -417,8 +391,8 @@ fn heat_legend(
     text: Color32,
 ) {
     let lg = Rect::from_min_size(
-        rect.right_top() + vec2(-legend_w + 20.0, 14.0),
-        vec2(14.0, rect.height() - 40.0),
+        rect.right_top() + vec2(-legend_w + 34.0, 10.0),
+        vec2(12.0, rect.height() - 24.0),
     );
     let steps = 40;
     for i in 0..steps {
@@ -430,27 +404,42 @@ fn heat_legend(
         );
         painter.rect_filled(band, 0.0, heat(f64::from(t0) * 100.0));
     }
+    let small = FontId::proportional(10.0);
+    let y_of = |pct: f64| lg.bottom() - (pct.clamp(0.0, 100.0) as f32 / 100.0) * lg.height();
     for (pct, label) in [(0.0, "0 %"), (50.0, "50 %"), (100.0, "100 %")] {
-        let y = lg.bottom() - (pct as f32 / 100.0) * lg.height();
         painter.text(
-            pos2(lg.right() + 3.0, y),
-            Align2::LEFT_CENTER,
+            pos2(lg.left() - 4.0, y_of(pct)),
+            Align2::RIGHT_CENTER,
             label,
-            FontId::proportional(10.0),
+            small.clone(),
             text,
         );
     }
-    // Markers: each active link's % of peak beside the legend.
-    for l in chart.links.iter().filter(|l| l.is_active()) {
-        if let Some(p) = l.pct_of_peak {
-            let y = lg.bottom() - (p.clamp(0.0, 100.0) as f32 / 100.0) * lg.height();
-            let x = lg.left() - 2.0;
-            painter.add(egui::Shape::convex_polygon(
-                vec![pos2(x, y), pos2(x - 6.0, y - 4.0), pos2(x - 6.0, y + 4.0)],
-                text,
-                Stroke::NONE,
-            ));
+    // Marks: each active link's % of peak, its name beside it.
+    let marks = chart.peak_marks();
+    let wanted: Vec<f32> = marks.iter().map(|m| y_of(m.pct)).collect();
+    let row_h = 12.0;
+    let ys = layout::spread_marks(&wanted, row_h, lg.top() - 6.0, lg.bottom() + 6.0);
+    let x = lg.right() + 2.0;
+    for ((m, &y), &label_y) in marks.iter().zip(&wanted).zip(&ys) {
+        painter.add(egui::Shape::convex_polygon(
+            vec![pos2(x, y), pos2(x + 6.0, y - 4.0), pos2(x + 6.0, y + 4.0)],
+            text,
+            Stroke::NONE,
+        ));
+        if (label_y - y).abs() > 1.0 {
+            painter.line_segment(
+                [pos2(x + 6.0, y), pos2(x + 10.0, label_y)],
+                Stroke::new(1.0, text.gamma_multiply(0.5)),
+            );
         }
+        painter.text(
+            pos2(x + 12.0, label_y),
+            Align2::LEFT_CENTER,
+            &m.text,
+            small.clone(),
+            text,
+        );
     }
 }
 

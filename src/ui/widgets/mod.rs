@@ -7,6 +7,7 @@
 pub mod compare_export;
 pub mod copy_menu;
 pub mod memory_chart;
+pub mod memory_chart_layout;
 pub mod plot_util;
 pub mod section_body;
 pub mod section_body_compare;
