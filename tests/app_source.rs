@@ -239,3 +239,116 @@ fn a_hot_spot_of_the_source_counters_opens_the_source_page_at_its_line() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// pip's nvdisasm in the test environment (`scripts/test.sh` names it in
+/// `SIGHTLINE_TEST_VENV`), set as the app's nvdisasm.
+fn use_pip_nvdisasm() {
+    let venv = std::env::var_os("SIGHTLINE_TEST_VENV")
+        .or_else(|| std::env::var_os("VIRTUAL_ENV"))
+        .map(std::path::PathBuf::from)
+        .expect("no virtual environment with nvdisasm: run scripts/test.sh");
+    let tool = std::fs::read_dir(venv.join("lib"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|python| {
+            std::fs::read_dir(python.path().join("site-packages/nvidia"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|cu| cu.path().join("bin/nvdisasm"))
+        })
+        .find(|p| p.is_file())
+        .expect("nvidia/cu*/bin/nvdisasm in the test environment");
+    sightline::parse::nvdisasm::set_configured(Some(tool));
+}
+
+/// The Details page's Source Counters hot spots are ncu's five hottest instructions of
+/// `matmul_naive` by warp-stall samples, with the values and SASS of ncu's Source page export,
+/// each at the CUDA line of the function's line table, and the stall reasons they are made of.
+#[test]
+fn details_hot_spots_show_line_sass_and_samples_of_ncus_hottest_instructions() {
+    use_pip_nvdisasm();
+    let dir = temp_dir("app_hot_spots");
+    let file = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[file], false);
+    let open = &h.state().workspace().reports()[0];
+    let at = ResultRef {
+        report: open.id,
+        index: 3,
+    };
+    assert!(
+        open.report.results[3]
+            .name
+            .demangled
+            .starts_with("matmul_naive")
+    );
+    h.state_mut().select(Some(at));
+    h.state_mut().settings_mut().page = PageId::Details;
+    h.run();
+    h.query_all_by_label("Warp Stall Sampling (All Samples)")
+        .next()
+        .expect("the hot-spot table's label")
+        .scroll_to_me();
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
+            h,
+            "kernels.cu:"
+        )),
+        "the hot spots never showed their lines"
+    );
+
+    let export = source_csv::parse(&fixture_bytes(
+        "source/kernels_full/k03_matmul_naive.source_sass.csv.xz",
+    ))
+    .expect("export");
+    let listing = &export.sass[0];
+    let column = listing
+        .columns
+        .iter()
+        .position(|c| c == "Warp Stall Sampling (All Samples)")
+        .expect("samples column");
+    let samples = |r: &source_csv::SassRow| -> i64 { r.cells[column].parse().unwrap_or(0) };
+    let mut rows: Vec<&source_csv::SassRow> = listing.rows.iter().collect();
+    rows.sort_by_key(|r| (std::cmp::Reverse(samples(r)), r.address));
+    let total: i64 = listing.rows.iter().map(samples).sum();
+
+    // The line of each address, from the result's Source view.
+    let result = h.state().workspace().reports()[0].report.results[3].clone();
+    let view = sightline::app::source_page::load(
+        Some(&dir.join("kernels_full.ncu-rep")),
+        &result,
+        Default::default(),
+    )
+    .expect("source view");
+    for r in rows.iter().take(5) {
+        let ins = view
+            .instructions
+            .iter()
+            .find(|i| i.address == r.address)
+            .expect("instruction");
+        let (file, line) = ins.line().expect("line");
+        assert!(view.files[file].path.ends_with("kernels.cu"));
+        let location = format!("kernels.cu:{line}");
+        let value = format!(
+            "{} warp",
+            sightline::model::format::number_text(samples(r) as f64)
+        );
+        let share = format!("{:.1} %", 100.0 * samples(r) as f64 / total as f64);
+        let sass: String = r.sass.split_whitespace().collect::<Vec<_>>().join(" ");
+        for text in [&location, &value, &share] {
+            assert!(has_label(&h, text), "{:#x}: no {text:?}", r.address);
+        }
+        assert!(
+            has_label(&h, &sass),
+            "{:#x}: no SASS {sass:?}; view has {:?}; notes {:?}",
+            r.address,
+            ins.sass,
+            view.notes
+        );
+    }
+    // The hottest instruction is a load waiting on memory: long scoreboard first.
+    assert!(has_label_containing(&h, "Stall Long Scoreboard 99 %"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -17,7 +17,9 @@
 //! - [`report_sides`]: which two reports Report vs report compares, and which is the baseline;
 //! - [`page_id`]: which page is shown; [`format`]: numbers and names as text; [`names`]: long
 //!   kernel names shortened in the middle;
-//! - [`cache`]: the one cache helper for derived views; [`waker`]: how threads wake the UI.
+//! - [`cache`]: the one cache helper for derived views; [`waker`]: how threads wake the UI;
+//! - [`job`]: one background job (keyed, polled, cancelled when superseded); [`views`]: the
+//!   view-models of pages built that way.
 //!
 //! The desktop front end (`ui`) draws this state and turns clicks and keys into commands.
 
@@ -31,6 +33,7 @@ pub mod error;
 pub mod file_notices;
 pub mod file_watch;
 pub mod format;
+pub mod job;
 pub mod loader;
 pub mod manual_pairs;
 pub mod names;
@@ -46,6 +49,7 @@ pub mod side_by_side;
 pub mod source_page;
 pub mod state;
 pub mod table_view;
+pub mod views;
 pub mod waker;
 pub mod workspace;
 

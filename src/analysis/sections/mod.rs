@@ -2,6 +2,7 @@
 //! templates, or as a text export printed them. Sources without bodies get none, and
 //! [`missing_note`] says which export would have them.
 
+pub mod hot_spots;
 pub mod labels;
 pub mod memory_chart;
 pub mod memory_guide;

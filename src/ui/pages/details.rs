@@ -5,11 +5,13 @@ use crate::analysis::sections::bodies_of;
 use crate::app::commands::Command;
 use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit};
 use crate::app::page_id::PageId;
+use crate::app::views::hot_spots::{HotSpotInput, HotSpotsView};
 use crate::app::workspace::ResultRef;
 use crate::model::section_body::SectionBodies;
 use crate::model::{KernelResult, MetricView, Report, RuleKind, RuleResult, Section};
 use crate::ui::pages::{Page, PageContext, PageIo};
 use crate::ui::widgets::copy_menu::{self, copy_button};
+use crate::ui::widgets::section_body::BodyExtras;
 use crate::ui::widgets::{section_body, sol_bars, theme};
 use std::sync::Arc;
 
@@ -17,6 +19,9 @@ use std::sync::Arc;
 #[derive(Debug, Default)]
 pub struct DetailsPage {
     bodies: Option<(ResultRef, usize, Arc<Vec<SectionBodies>>)>,
+    hot_spots: HotSpotsView,
+    /// Whether a hot-spot table was in view last frame (its lines are then read).
+    hot_spots_seen: bool,
 }
 
 impl DetailsPage {
@@ -45,13 +50,40 @@ impl Page for DetailsPage {
         } else {
             None
         };
+        let sass = || cx.sass_imports.for_kernel(&cx.result.name.demangled);
+        let input = HotSpotInput {
+            at: cx.at,
+            path: cx.open.path.clone(),
+            result: cx.result,
+            bodies: &bodies,
+            sass_generation: cx.sass_imports.generation(),
+            sass: &sass,
+        };
+        let ctx = ui.ctx().clone();
+        let (tables, lines) = self.hot_spots.tables(
+            &input,
+            self.hot_spots_seen,
+            crate::ui::screenshot_mode(),
+            move || ctx.request_repaint(),
+        );
+        let extras = BodyExtras {
+            hot_spots: tables,
+            lines: Some(lines),
+            hot_spots_in_view: Default::default(),
+        };
         show(
             ui,
             cx.result,
             &bodies,
             note,
             &mut io.settings.show_sol_breakdown,
+            &extras,
         );
+        let seen = extras.hot_spots_in_view.get();
+        if seen && !self.hot_spots_seen {
+            ui.ctx().request_repaint();
+        }
+        self.hot_spots_seen = seen;
         if let Some(address) = section_body::take_source_jump(ui.ctx()) {
             io.shared.source_jump = Some((cx.at, address));
             io.commands.push(Command::ShowPage(PageId::Source));
@@ -60,6 +92,7 @@ impl Page for DetailsPage {
 
     fn release(&mut self) {
         self.bodies = None;
+        self.hot_spots.release();
     }
 }
 
@@ -90,6 +123,7 @@ pub fn show(
     bodies: &[SectionBodies],
     missing: Option<&str>,
     show_breakdown: &mut bool,
+    extras: &BodyExtras<'_>,
 ) {
     egui::ScrollArea::vertical()
         .id_salt("details_page")
@@ -122,7 +156,7 @@ pub fn show(
                         own.push(b);
                     }
                 }
-                section_ui(ui, i, section, &own);
+                section_ui(ui, i, section, &own, extras);
                 if let Some(note) = missing.filter(|_| has_bodies_in_ncu(&section.name)) {
                     ui.indent(("missing_bodies", i), |ui| {
                         ui.weak(format!("Charts and tables of this section: {note}."));
@@ -147,7 +181,7 @@ pub fn show(
                 egui::CollapsingHeader::new(egui::RichText::new(title).strong())
                     .id_salt(("section_bodies_only", title, k))
                     .default_open(true)
-                    .show(ui, |ui| section_body::show_group(ui, group));
+                    .show(ui, |ui| section_body::show_group_with(ui, group, extras));
             }
             if !result.rules().is_empty() {
                 egui::CollapsingHeader::new(egui::RichText::new("Other rule results").strong())
@@ -176,7 +210,13 @@ fn has_bodies_in_ncu(section: &str) -> bool {
 }
 
 /// One collapsible section: its metric table, its rule results, then its bodies.
-fn section_ui(ui: &mut egui::Ui, index: usize, section: &Section, bodies: &[&SectionBodies]) {
+fn section_ui(
+    ui: &mut egui::Ui,
+    index: usize,
+    section: &Section,
+    bodies: &[&SectionBodies],
+    extras: &BodyExtras<'_>,
+) {
     let title = if section.name.is_empty() {
         section
             .identifier
@@ -217,7 +257,7 @@ fn section_ui(ui: &mut egui::Ui, index: usize, section: &Section, bodies: &[&Sec
             rules_ui(ui, &section.rules);
             if !bodies.is_empty() {
                 ui.add_space(4.0);
-                section_body::show_group(ui, bodies);
+                section_body::show_group_with(ui, bodies, extras);
             }
         });
 }

@@ -6,7 +6,9 @@
 
 use super::memory_chart;
 use super::timeline as timeline_widget;
+use crate::analysis::sections::hot_spots::HotSpotTable;
 use crate::analysis::sections::{memory_table, numa, stalls, timeline};
+use crate::app::views::hot_spots::Lines;
 use crate::model::format::{NOT_MEASURED, value_text as value_text_in};
 use crate::model::section_body::{BodyItem, BodyRow, ItemKind, SectionBodies};
 use crate::model::units::format_value;
@@ -60,13 +62,28 @@ pub fn show(ui: &mut egui::Ui, s: &SectionBodies) {
 /// Draws the bodies of a section and of the sections extending it under one body selector,
 /// as ncu-ui merges them.
 pub fn show_group(ui: &mut egui::Ui, group: &[&SectionBodies]) {
+    show_group_with(ui, group, &BodyExtras::default());
+}
+
+/// What the Details page adds to the bodies it draws: the hot spots of the Source Counters
+/// tables, located and disassembled as far as the Source view has been read.
+#[derive(Default)]
+pub struct BodyExtras<'a> {
+    pub hot_spots: &'a [HotSpotTable],
+    pub lines: Option<&'a Lines>,
+    /// Set when a hot-spot table was drawn in view (its lines are then worth reading).
+    pub hot_spots_in_view: std::cell::Cell<bool>,
+}
+
+/// As [`show_group`], with what the page adds.
+pub fn show_group_with(ui: &mut egui::Ui, group: &[&SectionBodies], extras: &BodyExtras<'_>) {
     chosen_bodies(
         ui,
         group,
         |s| (&s.name, &s.bodies),
         |b| (&b.name, &b.items),
         |i| &i.label,
-        item_ui,
+        |ui, item, with_label| item_ui_with(ui, item, with_label, extras),
     );
 }
 
@@ -115,6 +132,11 @@ pub fn chosen_bodies<S, B, I>(
 
 /// One body item.
 pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem, with_label: bool) {
+    item_ui_with(ui, item, with_label, &BodyExtras::default());
+}
+
+/// One body item, with what the page adds.
+fn item_ui_with(ui: &mut egui::Ui, item: &BodyItem, with_label: bool, extras: &BodyExtras<'_>) {
     if with_label && !item.label.is_empty() {
         let units = item.rows.iter().map(|r| r.metric.unit.as_str());
         ui.label(RichText::new(stalls::chart_caption(&item.label, units)).italics());
@@ -150,8 +172,15 @@ pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem, with_label: bool) {
                 .show(ui, |ui| table(ui, item));
         }
         ItemKind::SourceMetricTable => {
-            table(ui, item);
-            hot_spots(ui, item);
+            match extras.hot_spots.iter().find(|t| t.label == item.label) {
+                Some(hot) => {
+                    if ui.is_rect_visible(ui.available_rect_before_wrap()) {
+                        extras.hot_spots_in_view.set(true);
+                    }
+                    hot_spots(ui, hot, extras.lines);
+                }
+                None => table(ui, item),
+            }
         }
         _ => table(ui, item),
     }
@@ -429,9 +458,6 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
     ));
 }
 
-/// How many addresses a source-counter table lists as hot spots.
-const HOT_SPOTS: usize = 5;
-
 /// The id under which a clicked hot-spot address waits for the page to read it.
 fn jump_id() -> egui::Id {
     egui::Id::unique("section_body_source_jump")
@@ -443,43 +469,67 @@ pub fn take_source_jump(ctx: &egui::Context) -> Option<u64> {
     ctx.data_mut(|d| d.remove_temp::<u64>(jump_id()))
 }
 
-/// The addresses of a source-counter table with the largest sums over its rows (per-PC
-/// instances), largest first; each opens the Source page at its instruction.
-fn hot_spots(ui: &mut egui::Ui, item: &BodyItem) {
-    let mut by_address: std::collections::BTreeMap<u64, f64> = Default::default();
-    for row in &item.rows {
-        for i in &row.metric.instances {
-            if let (Some(address), Some(v)) = (
-                i.id.as_ref()
-                    .and_then(crate::analysis::source::columns::address_of),
-                i.value.as_f64(),
-            ) {
-                *by_address.entry(address).or_default() += v;
-            }
+/// A Source Counters table as ncu's "Hotspot Locations": the hottest instructions with their
+/// line, SASS, value, share and the metrics behind it, each opening the Source page at its
+/// instruction; the table's metrics one click away.
+fn hot_spots(ui: &mut egui::Ui, hot: &HotSpotTable, lines: Option<&Lines>) {
+    match lines {
+        Some(Lines::Reading) => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.weak("Reading the lines and SASS of the hot spots…");
+            });
         }
+        Some(Lines::Unavailable(why)) => {
+            ui.weak(why.as_str());
+        }
+        _ => {}
     }
-    let mut hot: Vec<(u64, f64)> = by_address.into_iter().filter(|&(_, v)| v > 0.0).collect();
-    hot.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    hot.truncate(HOT_SPOTS);
-    if hot.is_empty() {
-        return;
+    if hot.rows.is_empty() {
+        ui.weak("No instruction has a value in this table.");
+    } else {
+        egui::ScrollArea::horizontal()
+            .id_salt((&hot.label, "hot_spots_scroll"))
+            .show(ui, |ui| {
+                egui::Grid::new((&hot.label, "hot_spots"))
+                    .striped(true)
+                    .num_columns(5)
+                    .show(ui, |ui| {
+                        for h in ["Location", "Instruction", "Value", "Share", "Made of"] {
+                            ui.weak(h);
+                        }
+                        ui.end_row();
+                        for spot in &hot.rows {
+                            if ui
+                                .link(&spot.location)
+                                .on_hover_text("Open the Source page at this instruction")
+                                .clicked()
+                            {
+                                ui.data_mut(|d| d.insert_temp(jump_id(), spot.address));
+                            }
+                            ui.monospace(&spot.instruction);
+                            ui.label(&spot.value_text);
+                            ui.label(&spot.share_text);
+                            ui.weak(&spot.reasons);
+                            ui.end_row();
+                        }
+                    });
+            });
     }
-    ui.weak("Hot spots (open on the Source page):");
-    egui::Grid::new("body_hot_spots")
-        .striped(true)
-        .num_columns(2)
+    egui::CollapsingHeader::new(format!("Metrics ({})", hot.metrics.len()))
+        .id_salt((&hot.label, "hot_spot_metrics"))
+        .default_open(false)
         .show(ui, |ui| {
-            for (address, v) in hot {
-                if ui
-                    .link(RichText::new(format!("{address:#x}")).monospace())
-                    .on_hover_text("Open the Source page at this instruction")
-                    .clicked()
-                {
-                    ui.data_mut(|d| d.insert_temp(jump_id(), address));
-                }
-                ui.label(format_value(v, ""));
-                ui.end_row();
-            }
+            egui::Grid::new((&hot.label, "hot_spot_metric_rows"))
+                .striped(true)
+                .num_columns(2)
+                .show(ui, |ui| {
+                    for (label, value) in &hot.metrics {
+                        ui.label(label);
+                        ui.label(value);
+                        ui.end_row();
+                    }
+                });
         });
 }
 
