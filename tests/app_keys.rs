@@ -10,7 +10,7 @@ use common::app_harness::{
 };
 use common::{fixture_file, fixture_path, load_truth, temp_dir};
 use egui::{Key, Modifiers};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::ui::PageId;
 
 const BASIC: &str = "h100/kernels_basic.details.txt";
@@ -255,4 +255,92 @@ fn right_click_on_a_metric_copies_its_value() {
     h.get_by_label("Copy value").click();
     h.step();
     assert_eq!(copied(&h), vec![format!("{shown} us")]);
+}
+
+/// With the pointer last over the page, Page Down, End and Home scroll the page and leave the
+/// table's selection where it is; back over the table, they move the selection again.
+#[test]
+fn paging_keys_scroll_the_pane_the_pointer_was_last_over() {
+    let names = functions();
+    let mut h = basic();
+    h.state_mut().settings_mut().page = PageId::Details;
+    h.run();
+    let top_of = |h: &common::app_harness::AppHarness, label: &str| {
+        h.query_all_by_label(label)
+            .next()
+            .and_then(|n| n.accesskit_node().bounding_box())
+            .map(|r| r.y0)
+    };
+    let section = "GPU Speed Of Light Throughput";
+    let before = top_of(&h, section).expect("the first section on the page");
+    // Over the page, below the table.
+    let page_point = egui::pos2(900.0, 820.0);
+    h.event(egui::Event::PointerMoved(page_point));
+    h.run();
+    press(&mut h, Key::PageDown);
+    assert_eq!(
+        selected_function(&h),
+        names[0],
+        "Page Down moved the selection"
+    );
+    let after = top_of(&h, section);
+    assert!(
+        after.is_none_or(|y| y < before - 100.0),
+        "the page did not scroll: {before} → {after:?}"
+    );
+    press(&mut h, Key::Home);
+    assert_eq!(
+        top_of(&h, section),
+        Some(before),
+        "Home went back to the top"
+    );
+    press(&mut h, Key::End);
+    assert_eq!(selected_function(&h), names[0], "End moved the selection");
+    // Over the table again: the keys move the selection.
+    h.event(egui::Event::PointerMoved(egui::pos2(700.0, 150.0)));
+    h.run();
+    press(&mut h, Key::End);
+    assert_eq!(selected_function(&h), *names.last().unwrap());
+}
+
+/// After a sort the selected row is scrolled into view: the last row selected (End scrolls the
+/// table to the bottom), a sort by duration puts it first, and its row is drawn there (the
+/// table lays out only the rows in view).
+#[test]
+fn the_selected_row_stays_in_view_after_a_sort() {
+    let names = functions();
+    let mut h = basic();
+    press(&mut h, Key::End);
+    let last = names.last().unwrap().clone();
+    assert_eq!(selected_function(&h), last);
+    let shown = |h: &common::app_harness::AppHarness| h.query_all_by_label(&last).count();
+    // The page header and the table row.
+    assert_eq!(shown(&h), 2);
+    // Back to the top without moving the selection: the row leaves the view.
+    h.event(egui::Event::PointerMoved(egui::pos2(700.0, 150.0)));
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 2000.0),
+        phase: egui::TouchPhase::Move,
+        modifiers: Modifiers::NONE,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    h.run();
+    assert_eq!(
+        shown(&h),
+        1,
+        "the table did not scroll away from its last row"
+    );
+    h.query_all_by_label("Duration")
+        .next()
+        .expect("the Duration header")
+        .click();
+    h.run();
+    h.run();
+    assert_eq!(selected_function(&h), last);
+    assert_eq!(
+        shown(&h),
+        2,
+        "the selected row is not in view after the sort"
+    );
 }

@@ -68,6 +68,8 @@ pub struct SightlineApp {
     time_to_table: Option<TimeToTable>,
     /// Whether the fonts with the symbol fallback went to the context.
     fonts_installed: bool,
+    /// Where the pointer was last frame (a move shows which pane has the paging keys).
+    last_pointer: Option<egui::Pos2>,
 }
 
 impl std::ops::Deref for SightlineApp {
@@ -120,6 +122,7 @@ impl SightlineApp {
             window_title: String::new(),
             queued: Vec::new(),
             time_to_table: None,
+            last_pointer: None,
             fonts_installed: false,
         };
         if options.files.is_empty() {
@@ -541,6 +544,15 @@ impl SightlineApp {
             &mut self.state.settings.panels.results_height,
             results.response.rect.height(),
         );
+        // The pane the pointer was last over (moved or clicked in) has the paging keys.
+        let (pointer, pressed) = ui.input(|i| (i.pointer.latest_pos(), i.pointer.any_pressed()));
+        let moved = pointer != self.last_pointer;
+        self.last_pointer = pointer;
+        if let Some(p) = pointer.filter(|_| moved || pressed)
+            && ui.max_rect().contains(p)
+        {
+            self.table.page_has_paging_keys = !results.response.rect.contains(p);
+        }
         let selected = self.state.selection.and_then(|at| {
             self.state
                 .workspace
@@ -570,6 +582,9 @@ impl SightlineApp {
             baselines: &visible,
             sass_imports: &self.state.sass_imports,
         };
+        if self.table.page_has_paging_keys {
+            pages::scroll_by_paging_keys(ui);
+        }
         let page = self.state.settings.page;
         self.pages
             .show(ui, page, &cx, &mut self.state.settings, &mut self.queued);

@@ -62,7 +62,23 @@ pub fn show(
         crate::app::names::TABLE_NAME_CHARS,
     );
     ui.horizontal(|ui| {
-        let heading = ui.heading(&function);
+        // The name gives way to the buttons beside it (zoomed in, on a small screen).
+        let reserve = if result.invocations.is_some() {
+            330.0
+        } else {
+            200.0
+        };
+        let name_width = (ui.available_width() - reserve).max(80.0);
+        let heading = ui
+            .scope(|ui| {
+                ui.set_max_width(name_width);
+                ui.add(
+                    egui::Label::new(egui::RichText::new(&function).heading())
+                        .truncate()
+                        .sense(egui::Sense::click()),
+                )
+            })
+            .inner;
         let heading = if function == result.name.demangled {
             heading
         } else {
@@ -115,8 +131,11 @@ pub fn show(
             if i > 0 {
                 ui.separator();
             }
-            ui.weak(label);
-            ui.label(value);
+            // A fact wraps to the next line whole, never between its label and value.
+            ui.horizontal(|ui| {
+                ui.weak(label);
+                ui.add(egui::Label::new(value).wrap_mode(egui::TextWrapMode::Extend));
+            });
         }
     });
 }

@@ -20,6 +20,13 @@ pub struct ResultsTable {
     scroll_to: Option<usize>,
     /// How many rows fit on screen (last frame), for Page Up / Page Down.
     page_rows: usize,
+    /// The selection, sort and filter of the last frame: when any changes (a report opened,
+    /// a sort, a result chosen on another page, more results), the selected row is scrolled into
+    /// view.
+    followed: Option<(Option<ResultRef>, SortState, String, usize)>,
+    /// Whether the page below has the keyboard's paging keys (the pointer was last over it):
+    /// then Page Up/Down, Home and End scroll the page, not the table.
+    pub page_has_paging_keys: bool,
 }
 
 /// Ctrl+F: to the filter box.
@@ -102,6 +109,18 @@ impl ResultsTable {
                 }
             }
         });
+        let now = (
+            *selection,
+            *sort,
+            view.filter.clone(),
+            workspace.result_count(),
+        );
+        if self.followed.as_ref() != Some(&now) {
+            if self.scroll_to.is_none() {
+                self.scroll_to = view.position_of(workspace, *sort, *selection);
+            }
+            self.followed = Some(now);
+        }
         let scroll_to = self.scroll_to.take();
         let order = view.order(workspace, *sort);
         let rows = workspace.rows();
@@ -111,95 +130,105 @@ impl ResultsTable {
             .max(1);
         let mut clicked_header = None;
         let mut clicked_row = None;
-        let mut table = TableBuilder::new(ui)
-            .id_salt("results_table")
-            .striped(true)
-            .resizable(true)
+        egui::ScrollArea::horizontal()
+            .id_salt("results_table_wide")
             .auto_shrink([false, false])
-            .sense(egui::Sense::click())
-            .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-            .column(Column::initial(124.0).at_least(50.0).clip(true))
-            .column(Column::initial(36.0).at_least(24.0))
-            .column(Column::initial(170.0).at_least(60.0).clip(true))
-            .column(Column::initial(150.0).at_least(60.0).clip(true))
-            .column(Column::initial(76.0).at_least(50.0))
-            .column(Column::initial(104.0).at_least(60.0))
-            .column(Column::initial(104.0).at_least(60.0))
-            .column(Column::initial(78.0).at_least(50.0))
-            .column(Column::remainder().at_least(100.0).clip(true));
-        if let Some(pos) = scroll_to {
-            table = table.scroll_to_row(pos, None);
-        }
-        table
-            .header(row_height + 2.0, |mut header| {
-                for column in SortColumn::ALL {
-                    header.col(|ui| {
-                        let sorted = sort.column == column;
-                        let label = ui.selectable_label(sorted, column.title());
-                        let label = match column.hover() {
-                            Some(hover) => label.on_hover_text(hover),
-                            None => label,
-                        };
-                        if label.clicked() {
-                            clicked_header = Some(column);
-                        }
-                        if sorted {
-                            ui.label(
-                                egui::RichText::new(if sort.ascending { "▲" } else { "▼" })
-                                    .monospace(),
-                            );
-                        }
-                    });
+            .show(ui, |ui| {
+                let mut table = TableBuilder::new(ui)
+                    .id_salt("results_table")
+                    .striped(true)
+                    .resizable(true)
+                    .auto_shrink([false, false])
+                    .sense(egui::Sense::click())
+                    .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+                    .column(Column::initial(124.0).at_least(50.0).clip(true))
+                    .column(Column::initial(36.0).at_least(24.0))
+                    .column(Column::initial(170.0).at_least(60.0).clip(true))
+                    .column(Column::initial(150.0).at_least(60.0).clip(true))
+                    .column(Column::initial(76.0).at_least(50.0))
+                    .column(Column::initial(104.0).at_least(60.0))
+                    .column(Column::initial(104.0).at_least(60.0))
+                    .column(Column::initial(78.0).at_least(50.0))
+                    .column(Column::remainder().at_least(100.0).clip(true));
+                if let Some(pos) = scroll_to {
+                    table = table.scroll_to_row(pos, None);
                 }
-            })
-            .body(|body| {
-                body.rows(row_height, order.len(), |mut row| {
-                    let Some(summary) = order.get(row.index()).and_then(|&i| rows.get(i)) else {
-                        return;
-                    };
-                    row.set_selected(*selection == Some(summary.result));
-                    let baseline = baselines::index_of(baseline_list, summary.result);
-                    let color = baseline
-                        .and_then(|i| baseline_list.get(i))
-                        .map(|b| (theme::rgb(b.color), b.visible));
-                    row_cells(&mut row, summary, color);
-                    let response = row.response();
-                    // A right-click selects the row its menu acts on.
-                    if response.clicked() || response.secondary_clicked() {
-                        clicked_row = Some(summary.result);
-                    }
-                    response.context_menu(|ui| {
-                        match baseline {
-                            Some(i) => {
-                                if ui.button("Remove baseline").clicked() {
-                                    commands.push(Command::RemoveBaseline(i));
-                                    ui.close();
+                table
+                    .header(row_height + 2.0, |mut header| {
+                        for column in SortColumn::ALL {
+                            header.col(|ui| {
+                                let sorted = sort.column == column;
+                                let label = ui.selectable_label(sorted, column.title());
+                                let label = match column.hover() {
+                                    Some(hover) => label.on_hover_text(hover),
+                                    None => label,
+                                };
+                                if label.clicked() {
+                                    clicked_header = Some(column);
                                 }
-                            }
-                            None => {
-                                if ui.button("Set as baseline").clicked() {
-                                    commands.push(Command::SetBaseline(summary.result));
-                                    ui.close();
+                                if sorted {
+                                    ui.label(
+                                        egui::RichText::new(if sort.ascending {
+                                            "▲"
+                                        } else {
+                                            "▼"
+                                        })
+                                        .monospace(),
+                                    );
                                 }
-                            }
+                            });
                         }
-                        ui.separator();
-                        copy_button(ui, "Copy kernel name", || summary.kernel_full.clone());
-                        copy_button(ui, "Copy row (TSV)", || {
-                            copy::summary_rows([summary], false)
-                        });
-                        copy_button(ui, "Copy row (Markdown)", || {
-                            copy::summary_rows([summary], true)
-                        });
-                        let visible = || order.iter().filter_map(|&i| rows.get(i));
-                        copy_button(ui, "Copy all shown rows (TSV)", || {
-                            copy::summary_rows(visible(), false)
-                        });
-                        copy_button(ui, "Copy all shown rows (Markdown)", || {
-                            copy::summary_rows(visible(), true)
+                    })
+                    .body(|body| {
+                        body.rows(row_height, order.len(), |mut row| {
+                            let Some(summary) = order.get(row.index()).and_then(|&i| rows.get(i))
+                            else {
+                                return;
+                            };
+                            row.set_selected(*selection == Some(summary.result));
+                            let baseline = baselines::index_of(baseline_list, summary.result);
+                            let color = baseline
+                                .and_then(|i| baseline_list.get(i))
+                                .map(|b| (theme::rgb(b.color), b.visible));
+                            row_cells(&mut row, summary, color);
+                            let response = row.response();
+                            // A right-click selects the row its menu acts on.
+                            if response.clicked() || response.secondary_clicked() {
+                                clicked_row = Some(summary.result);
+                            }
+                            response.context_menu(|ui| {
+                                match baseline {
+                                    Some(i) => {
+                                        if ui.button("Remove baseline").clicked() {
+                                            commands.push(Command::RemoveBaseline(i));
+                                            ui.close();
+                                        }
+                                    }
+                                    None => {
+                                        if ui.button("Set as baseline").clicked() {
+                                            commands.push(Command::SetBaseline(summary.result));
+                                            ui.close();
+                                        }
+                                    }
+                                }
+                                ui.separator();
+                                copy_button(ui, "Copy kernel name", || summary.kernel_full.clone());
+                                copy_button(ui, "Copy row (TSV)", || {
+                                    copy::summary_rows([summary], false)
+                                });
+                                copy_button(ui, "Copy row (Markdown)", || {
+                                    copy::summary_rows([summary], true)
+                                });
+                                let visible = || order.iter().filter_map(|&i| rows.get(i));
+                                copy_button(ui, "Copy all shown rows (TSV)", || {
+                                    copy::summary_rows(visible(), false)
+                                });
+                                copy_button(ui, "Copy all shown rows (Markdown)", || {
+                                    copy::summary_rows(visible(), true)
+                                });
+                            });
                         });
                     });
-                });
             });
         if let Some(column) = clicked_header {
             sort.clicked(column);
@@ -210,7 +239,8 @@ impl ResultsTable {
     }
 
     /// Ctrl+F focuses the filter; Esc clears it. Up/Down, Home/End and Page Up/Page Down move
-    /// the selection unless a text field has the keyboard.
+    /// the selection unless a text field has the keyboard (the paging keys only while the
+    /// table is the pane the pointer was last over).
     fn keyboard(
         &mut self,
         ui: &mut egui::Ui,
@@ -235,10 +265,14 @@ impl ResultsTable {
             return;
         }
         let page = self.page_rows.max(1) as isize;
+        let paging_keys_elsewhere = self.page_has_paging_keys;
         let to = ui.input_mut(|i| {
             let mut count =
                 |key: egui::Key| i.count_and_consume_key(egui::Modifiers::NONE, key) as isize;
             let steps = count(egui::Key::ArrowDown) - count(egui::Key::ArrowUp);
+            if paging_keys_elsewhere {
+                return (steps != 0).then_some(Move::By(steps));
+            }
             let pages = count(egui::Key::PageDown) - count(egui::Key::PageUp);
             let (home, end) = (count(egui::Key::Home), count(egui::Key::End));
             if end > 0 {

@@ -172,3 +172,30 @@ pub fn tabs(ui: &mut egui::Ui, current: &mut PageId) {
         }
     });
 }
+
+/// Page Up/Down, Home and End scroll the page (its first vertical scroll area) by most of its
+/// height, or to its top and bottom; not while a text field has the keyboard.
+pub fn scroll_by_paging_keys(ui: &egui::Ui) {
+    if ui.ctx().text_edit_focused() {
+        return;
+    }
+    let page = (ui.available_height() * 0.9).max(40.0);
+    let delta = ui.input_mut(|i| {
+        let mut count = |key: egui::Key| i.count_and_consume_key(egui::Modifiers::NONE, key) as f32;
+        let pages = count(egui::Key::PageUp) - count(egui::Key::PageDown);
+        let (home, end) = (count(egui::Key::Home), count(egui::Key::End));
+        if end > 0.0 {
+            -1e9
+        } else if home > 0.0 {
+            1e9
+        } else {
+            pages * page
+        }
+    });
+    if delta != 0.0 {
+        ui.scroll_with_delta_animation(
+            egui::vec2(0.0, delta),
+            egui::style::ScrollAnimation::none(),
+        );
+    }
+}

@@ -70,50 +70,55 @@ pub fn show(ui: &mut egui::Ui, at: ResultRef, result: &KernelResult, state: &mut
     let names = state.matches(at, result);
     ui.weak(format!("{} of {total} metrics", names.len()));
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
-    TableBuilder::new(ui)
-        .id_salt("raw_metrics")
-        .striped(true)
+    egui::ScrollArea::horizontal()
+        .id_salt("raw_metrics_wide")
         .auto_shrink([false, false])
-        .column(Column::remainder().at_least(240.0).clip(true))
-        .column(Column::initial(110.0).at_least(50.0).clip(true))
-        .column(Column::initial(160.0).at_least(60.0).clip(true))
-        .column(Column::initial(80.0).at_least(40.0))
-        .header(row_height + 2.0, |mut header| {
-            for title in ["Metric Name", "Metric Unit", "Metric Value", "Instances"] {
-                header.col(|ui| {
-                    ui.strong(title);
-                });
-            }
-        })
-        .body(|body| {
-            body.rows(row_height, names.len(), |mut row| {
-                let Some(name) = names.get(row.index()) else {
-                    return;
-                };
-                let Some(metric) = result.metrics().get(name.as_str()) else {
-                    return;
-                };
-                let (value, unit) = value_and_unit(&metric.value, &metric.unit);
-                row.col(|ui| {
-                    let shown = ui
-                        .monospace(name)
-                        .on_hover_ui(|ui| metric_tooltip(ui, name, &metric));
-                    metric_copy_menu(&shown, name, &metric);
-                });
-                row.col(|ui| {
-                    ui.label(unit);
-                });
-                row.col(|ui| {
-                    let shown = ui
-                        .label(value)
-                        .on_hover_ui(|ui| metric_tooltip(ui, name, &metric));
-                    metric_copy_menu(&shown, name, &metric);
-                });
-                row.col(|ui| {
-                    if !metric.instances.is_empty() {
-                        ui.label(metric.instances.len().to_string());
+        .show(ui, |ui| {
+            TableBuilder::new(ui)
+                .id_salt("raw_metrics")
+                .striped(true)
+                .auto_shrink([false, false])
+                .column(Column::remainder().at_least(240.0).clip(true))
+                .column(Column::initial(110.0).at_least(50.0).clip(true))
+                .column(Column::initial(160.0).at_least(60.0).clip(true))
+                .column(Column::initial(80.0).at_least(40.0))
+                .header(row_height + 2.0, |mut header| {
+                    for title in ["Metric Name", "Metric Unit", "Metric Value", "Instances"] {
+                        header.col(|ui| {
+                            ui.strong(title);
+                        });
                     }
+                })
+                .body(|body| {
+                    body.rows(row_height, names.len(), |mut row| {
+                        let Some(name) = names.get(row.index()) else {
+                            return;
+                        };
+                        let Some(metric) = result.metrics().get(name.as_str()) else {
+                            return;
+                        };
+                        let (value, unit) = value_and_unit(&metric.value, &metric.unit);
+                        row.col(|ui| {
+                            let shown = ui
+                                .monospace(name)
+                                .on_hover_ui(|ui| metric_tooltip(ui, name, &metric));
+                            metric_copy_menu(&shown, name, &metric);
+                        });
+                        row.col(|ui| {
+                            ui.label(unit);
+                        });
+                        row.col(|ui| {
+                            let shown = ui
+                                .label(value)
+                                .on_hover_ui(|ui| metric_tooltip(ui, name, &metric));
+                            metric_copy_menu(&shown, name, &metric);
+                        });
+                        row.col(|ui| {
+                            if !metric.instances.is_empty() {
+                                ui.label(metric.instances.len().to_string());
+                            }
+                        });
+                    });
                 });
-            });
         });
 }

@@ -504,160 +504,172 @@ fn table_ui(ui: &mut egui::Ui, view: &ReportCompareView) -> Option<TableAction> 
         .collect();
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 6.0;
     let mut clicked = None;
-    let mut table = TableBuilder::new(ui)
-        .id_salt("report_compare_table")
-        .striped(true)
-        .resizable(true)
+    egui::ScrollArea::horizontal()
+        .id_salt("report_compare_table_wide")
         .auto_shrink([false, false])
-        .sense(egui::Sense::click())
-        .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-        .column(Column::initial(64.0).at_least(40.0))
-        .column(Column::initial(260.0).at_least(80.0).clip(true))
-        .column(Column::initial(84.0).at_least(50.0))
-        .column(Column::initial(84.0).at_least(50.0))
-        .column(Column::initial(84.0).at_least(50.0))
-        .column(Column::initial(72.0).at_least(50.0))
-        .column(Column::initial(100.0).at_least(60.0));
-    for _ in HEADLINE_METRICS {
-        table = table.column(Column::initial(100.0).at_least(50.0));
-    }
-    table
-        .header(row_height + 2.0, |mut header| {
-            let titles = [
-                "IDs",
-                "Kernel",
-                "Baseline",
-                "Current",
-                "Δ Duration",
-                "Verdict",
-                "Time",
-            ];
-            for t in titles {
-                header.col(|ui| {
-                    ui.strong(t);
-                });
+        .show(ui, |ui| {
+            let mut table = TableBuilder::new(ui)
+                .id_salt("report_compare_table")
+                .striped(true)
+                .resizable(true)
+                .auto_shrink([false, false])
+                .sense(egui::Sense::click())
+                .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
+                .column(Column::initial(64.0).at_least(40.0))
+                .column(Column::initial(260.0).at_least(80.0).clip(true))
+                .column(Column::initial(84.0).at_least(50.0))
+                .column(Column::initial(84.0).at_least(50.0))
+                .column(Column::initial(84.0).at_least(50.0))
+                .column(Column::initial(72.0).at_least(50.0))
+                .column(Column::initial(100.0).at_least(60.0));
+            for _ in HEADLINE_METRICS {
+                table = table.column(Column::initial(100.0).at_least(50.0));
             }
-            for (_, label) in HEADLINE_METRICS {
-                header.col(|ui| {
-                    ui.strong(format!("Δ {label}"));
-                });
-            }
-        })
-        .body(|body| {
-            body.rows(row_height, rows.len() + unmatched.len(), |mut row| {
-                let i = row.index();
-                if let Some(k) = rows.get(i) {
-                    let d = k.diff.duration.as_ref();
-                    let verdict = d.map(|d| d.verdict);
-                    let value =
-                        |v: Option<f64>| v.map_or_else(|| "-".into(), |x| value_text(x, "ns"));
-                    row.col(|ui| {
-                        cell(
-                            ui,
-                            RichText::new(format!("{}→{}", k.base_id, k.current_id)).monospace(),
-                        );
-                    });
-                    row.col(|ui| {
-                        // What differs between the two launches (template arguments, grid,
-                        // block, name) follows the name.
-                        let (text, hover) = if k.changes.is_empty() {
-                            (short_demangled(&k.name, REPORT_NAME_CHARS), k.name.clone())
-                        } else {
-                            let changes = k.changes.join("; ");
-                            (
-                                format!(
-                                    "{} · {changes}",
-                                    short_demangled(&k.name, REPORT_NAME_CHARS)
-                                ),
-                                format!("{}\n{}", k.name, k.changes.join("\n")),
-                            )
-                        };
-                        cell(ui, text).on_hover_text(hover);
-                    });
-                    row.col(|ui| {
-                        cell(ui, value(k.base_duration_ns));
-                    });
-                    row.col(|ui| {
-                        cell(ui, value(k.current_duration_ns));
-                    });
-                    row.col(|ui| {
-                        let t = verdict_text(ui, delta_text(d), verdict);
-                        cell(ui, t);
-                    });
-                    row.col(|ui| {
-                        let t = verdict_text(ui, verdict.map_or("-", |v| v.name()).into(), verdict);
-                        cell(ui, t);
-                    });
-                    row.col(|ui| {
-                        let text = k
-                            .time_delta_ns()
-                            .map_or_else(|| "-".into(), time_delta_text);
-                        let t = verdict_text(ui, text, verdict);
-                        cell(ui, t);
-                    });
-                    for (key, _) in HEADLINE_METRICS {
-                        let m = k.diff.get(key);
-                        row.col(|ui| {
-                            let t = verdict_text(ui, delta_text(m), m.map(|m| m.verdict));
-                            cell(ui, t);
+            table
+                .header(row_height + 2.0, |mut header| {
+                    let titles = [
+                        "IDs",
+                        "Kernel",
+                        "Baseline",
+                        "Current",
+                        "Δ Duration",
+                        "Verdict",
+                        "Time",
+                    ];
+                    for t in titles {
+                        header.col(|ui| {
+                            ui.strong(t);
                         });
                     }
-                    let response = row.response();
-                    if response.clicked() {
-                        clicked = Some(TableAction::Open(k.base_index, k.current_index));
+                    for (_, label) in HEADLINE_METRICS {
+                        header.col(|ui| {
+                            ui.strong(format!("Δ {label}"));
+                        });
                     }
-                    let manual = k.kind == MatchKind::Manual;
-                    pair_menu(&response, k.base_index, manual, candidates, &mut clicked);
-                } else if let Some((side, u)) =
-                    i.checked_sub(rows.len()).and_then(|j| unmatched.get(j))
-                {
-                    let base_side = *side == REMOVED;
-                    row.col(|ui| {
-                        let ids = if base_side {
-                            format!("{}→–", u.id)
-                        } else {
-                            format!("–→{}", u.id)
-                        };
-                        cell(ui, RichText::new(ids).monospace().weak());
-                    });
-                    row.col(|ui| {
-                        cell(
-                            ui,
-                            RichText::new(short_demangled(&u.name, REPORT_NAME_CHARS)).weak(),
-                        )
-                        .on_hover_text(&u.name);
-                    });
-                    let duration = u
-                        .duration_ns
-                        .map_or_else(|| "-".into(), |d| value_text(d, "ns"));
-                    let (b, c) = if base_side {
-                        (duration, "-".to_string())
-                    } else {
-                        ("-".to_string(), duration)
-                    };
-                    row.col(|ui| {
-                        cell(ui, RichText::new(b).weak());
-                    });
-                    row.col(|ui| {
-                        cell(ui, RichText::new(c).weak());
-                    });
-                    row.col(|ui| {
-                        cell(ui, RichText::new(*side).color(ui.visuals().warn_fg_color))
-                            .on_hover_text(if base_side {
-                                "Only in the baseline report"
-                            } else {
-                                "Only in the current report"
+                })
+                .body(|body| {
+                    body.rows(row_height, rows.len() + unmatched.len(), |mut row| {
+                        let i = row.index();
+                        if let Some(k) = rows.get(i) {
+                            let d = k.diff.duration.as_ref();
+                            let verdict = d.map(|d| d.verdict);
+                            let value = |v: Option<f64>| {
+                                v.map_or_else(|| "-".into(), |x| value_text(x, "ns"))
+                            };
+                            row.col(|ui| {
+                                cell(
+                                    ui,
+                                    RichText::new(format!("{}→{}", k.base_id, k.current_id))
+                                        .monospace(),
+                                );
                             });
+                            row.col(|ui| {
+                                // What differs between the two launches (template arguments, grid,
+                                // block, name) follows the name.
+                                let (text, hover) = if k.changes.is_empty() {
+                                    (short_demangled(&k.name, REPORT_NAME_CHARS), k.name.clone())
+                                } else {
+                                    let changes = k.changes.join("; ");
+                                    (
+                                        format!(
+                                            "{} · {changes}",
+                                            short_demangled(&k.name, REPORT_NAME_CHARS)
+                                        ),
+                                        format!("{}\n{}", k.name, k.changes.join("\n")),
+                                    )
+                                };
+                                cell(ui, text).on_hover_text(hover);
+                            });
+                            row.col(|ui| {
+                                cell(ui, value(k.base_duration_ns));
+                            });
+                            row.col(|ui| {
+                                cell(ui, value(k.current_duration_ns));
+                            });
+                            row.col(|ui| {
+                                let t = verdict_text(ui, delta_text(d), verdict);
+                                cell(ui, t);
+                            });
+                            row.col(|ui| {
+                                let t = verdict_text(
+                                    ui,
+                                    verdict.map_or("-", |v| v.name()).into(),
+                                    verdict,
+                                );
+                                cell(ui, t);
+                            });
+                            row.col(|ui| {
+                                let text = k
+                                    .time_delta_ns()
+                                    .map_or_else(|| "-".into(), time_delta_text);
+                                let t = verdict_text(ui, text, verdict);
+                                cell(ui, t);
+                            });
+                            for (key, _) in HEADLINE_METRICS {
+                                let m = k.diff.get(key);
+                                row.col(|ui| {
+                                    let t = verdict_text(ui, delta_text(m), m.map(|m| m.verdict));
+                                    cell(ui, t);
+                                });
+                            }
+                            let response = row.response();
+                            if response.clicked() {
+                                clicked = Some(TableAction::Open(k.base_index, k.current_index));
+                            }
+                            let manual = k.kind == MatchKind::Manual;
+                            pair_menu(&response, k.base_index, manual, candidates, &mut clicked);
+                        } else if let Some((side, u)) =
+                            i.checked_sub(rows.len()).and_then(|j| unmatched.get(j))
+                        {
+                            let base_side = *side == REMOVED;
+                            row.col(|ui| {
+                                let ids = if base_side {
+                                    format!("{}→–", u.id)
+                                } else {
+                                    format!("–→{}", u.id)
+                                };
+                                cell(ui, RichText::new(ids).monospace().weak());
+                            });
+                            row.col(|ui| {
+                                cell(
+                                    ui,
+                                    RichText::new(short_demangled(&u.name, REPORT_NAME_CHARS))
+                                        .weak(),
+                                )
+                                .on_hover_text(&u.name);
+                            });
+                            let duration = u
+                                .duration_ns
+                                .map_or_else(|| "-".into(), |d| value_text(d, "ns"));
+                            let (b, c) = if base_side {
+                                (duration, "-".to_string())
+                            } else {
+                                ("-".to_string(), duration)
+                            };
+                            row.col(|ui| {
+                                cell(ui, RichText::new(b).weak());
+                            });
+                            row.col(|ui| {
+                                cell(ui, RichText::new(c).weak());
+                            });
+                            row.col(|ui| {
+                                cell(ui, RichText::new(*side).color(ui.visuals().warn_fg_color))
+                                    .on_hover_text(if base_side {
+                                        "Only in the baseline report"
+                                    } else {
+                                        "Only in the current report"
+                                    });
+                            });
+                            for _ in 0..2 + HEADLINE_METRICS.len() {
+                                row.col(|_| {});
+                            }
+                            if base_side {
+                                let response = row.response();
+                                pair_menu(&response, u.index, false, candidates, &mut clicked);
+                            }
+                        }
                     });
-                    for _ in 0..2 + HEADLINE_METRICS.len() {
-                        row.col(|_| {});
-                    }
-                    if base_side {
-                        let response = row.response();
-                        pair_menu(&response, u.index, false, candidates, &mut clicked);
-                    }
-                }
-            });
+                });
         });
     clicked
 }
