@@ -337,7 +337,7 @@ fn report_vs_report_takes_the_older_capture_as_baseline() {
     assert_label(&h, "Save HTML…");
     // A swap is the user's choice, kept for these two files.
     h.get_by_label("Swap").click();
-    h.run();
+    h.step();
     until_compared(&mut h);
     assert_label_containing(&h, "Baseline report: as chosen");
     let orders = &h.state().settings().report_orders;

@@ -48,7 +48,7 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
         id: open.id,
         name: open.name.clone(),
         path: open.path.clone(),
-        report: Report {
+        report: std::sync::Arc::new(Report {
             source: report.source.clone(),
             format: report.format,
             tool_version: report.tool_version.clone(),
@@ -59,7 +59,7 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
             warnings: report.warnings.clone(),
             notes: report.notes.clone(),
             bodies,
-        },
+        }),
         load_time: open.load_time,
         captured: open.captured,
         opened: open.opened,

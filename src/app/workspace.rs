@@ -60,7 +60,7 @@ pub struct OpenReport {
     pub name: String,
     /// The file it came from, when it came from one.
     pub path: Option<PathBuf>,
-    pub report: Report,
+    pub report: std::sync::Arc<Report>,
     /// How long reading and parsing took.
     pub load_time: Duration,
     /// When its results were captured: the report's own creation time, else (text forms) the
@@ -235,7 +235,7 @@ impl Workspace {
                 id,
                 name,
                 path,
-                report,
+                report: std::sync::Arc::new(report),
                 load_time,
                 captured,
                 opened,
@@ -286,7 +286,7 @@ impl Workspace {
         report: Report,
         mut rows: Vec<RowSummary>,
         load_time: Duration,
-    ) -> Option<Report> {
+    ) -> Option<std::sync::Arc<Report>> {
         let order = self.reports.iter().position(|r| r.id == id)?;
         let open = self.reports.get_mut(order)?;
         if rows.len() != report.results.len() {
@@ -294,7 +294,7 @@ impl Workspace {
         }
         stamp_rows(&mut rows, id, order, &open.name);
         open.captured = captured_at(&report);
-        let old = std::mem::replace(&mut open.report, report);
+        let old = std::mem::replace(&mut open.report, std::sync::Arc::new(report));
         open.load_time = load_time;
         // Rows stay in report order: the new rows go where the old ones were.
         let at = self
@@ -340,10 +340,13 @@ impl Workspace {
     }
 
     /// Drops the decoded bodies of results read on demand, keeping the `keep` used most
-    /// recently in each report, so walking through many results keeps memory flat.
+    /// recently in each report, so walking through many results keeps memory flat. A report a
+    /// background job reads at the moment is left as it is until the next call.
     pub fn release_bodies(&mut self, keep: usize) {
         for open in &mut self.reports {
-            open.report.release_bodies(keep);
+            if let Some(report) = std::sync::Arc::get_mut(&mut open.report) {
+                report.release_bodies(keep);
+            }
         }
     }
 

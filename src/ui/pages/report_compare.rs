@@ -12,9 +12,9 @@ use crate::analysis::compare::{
     DiffOptions, Keep, MatchKind, MatchedDiff, ReportDiff, Verdict, diff_reports_keeping,
     rediff_pairs,
 };
-use crate::app::cache::Cached;
 use crate::app::commands::Command;
 use crate::app::format::value_text;
+use crate::app::job::{Job, Status};
 use crate::app::manual_pairs;
 use crate::app::names::{REPORT_NAME_CHARS, short_demangled};
 use crate::app::page_id::PageId;
@@ -73,12 +73,21 @@ enum TableAction {
     Unpair(usize),
 }
 
-/// The chosen reports and the cached comparison.
-#[derive(Default)]
+/// The chosen reports and the comparison, built in the background.
 pub struct ReportCompareState {
     base: Option<ReportId>,
     current: Option<ReportId>,
-    cache: Cached<DiffKey, Option<ReportCompareView>>,
+    job: Job<DiffKey, ReportCompareView>,
+}
+
+impl Default for ReportCompareState {
+    fn default() -> Self {
+        ReportCompareState {
+            base: None,
+            current: None,
+            job: Job::new("report comparison"),
+        }
+    }
 }
 
 impl ReportCompareState {
@@ -103,7 +112,7 @@ impl ReportCompareState {
 
     /// Drops the cached comparison (reports closed or replaced); it is built again when shown.
     pub fn release(&mut self) {
-        self.cache.clear();
+        self.job.clear();
     }
 
     /// Chooses the two reports.
@@ -172,28 +181,59 @@ pub fn show(
         manual: manual.iter().map(|(_, p)| *p).collect(),
     };
     let threshold_pct = settings.threshold_pct();
-    let computed = state.cache.get_or_compute(key, |key| {
-        let (b, c) = (workspace.report(base)?, workspace.report(current)?);
-        let opts = DiffOptions {
-            threshold_pct,
-            metrics: None,
-        };
-        // Of each pair only what the page and its Markdown show: bodies are decoded one pair
-        // at a time and dropped, and the comparison does not hold every metric of every pair.
-        let diff = diff_reports_keeping(
-            &b.report,
-            &c.report,
-            &opts,
-            &key.manual,
-            Keep::Shown {
-                max_changes: DEFAULT_MAX_CHANGES,
-                also: &|_| false,
-            },
-        );
-        Some(report_compare_view(diff, &c.report))
-    });
-    let Some(view) = computed.as_ref() else {
+    let (Some(b), Some(c)) = (workspace.report(base), workspace.report(current)) else {
         return;
+    };
+    let (b_report, c_report) = (b.report.clone(), c.report.clone());
+    let pairs = (b_report.results.len(), c_report.results.len());
+    let ctx = ui.ctx().clone();
+    let pinned = key.manual.clone();
+    state.job.ensure(
+        key,
+        move |_| {
+            let opts = DiffOptions {
+                threshold_pct,
+                metrics: None,
+            };
+            // Of each pair only what the page and its Markdown show: bodies are decoded one
+            // pair at a time and dropped, and the comparison does not hold every metric of
+            // every pair.
+            let diff = diff_reports_keeping(
+                &b_report,
+                &c_report,
+                &opts,
+                &pinned,
+                Keep::Shown {
+                    max_changes: DEFAULT_MAX_CHANGES,
+                    also: &|_| false,
+                },
+            );
+            Ok(report_compare_view(diff, &c_report))
+        },
+        move || ctx.request_repaint(),
+    );
+    let progress = if crate::ui::screenshot_mode() {
+        state.job.wait()
+    } else {
+        state.job.poll()
+    };
+    let view = match progress {
+        Status::Ready(view) => view,
+        Status::Building | Status::Idle => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Comparing…");
+                ui.weak(format!(
+                    "{} baseline results with {} current results",
+                    pairs.0, pairs.1
+                ));
+            });
+            return;
+        }
+        Status::Failed(e) => {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+            return;
+        }
     };
     let diff = &view.diff;
     let opts = DiffOptions {
@@ -230,7 +270,7 @@ pub fn show(
             reports: workspace
                 .report(base)
                 .zip(workspace.report(current))
-                .map(|(b, c)| (&b.report, &c.report)),
+                .map(|(b, c)| (&*b.report, &*c.report)),
         },
         status,
         commands,
