@@ -344,3 +344,48 @@ fn the_selected_row_stays_in_view_after_a_sort() {
         "the selected row is not in view after the sort"
     );
 }
+
+/// Ctrl+W can be undone: the bar names what was closed, Ctrl+Shift+T (or its Undo button)
+/// opens the file again with all its results; "Close all reports" is undone as one step; a
+/// pasted text is named as one that cannot come back.
+#[test]
+fn a_close_can_be_undone() {
+    let names = functions();
+    let mut h = basic();
+    ctrl(&mut h, Key::W);
+    assert_eq!(h.state().workspace().reports().len(), 0);
+    assert_label(&h, "Closed kernels_basic.details.txt.");
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::T);
+    settle_ok(&mut h);
+    common::app_harness::assert_loaded(&h, 1, names.len());
+    assert!(!has_label(&h, "Closed kernels_basic.details.txt."));
+
+    // Two files and a pasted text closed together come back together, with the Undo button.
+    let dir = temp_dir("undo_close");
+    let second = fixture_file(&dir, "h100/kernels_full.details.txt");
+    h.state_mut().handle(sightline::app::Command::Open(
+        sightline::app::OpenRequest::Path(second),
+    ));
+    let text = std::fs::read_to_string(fixture_path(BASIC)).expect("text");
+    h.state_mut().handle(sightline::app::Command::Open(
+        sightline::app::OpenRequest::Text {
+            name: "Pasted text 1".into(),
+            text,
+        },
+    ));
+    settle_ok(&mut h);
+    common::app_harness::assert_loaded(&h, 3, 3 * names.len());
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label("Close all reports").click();
+    h.run();
+    common::app_harness::assert_loaded(&h, 0, 0);
+    assert_label(
+        &h,
+        "Closed 2 reports. Pasted text 1 cannot be opened again (pasted text has no file).",
+    );
+    h.get_by_label("Undo").click();
+    settle_ok(&mut h);
+    common::app_harness::assert_loaded(&h, 2, 2 * names.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}

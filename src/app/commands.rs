@@ -72,6 +72,10 @@ pub enum Command {
     CloseReport(ReportId),
     /// Close every report.
     CloseAll,
+    /// Open again what the last close closed (Ctrl+Shift+T): its files and the demo.
+    UndoClose,
+    /// Hide the "closed" bar and its Undo button.
+    DismissClosed,
     /// Stop a load that has not finished; what it read is dropped.
     CancelLoad(LoadId),
     /// Stop every load that has not finished.

@@ -8,6 +8,7 @@
 //! - [`loader`]: loading on background threads with progress and cancel, failing with an
 //!   [`error::OpenError`]; [`demo`] is the report built into the binary;
 //! - [`file_watch`] and [`file_notices`]: files of open reports that changed on disk;
+//!   [`closed_reports`]: what a close closed, to open again (undo);
 //! - [`settings`]: what is remembered across runs (theme, page, sort, recent files,
 //!   [`baselines`], [`manual_pairs`] of the report comparison);
 //! - [`source_page`]: the Source page's view, read from the report file on demand, with SASS
@@ -25,6 +26,7 @@
 
 pub mod baselines;
 pub mod cache;
+pub mod closed_reports;
 pub mod commands;
 pub mod compare_page;
 pub mod copy;

@@ -2,6 +2,7 @@
 //! the file watcher and its notices, and [`AppState::handle`], where commands change it.
 
 use super::baselines;
+use super::closed_reports::ClosedReports;
 use super::commands::{Command, OpenRequest};
 use super::error::OpenError;
 use super::file_notices::{FileNoticeKind, FileNotices};
@@ -55,6 +56,8 @@ pub struct AppState {
     released: u64,
     /// SASS text from ncu's Source page exports, for the Source page.
     pub(crate) sass_imports: SassImports,
+    /// What each close closed, last close last, for Undo (Ctrl+Shift+T).
+    closed: ClosedReports,
 }
 
 impl Default for AppState {
@@ -81,6 +84,7 @@ impl AppState {
             compare_pin: None,
             released: 0,
             sass_imports: SassImports::default(),
+            closed: ClosedReports::default(),
         }
     }
 
@@ -114,6 +118,11 @@ impl AppState {
     /// How many loading threads are still alive, cancelled ones included.
     pub fn loading_threads(&self) -> usize {
         self.loader.threads_running()
+    }
+
+    /// What the closes closed, for Undo.
+    pub fn closed_reports(&self) -> &ClosedReports {
+        &self.closed
     }
 
     /// The notices about changed, vanished or unreadable files of open reports.
@@ -212,9 +221,13 @@ impl AppState {
     /// here they only say that no dialog can be shown.
     pub fn handle(&mut self, command: Command) {
         match command {
-            Command::Open(request) => self.start_load(request, None),
+            Command::Open(request) => {
+                self.closed.dismiss();
+                self.start_load(request, None);
+            }
             Command::ShowOpenDialog | Command::SaveText { .. } => {}
             Command::CloseReport(id) => {
+                self.closed.remember(&self.workspace, &[id]);
                 self.forget_report(id);
                 self.workspace.close_report(id);
                 self.release_views();
@@ -226,6 +239,7 @@ impl AppState {
             }
             Command::CloseAll => {
                 let ids: Vec<ReportId> = self.workspace.reports().iter().map(|r| r.id).collect();
+                self.closed.remember(&self.workspace, &ids);
                 for id in ids {
                     self.forget_report(id);
                 }
@@ -269,6 +283,12 @@ impl AppState {
             Command::DismissFailed(id) => self.workspace.dismiss_failed(id),
             Command::ClearRecent => self.settings.recent_files.clear(),
             Command::DismissNotice => self.notice = None,
+            Command::UndoClose => {
+                for request in self.closed.take_last() {
+                    self.start_load(request, None);
+                }
+            }
+            Command::DismissClosed => self.closed.dismiss(),
             Command::Select(at) => {
                 if self.workspace.result(at).is_some() {
                     self.selection = Some(at);

@@ -356,10 +356,30 @@ impl SightlineApp {
         self.apply_view_settings(&ctx);
 
         egui::Panel::top("menu_bar").show(ui, |ui| {
-            menu::show(ui, &mut self.state.settings, &mut self.queued);
+            let can_undo = self.state.closed_reports().can_undo();
+            menu::show(ui, &mut self.state.settings, can_undo, &mut self.queued);
         });
         if self.state.notice.is_some() {
             egui::Panel::top("notice_bar").show(ui, |ui| self.notice_ui(ui));
+        }
+        if let Some(text) = self.state.closed_reports().bar_text() {
+            let can_undo = self.state.closed_reports().can_undo();
+            egui::Panel::top("closed_bar").show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    ui.label(text);
+                    if can_undo
+                        && ui
+                            .button("Undo")
+                            .on_hover_text("Open it again (Ctrl+Shift+T)")
+                            .clicked()
+                    {
+                        self.queued.push(Command::UndoClose);
+                    }
+                    if ui.button("Dismiss").clicked() {
+                        self.queued.push(Command::DismissClosed);
+                    }
+                });
+            });
         }
         if !self.state.file_notices.list().is_empty() {
             egui::Panel::top("file_notice_bar")

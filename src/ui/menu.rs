@@ -16,6 +16,12 @@ pub const OPEN_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::O);
 pub const QUIT_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::Q);
 /// Ctrl+B: set the selected result as a baseline, or stop using it as one.
 pub const BASELINE_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::B);
+/// Ctrl+Shift+T: open again what the last close closed.
+pub const UNDO_CLOSE_SHORTCUT: egui::KeyboardShortcut = egui::KeyboardShortcut::new(
+    egui::Modifiers::COMMAND.plus(egui::Modifiers::SHIFT),
+    egui::Key::T,
+);
+
 /// Ctrl+W: close the selected result's report.
 pub const CLOSE_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::W);
 /// Ctrl+Tab: the next report.
@@ -44,6 +50,10 @@ pub const SHORTCUT_LIST: &[(&str, &str)] = &[
         "Set the selected result as a baseline (again: remove it)",
     ),
     ("Ctrl+W", "Close the selected result's report"),
+    (
+        "Ctrl+Shift+T",
+        "Open again what was closed last (undo a close)",
+    ),
     ("Ctrl+Tab / Ctrl+Shift+Tab", "Next / previous report"),
     ("Ctrl+wheel, Ctrl+plus / minus", "Zoom"),
     (
@@ -59,6 +69,9 @@ pub fn shortcuts(ctx: &egui::Context, selection: Option<ResultRef>, commands: &m
         |shortcut: &egui::KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(shortcut));
     if pressed(&OPEN_SHORTCUT) {
         commands.push(Command::ShowOpenDialog);
+    }
+    if pressed(&UNDO_CLOSE_SHORTCUT) {
+        commands.push(Command::UndoClose);
     }
     if pressed(&QUIT_SHORTCUT) {
         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -88,15 +101,27 @@ pub fn shortcuts(ctx: &egui::Context, selection: Option<ResultRef>, commands: &m
 }
 
 /// Shows the menu bar.
-pub fn show(ui: &mut egui::Ui, settings: &mut Settings, commands: &mut Vec<Command>) {
+pub fn show(
+    ui: &mut egui::Ui,
+    settings: &mut Settings,
+    can_undo_close: bool,
+    commands: &mut Vec<Command>,
+) {
     egui::MenuBar::new().ui(ui, |ui| {
-        ui.menu_button("File", |ui| file_menu(ui, settings, commands));
+        ui.menu_button("File", |ui| {
+            file_menu(ui, settings, can_undo_close, commands)
+        });
         ui.menu_button("View", |ui| view_menu(ui, settings));
         ui.menu_button("Help", help_menu);
     });
 }
 
-fn file_menu(ui: &mut egui::Ui, settings: &Settings, commands: &mut Vec<Command>) {
+fn file_menu(
+    ui: &mut egui::Ui,
+    settings: &Settings,
+    can_undo_close: bool,
+    commands: &mut Vec<Command>,
+) {
     let open = egui::Button::new("Open…").shortcut_text(ui.ctx().format_shortcut(&OPEN_SHORTCUT));
     if ui.add(open).clicked() {
         commands.push(Command::ShowOpenDialog);
@@ -147,6 +172,11 @@ fn file_menu(ui: &mut egui::Ui, settings: &Settings, commands: &mut Vec<Command>
     ui.separator();
     if ui.button("Close all reports").clicked() {
         commands.push(Command::CloseAll);
+    }
+    let reopen = egui::Button::new("Reopen closed report")
+        .shortcut_text(ui.ctx().format_shortcut(&UNDO_CLOSE_SHORTCUT));
+    if ui.add_enabled(can_undo_close, reopen).clicked() {
+        commands.push(Command::UndoClose);
     }
     ui.separator();
     let quit = egui::Button::new("Quit").shortcut_text(ui.ctx().format_shortcut(&QUIT_SHORTCUT));
