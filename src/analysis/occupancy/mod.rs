@@ -172,3 +172,25 @@ pub fn analyze(
         limits,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_architecture_without_published_limits_is_said_not_guessed() {
+        // CC 10.7 (new in ncu 2026.3) has no row; 10.3 is the nearest listed before it.
+        assert_eq!(
+            unlisted_cc_note((10, 7)).as_deref(),
+            Some(
+                "CC 10.7 is not in the built-in limits table (no published limits): the \
+                 report's device attributes are used, and the CC 10.3 row for what they do \
+                 not give"
+            )
+        );
+        assert_eq!(unlisted_cc_note((10, 3)), None);
+        assert_eq!(unlisted_cc_note((9, 0)), None);
+        // Without device attributes there is nothing to use: no limits, as before.
+        assert!(GpuLimits::for_cc((10, 7)).is_none());
+    }
+}
