@@ -19,8 +19,7 @@ pub fn rows(t: &ItemTemplate, r: &KernelResult, target: &Target) -> Vec<BodyRow>
                 Some(row.label.clone())
             };
             for (i, instance) in row.metric.instances.iter().enumerate() {
-                let mut metric =
-                    Metric::new(row.metric.name, instance.value.clone(), row.metric.unit);
+                let mut metric = Metric::new(row.metric.name, instance.value, row.metric.unit);
                 if let Some(key) = row.metric.name {
                     metric.instances = body
                         .instance_values
@@ -29,7 +28,7 @@ pub fn rows(t: &ItemTemplate, r: &KernelResult, target: &Target) -> Vec<BodyRow>
                         .flat_map(|v| &v.values)
                         .map(|v| Instance {
                             id: None,
-                            value: v.clone(),
+                            value: *v,
                         })
                         .collect();
                 }
