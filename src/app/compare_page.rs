@@ -59,6 +59,7 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
             warnings: report.warnings.clone(),
             notes: report.notes.clone(),
             bodies,
+            graphs: report.graphs.clone(),
         }),
         load_time: open.load_time,
         captured: open.captured,

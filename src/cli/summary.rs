@@ -116,7 +116,7 @@ pub(crate) fn rule_json(rule: &RuleResult) -> Json {
 /// speed of light, occupancy and the top rule), without the rules and metrics.
 pub(crate) fn row_json(r: &KernelResult) -> Json {
     let h = headline(r);
-    json!({
+    let mut row = json!({
         "id": r.id,
         "kind": r.kind.name(),
         "name": r.display_name(),
@@ -132,7 +132,11 @@ pub(crate) fn row_json(r: &KernelResult) -> Json {
             "title": rule.heading(),
             "speedup_pct": num_json(rule.speedup.map(|s| s.1)),
         })),
-    })
+    });
+    if let (Some(link), Some(fields)) = (&r.graph, row.as_object_mut()) {
+        fields.insert("graph".into(), json!(link));
+    }
+    row
 }
 
 fn result_json(r: &KernelResult) -> Json {
@@ -183,6 +187,12 @@ pub fn write_json(
             report["tool_version"] = json!(rep.tool_version);
             report["device"] =
                 json!({"name": dev.name, "cc": cc_text(dev.cc), "sm_count": dev.sm_count});
+            if rep.session.get("Merged Report").is_some() {
+                report["merged_from"] = json!(rep.session.get("Merged From"));
+            }
+            if !rep.graphs.is_empty() {
+                report["graphs"] = json!(rep.graphs);
+            }
             report
         })
         .collect();

@@ -22,6 +22,27 @@ pub struct ResultBody {
     pub rules: Vec<RuleResult>,
     /// Every metric, by ncu metric name where known, else by `Section/Label`.
     pub metrics: MetricStore,
+    /// Values stored on single instances of a metric (ncu 2026.3 and later), by metric.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub instance_values: Vec<InstanceValues>,
+    /// PC samples taken with PM sampling, per metric and SM.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pc_sampling: Vec<super::device_records::PcSampling>,
+    /// Device-side NVTX events and warp ranges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device_nvtx: Option<Box<super::device_records::DeviceNvtx>>,
+    /// The section set the result was collected with, where the report names it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section_set: Option<String>,
+}
+
+/// The values a report stores on one instance of a metric, beside the instance's own value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InstanceValues {
+    pub metric: MetricKey,
+    /// The instance's position among the metric's instances.
+    pub instance: usize,
+    pub values: Vec<super::value::Value>,
 }
 
 impl ResultBody {

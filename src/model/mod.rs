@@ -2,7 +2,9 @@
 
 pub mod body;
 pub mod catalog;
+pub mod device_records;
 pub mod format;
+pub mod graph;
 pub mod intern;
 pub mod metric;
 pub mod metric_store;
@@ -17,7 +19,7 @@ pub mod stock_sections;
 pub mod units;
 pub mod value;
 
-pub use body::{Body, BodyHead, BodySource, HEAD_METRICS, ResultBody};
+pub use body::{Body, BodyHead, BodySource, HEAD_METRICS, InstanceValues, ResultBody};
 pub use intern::{MetricKey, Text, Unit};
 pub use metric::{Metric, MetricRow, Printed};
 pub use metric_store::{MetricStore, MetricView};

@@ -97,12 +97,16 @@ pub struct Report {
     /// Problems that did not stop loading (a truncated tail, skipped lines): ncu content lost.
     pub warnings: Vec<String>,
     /// What a reader passed over that is not ncu's (the program's own output, text around a
-    /// pasted block): said, but nothing of the result is lost.
+    /// pasted block), and parts of a newer report form this reader does not know (each named,
+    /// with how often it was skipped): said, but nothing it reads is lost.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// The section bodies (charts and tables) the source holds, if any.
     #[serde(skip)]
     pub bodies: ReportBodies,
+    /// The CUDA graphs the report stores (ncu 2026.3 and later), linked from results.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub graphs: Vec<super::graph::CudaGraph>,
 }
 
 impl Report {
@@ -119,6 +123,7 @@ impl Report {
             warnings: Vec::new(),
             notes: Vec::new(),
             bodies: ReportBodies::None,
+            graphs: Vec::new(),
         }
     }
 
@@ -147,6 +152,11 @@ impl Report {
     /// How many results hold a decoded body now.
     pub fn decoded_bodies(&self) -> usize {
         self.results.iter().filter(|r| r.is_body_decoded()).count()
+    }
+
+    /// The stored CUDA graph a result belongs to.
+    pub fn graph_of(&self, result: &KernelResult) -> Option<&super::graph::CudaGraph> {
+        result.graph.as_ref()?.find(&self.graphs)
     }
 
     /// The device a result ran on, or the only device.

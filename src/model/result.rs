@@ -264,6 +264,9 @@ pub struct KernelResult {
     pub content: Body,
     /// Number of invocations summarised (`--print-summary`), `None` for a single launch.
     pub invocations: Option<u64>,
+    /// The CUDA graph of the report the result belongs to, where it names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph: Option<Box<super::graph::GraphLink>>,
 }
 
 impl KernelResult {

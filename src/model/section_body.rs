@@ -44,6 +44,9 @@ pub enum ItemKind {
     NumaTable,
     /// PM sampling timeline.
     Timeline,
+    /// A table of metric instances, one row per instance (ncu 2026.3): the category axis
+    /// holds the instance column's header, the value axis's label the value column's.
+    MetricInstancesTable,
     /// A kind this reader does not know (its field number).
     Other(u32),
 }
@@ -156,12 +159,62 @@ pub struct RooflinePart {
     pub traffic: Option<RooflineValue>,
 }
 
+/// How a timeline row draws its metrics.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimelineRowKind {
+    #[default]
+    StackedBar,
+    Ranges,
+    /// Metrics drawn over each other in one row (ncu 2026.3).
+    Overlay,
+    /// Events drawn as markers (ncu 2026.3).
+    Markers,
+    /// A kind this reader does not know (its stored number).
+    Other(i32),
+}
+
+impl TimelineRowKind {
+    /// The kind of a stored value.
+    pub fn from_stored(v: i32) -> Self {
+        match v {
+            0 => TimelineRowKind::StackedBar,
+            1 => TimelineRowKind::Ranges,
+            2 => TimelineRowKind::Overlay,
+            3 => TimelineRowKind::Markers,
+            n => TimelineRowKind::Other(n),
+        }
+    }
+
+    /// The name shown beside a row of a kind other than the stacked bar and ranges, which
+    /// need none.
+    pub fn marker(self) -> Option<String> {
+        match self {
+            TimelineRowKind::StackedBar | TimelineRowKind::Ranges => None,
+            TimelineRowKind::Overlay => Some("overlay".into()),
+            TimelineRowKind::Markers => Some("markers".into()),
+            TimelineRowKind::Other(n) => Some(format!("row kind {n}")),
+        }
+    }
+}
+
+/// One row of a timeline group.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct TimelineRow {
+    pub label: String,
+    pub kind: TimelineRowKind,
+    /// The metrics it plots.
+    pub metrics: Vec<MetricRef>,
+}
+
 /// A row group of a PM sampling timeline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TimelineGroup {
     pub label: String,
-    /// Rows: a label and the metrics it plots.
-    pub rows: Vec<(String, Vec<MetricRef>)>,
+    /// The row drawn on the group's own line, where the template has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_row: Option<TimelineRow>,
+    pub rows: Vec<TimelineRow>,
 }
 
 /// One body item of a template.

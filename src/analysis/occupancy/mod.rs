@@ -119,6 +119,24 @@ impl OccupancyAnalysis {
     }
 }
 
+/// What is said of an architecture the built-in limits table does not list (CC 10.7, new in
+/// ncu 2026.3, has no published limits): the report's device attributes are laid over the row
+/// of the nearest listed architecture before it, which supplies what they do not give.
+fn unlisted_cc_note(cc: (u32, u32)) -> Option<String> {
+    if GpuLimits::for_cc(cc).is_some() {
+        return None;
+    }
+    let base = GpuLimits::table_ccs()
+        .filter(|&c| c <= cc && c.0 == cc.0)
+        .max()
+        .or_else(|| GpuLimits::table_ccs().filter(|&c| c <= cc).max())?;
+    Some(format!(
+        "CC {}.{} is not in the built-in limits table (no published limits): the report's \
+         device attributes are used, and the CC {}.{} row for what they do not give",
+        cc.0, cc.1, base.0, base.1
+    ))
+}
+
 /// Runs the calculator for a result.
 pub fn analyze(
     result: &KernelResult,
@@ -136,6 +154,9 @@ pub fn analyze(
             ),
         );
     }
+    if let Some(note) = unlisted_cc_note(limits.cc) {
+        read.notes.insert(0, note);
+    }
     let occupancy = calculate(&limits, &read.launch);
     Ok(OccupancyAnalysis {
         cc: limits.cc,
@@ -150,4 +171,26 @@ pub fn analyze(
         stored: StoredLimits::read(result),
         limits,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_architecture_without_published_limits_is_said_not_guessed() {
+        // CC 10.7 (new in ncu 2026.3) has no row; 10.3 is the nearest listed before it.
+        assert_eq!(
+            unlisted_cc_note((10, 7)).as_deref(),
+            Some(
+                "CC 10.7 is not in the built-in limits table (no published limits): the \
+                 report's device attributes are used, and the CC 10.3 row for what they do \
+                 not give"
+            )
+        );
+        assert_eq!(unlisted_cc_note((10, 3)), None);
+        assert_eq!(unlisted_cc_note((9, 0)), None);
+        // Without device attributes there is nothing to use: no limits, as before.
+        assert!(GpuLimits::for_cc((10, 7)).is_none());
+    }
 }

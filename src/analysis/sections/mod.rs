@@ -3,12 +3,14 @@
 //! [`missing_note`] says which export would have them.
 
 pub mod hot_spots;
+pub mod instances_table;
 pub mod labels;
 pub mod memory_chart;
 pub mod memory_guide;
 pub mod memory_table;
 pub mod numa;
 pub mod paired;
+pub mod records;
 pub mod resolve;
 pub mod stalls;
 pub mod timeline;
@@ -33,16 +35,21 @@ pub fn target_of(report: &Report, r: &KernelResult) -> Target {
     }
 }
 
-/// The bodies of the result at `index` (its position in `report.results`).
+/// The bodies of the result at `index` (its position in `report.results`), then the tables
+/// of its CUDA graph, PC samples and device NVTX ([`records`]).
 pub fn bodies_of(report: &Report, index: usize) -> Vec<SectionBodies> {
     let Some(r) = report.results.get(index) else {
         return Vec::new();
     };
-    match &report.bodies {
+    let mut out = match &report.bodies {
         ReportBodies::None => Vec::new(),
         ReportBodies::Templates(t) => resolve::resolve(t, r, &target_of(report, r)),
         ReportBodies::Printed(by_result) => by_result.get(&index).cloned().unwrap_or_default(),
+    };
+    if report.format == Format::NcuRep {
+        out.extend(records::sections(report, r));
     }
+    out
 }
 
 /// The bodies of one section (by display name) of the result at `index`.

@@ -61,19 +61,29 @@ fn item(t: &ItemTemplate, r: &KernelResult, target: &Target) -> BodyItem {
         ItemKind::Timeline => {
             let mut rows = Vec::new();
             for g in &t.timeline {
-                for (label, metrics) in &g.rows {
-                    let group = format!("{} / {label}", g.label);
-                    for m in metrics {
+                // The group's own row first, under the group's label alone.
+                for (row, group) in g.group_row.iter().map(|row| (row, g.label.clone())).chain(
+                    g.rows
+                        .iter()
+                        .map(|row| (row, format!("{} / {}", g.label, row.label))),
+                ) {
+                    // Rows drawn other than as bars say how, after their label.
+                    let group = match row.kind.marker() {
+                        Some(kind) => format!("{group} [{kind}]"),
+                        None => group,
+                    };
+                    for m in &row.metrics {
                         rows.extend(
                             expand(m, r, target)
                                 .into_iter()
-                                .map(|row| with_group(row, &group)),
+                                .map(|resolved| with_group(resolved, &group)),
                         );
                     }
                 }
             }
             rows
         }
+        ItemKind::MetricInstancesTable => super::instances_table::rows(t, r, target),
         _ => t
             .metrics
             .iter()

@@ -3,14 +3,15 @@
 //! report (every result of a file carries the same templates) into [`BodyTemplates`].
 
 use super::body_messages::{
-    BodyItemMsg, RooflinePartMsg, RooflineValueMsg, SectionBodiesMsg, ValueAxisMsg,
+    BodyItemMsg, RooflinePartMsg, RooflineValueMsg, SectionBodiesMsg, TimelineRowMsg, ValueAxisMsg,
 };
 use super::container::Entry;
 use super::messages::{MetricOptionFilter, SectionMetric};
+use super::unknown::{Unknown, is_body_item_field, unknown_numbers};
 use super::wire::{FieldIter, WireValue};
 use crate::model::section_body::{
     Applies, BodyTemplate, BodyTemplates, ItemKind, ItemTemplate, MetricRef, RooflinePart,
-    RooflineValue, SectionTemplateBodies, TimelineGroup, ValueAxis,
+    RooflineValue, SectionTemplateBodies, TimelineGroup, TimelineRow, TimelineRowKind, ValueAxis,
 };
 use prost::Message;
 
@@ -20,44 +21,53 @@ const SECTIONS: u32 = 17;
 /// Nesting of horizontal containers followed; deeper items are dropped.
 const MAX_DEPTH: usize = 8;
 
-/// The body templates stored with a result, in display order of their sections.
-pub fn templates_of(entry: &Entry<'_>) -> Result<BodyTemplates, String> {
+/// The body templates stored with a result, in display order of their sections. Body items
+/// of kinds this reader does not know are skipped and counted in `unknown`.
+pub fn templates_of(entry: &Entry<'_>, unknown: &mut Unknown) -> Result<BodyTemplates, String> {
     let mut sections = Vec::new();
     for field in FieldIter::new(entry.bytes) {
         let field = field.map_err(|e| format!("at {}: {}", entry.offset + e.offset, e.message))?;
         let (SECTIONS, WireValue::Bytes(bytes)) = (field.number, field.value) else {
             continue;
         };
+        let at = entry.offset + field.offset;
         let msg = SectionBodiesMsg::decode(bytes)
-            .map_err(|e| format!("section template at {}: {e}", entry.offset + field.offset))?;
-        sections.push(section(msg));
+            .map_err(|e| format!("section template at {at}: {e}"))?;
+        sections.push(section(msg, unknown).map_err(|e| format!("section template at {at}: {e}"))?);
     }
     sections.sort_by(|a, b| a.order.cmp(&b.order).then_with(|| a.name.cmp(&b.name)));
     Ok(BodyTemplates { sections })
 }
 
-fn section(msg: SectionBodiesMsg) -> SectionTemplateBodies {
-    SectionTemplateBodies {
+fn section(msg: SectionBodiesMsg, unknown: &mut Unknown) -> Result<SectionTemplateBodies, String> {
+    let mut bodies = Vec::with_capacity(msg.body.len());
+    for b in msg.body {
+        let mut items = Vec::new();
+        for item in &b.items {
+            push_items(item, 0, &mut items, unknown)?;
+        }
+        bodies.push(BodyTemplate {
+            name: b.display_name.unwrap_or_default(),
+            default: b.set_default.unwrap_or(false),
+            items,
+        });
+    }
+    Ok(SectionTemplateBodies {
         identifier: msg.identifier,
         name: msg.display_name.unwrap_or_default(),
         order: msg.order.unwrap_or(u32::MAX),
         extends: msg.extends.filter(|e| !e.is_empty()),
         applies: applies(msg.filter.as_ref()),
-        bodies: msg
-            .body
-            .into_iter()
-            .map(|b| {
-                let mut items = Vec::new();
-                for item in &b.items {
-                    push_items(item, 0, &mut items);
-                }
-                BodyTemplate {
-                    name: b.display_name.unwrap_or_default(),
-                    default: b.set_default.unwrap_or(false),
-                    items,
-                }
-            })
-            .collect(),
+        bodies,
+    })
+}
+
+/// The model form of a timeline row.
+fn timeline_row(r: &TimelineRowMsg) -> TimelineRow {
+    TimelineRow {
+        label: r.label.clone().unwrap_or_default(),
+        kind: TimelineRowKind::from_stored(r.kind.unwrap_or(0)),
+        metrics: refs(&r.metrics),
     }
 }
 
@@ -178,14 +188,25 @@ fn roofline_parts(parts: &[RooflinePartMsg]) -> Vec<RooflinePart> {
         .collect()
 }
 
-/// Appends the items of one body item: itself, or a container's items in order.
-fn push_items(item: &BodyItemMsg, depth: usize, out: &mut Vec<ItemTemplate>) {
+/// Appends the items of one encoded body item: itself, or a container's items in order. An
+/// item of a kind this reader does not know is skipped and counted.
+fn push_items(
+    bytes: &[u8],
+    depth: usize,
+    out: &mut Vec<ItemTemplate>,
+    unknown: &mut Unknown,
+) -> Result<(), String> {
+    unknown.add(
+        "ProfilerSectionBodyItem",
+        &unknown_numbers(bytes, is_body_item_field),
+    );
+    let item = BodyItemMsg::decode(bytes).map_err(|e| format!("body item: {e}"))?;
     let applies = applies(item.filter.as_ref());
     if let Some(c) = &item.horizontal_container {
         if depth < MAX_DEPTH {
             for inner in &c.items {
                 let before = out.len();
-                push_items(inner, depth + 1, out);
+                push_items(inner, depth + 1, out, unknown)?;
                 // A container's filter gates all of its items.
                 if !applies.is_any() {
                     for t in &mut out[before..] {
@@ -196,7 +217,7 @@ fn push_items(item: &BodyItemMsg, depth: usize, out: &mut Vec<ItemTemplate>) {
                 }
             }
         }
-        return;
+        return Ok(());
     }
     let t = if let Some(t) = &item.table {
         ItemTemplate {
@@ -294,14 +315,23 @@ fn push_items(item: &BodyItemMsg, depth: usize, out: &mut Vec<ItemTemplate>) {
                 .iter()
                 .map(|g| TimelineGroup {
                     label: g.label.clone().unwrap_or_default(),
-                    rows: g
-                        .rows
-                        .iter()
-                        .map(|r| (r.label.clone().unwrap_or_default(), refs(&r.metrics)))
-                        .collect(),
+                    group_row: g.group_row.as_ref().map(timeline_row),
+                    rows: g.rows.iter().map(timeline_row).collect(),
                 })
                 .collect(),
             ..blank(ItemKind::Timeline, t.label.as_ref(), applies)
+        }
+    } else if let Some(t) = &item.metric_instances_table {
+        ItemTemplate {
+            description: t.description.clone(),
+            metrics: refs(&t.metrics),
+            category_axis: t.instances_label.clone().unwrap_or_default(),
+            value_axis: t.values_label.clone().map(|label| ValueAxis {
+                label,
+                min: None,
+                max: None,
+            }),
+            ..blank(ItemKind::MetricInstancesTable, t.label.as_ref(), applies)
         }
     } else if let Some(g) = &item.gfx_widget {
         ItemTemplate {
@@ -327,7 +357,8 @@ fn push_items(item: &BodyItemMsg, depth: usize, out: &mut Vec<ItemTemplate>) {
             .into_iter()
             .find_map(|(w, k)| w.as_ref().map(|w| (w, k)))
         else {
-            return;
+            // No kind this reader knows: counted above as an unknown field.
+            return Ok(());
         };
         // The viewer builds memory widgets from a metric group the report stores.
         let metrics = kind
@@ -345,4 +376,5 @@ fn push_items(item: &BodyItemMsg, depth: usize, out: &mut Vec<ItemTemplate>) {
         }
     };
     out.push(t);
+    Ok(())
 }

@@ -27,8 +27,9 @@ pub struct SectionBodiesMsg {
 /// `ProfilerSectionBody`.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct BodyMsg {
-    #[prost(message, repeated, tag = "1")]
-    pub items: Vec<BodyItemMsg>,
+    /// Kept encoded: each item is also walked for kinds this reader does not know.
+    #[prost(bytes = "vec", repeated, tag = "1")]
+    pub items: Vec<Vec<u8>>,
     #[prost(string, optional, tag = "2")]
     pub display_name: Option<String>,
     #[prost(bool, optional, tag = "3")]
@@ -54,6 +55,8 @@ pub struct BodyItemMsg {
     pub source_metric_table: Option<SourceTableMsg>,
     #[prost(message, optional, tag = "8")]
     pub suffix_table: Option<SuffixTableMsg>,
+    #[prost(message, optional, tag = "9")]
+    pub metric_instances_table: Option<InstancesTableMsg>,
     #[prost(message, optional, tag = "101")]
     pub shared_table: Option<WidgetMsg>,
     #[prost(message, optional, tag = "102")]
@@ -105,6 +108,22 @@ pub struct TableMsg {
     pub sort_direction: Option<i32>,
     #[prost(string, optional, tag = "8")]
     pub description: Option<String>,
+}
+
+/// A table of the instances of metrics, one row per instance (ncu 2026.3): its label,
+/// description, the headers of the instance and value columns, and the metrics.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct InstancesTableMsg {
+    #[prost(string, optional, tag = "1")]
+    pub label: Option<String>,
+    #[prost(string, optional, tag = "2")]
+    pub description: Option<String>,
+    #[prost(string, optional, tag = "3")]
+    pub instances_label: Option<String>,
+    #[prost(string, optional, tag = "4")]
+    pub values_label: Option<String>,
+    #[prost(message, repeated, tag = "5")]
+    pub metrics: Vec<SectionMetric>,
 }
 
 /// An axis with only a label (category axes).
@@ -207,8 +226,8 @@ pub struct LineChartMsg {
 /// Body items side by side.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct ContainerMsg {
-    #[prost(message, repeated, tag = "1")]
-    pub items: Vec<BodyItemMsg>,
+    #[prost(bytes = "vec", repeated, tag = "1")]
+    pub items: Vec<Vec<u8>>,
 }
 
 /// A top-N table of per-instruction source metrics.
@@ -285,6 +304,7 @@ pub struct TimelineRowMsg {
     pub label: Option<String>,
     #[prost(string, optional, tag = "2")]
     pub description: Option<String>,
+    /// 0 stacked bar, 1 ranges, 2 overlay, 3 markers (the last two new in ncu 2026.3).
     #[prost(int32, optional, tag = "3")]
     pub kind: Option<i32>,
     #[prost(message, repeated, tag = "4")]
@@ -302,6 +322,9 @@ pub struct TimelineGroupMsg {
     pub expanded: Option<bool>,
     #[prost(message, repeated, tag = "4")]
     pub rows: Vec<TimelineRowMsg>,
+    /// A row drawn on the group's own line (ncu 2026.3).
+    #[prost(message, optional, tag = "5")]
+    pub group_row: Option<TimelineRowMsg>,
 }
 
 /// The PM sampling timeline.

@@ -4,7 +4,9 @@
 //! result. Every length is checked against the bytes that remain before anything is sliced.
 
 use super::messages::{BlockHeader, FileHeader, ProcessInfo, SessionDetails};
+use super::unknown::{self, Unknown, unknown_numbers};
 use crate::model::ResultKind;
+use crate::model::graph::CudaGraph;
 use crate::parse::ParseError;
 use prost::Message;
 
@@ -51,6 +53,12 @@ pub struct Container<'a> {
     pub results: Vec<Entry<'a>>,
     /// Where and why the walk stopped before the end of the file.
     pub damage: Option<ParseError>,
+    /// The CUDA graphs stored after the results of blocks, in file order.
+    pub graphs: Vec<CudaGraph>,
+    /// Graph messages that could not be decoded (skipped), each with why.
+    pub graph_errors: Vec<String>,
+    /// Fields and payload this reader does not know, skipped.
+    pub unknown: Unknown,
 }
 
 /// Reads a little-endian u32 at `offset`, if four bytes remain there.
@@ -132,6 +140,7 @@ fn read_block<'a>(
     let (header_bytes, payload_start) = prefixed(bytes, offset, bytes.len(), "block header")?;
     let header = BlockHeader::decode(header_bytes)
         .map_err(|e| corrupt(offset + 4, format!("block header: {e}")))?;
+    let unknown_fields = header_unknown(header_bytes);
     let payload_size = header.payload_size.unwrap_or(0) as usize;
     let end = payload_start
         .checked_add(payload_size)
@@ -159,7 +168,14 @@ fn read_block<'a>(
             p = next;
         }
     }
-    if p != end {
+    let mut graphs = Vec::new();
+    for _ in 0..header.num_graphs.unwrap_or(0) {
+        let (msg, next) = prefixed(bytes, p, end, "payload entry")?;
+        graphs.push((p + 4, msg));
+        p = next;
+    }
+    let skipped = end - p;
+    if p != end && unknown_fields.is_empty() {
         return Err(corrupt(
             p,
             format!(
@@ -169,7 +185,13 @@ fn read_block<'a>(
         ));
     }
     // The block is sound: commit it.
-    let process = commit_header(c, header, offset)?;
+    let process = commit_header(c, header, offset, &unknown_fields)?;
+    if skipped > 0 {
+        c.unknown.skip_payload(skipped as u64);
+    }
+    for (at, msg) in graphs {
+        add_graph(c, msg, at);
+    }
     c.sources
         .extend(sources.into_iter().map(|(offset, bytes)| Entry {
             offset,
@@ -200,6 +222,7 @@ pub fn check_header(
         SessionDetails::decode(piece.as_slice())
             .map_err(|e| corrupt(offset + 4, format!("session details: {e}")))?;
     }
+    let graphs = u64::from(header.num_graphs.unwrap_or(0));
     let counts = [
         header.num_sources.unwrap_or(0),
         header.num_results.unwrap_or(0),
@@ -209,7 +232,7 @@ pub fn check_header(
     ];
     // Each entry takes at least its 4-byte prefix: counts beyond that are corrupt, and this
     // also bounds the vectors of entries by the payload size.
-    let total: u64 = counts.iter().map(|&n| u64::from(n)).sum();
+    let total: u64 = counts.iter().map(|&n| u64::from(n)).sum::<u64>() + graphs;
     if total > (payload_size / 4) as u64 {
         return Err(corrupt(
             offset,
@@ -219,14 +242,37 @@ pub fn check_header(
     Ok(counts)
 }
 
-/// Adds a sound block's header to the container: session piece, strings and process. Returns
-/// the index of the block's process.
+/// The top-level fields of a block header this reader does not know.
+pub fn header_unknown(header_bytes: &[u8]) -> Vec<u32> {
+    unknown_numbers(header_bytes, |n| (1..=unknown::BLOCK_HEADER).contains(&n))
+}
+
+/// Decodes a graph message at file offset `at` into the container; one that cannot be decoded
+/// is skipped and named.
+pub fn add_graph(c: &mut Container<'_>, msg: &[u8], at: usize) {
+    match super::graphs::decode_graph(msg, &mut c.unknown) {
+        Ok(g) => c.graphs.push(g),
+        Err(e) => c.graph_errors.push(format!(
+            "CUDA graph at offset {at} could not be read ({e}): skipped"
+        )),
+    }
+}
+
+/// Adds a sound block's header to the container: session piece, strings and process, and
+/// the header's unknown fields (`unknown_fields`) to the tally. Returns the index of the
+/// block's process.
 pub fn commit_header(
     c: &mut Container<'_>,
     header: BlockHeader,
     offset: usize,
+    unknown_fields: &[u32],
 ) -> Result<Option<usize>, ParseError> {
+    c.unknown.add("BlockHeader", unknown_fields);
     if let Some(piece) = &header.session_details {
+        c.unknown.add(
+            "ReportSessionDetails",
+            &unknown_numbers(piece, |n| (1..=unknown::SESSION_DETAILS).contains(&n)),
+        );
         c.session
             .merge(piece.as_slice())
             .map_err(|e| corrupt(offset + 4, format!("session details: {e}")))?;

@@ -7,8 +7,8 @@
 use super::container::{Entry, corrupt};
 use super::messages::MetricOptionFilter;
 use super::result::{
-    Context, Decoded, HEAD_KEYS, ResultParts, decode_metric, head_key, identity, nvtx_of,
-    scan_result,
+    Context, Decoded, HEAD_KEYS, ResultParts, decode_metric, graph_link_of, head_key, identity,
+    nvtx_of, scan_result,
 };
 use super::rules;
 use super::sections::{Applicability, section_shown};
@@ -52,6 +52,9 @@ pub fn decode_result_head(
         templates,
         rule_msgs,
         nvtx,
+        graph_link,
+        unknown,
+        ..
     } = parts;
     let mut metrics: Vec<Option<Metric>> = Vec::with_capacity(HEAD_KEYS);
     for place in found {
@@ -72,12 +75,14 @@ pub fn decode_result_head(
     let (mut result, app) = identity(ctx, entry, id, &head, &number);
     let top_rule = top_rule(&templates, &rule_msgs, &app).map_err(|(rel, what)| at(rel, &what))?;
     result.nvtx = nvtx_of(nvtx, head.thread_id).map_err(|(offset, what)| at(offset, &what))?;
+    result.graph = graph_link_of(graph_link).map_err(|(offset, what)| at(offset, &what))?;
     metrics.truncate(HEAD_METRICS.len());
     Ok(Decoded {
         result,
         clock_status: head.clock_status,
         driver_version: head.kmd_version,
         head: Some(BodyHead { metrics, top_rule }),
+        unknown,
     })
 }
 

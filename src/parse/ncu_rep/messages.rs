@@ -35,6 +35,9 @@ pub struct BlockHeader {
     pub num_cmdlist_results: Option<u32>,
     #[prost(uint32, optional, tag = "9")]
     pub num_graph_results: Option<u32>,
+    /// Count of `GraphData` entries (CUDA graphs) after the results (ncu 2026.3).
+    #[prost(uint32, optional, tag = "10")]
+    pub num_graphs: Option<u32>,
 }
 
 /// `ProfilerStringTable`: consecutive entries of the global metric-name table.
@@ -78,6 +81,9 @@ pub struct SessionDetails {
     pub executable_settings: Option<ExecutableSettings>,
     #[prost(string, optional, tag = "11")]
     pub profiler_cmdline: Option<String>,
+    /// Whether the report was made by merging other reports (ncu 2026.3).
+    #[prost(bool, optional, tag = "12")]
+    pub is_merged_report: Option<bool>,
 }
 
 /// `SystemInfo`: a machine of the session.

@@ -9,6 +9,8 @@ pub mod bodies;
 pub mod body_messages;
 pub mod code;
 pub mod container;
+pub mod device_records;
+pub mod graphs;
 pub mod head;
 pub mod messages;
 pub mod on_demand;
@@ -19,6 +21,7 @@ pub mod sections;
 pub mod session;
 pub mod sources;
 pub mod units;
+pub mod unknown;
 pub mod wire;
 pub mod workloads;
 
@@ -65,9 +68,11 @@ fn assemble(
     let mut first_error: Option<ParseError> = None;
     let mut clocks = Vec::new();
     let mut driver = None;
+    let mut unknown = c.unknown.clone();
     for d in decoded {
         match d {
             Ok(d) if first_error.is_none() => {
+                unknown.add(unknown::result_message(d.result.kind), &d.unknown);
                 if let Some(s) = &d.clock_status {
                     clocks.push((s.lock_requested.unwrap_or(false), s.locked.unwrap_or(false)));
                 }
@@ -81,7 +86,10 @@ fn assemble(
         }
     }
     add_clock_attributes(&mut report, &clocks, driver);
-    report.bodies = body_templates(first, &mut report.warnings);
+    report.bodies = body_templates(first, &mut report.warnings, &mut unknown);
+    report.graphs = c.graphs.clone();
+    report.warnings.extend(c.graph_errors.iter().cloned());
+    report.notes.extend(unknown.notes());
 
     let damage = first_error.or(damage);
     if let Some(e) = damage {
@@ -102,11 +110,15 @@ fn assemble(
 }
 
 /// The section body templates of the report, from its first result (all carry the same).
-fn body_templates(first: Option<&Entry<'_>>, warnings: &mut Vec<String>) -> ReportBodies {
+fn body_templates(
+    first: Option<&Entry<'_>>,
+    warnings: &mut Vec<String>,
+    unknown: &mut unknown::Unknown,
+) -> ReportBodies {
     let Some(first) = first else {
         return ReportBodies::None;
     };
-    match bodies::templates_of(first) {
+    match bodies::templates_of(first, unknown) {
         Ok(t) if t.sections.is_empty() => ReportBodies::None,
         Ok(t) => ReportBodies::Templates(std::sync::Arc::new(t)),
         Err(e) => {

@@ -4,7 +4,9 @@
 //! ([`super::on_demand`]). Cubins and source files are skipped. Every length is checked
 //! against the file's size before anything is allocated or read.
 
-use super::container::{Container, PAYLOAD_KINDS, check_header, commit_header, corrupt};
+use super::container::{
+    Container, PAYLOAD_KINDS, add_graph, check_header, commit_header, corrupt, header_unknown,
+};
 use super::head::decode_result_head;
 use super::messages::{BlockHeader, FileHeader};
 use super::on_demand::{OnDemand, ResultEntry};
@@ -266,6 +268,7 @@ impl Walk {
         let header_bytes = self.input.message(self.input.size, "block header")?;
         let header = BlockHeader::decode(header_bytes.as_slice())
             .map_err(|e| corrupt(offset as usize + 4, format!("block header: {e}")))?;
+        let unknown_fields = header_unknown(&header_bytes);
         let payload_size = u64::from(header.payload_size.unwrap_or(0));
         let remaining = self.input.remaining();
         if payload_size > remaining {
@@ -317,6 +320,18 @@ impl Walk {
                 }
             }
         }
+        let mut graphs = Vec::new();
+        for _ in 0..header.num_graphs.unwrap_or(0) {
+            let at = self.input.pos as usize + 4;
+            graphs.push((at, self.input.message(end, "payload entry")?));
+        }
+        // A block whose header has fields this reader does not know may count entries it
+        // cannot name: the rest of its payload is skipped and said.
+        let skipped = end - self.input.pos;
+        if skipped > 0 && !unknown_fields.is_empty() {
+            self.input
+                .skip(u32::try_from(skipped).unwrap_or(u32::MAX))?;
+        }
         if self.input.pos != end {
             return Err(corrupt(
                 self.input.pos as usize,
@@ -327,7 +342,13 @@ impl Walk {
             )
             .into());
         }
-        commit_header(&mut self.c, header, offset as usize)?;
+        commit_header(&mut self.c, header, offset as usize, &unknown_fields)?;
+        if skipped > 0 {
+            self.c.unknown.skip_payload(skipped);
+        }
+        for (at, msg) in graphs {
+            add_graph(&mut self.c, &msg, at);
+        }
         Ok(())
     }
 

@@ -9,8 +9,8 @@ use super::wire::{FieldIter, WireValue};
 use super::workloads::{decode_head, layout};
 use super::{rules, units};
 use crate::model::{
-    BodyHead, Dim3, HEAD_METRICS, Instance, KernelName, KernelResult, Metric, MetricKey,
-    MetricStore, NvtxRange, ResultBody, ResultKind, Unit, Value, names,
+    BodyHead, Dim3, HEAD_METRICS, Instance, InstanceValues, KernelName, KernelResult, Metric,
+    MetricKey, MetricStore, NvtxRange, ResultBody, ResultKind, Unit, Value, names,
 };
 use crate::parse::ParseError;
 use prost::Message;
@@ -103,6 +103,8 @@ pub struct Decoded {
     /// For a result decoded without its body ([`super::head::decode_result_head`]): the
     /// figures kept in its place.
     pub head: Option<BodyHead>,
+    /// Top-level field numbers of the result message this reader does not know.
+    pub unknown: Vec<u32>,
 }
 
 /// The model value of a stored value: string, float, double, uint32 or uint64, in that order.
@@ -150,6 +152,7 @@ const METRIC_VALUE: u32 = 2;
 const METRIC_VALUE_LIST: u32 = 3;
 const CORRELATION_ID: u32 = 1;
 const ELEMENT_VALUE: u32 = 2;
+const INSTANCE_VALUES: u32 = 3;
 
 pub(super) type FieldError = (usize, String);
 
@@ -188,6 +191,16 @@ fn decode_value(bytes: &[u8], offset: usize) -> Result<Value, FieldError> {
 /// walked field by field so instances go straight into the model without an intermediate list;
 /// each value is decoded by prost.
 pub(super) fn decode_metric(ctx: &Context, bytes: &[u8]) -> Result<Metric, FieldError> {
+    decode_metric_with(ctx, bytes, &mut |_, _| {})
+}
+
+/// [`decode_metric`], passing each value stored on a single instance (ncu 2026.3) to
+/// `on_instance_value` with the instance's position.
+pub(super) fn decode_metric_with(
+    ctx: &Context,
+    bytes: &[u8],
+    on_instance_value: &mut dyn FnMut(usize, Value),
+) -> Result<Metric, FieldError> {
     let mut name_id = 0usize;
     let mut value = Value::Missing;
     let mut instances_count = 0usize;
@@ -228,6 +241,12 @@ pub(super) fn decode_metric(ctx: &Context, bytes: &[u8]) -> Result<Metric, Field
                     }
                     (ELEMENT_VALUE, WireValue::Bytes(b)) => {
                         value = decode_value(b, field.offset + part.offset)?;
+                    }
+                    (INSTANCE_VALUES, WireValue::Bytes(b)) => {
+                        on_instance_value(
+                            instances.len(),
+                            decode_value(b, field.offset + part.offset)?,
+                        );
                     }
                     _ => {}
                 }
@@ -279,6 +298,16 @@ pub(super) struct ResultParts<'a> {
     pub rule_msgs: Vec<(usize, &'a [u8])>,
     /// The NVTX state.
     pub nvtx: Option<(usize, &'a [u8])>,
+    /// PC samples of PM sampling, one entry per metric.
+    pub pc_sampling: Vec<(usize, &'a [u8])>,
+    /// The link to the result's CUDA graph.
+    pub graph_link: Option<(usize, &'a [u8])>,
+    /// Device-side NVTX.
+    pub device_nvtx: Option<(usize, &'a [u8])>,
+    /// The section set's identifier.
+    pub section_set: Option<(usize, &'a [u8])>,
+    /// Field numbers this reader does not know.
+    pub unknown: Vec<u32>,
 }
 
 /// Reads the head of the result at `entry` and walks its fields once: every metric entry goes
@@ -293,13 +322,22 @@ pub(super) fn scan_result<'a>(
     let at = |rel: usize, what: &str| corrupt(entry.offset + rel, format!("result {id}: {what}"));
     let head = decode_head(entry.kind, entry.bytes).map_err(|e| at(0, &e.to_string()))?;
     let fields = layout(entry.kind);
+    let known = super::unknown::result_fields(entry.kind);
     let mut parts = ResultParts {
         templates: Vec::new(),
         rule_msgs: Vec::new(),
         nvtx: None,
+        pc_sampling: Vec::new(),
+        graph_link: None,
+        device_nvtx: None,
+        section_set: None,
+        unknown: Vec::new(),
     };
     for field in FieldIter::new(entry.bytes) {
         let field = field.map_err(|e| at(e.offset, e.message))?;
+        if field.number > known && !parts.unknown.contains(&field.number) {
+            parts.unknown.push(field.number);
+        }
         let WireValue::Bytes(bytes) = field.value else {
             continue;
         };
@@ -312,6 +350,12 @@ pub(super) fn scan_result<'a>(
             n if n == fields.sections => parts.templates.push((field.offset, bytes)),
             n if n == fields.rules => parts.rule_msgs.push((field.offset, bytes)),
             n if n == fields.nvtx => parts.nvtx = Some((field.offset, bytes)),
+            n if n == fields.pc_sampling => parts.pc_sampling.push((field.offset, bytes)),
+            n if Some(n) == fields.graph_link => parts.graph_link = Some((field.offset, bytes)),
+            n if Some(n) == fields.device_nvtx => {
+                parts.device_nvtx = Some((field.offset, bytes));
+            }
+            n if n == fields.section_set => parts.section_set = Some((field.offset, bytes)),
             _ => {}
         }
     }
@@ -331,6 +375,11 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         templates,
         rule_msgs,
         nvtx,
+        pc_sampling,
+        graph_link,
+        device_nvtx,
+        section_set,
+        unknown,
     } = parts;
     // Decoded in name order, so each metric is appended to the store. A metric stored more
     // than once keeps its last copy, as NVIDIA's module does: the copies differ where a
@@ -339,9 +388,25 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
     entries.sort_by_key(|e| (e.0, std::cmp::Reverse(e.1)));
     entries.dedup_by_key(|e| e.0);
     let mut metrics = MetricStore::with_capacity(entries.len(), 0);
+    let mut instance_values: Vec<InstanceValues> = Vec::new();
     for &(_, offset, bytes) in &entries {
-        let m = decode_metric(ctx, bytes).map_err(|(rel, what)| at(offset + rel, &what))?;
-        metrics.insert(m.name.unwrap_or_default(), m);
+        let mut extra: Vec<(usize, Value)> = Vec::new();
+        let m = decode_metric_with(ctx, bytes, &mut |i, v| extra.push((i, v)))
+            .map_err(|(rel, what)| at(offset + rel, &what))?;
+        let key = m.name.unwrap_or_default();
+        for (instance, value) in extra {
+            match instance_values.last_mut() {
+                Some(last) if last.metric == key && last.instance == instance => {
+                    last.values.push(value);
+                }
+                _ => instance_values.push(InstanceValues {
+                    metric: key,
+                    instance,
+                    values: vec![value],
+                }),
+            }
+        }
+        metrics.insert(key, m);
     }
     metrics.compact();
 
@@ -365,17 +430,55 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
     }
     sections.retain(|s| !s.rows.is_empty() || !s.rules.is_empty());
     result.nvtx = nvtx_of(nvtx, head.thread_id).map_err(|(offset, what)| at(offset, &what))?;
+    result.graph = graph_link_of(graph_link).map_err(|(offset, what)| at(offset, &what))?;
+    let mut samples = Vec::with_capacity(pc_sampling.len());
+    for (offset, bytes) in pc_sampling {
+        samples.push(
+            super::device_records::pc_sampling(bytes)
+                .map_err(|e| at(offset, &format!("PC sampling: {e}")))?,
+        );
+    }
+    let device_nvtx = match device_nvtx {
+        Some((offset, bytes)) => Some(Box::new(
+            super::device_records::device_nvtx(bytes)
+                .map_err(|e| at(offset, &format!("device NVTX: {e}")))?,
+        )),
+        None => None,
+    };
+    let section_set = section_set
+        .map(|(offset, bytes)| {
+            String::from_utf8(bytes.to_vec())
+                .map_err(|_| at(offset, "section set identifier is not UTF-8"))
+        })
+        .transpose()?;
     result.set_body(ResultBody {
         sections,
         rules: loose_rules,
         metrics,
+        instance_values,
+        pc_sampling: samples,
+        device_nvtx,
+        section_set,
     });
     Ok(Decoded {
         result,
         clock_status: head.clock_status,
         driver_version: head.kmd_version,
         head: None,
+        unknown,
     })
+}
+
+/// The link of a result to its CUDA graph, from its stored `GraphViewerDataInfo`, if any.
+pub(super) fn graph_link_of(
+    link: Option<(usize, &[u8])>,
+) -> Result<Option<Box<crate::model::graph::GraphLink>>, FieldError> {
+    link.map(|(offset, bytes)| {
+        super::graphs::graph_link(bytes)
+            .map(Box::new)
+            .map_err(|e| (offset, format!("graph link: {e}")))
+    })
+    .transpose()
 }
 
 /// The NVTX ranges open when the result was collected, from its stored state (offset in the

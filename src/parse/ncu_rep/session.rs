@@ -15,6 +15,24 @@ pub struct SessionInfo {
     pub tool_version: Option<String>,
 }
 
+/// Where the results of a merged report come from: each distinct process as
+/// `name (pid) on host`, joined by `; `.
+fn merged_origins(c: &Container<'_>) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for p in &c.processes {
+        let name = p.process_name.as_deref().unwrap_or("").trim();
+        let name = name.rsplit('/').next().unwrap_or(name);
+        let mut origin = format!("{name} ({})", p.process_id.unwrap_or(0));
+        if let Some(host) = p.hostname.as_deref().filter(|h| !h.is_empty()) {
+            origin.push_str(&format!(" on {host}"));
+        }
+        if !seen.contains(&origin) {
+            seen.push(origin);
+        }
+    }
+    seen.join("; ")
+}
+
 /// Builds the session information from a walked container.
 pub fn session_info(c: &Container<'_>) -> SessionInfo {
     let s = &c.session;
@@ -46,6 +64,10 @@ pub fn session_info(c: &Container<'_>) -> SessionInfo {
         push("Working Directory", e.working_directory.clone());
         push("Arguments", e.arguments.clone());
         push("Environment", e.environment.clone());
+    }
+    if s.is_merged_report == Some(true) {
+        push("Merged Report", Some("Yes".into()));
+        push("Merged From", Some(merged_origins(c)));
     }
     let mut processes: Vec<(u64, String)> = Vec::new();
     for p in &c.processes {

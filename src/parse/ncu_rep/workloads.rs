@@ -15,6 +15,14 @@ pub struct Layout {
     pub sections: u32,
     pub rules: u32,
     pub nvtx: u32,
+    /// PC samples of PM sampling, per metric (ncu 2026.3).
+    pub pc_sampling: u32,
+    /// The link to the result's CUDA graph (kernels and whole graphs; ncu 2026.3).
+    pub graph_link: Option<u32>,
+    /// Device-side NVTX (kernels; ncu 2026.3).
+    pub device_nvtx: Option<u32>,
+    /// The section set's identifier (ncu 2026.3).
+    pub section_set: u32,
 }
 
 /// The layout of a result kind's message.
@@ -25,12 +33,20 @@ pub fn layout(kind: ResultKind) -> Layout {
             sections: 17,
             rules: 19,
             nvtx: 21,
+            pc_sampling: 36,
+            graph_link: Some(37),
+            device_nvtx: Some(38),
+            section_set: 39,
         },
         ResultKind::Range => Layout {
             metrics: 4,
             sections: 7,
             rules: 20,
             nvtx: 10,
+            pc_sampling: 22,
+            graph_link: None,
+            device_nvtx: None,
+            section_set: 23,
         },
         // Command lists: the parts shared with ranges and graphs; the rule results sit between
         // the range's (20) and the graph's (22).
@@ -39,12 +55,20 @@ pub fn layout(kind: ResultKind) -> Layout {
             sections: 7,
             rules: 21,
             nvtx: 10,
+            pc_sampling: 26,
+            graph_link: None,
+            device_nvtx: None,
+            section_set: 27,
         },
         ResultKind::Graph => Layout {
             metrics: 4,
             sections: 7,
             rules: 22,
             nvtx: 10,
+            pc_sampling: 24,
+            graph_link: Some(25),
+            device_nvtx: None,
+            section_set: 26,
         },
     }
 }

@@ -162,6 +162,7 @@ fn item_ui_with(ui: &mut egui::Ui, item: &BodyItem, with_label: bool, extras: &B
             );
         }
         ItemKind::NumaTable => numa_ui(ui, item),
+        ItemKind::MetricInstancesTable => super::instances_table::show(ui, item),
         ItemKind::RooflineChart => {
             // ncu-ui draws the chart here; its inputs (hundreds of rows for the tensor
             // rooflines) stay one click away.

@@ -1,0 +1,47 @@
+//! The rows of a metric-instances table (ncu 2026.3): for each metric the template names, one
+//! row per instance, labelled by the instance's correlation id (its position where it has
+//! none), holding the instance's value and, as that row's instances, the further values the
+//! report stores on the instance.
+
+use super::resolve::expand;
+use crate::model::section_body::{BodyRow, ItemTemplate, Target};
+use crate::model::{Instance, KernelResult, Metric};
+
+/// The rows of a metric-instances table for a result.
+pub fn rows(t: &ItemTemplate, r: &KernelResult, target: &Target) -> Vec<BodyRow> {
+    let body = r.body();
+    let mut out = Vec::new();
+    for m in &t.metrics {
+        for row in expand(m, r, target) {
+            let group = if row.label.is_empty() {
+                row.metric.name.map(|k| k.as_str().to_string())
+            } else {
+                Some(row.label.clone())
+            };
+            for (i, instance) in row.metric.instances.iter().enumerate() {
+                let mut metric = Metric::new(row.metric.name, instance.value, row.metric.unit);
+                if let Some(key) = row.metric.name {
+                    metric.instances = body
+                        .instance_values
+                        .iter()
+                        .filter(|v| v.metric == key && v.instance == i)
+                        .flat_map(|v| &v.values)
+                        .map(|v| Instance {
+                            id: None,
+                            value: *v,
+                        })
+                        .collect();
+                }
+                out.push(BodyRow {
+                    label: instance
+                        .id
+                        .as_ref()
+                        .map_or_else(|| format!("#{i}"), |id| id.to_string()),
+                    group: group.clone(),
+                    metric,
+                });
+            }
+        }
+    }
+    out
+}
