@@ -266,3 +266,25 @@ fn memory_chart_labels_cover_no_box_link_or_other_label() {
         "every kernel has a memory chart"
     );
 }
+
+/// The roofline sections draw their charts on the Details page, as ncu-ui does, with the
+/// chart's inputs one click away.
+#[test]
+fn details_page_draws_the_roofline_sections_charts() {
+    let dir = temp_dir("details_roofline");
+    let file = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let mut h = open_ok(vec![file], false);
+    show_page(&mut h, PageId::Details);
+    let drawn = "Tables, zoom and every result of the report: the Roofline page (Ctrl+4).";
+    h.query_all_by_label("Floating Point Operations Roofline")
+        .next()
+        .expect("the roofline section's chart")
+        .scroll_to_me();
+    h.run();
+    assert!(
+        has_label(&h, drawn),
+        "no chart drawn in the roofline section"
+    );
+    assert!(has_label_containing(&h, "Chart inputs ("));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -105,6 +105,19 @@ impl PanelSizes {
         least..=room.min(short).max(least).min(most)
     }
 
+    /// The widths the Reports panel may take in a window `available` points wide: at most a
+    /// fifth of a narrow window (1280 pixels at zoom 1.5 is 853 points: the panel gets at
+    /// most 170), so the table and the page keep their room.
+    pub fn reports_width_range(available: f32) -> std::ops::RangeInclusive<f32> {
+        let (least, most) = (*Self::REPORTS_WIDTH.start(), *Self::REPORTS_WIDTH.end());
+        let narrow = if available < 1000.0 {
+            available * 0.2
+        } else {
+            f32::MAX
+        };
+        least..=narrow.min(most).max(least)
+    }
+
     /// Takes a panel size measured on screen (whole points; a value that is not finite is
     /// ignored).
     pub fn remember(size: &mut f32, measured: f32) {
@@ -186,6 +199,18 @@ mod results_height_tests {
         assert_eq!(*r.end(), 940.0);
         // Never below the least height.
         assert_eq!(*PanelSizes::results_height_range(100.0).end(), 120.0);
+    }
+
+    #[test]
+    fn the_reports_panel_leaves_the_table_room_in_a_narrow_window() {
+        // 1280 pixels at zoom 1.5: about 853 points wide.
+        let r = PanelSizes::reports_width_range(853.3);
+        assert!((*r.end() - 170.7).abs() < 0.1, "{r:?}");
+        assert_eq!(*r.start(), 160.0);
+        // A wide window lets it take what the user drags it to, up to the most.
+        assert_eq!(*PanelSizes::reports_width_range(1920.0).end(), 500.0);
+        // Never below the least width.
+        assert_eq!(*PanelSizes::reports_width_range(400.0).end(), 160.0);
     }
 }
 

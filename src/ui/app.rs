@@ -394,10 +394,17 @@ impl SightlineApp {
                 });
         }
         let watch_note = self.state.file_watch_mode().describe();
+        let widths = PanelSizes::reports_width_range(ui.available_width());
         let reports = egui::Panel::left("reports_panel")
             .resizable(true)
-            .default_size(self.state.settings.panels.reports_width)
-            .size_range(PanelSizes::REPORTS_WIDTH)
+            .default_size(
+                self.state
+                    .settings
+                    .panels
+                    .reports_width
+                    .clamp(*widths.start(), *widths.end()),
+            )
+            .size_range(widths)
             .show(ui, |ui| {
                 reports_panel::show(
                     ui,

@@ -131,11 +131,14 @@ pub fn show(
             if i > 0 {
                 ui.separator();
             }
-            // A fact wraps to the next line whole, never between its label and value.
-            ui.horizontal(|ui| {
-                ui.weak(label);
-                ui.add(egui::Label::new(value).wrap_mode(egui::TextWrapMode::Extend));
-            });
+            // A fact wraps to the next line whole, never between its label and value: one
+            // label that does not wrap.
+            let mut fact = egui::text::LayoutJob::default();
+            let font = egui::TextStyle::Body.resolve(ui.style());
+            let format = |color| egui::TextFormat::simple(font.clone(), color);
+            fact.append(label, 0.0, format(ui.visuals().weak_text_color()));
+            fact.append(&value, 6.0, format(ui.visuals().text_color()));
+            ui.add(egui::Label::new(fact).wrap_mode(egui::TextWrapMode::Extend));
         }
     });
 }

@@ -1,12 +1,17 @@
 //! The Details page: speed-of-light bars, then every section in order (collapsible) with its
 //! metric table, rule results and bodies (charts and tables, with a body selector).
 
+use crate::analysis::roofline::{RooflineContext, RooflineOptions};
 use crate::analysis::sections::bodies_of;
+use crate::app::cache::Cached;
 use crate::app::commands::Command;
 use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit};
 use crate::app::page_id::PageId;
+use crate::app::roofline_scene::{RooflineScene, SceneKey, roofline_scene};
 use crate::app::views::hot_spots::{HotSpotInput, HotSpotsView};
+use crate::app::workspace::ReportId;
 use crate::app::workspace::ResultRef;
+use crate::model::section_body::ItemKind;
 use crate::model::section_body::SectionBodies;
 use crate::model::{KernelResult, MetricView, Report, RuleKind, RuleResult, Section};
 use crate::ui::pages::{Page, PageContext, PageIo};
@@ -22,6 +27,8 @@ pub struct DetailsPage {
     hot_spots: HotSpotsView,
     /// Whether a hot-spot table was in view last frame (its lines are then read).
     hot_spots_seen: bool,
+    /// The rooflines of the shown result, for its roofline section.
+    roofline: DetailsRoofline,
 }
 
 impl DetailsPage {
@@ -66,9 +73,11 @@ impl Page for DetailsPage {
             crate::ui::screenshot_mode(),
             move || ctx.request_repaint(),
         );
+        let roofline = self.roofline.scene(cx, &bodies);
         let extras = BodyExtras {
             hot_spots: tables,
             lines: Some(lines),
+            roofline,
             hot_spots_in_view: Default::default(),
         };
         show(
@@ -93,6 +102,55 @@ impl Page for DetailsPage {
     fn release(&mut self) {
         self.bodies = None;
         self.hot_spots.release();
+        self.roofline = DetailsRoofline::default();
+    }
+}
+
+/// The rooflines of the shown result, computed when the result, its baselines or the reports
+/// change, and only for results whose sections hold roofline charts.
+#[derive(Debug, Default)]
+struct DetailsRoofline {
+    scene: Cached<SceneKey, Option<RooflineScene>>,
+    /// The roofline context of the shown result's report (built once per report).
+    context: Option<(ReportId, u64, RooflineContext)>,
+}
+
+impl DetailsRoofline {
+    fn scene(&mut self, cx: &PageContext<'_>, bodies: &[SectionBodies]) -> Option<&RooflineScene> {
+        let has_chart = bodies
+            .iter()
+            .flat_map(|s| &s.bodies)
+            .flat_map(|b| &b.items)
+            .any(|i| i.kind == ItemKind::RooflineChart);
+        if !has_chart {
+            return None;
+        }
+        let options = RooflineOptions::default();
+        let key = SceneKey::new(cx.workspace, cx.at, cx.baselines, &options);
+        let generation = cx.workspace.generation();
+        let context = &mut self.context;
+        self.scene
+            .get_or_compute(key, |key| {
+                roofline_scene(
+                    cx.workspace,
+                    key.at,
+                    cx.baselines,
+                    &options,
+                    &mut |report| match context {
+                        Some((r, g, c)) if *r == report && *g == generation => c.clone(),
+                        _ => {
+                            let c = cx
+                                .workspace
+                                .report(report)
+                                .map(|open| RooflineContext::from_results(&open.report.results))
+                                .unwrap_or_default();
+                            *context = Some((report, generation, c.clone()));
+                            c
+                        }
+                    },
+                )
+            })
+            .as_ref()
     }
 }
 

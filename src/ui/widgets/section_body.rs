@@ -71,6 +71,8 @@ pub fn show_group(ui: &mut egui::Ui, group: &[&SectionBodies]) {
 pub struct BodyExtras<'a> {
     pub hot_spots: &'a [HotSpotTable],
     pub lines: Option<&'a Lines>,
+    /// The result's rooflines, drawn where the section has its roofline charts.
+    pub roofline: Option<&'a crate::app::roofline_scene::RooflineScene>,
     /// Set when a hot-spot table was drawn in view (its lines are then worth reading).
     pub hot_spots_in_view: std::cell::Cell<bool>,
 }
@@ -166,7 +168,20 @@ fn item_ui_with(ui: &mut egui::Ui, item: &BodyItem, with_label: bool, extras: &B
         ItemKind::RooflineChart => {
             // ncu-ui draws the chart here; its inputs (hundreds of rows for the tensor
             // rooflines) stay one click away.
-            ui.weak("The chart is drawn on the Roofline page (Ctrl+4).");
+            let kind = crate::analysis::roofline::ChartKind::ALL
+                .into_iter()
+                .find(|k| k.title() == item.label);
+            let drawn = match (extras.roofline, kind) {
+                (Some(scene), Some(kind)) => {
+                    crate::ui::pages::roofline::inline_chart(ui, scene, kind, 260.0)
+                }
+                _ => false,
+            };
+            if drawn {
+                ui.weak("Tables, zoom and every result of the report: the Roofline page (Ctrl+4).");
+            } else {
+                ui.weak("The chart is drawn on the Roofline page (Ctrl+4).");
+            }
             egui::CollapsingHeader::new(format!("Chart inputs ({} values)", item.rows.len()))
                 .id_salt(("roofline_inputs", &item.label))
                 .default_open(false)

@@ -474,4 +474,31 @@ struct PlotSpec<'s> {
     /// Default view, log10: ((x0, x1), (y0, y1)).
     bounds: ((f64, f64), (f64, f64)),
     height: f32,
+    /// The plot's id (its memory holds the zoom): the page's plot, or a chart on Details.
+    id: egui::Id,
+}
+
+/// The chart `kind` of a result's scene drawn small, without its tables (the Details page's
+/// roofline section, as ncu-ui draws it there); false when the scene has no such chart.
+pub fn inline_chart(
+    ui: &mut egui::Ui,
+    scene: &RooflineScene,
+    kind: ChartKind,
+    height: f32,
+) -> bool {
+    let Some(chart) = scene.chart(kind) else {
+        return false;
+    };
+    let id = egui::Id::unique(("details_roofline", kind.title()));
+    result::chart_plot(
+        ui,
+        &scene.roof,
+        kind,
+        chart,
+        scene.arrows(kind),
+        height,
+        false,
+        id,
+    );
+    true
 }

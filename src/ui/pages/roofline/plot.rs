@@ -11,7 +11,7 @@ pub(super) fn draw_plot(ui: &mut egui::Ui, spec: &PlotSpec<'_>, reset: bool) -> 
     let weak_color = ui.visuals().weak_text_color();
     let background = ui.visuals().extreme_bg_color;
     let mut plot = Plot::new("roofline_plot")
-        .id(plot_id())
+        .id(spec.id)
         .height(spec.height)
         .default_x_bounds(x0, x1)
         .default_y_bounds(y0, y1)

@@ -38,6 +38,30 @@ pub(super) fn result_view(
                 .color(ui.visuals().error_fg_color),
         );
     }
+    if !chart_plot(ui, roof, kind, chart, arrows, plot_height, reset, plot_id()) {
+        return;
+    }
+    arrows_legend(ui, arrows);
+    ui.add_space(6.0);
+    ceilings_table(ui, chart);
+    ui.add_space(6.0);
+    points_table(ui, chart);
+    assumptions_ui(ui, roof);
+}
+
+/// Draws the plot of `chart` (its roofs, achieved points and the baselines' arrows); false
+/// when nothing on it can be drawn on log axes.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn chart_plot(
+    ui: &mut egui::Ui,
+    roof: &Roofline,
+    kind: ChartKind,
+    chart: &Chart,
+    arrows: &[BaselineArrow],
+    plot_height: f32,
+    reset: bool,
+    id: egui::Id,
+) -> bool {
     let roofs: Vec<Roof> = chart
         .ceilings
         .iter()
@@ -74,7 +98,7 @@ pub(super) fn result_view(
         Some((x, (y.0, y.1 + HEADROOM)))
     }) else {
         ui.label("Nothing on this chart can be drawn on log axes.");
-        return;
+        return false;
     };
     let spec = PlotSpec {
         work_unit: chart.work_unit,
@@ -85,14 +109,10 @@ pub(super) fn result_view(
         estimated: roof.estimated,
         bounds,
         height: plot_height,
+        id,
     };
     draw_plot(ui, &spec, reset);
-    arrows_legend(ui, arrows);
-    ui.add_space(6.0);
-    ceilings_table(ui, chart);
-    ui.add_space(6.0);
-    points_table(ui, chart);
-    assumptions_ui(ui, roof);
+    true
 }
 
 /// The short names of a ceiling's peak and slope from its label: `Single Precision Roofline`

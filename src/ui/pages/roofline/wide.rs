@@ -101,6 +101,7 @@ pub(super) fn wide_view(
         estimated,
         bounds,
         height: plot_height,
+        id: plot_id(),
     };
     if let Some(at) = draw_plot(ui, &spec, reset) {
         state.select_request = Some(at);
