@@ -128,29 +128,29 @@ echo "binary: $bin ($(date -r "$bin" '+%Y-%m-%d %H:%M'))"
 echo "load average before the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-# The rows: a name, then the command (run under sh; FILE and COPY stand for the report and its
-# copy).
+# The rows: a name, then the command (run under sh; {FILE} and {COPY} stand for the report and
+# its copy, {BIN} for the binary, {PY} for the Python with NVIDIA's module).
 rows=(
-    "cat|cat FILE"
-    "summary|BIN summary FILE"
-    "summary --json|BIN summary --json FILE"
-    "summary --csv|BIN summary --csv FILE"
-    "summary --format html|BIN summary --format html FILE"
-    "sections|BIN sections FILE"
-    "sections --json|BIN sections --json FILE"
-    "occupancy|BIN occupancy FILE"
-    "occupancy --json|BIN occupancy --json FILE"
-    "roofline|BIN roofline FILE"
-    "roofline --json|BIN roofline --json FILE"
-    "source --json|BIN source --json FILE"
-    "diff|BIN diff FILE COPY"
-    "diff --format md|BIN diff --format md FILE COPY"
-    "diff --format json|BIN diff --format json FILE COPY"
-    "diff --format csv|BIN diff --format csv FILE COPY"
-    "diff --format html|BIN diff --format html FILE COPY"
+    "cat|cat {FILE}"
+    "summary|{BIN} summary {FILE}"
+    "summary --json|{BIN} summary --json {FILE}"
+    "summary --csv|{BIN} summary --csv {FILE}"
+    "summary --format html|{BIN} summary --format html {FILE}"
+    "sections|{BIN} sections {FILE}"
+    "sections --json|{BIN} sections --json {FILE}"
+    "occupancy|{BIN} occupancy {FILE}"
+    "occupancy --json|{BIN} occupancy --json {FILE}"
+    "roofline|{BIN} roofline {FILE}"
+    "roofline --json|{BIN} roofline --json {FILE}"
+    "source --json|{BIN} source --json {FILE}"
+    "diff|{BIN} diff {FILE} {COPY}"
+    "diff --format md|{BIN} diff --format md {FILE} {COPY}"
+    "diff --format json|{BIN} diff --format json {FILE} {COPY}"
+    "diff --format csv|{BIN} diff --format csv {FILE} {COPY}"
+    "diff --format html|{BIN} diff --format html {FILE} {COPY}"
 )
 if ((module)); then
-    rows+=("NVIDIA module, every value|PY $tools/full_decode.py FILE")
+    rows+=("NVIDIA module, every value|{PY} $tools/full_decode.py {FILE}")
 fi
 
 declare -A median_of
@@ -166,10 +166,10 @@ for k in "${factors[@]}"; do
             name="${row%%|*}"
             [[ -z "$only" || "$only" == *",$name,"* || "$name" == cat ]] || continue
             cmd="${row#*|}"
-            cmd="${cmd//BIN/$bin}"
-            cmd="${cmd//PY/$module_python}"
-            cmd="${cmd//COPY/$file.copy.ncu-rep}"
-            cmd="${cmd//FILE/$file}"
+            cmd="${cmd//\{BIN\}/$bin}"
+            cmd="${cmd//\{PY\}/$module_python}"
+            cmd="${cmd//\{COPY\}/$file.copy.ncu-rep}"
+            cmd="${cmd//\{FILE\}/$file}"
             status=0
             /usr/bin/time -f "%e %M" -o "$log" sh -c "$cmd > /dev/null 2>&1" || status=$?
             ((status <= 1)) || die "'$cmd' failed (exit status $status)"
@@ -179,7 +179,7 @@ for k in "${factors[@]}"; do
         done
     done
     module_med=""
-    if ((module)); then
+    if [[ -n "${times[NVIDIA module, every value]:-}" ]]; then
         module_med="$(tr ' ' '\n' <<< "${times[NVIDIA module, every value]}" | grep . | sort -g |
             awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}')"
     fi
@@ -195,7 +195,7 @@ for k in "${factors[@]}"; do
         median_of["$k|$name"]="$med"
         share="-"
         if [[ -n "$module_med" ]]; then
-            share="$(awk -v a="$med" -v b="$module_med" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }')"
+            share="$(awk -v a="$med" -v b="$module_med" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
         fi
         printf '| `%s` | %.2f s | %.2f – %.2f s | %d MB | %s |\n' "$name" "$med" \
             "$(head -1 <<< "$sorted")" "$(tail -1 <<< "$sorted")" "$((peaks[$name] / 1024))" "$share"

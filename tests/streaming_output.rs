@@ -90,7 +90,10 @@ impl Recorder {
     /// and three quarters of the output, no more bodies were decoded than that share of the
     /// results and a few windows, and each body was decoded once in all.
     fn assert_streamed(&self, what: &str, n: usize, report: &Report) {
-        assert!(self.bytes.len() > 100_000, "{what}: output too small to tell");
+        assert!(
+            self.bytes.len() > 100_000,
+            "{what}: output too small to tell"
+        );
         let slack = 3 * window_len() + 50;
         for fraction in [0.25, 0.5, 0.75] {
             let loads = self.loads_at(fraction);
@@ -99,7 +102,10 @@ impl Recorder {
                 loads <= share + slack,
                 "{what}: {loads} of {n} bodies decoded when {fraction} of the output was written"
             );
-            assert!(loads < n, "{what}: every body decoded before {fraction} of the output");
+            assert!(
+                loads < n,
+                "{what}: every body decoded before {fraction} of the output"
+            );
         }
         assert_eq!(
             self.source.loads.load(Ordering::SeqCst),
@@ -181,7 +187,11 @@ fn source_pages_are_written_as_the_results_are_read() {
     sightline::cli::source::write_json(&mut out, &[loaded], &[], &[], &options, None, &mut errors)
         .unwrap();
     // The views are built from copies of the results: the report keeps no body.
-    out.assert_streamed("source --json", n, &Report::new(path, sightline::model::Format::NcuRep));
+    out.assert_streamed(
+        "source --json",
+        n,
+        &Report::new(path, sightline::model::Format::NcuRep),
+    );
 }
 
 /// The tables align their columns over every row, so they are written once every result is
@@ -204,7 +214,11 @@ fn tables_read_each_body_once_and_keep_none() {
             sightline::cli::roofline::write_table(&mut out, &mut reports, &options).unwrap();
         }
         assert!(String::from_utf8_lossy(&out).lines().count() > n, "{what}");
-        assert_eq!(source.loads.load(Ordering::SeqCst), n, "{what}: each body once");
+        assert_eq!(
+            source.loads.load(Ordering::SeqCst),
+            n,
+            "{what}: each body once"
+        );
         assert_eq!(reports[0].decoded_bodies(), 0, "{what}");
     }
 }
@@ -217,9 +231,8 @@ fn diff_renders_each_pair_as_the_results_are_read() {
     let n = result_count();
     let (base, base_source) = repeated(FULL, n);
     let (current, current_source) = repeated(FULL, n);
-    let loads = || {
-        base_source.loads.load(Ordering::SeqCst) + current_source.loads.load(Ordering::SeqCst)
-    };
+    let loads =
+        || base_source.loads.load(Ordering::SeqCst) + current_source.loads.load(Ordering::SeqCst);
     let mut at_pair = Vec::new();
     let mut csv = Vec::new();
     let opts = DiffOptions::default();

@@ -68,17 +68,25 @@ mod tests {
     fn outcomes_come_in_order_and_errors_stop() {
         let n = window_len() * 3 + 5;
         let mut seen = Vec::new();
-        let r: Result<(), ()> = map_ordered(n, |i| i * 2, |i, v| {
-            seen.push((i, v));
-            Ok(())
-        });
+        let r: Result<(), ()> = map_ordered(
+            n,
+            |i| i * 2,
+            |i, v| {
+                seen.push((i, v));
+                Ok(())
+            },
+        );
         assert!(r.is_ok());
         assert_eq!(seen, (0..n).map(|i| (i, i * 2)).collect::<Vec<_>>());
         let mut count = 0;
-        let r = map_ordered(n, |i| i, |i, _| {
-            count += 1;
-            if i == 3 { Err(i) } else { Ok(()) }
-        });
+        let r = map_ordered(
+            n,
+            |i| i,
+            |i, _| {
+                count += 1;
+                if i == 3 { Err(i) } else { Ok(()) }
+            },
+        );
         assert_eq!((r, count), (Err(3), 4));
     }
 }

@@ -10,9 +10,7 @@ use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
 use crate::analysis::compare::html;
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
-use crate::analysis::compare::{
-    DiffOptions, Keep, ReportDiff, diff_reports_each,
-};
+use crate::analysis::compare::{DiffOptions, Keep, ReportDiff, diff_reports_each};
 use crate::analysis::html_page::escape;
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;

@@ -4,10 +4,10 @@
 use super::json_stream;
 use super::loading::{errors_json, print_reports};
 use super::output::{render_rows, report_json};
-use crate::analysis::parallel::map_results;
 use crate::analysis::occupancy::{
     self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis, OccupancyOptions,
 };
+use crate::analysis::parallel::map_results;
 use crate::model::{KernelResult, Report};
 use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};

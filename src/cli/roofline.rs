@@ -94,7 +94,10 @@ pub fn write_json(
     let contexts: Vec<RooflineContext> = reports.iter_mut().map(context_of).collect();
     write_results_json(out, reports, errors, |i, rep, r| {
         let context = contexts.get(i).cloned().unwrap_or_default();
-        result_json(r, &roofline::analyze(r, rep.device_of(r), &context, options))
+        result_json(
+            r,
+            &roofline::analyze(r, rep.device_of(r), &context, options),
+        )
     })
 }
 

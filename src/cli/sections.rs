@@ -365,10 +365,7 @@ fn compared_result_text(base: &Report, current: &Report, i: usize, b: Option<usi
         "[{}] {} vs [{}] {}\n",
         r.id, r.name.demangled, base.results[b].id, base.results[b].name.demangled
     ));
-    render_paired(
-        &mut out,
-        &pair(&bodies_of(base, b), &bodies_of(current, i)),
-    );
+    render_paired(&mut out, &pair(&bodies_of(base, b), &bodies_of(current, i)));
     out
 }
 

@@ -88,13 +88,18 @@ pub fn run(args: &SourceArgs) -> i32 {
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let written = if args.csv {
         reports.iter().try_for_each(|loaded| {
-            loaded.map_views(&options, kernel, |v, _| render_csv(v), |text| match text {
-                Ok(text) => stdout.write_all(text.as_bytes()),
-                Err(e) => {
-                    view_errors.push(e);
-                    Ok(())
-                }
-            })
+            loaded.map_views(
+                &options,
+                kernel,
+                |v, _| render_csv(v),
+                |text| match text {
+                    Ok(text) => stdout.write_all(text.as_bytes()),
+                    Err(e) => {
+                        view_errors.push(e);
+                        Ok(())
+                    }
+                },
+            )
         })
     } else {
         write_json(
@@ -140,8 +145,10 @@ pub struct Loaded {
 impl Loaded {
     /// Reads a report; what it skipped is added to `warnings`.
     pub fn read(path: &std::path::Path, warnings: &mut Vec<String>) -> Result<Self, LoadError> {
+        // The results are opened with their bodies read on demand (each view decodes a copy);
+        // the bytes are kept for the code the views disassemble.
+        let report = parse::load_path(path)?;
         let bytes = parse::read_whole(path)?;
-        let report = parse::parse_bytes(path, &bytes)?;
         warnings.extend(
             report
                 .warnings

@@ -465,7 +465,8 @@ fn csv_rows(rows: impl IntoIterator<Item = Vec<String>>) -> std::io::Result<Vec<
     for row in rows {
         w.write_record(&row)?;
     }
-    w.into_inner().map_err(|e| std::io::Error::other(e.to_string()))
+    w.into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
 /// The rows of [`to_csv`] of one matched pair: the duration, then every other metric.

@@ -195,7 +195,16 @@ pub fn diff_reports_each<T: Send>(
     each: impl FnMut(T),
 ) -> ReportDiff {
     let matching = match_results_with(&base.results, &current.results, manual);
-    compare_matched(base, current, matching, opts, keep, render, each, &mut || {})
+    compare_matched(
+        base,
+        current,
+        matching,
+        opts,
+        keep,
+        render,
+        each,
+        &mut || {},
+    )
 }
 
 /// Compares again each matched pair of `diff` (made from `base` and `current` with `opts`,
@@ -265,7 +274,11 @@ pub fn diff_reports_streamed(
 
 /// What reading one pair gives: the pair compared (with what `render` made of it) and what each
 /// side says about the context, for the side this pair reads for the context.
-type PairOutcome<T> = (Option<(MatchedDiff, T)>, Option<ResultScan>, Option<ResultScan>);
+type PairOutcome<T> = (
+    Option<(MatchedDiff, T)>,
+    Option<ResultScan>,
+    Option<ResultScan>,
+);
 
 /// The one pass of a comparison: every matched pair compared and rendered, and every result's
 /// context read, each result decoded once (into a copy dropped after), a window at a time on
@@ -363,7 +376,12 @@ fn compare_matched<T: Send>(
 }
 
 /// One matched pair compared, from its two results.
-fn matched_diff(b: &KernelResult, c: &KernelResult, p: &KernelMatch, opts: &DiffOptions) -> MatchedDiff {
+fn matched_diff(
+    b: &KernelResult,
+    c: &KernelResult,
+    p: &KernelMatch,
+    opts: &DiffOptions,
+) -> MatchedDiff {
     let name = normalize::display_name(c);
     let name = if name.is_empty() {
         normalize::display_name(b)

@@ -83,10 +83,7 @@ impl RooflineContext {
     /// contexts merged in order.
     pub fn merge(&mut self, later: RooflineContext) {
         for (device, candidate) in later.dram_bytes_per_cycle {
-            let entry = self
-                .dram_bytes_per_cycle
-                .entry(device)
-                .or_insert(candidate);
+            let entry = self.dram_bytes_per_cycle.entry(device).or_insert(candidate);
             if candidate.1 < entry.1 {
                 *entry = candidate;
             }
