@@ -5,6 +5,7 @@ pub mod compare;
 pub mod headline;
 pub mod html_page;
 pub mod occupancy;
+pub mod parallel;
 pub mod path_names;
 pub mod roofline;
 pub mod sections;

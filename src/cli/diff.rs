@@ -10,9 +10,7 @@ use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
 use crate::analysis::compare::html;
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
-use crate::analysis::compare::{
-    DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_streamed, rediff_pairs,
-};
+use crate::analysis::compare::{DiffOptions, Keep, ReportDiff, diff_reports_each};
 use crate::analysis::html_page::escape;
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
@@ -20,7 +18,7 @@ use crate::model::format::stored_value_text;
 use crate::model::units::format_value;
 use crate::parse;
 use clap::{Args, ValueEnum};
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::path::PathBuf;
 
 /// Exit code when nothing got worse.
@@ -117,7 +115,7 @@ fn resolve_pairs(
 /// rule fired (by default: no matched kernel's duration worse by more than 5 %, no kernel only
 /// in the base), 1 when one did, 2 when an input could not be read.
 pub fn run(args: &DiffArgs) -> i32 {
-    let (mut base, mut current) = match (
+    let (base, current) = match (
         parse::load_path(&args.base),
         parse::load_path(&args.current),
     ) {
@@ -148,70 +146,107 @@ pub fn run(args: &DiffArgs) -> i32 {
         (None, Some(metrics)) => FailOn::from_metrics(metrics),
         (None, None) => FailOn::default(),
     };
-    // One pair of result bodies decoded at a time, and of each pair only the metric
-    // differences the text forms show or the `--fail-on` rules read: memory does not grow with
-    // the results. JSON and CSV, which list every metric, compare each pair again as they
-    // write it.
+    // One pass over the results, a window of pairs at a time on every core: each pair is
+    // compared with every metric, the comparison keeps of it only what the text forms show or
+    // the `--fail-on` rules read, and JSON and CSV, which list every metric, get the pair's
+    // text made on the same core. CSV writes it at once; JSON, whose document lists the
+    // failures before the pairs, keeps the pairs' text in a temporary file until the
+    // comparison is complete. Memory does not grow with the results.
     let reads = |key: &str| fail_on.reads_metric(key);
     let keep = Keep::Shown {
         max_changes: DEFAULT_MAX_CHANGES,
         also: &reads,
     };
-    let diff = diff_reports_streamed(
-        &mut base,
-        &mut current,
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut spill = match args.format {
+        DiffFormat::Json => match tempfile::tempfile() {
+            Ok(file) => Some(std::io::BufWriter::new(file)),
+            Err(e) => {
+                eprintln!("error: no temporary file for the comparison: {e}");
+                return EXIT_UNREADABLE;
+            }
+        },
+        _ => None,
+    };
+    let mut failed: Option<std::io::Error> = None;
+    let mut first = true;
+    if args.format == DiffFormat::Csv {
+        failed = out.write_all(&export::csv_header()).err();
+    }
+    let format = args.format;
+    let diff = diff_reports_each(
+        &base,
+        &current,
         &opts,
         &manual,
         keep,
-        &mut |_, _| {},
+        |pair| match format {
+            DiffFormat::Json => export::pair_json_item(pair).map(String::into_bytes),
+            DiffFormat::Csv => export::pair_csv(pair),
+            _ => Ok(Vec::new()),
+        },
+        |text| {
+            if failed.is_some() || !matches!(format, DiffFormat::Json | DiffFormat::Csv) {
+                return;
+            }
+            let written = text.and_then(|text| match &mut spill {
+                Some(spill) => {
+                    spill.write_all(export::pair_json_separator(first))?;
+                    spill.write_all(&text)
+                }
+                None => out.write_all(&text),
+            });
+            first = false;
+            failed = written.err();
+        },
     );
     let failures = fail_on.check(&diff);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut pairs = |each: &mut dyn FnMut(&MatchedDiff)| {
-        rediff_pairs(&base, &current, &diff, &opts, each);
-    };
-    let written = match args.format {
-        DiffFormat::Text => {
-            out.write_all(render_text(&diff, &base, &current, &failures).as_bytes())
-        }
-        DiffFormat::Md => {
-            let text = export::to_markdown(
-                &diff,
-                &MarkdownOptions {
-                    title: {
-                        let names = distinct_names(&[&base.source, &current.source]);
-                        format!("Comparison: {} → {}", names[0], names[1])
-                    },
-                    max_changes: DEFAULT_MAX_CHANGES,
-                },
-            ) + &failures_markdown(&failures);
-            out.write_all(text.as_bytes())
-        }
-        DiffFormat::Json => export::write_json_with_pairs(
-            &mut out,
-            json_document(&diff, &base, &current, &fail_on, &failures),
-            &mut pairs,
-        )
-        .and_then(|()| out.write_all(b"\n")),
-        DiffFormat::Csv => export::write_csv_with_pairs(&mut out, &diff, &mut pairs),
-        DiffFormat::Html => {
-            let names = distinct_names(&[&base.source, &current.source]);
-            let title = format!("Comparison: {} → {}", names[0], names[1]);
-            let mut page = html::diff_html(&diff, &base, &current, &title);
-            if !failures.is_empty() {
-                // The page says which --fail-on rules fired, before its end.
-                let list: String = failures
-                    .iter()
-                    .map(|f| format!("<li>{}</li>\n", escape(&failure_line(f))))
-                    .collect();
-                let section = format!("<h2>Result</h2>\n<ul class=\"failures\">\n{list}</ul>\n");
-                if let Some(at) = page.rfind("<p class=\"muted\">Made by") {
-                    page.insert_str(at, &section);
-                }
+    let written = match failed {
+        Some(e) => Err(e),
+        None => match args.format {
+            DiffFormat::Text => {
+                out.write_all(render_text(&diff, &base, &current, &failures).as_bytes())
             }
-            out.write_all(page.as_bytes())
-        }
+            DiffFormat::Md => {
+                let text = export::to_markdown(
+                    &diff,
+                    &MarkdownOptions {
+                        title: {
+                            let names = distinct_names(&[&base.source, &current.source]);
+                            format!("Comparison: {} → {}", names[0], names[1])
+                        },
+                        max_changes: DEFAULT_MAX_CHANGES,
+                    },
+                ) + &failures_markdown(&failures);
+                out.write_all(text.as_bytes())
+            }
+            DiffFormat::Json => write_json(
+                &mut out,
+                json_document(&diff, &base, &current, &fail_on, &failures),
+                spill.take(),
+                first,
+            ),
+            DiffFormat::Csv => export::write_csv_unmatched(&mut out, &diff),
+            DiffFormat::Html => {
+                let names = distinct_names(&[&base.source, &current.source]);
+                let title = format!("Comparison: {} → {}", names[0], names[1]);
+                let mut page = html::diff_html(&diff, &base, &current, &title);
+                if !failures.is_empty() {
+                    // The page says which --fail-on rules fired, before its end.
+                    let list: String = failures
+                        .iter()
+                        .map(|f| format!("<li>{}</li>\n", escape(&failure_line(f))))
+                        .collect();
+                    let section =
+                        format!("<h2>Result</h2>\n<ul class=\"failures\">\n{list}</ul>\n");
+                    if let Some(at) = page.rfind("<p class=\"muted\">Made by") {
+                        page.insert_str(at, &section);
+                    }
+                }
+                out.write_all(page.as_bytes())
+            }
+        },
     };
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = written.and_then(|()| out.flush());
@@ -220,6 +255,33 @@ pub fn run(args: &DiffArgs) -> i32 {
     } else {
         EXIT_REGRESSION
     }
+}
+
+/// Writes the JSON document with its "matched" list taken from `pairs`, the file the pairs'
+/// items were written to (separated as the list separates them; `none` says none was).
+fn write_json(
+    out: &mut dyn Write,
+    doc: serde_json::Value,
+    pairs: Option<std::io::BufWriter<std::fs::File>>,
+    none: bool,
+) -> std::io::Result<()> {
+    let (head, tail) = export::json_around_pairs(doc)?;
+    out.write_all(head.as_bytes())?;
+    let Some(tail) = tail else {
+        return out.write_all(b"\n");
+    };
+    out.write_all(b"[")?;
+    if let Some(pairs) = pairs {
+        let mut file = pairs.into_inner().map_err(|e| e.into_error())?;
+        file.seek(std::io::SeekFrom::Start(0))?;
+        std::io::copy(&mut file, out)?;
+    }
+    if !none {
+        out.write_all(b"\n  ")?;
+    }
+    out.write_all(b"]")?;
+    out.write_all(tail.as_bytes())?;
+    out.write_all(b"\n")
 }
 
 fn failure_line(f: &Failure) -> String {

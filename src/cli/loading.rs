@@ -3,7 +3,7 @@
 use crate::model::Report;
 use crate::parse::{self, LoadError};
 use serde_json::{Value as Json, json};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -90,22 +90,27 @@ pub(crate) fn errors_json(errors: &[LoadError]) -> Vec<Json> {
         .collect()
 }
 
-/// Loads every file, renders the reports as JSON or as a table, prints them with the errors of
-/// the files that did not load, and returns the exit code.
+/// Loads every file, writes the reports as JSON or as a table to stdout (each writer goes
+/// through the results a window at a time), prints the errors of the files that did not load,
+/// and returns the exit code.
 pub(crate) fn print_reports(
     files: &[PathBuf],
     as_json: bool,
-    json: impl FnOnce(&[Report], &[LoadError]) -> String,
-    table: impl FnOnce(&[Report]) -> String,
+    json: impl FnOnce(&mut dyn Write, &mut [Report], &[LoadError]) -> std::io::Result<()>,
+    table: impl FnOnce(&mut dyn Write, &mut [Report]) -> std::io::Result<()>,
     strict: bool,
 ) -> i32 {
-    let (reports, errors) = load_all(files);
-    let out = if as_json {
-        json(&reports, &errors)
+    let (mut reports, errors) = load_all(files);
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if as_json {
+        json(&mut stdout, &mut reports, &errors)
     } else {
-        table(&reports)
+        table(&mut stdout, &mut reports)
     };
-    let code = super::output::finish(&out, &errors, as_json);
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = written.and_then(|()| stdout.flush());
+    drop(stdout);
+    let code = super::output::finish("", &errors, as_json);
     let failed = super::warnings::report_problems(&reports, strict);
     leave_for_exit(reports);
     exit_code(code, failed)

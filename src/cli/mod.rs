@@ -1,6 +1,7 @@
 //! The command line: `sightline [FILE...]` opens the app; subcommands run headless.
 
 pub mod diff;
+pub mod json_stream;
 pub mod loading;
 pub mod mcp;
 pub mod occupancy;

@@ -1,14 +1,17 @@
 //! `sightline occupancy`: the occupancy calculator applied to every result of every file: block
 //! limits, limiter, theoretical and achieved occupancy, and the occupancy curves.
 
-use super::loading::print_reports;
-use super::output::{json_document, render_rows, report_json};
+use super::json_stream;
+use super::loading::{errors_json, print_reports};
+use super::output::{render_rows, report_json};
 use crate::analysis::occupancy::{
     self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis, OccupancyOptions,
 };
+use crate::analysis::parallel::map_results;
 use crate::model::{KernelResult, Report};
 use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
+use std::io::Write;
 
 use std::path::PathBuf;
 
@@ -52,8 +55,8 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>, strict: bool) -
     print_reports(
         files,
         as_json,
-        |reports, errors| render_json(reports, errors, &options),
-        |reports| render_table(reports, &options),
+        |out, reports, errors| write_json(out, reports, errors, &options),
+        |out, reports| write_table(out, reports, &options),
         strict,
     )
 }
@@ -120,18 +123,18 @@ pub fn result_json(r: &KernelResult, a: Result<&OccupancyAnalysis, String>) -> J
     })
 }
 
-/// The JSON document of `occupancy --json`.
-pub fn render_json(reports: &[Report], errors: &[LoadError], options: &OccupancyOptions) -> String {
-    let reports: Vec<Json> = reports
-        .iter()
-        .map(|rep| {
-            report_json(rep, |r| {
-                let a = occupancy::analyze(r, rep.device_of(r), options);
-                result_json(r, a.as_ref().map_err(ToString::to_string))
-            })
-        })
-        .collect();
-    json_document(reports, errors)
+/// Writes the JSON document of `occupancy --json` result by result (a window of results at a
+/// time analysed on every core, written in order and released).
+pub fn write_json(
+    out: &mut dyn Write,
+    reports: &mut [Report],
+    errors: &[LoadError],
+    options: &OccupancyOptions,
+) -> std::io::Result<()> {
+    write_results_json(out, reports, errors, |_, rep, r| {
+        let a = occupancy::analyze(r, rep.device_of(r), options);
+        result_json(r, a.as_ref().map_err(ToString::to_string))
+    })
 }
 
 /// A block limit in the table: the stored one, or the calculator's marked `*` (computed).
@@ -141,66 +144,119 @@ fn shown(a: &OccupancyAnalysis, limiter: Limiter) -> String {
     if s.computed { format!("{v}*") } else { v }
 }
 
-/// The plain-text table of `occupancy`.
-pub fn render_table(reports: &[Report], options: &OccupancyOptions) -> String {
+/// Writes the plain-text table of `occupancy`: the results are analysed a window at a time on
+/// every core and released; only the table's cells are kept until the columns' widths are known.
+pub fn write_table(
+    out: &mut dyn Write,
+    reports: &mut [Report],
+    options: &OccupancyOptions,
+) -> std::io::Result<()> {
     let header = [
         "REPORT", "ID", "KERNEL", "CC", "SOURCE", "BLOCK", "REGS", "SMEM", "L.REG", "L.SMEM",
         "L.WARP", "L.SM", "L.BAR", "LIMITER", "WARPS", "THEO %", "ACH %",
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     let mut notes: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
-    for rep in reports {
+    for rep in reports.iter_mut() {
         let file = file_label(rep);
-        for r in &rep.results {
-            let mut row = vec![file.clone(), r.id.to_string(), r.name.function.clone()];
-            match occupancy::analyze(r, rep.device_of(r), options) {
-                Ok(a) => {
-                    let o = &a.occupancy;
-                    let assumed = if a.cc_origin == CcOrigin::Assumed {
-                        "?"
-                    } else {
-                        ""
-                    };
-                    row.extend([
-                        format!("{}{assumed}", cc_text(a.cc)),
-                        a.source.name().to_string(),
-                        a.launch.block_size.to_string(),
-                        a.launch.registers_per_thread.to_string(),
-                        a.launch.shared_mem_per_block().to_string(),
-                        shown(&a, Limiter::Registers),
-                        shown(&a, Limiter::SharedMem),
-                        shown(&a, Limiter::Warps),
-                        shown(&a, Limiter::Blocks),
-                        if a.limits.enforces_barriers() || a.stored.barriers.is_some() {
-                            shown(&a, Limiter::Barriers)
-                        } else {
-                            "-".into()
-                        },
-                        limiter_text(&a),
-                        o.active_warps.to_string(),
-                        format!("{:.2}", o.occupancy_pct),
-                        a.achieved_occupancy_pct
-                            .map_or_else(|| "-".into(), |v| format!("{v:.2}")),
-                    ]);
-                    for n in &a.notes {
-                        *notes.entry(n.clone()).or_default() += 1;
-                    }
-                    if Limiter::ALL.into_iter().any(|l| a.shown(l).computed) {
-                        *notes
-                            .entry("limits marked * are computed: the report stores none".into())
-                            .or_default() += 1;
-                    }
+        let _ = map_results(
+            rep,
+            |rep, i| table_row(rep, &rep.results[i], &file, options),
+            |_, (row, row_notes)| -> Result<(), std::convert::Infallible> {
+                rows.push(row);
+                for n in row_notes {
+                    *notes.entry(n).or_default() += 1;
                 }
-                Err(e) => {
-                    row.push(format!("({e})"));
-                }
+                Ok(())
+            },
+        );
+    }
+    let mut text = render_rows(&rows, &[1, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16]);
+    push_notes(&mut text, &notes);
+    out.write_all(text.as_bytes())
+}
+
+/// One result's row of the table and the notes it adds (each once per result).
+fn table_row(
+    rep: &Report,
+    r: &KernelResult,
+    file: &str,
+    options: &OccupancyOptions,
+) -> (Vec<String>, Vec<String>) {
+    let mut row = vec![file.to_string(), r.id.to_string(), r.name.function.clone()];
+    let mut notes = Vec::new();
+    match occupancy::analyze(r, rep.device_of(r), options) {
+        Ok(a) => {
+            let o = &a.occupancy;
+            let assumed = if a.cc_origin == CcOrigin::Assumed {
+                "?"
+            } else {
+                ""
+            };
+            row.extend([
+                format!("{}{assumed}", cc_text(a.cc)),
+                a.source.name().to_string(),
+                a.launch.block_size.to_string(),
+                a.launch.registers_per_thread.to_string(),
+                a.launch.shared_mem_per_block().to_string(),
+                shown(&a, Limiter::Registers),
+                shown(&a, Limiter::SharedMem),
+                shown(&a, Limiter::Warps),
+                shown(&a, Limiter::Blocks),
+                if a.limits.enforces_barriers() || a.stored.barriers.is_some() {
+                    shown(&a, Limiter::Barriers)
+                } else {
+                    "-".into()
+                },
+                limiter_text(&a),
+                o.active_warps.to_string(),
+                format!("{:.2}", o.occupancy_pct),
+                a.achieved_occupancy_pct
+                    .map_or_else(|| "-".into(), |v| format!("{v:.2}")),
+            ]);
+            notes.extend(a.notes.iter().cloned());
+            if Limiter::ALL.into_iter().any(|l| a.shown(l).computed) {
+                notes.push("limits marked * are computed: the report stores none".into());
             }
-            rows.push(row);
+        }
+        Err(e) => {
+            row.push(format!("({e})"));
         }
     }
-    let mut out = render_rows(&rows, &[1, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16]);
-    push_notes(&mut out, &notes);
-    out
+    (row, notes)
+}
+
+/// Writes the JSON document of `occupancy` and `roofline` (the reports that loaded and the
+/// files that did not) with each result's object from `result` (given the report's place among
+/// the reports, the report and the result), result by result: a window of
+/// results at a time is derived and turned into text on every core, then written in order and
+/// released. The text is that of pretty-printing the whole document at once.
+pub(crate) fn write_results_json(
+    out: &mut dyn Write,
+    reports: &mut [Report],
+    errors: &[LoadError],
+    result: impl Fn(usize, &Report, &KernelResult) -> Json + Sync,
+) -> std::io::Result<()> {
+    let skeleton: Vec<Json> = reports
+        .iter()
+        .enumerate()
+        .map(|(i, rep)| {
+            let mut doc = report_json(rep, |_| Json::Null);
+            doc["results"] = json_stream::placeholder(i);
+            doc
+        })
+        .collect();
+    let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
+    json_stream::write_document(out, &doc, "  ", |out, i, array| {
+        let Some(rep) = reports.get_mut(i) else {
+            return Ok(());
+        };
+        map_results(
+            rep,
+            |rep, k| json_stream::pretty(&result(i, rep, &rep.results[k])),
+            |_, text| array.item_text(out, &text?),
+        )
+    })
 }
 
 /// Appends each distinct note once, with the number of results it applies to.

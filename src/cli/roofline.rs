@@ -2,8 +2,9 @@
 //! where the roofline metrics exist, estimated (and marked) where they do not.
 
 use super::loading::print_reports;
-use super::occupancy::{file_label, num_json, parse_arch, push_notes};
-use super::output::{json_document, render_rows, report_json};
+use super::occupancy::{file_label, num_json, parse_arch, push_notes, write_results_json};
+use super::output::render_rows;
+use crate::analysis::parallel::map_results;
 use crate::analysis::roofline::{
     self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
 };
@@ -11,6 +12,7 @@ use crate::model::{KernelResult, Report};
 use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Runs the command.
@@ -27,8 +29,8 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>, strict: bool) -
     print_reports(
         files,
         as_json,
-        |reports, errors| render_json(reports, errors, &options),
-        |reports| render_table(reports, &options),
+        |out, reports, errors| write_json(out, reports, errors, &options),
+        |out, reports| write_table(out, reports, &options),
         strict,
     )
 }
@@ -81,21 +83,37 @@ pub fn result_json(r: &KernelResult, roof: &Roofline) -> Json {
     })
 }
 
-/// The JSON document of `roofline --json`.
-pub fn render_json(reports: &[Report], errors: &[LoadError], options: &RooflineOptions) -> String {
-    let reports: Vec<Json> = reports
-        .iter()
-        .map(|rep| {
-            let context = RooflineContext::from_results(&rep.results);
-            report_json(rep, |r| {
-                result_json(
-                    r,
-                    &roofline::analyze(r, rep.device_of(r), &context, options),
-                )
-            })
-        })
-        .collect();
-    json_document(reports, errors)
+/// Writes the JSON document of `roofline --json` result by result; each report's context (the
+/// figures estimates take from its other results) is gathered first, on every core.
+pub fn write_json(
+    out: &mut dyn Write,
+    reports: &mut [Report],
+    errors: &[LoadError],
+    options: &RooflineOptions,
+) -> std::io::Result<()> {
+    let contexts: Vec<RooflineContext> = reports.iter_mut().map(context_of).collect();
+    write_results_json(out, reports, errors, |i, rep, r| {
+        let context = contexts.get(i).cloned().unwrap_or_default();
+        result_json(
+            r,
+            &roofline::analyze(r, rep.device_of(r), &context, options),
+        )
+    })
+}
+
+/// The context of a report's results ([`RooflineContext::from_results`]), read a window of
+/// results at a time on every core, each body released after.
+fn context_of(rep: &mut Report) -> RooflineContext {
+    let mut context = RooflineContext::from_results([]);
+    let _ = map_results(
+        rep,
+        |rep, i| RooflineContext::from_results([&rep.results[i]]),
+        |_, c| -> Result<(), std::convert::Infallible> {
+            context.merge(c);
+            Ok(())
+        },
+    );
+    context
 }
 
 /// A rate with an SI prefix: `66.92 T` + unit.
@@ -111,8 +129,13 @@ fn si(v: Option<f64>, unit: &str) -> String {
     format!("{:.2} {prefix}{unit}", v / div)
 }
 
-/// The plain-text table of `roofline`.
-pub fn render_table(reports: &[Report], options: &RooflineOptions) -> String {
+/// Writes the plain-text table of `roofline`: the results are analysed a window at a time on
+/// every core and released; only the table's cells are kept until the columns' widths are known.
+pub fn write_table(
+    out: &mut dyn Write,
+    reports: &mut [Report],
+    options: &RooflineOptions,
+) -> std::io::Result<()> {
     let header = [
         "REPORT",
         "ID",
@@ -129,41 +152,58 @@ pub fn render_table(reports: &[Report], options: &RooflineOptions) -> String {
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     let mut notes: BTreeMap<String, usize> = BTreeMap::new();
-    for rep in reports {
+    for rep in reports.iter_mut() {
         let file = file_label(rep);
-        let context = RooflineContext::from_results(&rep.results);
-        for r in &rep.results {
-            let roof = roofline::analyze(r, rep.device_of(r), &context, options);
-            let fp = roof.chart(roofline::ChartKind::FloatingPoint);
-            let bound = fp
-                .points
-                .first()
-                .map_or_else(|| "-".into(), |p| format!("{:?}", p.bound).to_lowercase());
-            rows.push(vec![
-                file.clone(),
-                r.id.to_string(),
-                r.name.function.clone(),
-                if roof.estimated {
-                    "yes".into()
-                } else {
-                    "no".into()
-                },
-                si(roof.peak_work.fp32, "FLOP/s"),
-                si(roof.peak_work.fp64, "FLOP/s"),
-                si(roof.peak_traffic.dram, "B/s"),
-                si(roof.achieved_work.fp32, "FLOP/s"),
-                si(roof.achieved_work.fp64, "FLOP/s"),
-                si(roof.achieved_traffic.dram, "B/s"),
-                roof.intensity(Precision::Fp32, MemoryLevel::Dram)
-                    .map_or_else(|| "-".into(), |v| format!("{v:.3}")),
-                bound,
-            ]);
-            for a in &roof.assumptions {
-                *notes.entry(a.clone()).or_default() += 1;
-            }
-        }
+        let context = context_of(rep);
+        let _ = map_results(
+            rep,
+            |rep, i| table_row(rep, &rep.results[i], &file, &context, options),
+            |_, (row, assumptions)| -> Result<(), std::convert::Infallible> {
+                rows.push(row);
+                for a in assumptions {
+                    *notes.entry(a).or_default() += 1;
+                }
+                Ok(())
+            },
+        );
     }
-    let mut out = render_rows(&rows, &[1, 4, 5, 6, 7, 8, 9, 10]);
-    push_notes(&mut out, &notes);
-    out
+    let mut text = render_rows(&rows, &[1, 4, 5, 6, 7, 8, 9, 10]);
+    push_notes(&mut text, &notes);
+    out.write_all(text.as_bytes())
+}
+
+/// One result's row of the table and the assumptions its estimates made.
+fn table_row(
+    rep: &Report,
+    r: &KernelResult,
+    file: &str,
+    context: &RooflineContext,
+    options: &RooflineOptions,
+) -> (Vec<String>, Vec<String>) {
+    let roof = roofline::analyze(r, rep.device_of(r), context, options);
+    let fp = roof.chart(roofline::ChartKind::FloatingPoint);
+    let bound = fp
+        .points
+        .first()
+        .map_or_else(|| "-".into(), |p| format!("{:?}", p.bound).to_lowercase());
+    let row = vec![
+        file.to_string(),
+        r.id.to_string(),
+        r.name.function.clone(),
+        if roof.estimated {
+            "yes".into()
+        } else {
+            "no".into()
+        },
+        si(roof.peak_work.fp32, "FLOP/s"),
+        si(roof.peak_work.fp64, "FLOP/s"),
+        si(roof.peak_traffic.dram, "B/s"),
+        si(roof.achieved_work.fp32, "FLOP/s"),
+        si(roof.achieved_work.fp64, "FLOP/s"),
+        si(roof.achieved_traffic.dram, "B/s"),
+        roof.intensity(Precision::Fp32, MemoryLevel::Dram)
+            .map_or_else(|| "-".into(), |v| format!("{v:.3}")),
+        bound,
+    ];
+    (row, roof.assumptions)
 }

@@ -2,15 +2,20 @@
 //! values resolved: bar by bar, cell by cell; with a baseline, every value with both sides
 //! and the change.
 
+use super::json_stream;
 use super::loading::{errors_json, leave_for_exit, load_all};
 use super::output::{finish, render_rows};
 use crate::analysis::compare::matching::match_results;
+use crate::analysis::parallel::{map_results, window_len};
 use crate::analysis::sections::paired::{Paired, PairedContent, PairedSection, pair};
 use crate::analysis::sections::{bodies_of, missing_note};
 use crate::model::section_body::SectionBodies;
 use crate::model::units::format_value;
 use crate::model::{Metric, Report};
+use crate::parse::LoadError;
+use rayon::prelude::*;
 use serde_json::{Value as Json, json};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Runs the command.
@@ -28,60 +33,105 @@ pub fn run(files: &[PathBuf], baseline: Option<&Path>, as_json: bool, strict: bo
         },
         None => None,
     };
-    let (reports, errors) = load_all(files);
-    if let Some(base) = &baseline {
-        let out = if as_json {
-            let docs: Vec<Json> = reports.iter().map(|r| compared_json(base, r)).collect();
-            json_text(&json!({
-                "baseline": base.source.display().to_string(),
-                "reports": docs,
-                "errors": errors_json(&errors),
-            }))
-        } else {
-            reports.iter().map(|r| compared_text(base, r)).collect()
-        };
-        let code = finish(&out, &errors, as_json);
-        let failed =
-            super::warnings::report_problems(std::iter::once(base).chain(&reports), strict);
-        leave_for_exit(reports);
-        return super::loading::exit_code(code, failed);
-    }
-    let out = if as_json {
-        let docs: Vec<Json> = reports.iter().map(report_json).collect();
-        let mut s =
-            serde_json::to_string_pretty(&json!({"reports": docs, "errors": errors_json(&errors)}))
-                .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-        s.push('\n');
-        s
-    } else {
-        reports.iter().map(render_text).collect::<String>()
+    let (mut reports, errors) = load_all(files);
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut baseline = baseline;
+    let written = match &mut baseline {
+        Some(base) if as_json => write_compared_json(&mut stdout, base, &mut reports, &errors),
+        Some(base) => reports
+            .iter_mut()
+            .try_for_each(|r| write_compared_text(&mut stdout, base, r)),
+        None if as_json => write_json(&mut stdout, &mut reports, &errors),
+        None => reports
+            .iter_mut()
+            .try_for_each(|r| write_text(&mut stdout, r)),
     };
-    let code = finish(&out, &errors, as_json);
-    let failed = super::warnings::report_problems(&reports, strict);
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = written.and_then(|()| stdout.flush());
+    drop(stdout);
+    let code = finish("", &errors, as_json);
+    let failed = match &baseline {
+        Some(base) => {
+            super::warnings::report_problems(std::iter::once(base).chain(&reports), strict)
+        }
+        None => super::warnings::report_problems(&reports, strict),
+    };
     leave_for_exit(reports);
+    if let Some(base) = baseline {
+        leave_for_exit(vec![base]);
+    }
     super::loading::exit_code(code, failed)
 }
 
-/// The JSON object of one report: per result its sections' bodies.
-pub fn report_json(rep: &Report) -> Json {
-    let results: Vec<Json> = rep
-        .results
+/// Writes the JSON document of `sections --json` result by result: a window of results at a
+/// time is resolved and turned into text on every core, then written in order and released.
+/// The text is that of pretty-printing the whole document at once.
+pub fn write_json(
+    out: &mut impl Write,
+    reports: &mut [Report],
+    errors: &[LoadError],
+) -> std::io::Result<()> {
+    let skeleton: Vec<Json> = reports
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            json!({
-                "id": r.id,
-                "name": r.name.demangled,
-                "sections": bodies_of(rep, i),
-            })
-        })
+        .map(|(i, rep)| report_head_json(rep, json_stream::placeholder(i)))
         .collect();
+    let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
+    json_stream::write_document(out, &doc, "  ", |out, i, array| {
+        let Some(rep) = reports.get_mut(i) else {
+            return Ok(());
+        };
+        map_results(
+            rep,
+            |rep, k| json_stream::pretty(&result_json(rep, k)),
+            |_, text| array.item_text(out, &text?),
+        )
+    })
+}
+
+/// Writes the text form of one report result by result (a window at a time on every core).
+pub fn write_text(out: &mut impl Write, rep: &mut Report) -> std::io::Result<()> {
+    writeln!(out, "{}", rep.source.display())?;
+    if let Some(note) = missing_note(rep) {
+        return writeln!(out, "  no section bodies: {note}");
+    }
+    map_results(rep, result_text, |_, text| out.write_all(text.as_bytes()))
+}
+
+/// The text form of the result at `index`.
+fn result_text(rep: &Report, index: usize) -> String {
+    let r = &rep.results[index];
+    let mut out = format!("[{}] {}\n", r.id, r.name.demangled);
+    render_sections(&mut out, &bodies_of(rep, index));
+    out
+}
+
+/// The JSON object of the result at `index`: its sections' bodies.
+fn result_json(rep: &Report, index: usize) -> Json {
+    let r = &rep.results[index];
+    json!({
+        "id": r.id,
+        "name": r.name.demangled,
+        "sections": bodies_of(rep, index),
+    })
+}
+
+/// The JSON object of one report with `results` as its results.
+fn report_head_json(rep: &Report, results: Json) -> Json {
     json!({
         "path": rep.source.display().to_string(),
         "format": rep.format.name(),
         "note": missing_note(rep),
         "results": results,
     })
+}
+
+/// The JSON object of one report: per result its sections' bodies.
+pub fn report_json(rep: &Report) -> Json {
+    let results: Vec<Json> = (0..rep.results.len())
+        .map(|i| result_json(rep, i))
+        .collect();
+    report_head_json(rep, Json::Array(results))
 }
 
 /// A metric's value as the text form prints it: auto-scaled with its unit, instances after
@@ -164,67 +214,104 @@ pub fn render_text(rep: &Report) -> String {
         out.push_str(&format!("  no section bodies: {note}\n"));
         return out;
     }
-    for (i, r) in rep.results.iter().enumerate() {
-        out.push_str(&format!("[{}] {}\n", r.id, r.name.demangled));
-        render_sections(&mut out, &bodies_of(rep, i));
+    for i in 0..rep.results.len() {
+        out.push_str(&result_text(rep, i));
     }
     out
 }
 
-/// Pretty JSON with a final newline.
-fn json_text(doc: &Json) -> String {
-    let mut s =
-        serde_json::to_string_pretty(doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    s.push('\n');
-    s
-}
-
-/// Per result of `current`, its bodies paired with those of its baseline result, when the
-/// baseline has one (index in `base`).
-fn compared(base: &Report, current: &Report) -> Vec<(usize, Option<usize>, Vec<PairedSection>)> {
+/// Runs `work(base, current, index, base index)` on every result of `current` with its
+/// baseline result (matched as `diff` matches them), a window at a time on every core, and
+/// hands the outcomes to `each` in order; the bodies a window decoded on either side are
+/// released before the next.
+fn map_compared<T: Send>(
+    base: &mut Report,
+    current: &mut Report,
+    work: impl Fn(&Report, &Report, usize, Option<usize>) -> T + Sync,
+    mut each: impl FnMut(T) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let matching = match_results(&base.results, &current.results);
-    (0..current.results.len())
-        .map(|i| match matching.base_of(i) {
-            Some(b) => (
-                i,
-                Some(b),
-                pair(&bodies_of(base, b), &bodies_of(current, i)),
-            ),
-            None => (i, None, Vec::new()),
-        })
-        .collect()
+    // The first pair of each current result, as `Matching::base_of` finds it.
+    let mut base_of: Vec<Option<usize>> = vec![None; current.results.len()];
+    for p in &matching.pairs {
+        if let Some(slot) = base_of.get_mut(p.current)
+            && slot.is_none()
+        {
+            *slot = Some(p.base);
+        }
+    }
+    drop(matching);
+    let window = window_len();
+    let mut start = 0;
+    while start < base_of.len() {
+        let end = (start + window).min(base_of.len());
+        let (b, c): (&Report, &Report) = (base, current);
+        let done: Vec<T> = (start..end)
+            .into_par_iter()
+            .map(|i| work(b, c, i, base_of[i]))
+            .collect();
+        base.release_bodies(0);
+        current.release_bodies(0);
+        for t in done {
+            each(t)?;
+        }
+        start = end;
+    }
+    Ok(())
 }
 
-/// The JSON object of one report compared with the baseline: per result its baseline result
-/// and the paired bodies, or its own bodies when the baseline has no such kernel.
-fn compared_json(base: &Report, current: &Report) -> Json {
-    let results: Vec<Json> = compared(base, current)
-        .into_iter()
-        .map(|(i, b, sections)| {
-            let r = &current.results[i];
-            match b {
-                Some(b) => json!({
-                    "id": r.id,
-                    "name": r.name.demangled,
-                    "baseline": {"id": base.results[b].id, "name": base.results[b].name.demangled},
-                    "sections": sections,
-                }),
-                None => json!({
-                    "id": r.id,
-                    "name": r.name.demangled,
-                    "baseline": Json::Null,
-                    "sections": bodies_of(current, i),
-                }),
-            }
+/// Writes the JSON document of `sections --json --baseline` result by result.
+fn write_compared_json(
+    out: &mut impl Write,
+    base: &mut Report,
+    reports: &mut [Report],
+    errors: &[LoadError],
+) -> std::io::Result<()> {
+    let skeleton: Vec<Json> = reports
+        .iter()
+        .enumerate()
+        .map(|(i, current)| {
+            let mut doc = report_head_json(current, json_stream::placeholder(i));
+            doc["baseline_note"] = json!(missing_note(base));
+            doc
         })
         .collect();
-    json!({
-        "path": current.source.display().to_string(),
-        "format": current.format.name(),
-        "note": missing_note(current),
-        "baseline_note": missing_note(base),
-        "results": results,
+    let doc = json!({
+        "baseline": base.source.display().to_string(),
+        "reports": skeleton,
+        "errors": errors_json(errors),
+    });
+    json_stream::write_document(out, &doc, "  ", |out, i, array| {
+        let Some(current) = reports.get_mut(i) else {
+            return Ok(());
+        };
+        map_compared(
+            base,
+            current,
+            |base, current, i, b| json_stream::pretty(&compared_result_json(base, current, i, b)),
+            |text| array.item_text(out, &text?),
+        )
     })
+}
+
+/// The JSON object of result `i` of `current` compared with result `b` of the baseline, or its
+/// own bodies when the baseline has no such kernel.
+fn compared_result_json(base: &Report, current: &Report, i: usize, b: Option<usize>) -> Json {
+    let r = &current.results[i];
+    match b {
+        Some(b) => json!({
+            "id": r.id,
+            "name": r.name.demangled,
+            "baseline": {"id": base.results[b].id, "name": base.results[b].name.demangled},
+            "sections": pair(&bodies_of(base, b), &bodies_of(current, i)),
+        }),
+        None => json!({
+            "id": r.id,
+            "name": r.name.demangled,
+            "baseline": Json::Null,
+            "sections": bodies_of(current, i),
+        }),
+    }
 }
 
 /// Both values and the change as text: `base → current (Δ, Δ%)`.
@@ -242,33 +329,43 @@ fn paired_text(v: &Paired, unit: &str) -> String {
     s
 }
 
-/// The text form of one report compared with the baseline.
-fn compared_text(base: &Report, current: &Report) -> String {
-    let mut out = format!(
-        "{} (baseline {})\n",
+/// Writes the text form of one report compared with the baseline, result by result.
+fn write_compared_text(
+    out: &mut impl Write,
+    base: &mut Report,
+    current: &mut Report,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{} (baseline {})",
         current.source.display(),
         base.source.display()
-    );
+    )?;
     if let Some(note) = missing_note(current) {
-        out.push_str(&format!("  no section bodies: {note}\n"));
-        return out;
+        return writeln!(out, "  no section bodies: {note}");
     }
-    for (i, b, sections) in compared(base, current) {
-        let r = &current.results[i];
-        let Some(b) = b else {
-            out.push_str(&format!(
-                "[{}] {} (not in the baseline)\n",
-                r.id, r.name.demangled
-            ));
-            render_sections(&mut out, &bodies_of(current, i));
-            continue;
-        };
+    map_compared(base, current, compared_result_text, |text| {
+        out.write_all(text.as_bytes())
+    })
+}
+
+/// The text form of result `i` of `current` compared with result `b` of the baseline.
+fn compared_result_text(base: &Report, current: &Report, i: usize, b: Option<usize>) -> String {
+    let r = &current.results[i];
+    let mut out = String::new();
+    let Some(b) = b else {
         out.push_str(&format!(
-            "[{}] {} vs [{}] {}\n",
-            r.id, r.name.demangled, base.results[b].id, base.results[b].name.demangled
+            "[{}] {} (not in the baseline)\n",
+            r.id, r.name.demangled
         ));
-        render_paired(&mut out, &sections);
-    }
+        render_sections(&mut out, &bodies_of(current, i));
+        return out;
+    };
+    out.push_str(&format!(
+        "[{}] {} vs [{}] {}\n",
+        r.id, r.name.demangled, base.results[b].id, base.results[b].name.demangled
+    ));
+    render_paired(&mut out, &pair(&bodies_of(base, b), &bodies_of(current, i)));
     out
 }
 

@@ -1,7 +1,9 @@
 //! `sightline source`: the Source page of every result: per CUDA line and per SASS instruction,
 //! the metric columns of Nsight Compute's Source page, as JSON or as ncu's CSV.
 
+use super::json_stream;
 use super::loading::errors_json;
+use crate::analysis::parallel::map_ordered;
 use crate::analysis::source::{self, SourceOptions, compare, stalls};
 use crate::model::source::{Cell, SourceView};
 use crate::parse::{self, LoadError};
@@ -64,8 +66,8 @@ pub fn run(args: &SourceArgs) -> i32 {
     // What each report skipped: told on stderr, errors under --strict.
     let mut warnings = Vec::new();
     let baseline = match &args.baseline {
-        Some(path) => match load_views(path, &options, args.kernel.as_deref(), &mut warnings) {
-            Ok(views) => views.into_iter().filter_map(Result::ok).collect(),
+        Some(path) => match Loaded::read(path, &mut warnings) {
+            Ok(loaded) => loaded.views(&options, args.kernel.as_deref()),
             Err(e) => {
                 eprintln!("error: {e}");
                 return 2;
@@ -75,33 +77,50 @@ pub fn run(args: &SourceArgs) -> i32 {
     };
     let mut reports = Vec::new();
     for path in &args.files {
-        match load_views(path, &options, args.kernel.as_deref(), &mut warnings) {
-            Ok(views) => reports.push((path.clone(), views)),
+        match Loaded::read(path, &mut warnings) {
+            Ok(loaded) => reports.push(loaded),
             Err(e) => errors.push(e),
         }
     }
-    let out = if args.csv {
-        let mut s = String::new();
-        for (_, views) in &reports {
-            for v in views.iter().flatten() {
-                s.push_str(&render_csv(v));
-            }
-        }
-        s
+    let kernel = args.kernel.as_deref();
+    // The views that could not be made, told after the output.
+    let mut view_errors = Vec::new();
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if args.csv {
+        reports.iter().try_for_each(|loaded| {
+            loaded.map_views(
+                &options,
+                kernel,
+                |v, _| render_csv(v),
+                |text| match text {
+                    Ok(text) => stdout.write_all(text.as_bytes()),
+                    Err(e) => {
+                        view_errors.push(e);
+                        Ok(())
+                    }
+                },
+            )
+        })
     } else {
-        render_json(&reports, &errors, &baseline)
+        write_json(
+            &mut stdout,
+            &reports,
+            &errors,
+            &baseline,
+            &options,
+            kernel,
+            &mut view_errors,
+        )
     };
-    let _ = std::io::stdout().lock().write_all(out.as_bytes());
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = written.and_then(|()| stdout.flush());
+    drop(stdout);
     if !args.json {
         for e in &errors {
             eprintln!("error: {e}");
         }
-        for (_, views) in &reports {
-            for v in views {
-                if let Err(e) = v {
-                    eprintln!("error: {e}");
-                }
-            }
+        for e in &view_errors {
+            eprintln!("error: {e}");
         }
     }
     for w in &warnings {
@@ -114,6 +133,103 @@ pub fn run(args: &SourceArgs) -> i32 {
     }
 }
 
+/// A report read for its Source pages: its bytes (where the code is), its results and the
+/// index of its code.
+pub struct Loaded {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    report: crate::model::Report,
+    index: parse::ncu_rep::CodeIndex,
+}
+
+impl Loaded {
+    /// Reads a report; what it skipped is added to `warnings`.
+    pub fn read(path: &std::path::Path, warnings: &mut Vec<String>) -> Result<Self, LoadError> {
+        // The results are opened with their bodies read on demand (each view decodes a copy);
+        // the bytes are kept for the code the views disassemble.
+        let report = parse::load_path(path)?;
+        let bytes = parse::read_whole(path)?;
+        warnings.extend(
+            report
+                .warnings
+                .iter()
+                .map(|w| format!("{}: {w}", path.display())),
+        );
+        Self::from_parts(path, bytes, report)
+    }
+
+    /// A report already read from `bytes` (the file at `path`).
+    pub fn from_parts(
+        path: &std::path::Path,
+        bytes: Vec<u8>,
+        report: crate::model::Report,
+    ) -> Result<Self, LoadError> {
+        let index = if parse::detect::is_ncu_rep(&bytes) {
+            parse::ncu_rep::CodeIndex::new(&bytes).map_err(|source| LoadError::Parse {
+                path: path.to_path_buf(),
+                source,
+            })?
+        } else {
+            parse::ncu_rep::CodeIndex::default()
+        };
+        Ok(Loaded {
+            path: path.to_path_buf(),
+            bytes,
+            report,
+            index,
+        })
+    }
+
+    /// The results whose kernel name contains `kernel` (or is its function name).
+    fn selected(&self, kernel: Option<&str>) -> Vec<usize> {
+        (0..self.report.results.len())
+            .filter(|&i| {
+                let r = &self.report.results[i];
+                kernel.is_none_or(|k| r.name.demangled.contains(k) || r.name.function == k)
+            })
+            .collect()
+    }
+
+    /// The Source page of result `i` (an error as text).
+    fn view(&self, i: usize, options: &SourceOptions) -> Result<SourceView, String> {
+        // A body read on demand is decoded into a copy, dropped with the view's inputs.
+        let r = self.report.results[i].transient();
+        let r = r.as_ref();
+        let mangled = r.name.mangled.as_deref().unwrap_or(&r.name.function);
+        let code = self
+            .index
+            .kernel_code(&self.bytes, mangled, source::function_address(r));
+        source::build(r, code.as_ref(), options)
+            .map_err(|e| format!("{} (result {}): {e}", r.name.demangled, r.id))
+    }
+
+    /// Builds the Source page of every selected result and hands `render(view, place among the
+    /// selected)` to `each` in order: a window of results at a time on every core, each view
+    /// dropped once rendered.
+    fn map_views<T: Send>(
+        &self,
+        options: &SourceOptions,
+        kernel: Option<&str>,
+        render: impl Fn(&SourceView, usize) -> T + Sync,
+        mut each: impl FnMut(Result<T, String>) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let selected = self.selected(kernel);
+        map_ordered(
+            selected.len(),
+            |k| self.view(selected[k], options).map(|v| render(&v, k)),
+            |_, t| each(t),
+        )
+    }
+
+    /// Every Source page of the selected results that could be made.
+    fn views(&self, options: &SourceOptions, kernel: Option<&str>) -> Vec<SourceView> {
+        self.selected(kernel)
+            .into_iter()
+            .filter_map(|i| self.view(i, options).ok())
+            .collect()
+    }
+}
+
 /// The Source page of every result of one file (errors per result as text).
 pub fn load_views(
     path: &std::path::Path,
@@ -121,32 +237,11 @@ pub fn load_views(
     kernel: Option<&str>,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Result<SourceView, String>>, LoadError> {
-    let bytes = parse::read_whole(path)?;
-    let report = parse::parse_bytes(path, &bytes)?;
-    warnings.extend(
-        report
-            .warnings
-            .iter()
-            .map(|w| format!("{}: {w}", path.display())),
-    );
-    let index = if parse::detect::is_ncu_rep(&bytes) {
-        parse::ncu_rep::CodeIndex::new(&bytes).map_err(|source| LoadError::Parse {
-            path: path.to_path_buf(),
-            source,
-        })?
-    } else {
-        parse::ncu_rep::CodeIndex::default()
-    };
-    Ok(report
-        .results
-        .iter()
-        .filter(|r| kernel.is_none_or(|k| r.name.demangled.contains(k) || r.name.function == k))
-        .map(|r| {
-            let mangled = r.name.mangled.as_deref().unwrap_or(&r.name.function);
-            let code = index.kernel_code(&bytes, mangled, source::function_address(r));
-            source::build(r, code.as_ref(), options)
-                .map_err(|e| format!("{} (result {}): {e}", r.name.demangled, r.id))
-        })
+    let loaded = Loaded::read(path, warnings)?;
+    Ok(loaded
+        .selected(kernel)
+        .into_iter()
+        .map(|i| loaded.view(i, options))
         .collect())
 }
 
@@ -276,30 +371,44 @@ pub fn view_json(view: &SourceView, base: Option<&SourceView>) -> Json {
     out
 }
 
-fn render_json(
-    reports: &[(PathBuf, Vec<Result<SourceView, String>>)],
+/// Writes the JSON document of `source` view by view: a window of results at a time is built
+/// and turned into text on every core, then written in order. The views that could not be made
+/// are added to `view_errors` too.
+pub fn write_json(
+    out: &mut impl Write,
+    reports: &[Loaded],
     errors: &[LoadError],
     baseline: &[SourceView],
-) -> String {
-    let reports: Vec<Json> = reports
+    options: &SourceOptions,
+    kernel: Option<&str>,
+    view_errors: &mut Vec<String>,
+) -> std::io::Result<()> {
+    let skeleton: Vec<Json> = reports
         .iter()
-        .map(|(path, views)| {
-            let results: Vec<Json> = views
-                .iter()
-                .enumerate()
-                .map(|(i, v)| match v {
-                    Ok(v) => view_json(v, baseline_of(baseline, v, i)),
-                    Err(e) => json!({"error": e}),
-                })
-                .collect();
-            json!({"path": path.display().to_string(), "results": results})
+        .enumerate()
+        .map(|(i, loaded)| {
+            json!({"path": loaded.path.display().to_string(), "results": json_stream::placeholder(i)})
         })
         .collect();
-    let mut s =
-        serde_json::to_string_pretty(&json!({"reports": reports, "errors": errors_json(errors)}))
-            .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    s.push('\n');
-    s
+    let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
+    json_stream::write_document(out, &doc, "  ", |out, i, array| {
+        let Some(loaded) = reports.get(i) else {
+            return Ok(());
+        };
+        loaded.map_views(
+            options,
+            kernel,
+            |v, k| json_stream::pretty(&view_json(v, baseline_of(baseline, v, k))),
+            |text| match text {
+                Ok(text) => array.item_text(out, &text?),
+                Err(e) => {
+                    let item = json_stream::pretty(&json!({"error": e}))?;
+                    view_errors.push(e);
+                    array.item_text(out, &item)
+                }
+            },
+        )
+    })
 }
 
 /// The SASS listing as `ncu --page source --csv --print-source sass` prints it.

@@ -1,8 +1,11 @@
 //! `sightline summary`: one row per result of every file, as a table, JSON or CSV.
 
+use super::json_stream;
+use super::loading::errors_json;
 use super::loading::load_all;
-use super::output::{finish, json_document, render_rows, report_json};
+use super::output::{finish, render_rows, report_json};
 use crate::analysis::headline::{device_summary, headline};
+use crate::analysis::parallel::map_results;
 use crate::analysis::path_names::distinct_names;
 use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, RuleResult, Value};
@@ -167,23 +170,23 @@ pub fn render_json(reports: &[Report], errors: &[LoadError]) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Writes the JSON document of `summary --json` result by result: each result's body is
-/// decoded, written and released before the next, so memory does not grow with the number
-/// of results. The text is the same as pretty-printing the whole document at once.
+/// Writes the JSON document of `summary --json` result by result: a window of results at a
+/// time is decoded and turned into text on every core, then written in order and released, so
+/// memory does not grow with the number of results. The text is the same as pretty-printing the
+/// whole document at once (each result indented four spaces beyond its list, as it always was).
 pub fn write_json(
     out: &mut impl Write,
     reports: &mut [Report],
     errors: &[LoadError],
 ) -> std::io::Result<()> {
-    // The document with a placeholder for each report's results, pretty-printed; the results
-    // are written where the placeholders are.
+    // The document with a placeholder for each report's results.
     let skeleton: Vec<Json> = reports
         .iter()
         .enumerate()
         .map(|(i, rep)| {
             let dev = device_summary(rep, rep.results.first());
             let mut report = report_json(rep, |_| Json::Null);
-            report["results"] = json!(format!("{PLACEHOLDER}{i}"));
+            report["results"] = json_stream::placeholder(i);
             report["tool_version"] = json!(rep.tool_version);
             report["device"] =
                 json!({"name": dev.name, "cc": cc_text(dev.cc), "sm_count": dev.sm_count});
@@ -196,55 +199,17 @@ pub fn write_json(
             report
         })
         .collect();
-    let doc = json_document(skeleton, errors);
-    for line in doc.split_inclusive('\n') {
-        let Some((indent, i)) = placeholder_of(line) else {
-            out.write_all(line.as_bytes())?;
-            continue;
-        };
+    let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
+    json_stream::write_document(out, &doc, "    ", |out, i, array| {
         let Some(rep) = reports.get_mut(i) else {
-            continue;
+            return Ok(());
         };
-        let comma = if line.trim_end().ends_with(',') {
-            ","
-        } else {
-            ""
-        };
-        if rep.results.is_empty() {
-            writeln!(out, "{indent}\"results\": []{comma}")?;
-            continue;
-        }
-        writeln!(out, "{indent}\"results\": [")?;
-        let inner = format!("{indent}    ");
-        let count = rep.results.len();
-        for (n, r) in rep.results.iter_mut().enumerate() {
-            let text =
-                serde_json::to_string_pretty(&result_json(r)).map_err(std::io::Error::other)?;
-            r.release_body();
-            for (k, part) in text.lines().enumerate() {
-                if k > 0 {
-                    out.write_all(b"\n")?;
-                }
-                out.write_all(inner.as_bytes())?;
-                out.write_all(part.as_bytes())?;
-            }
-            out.write_all(if n + 1 < count { b",\n" } else { b"\n" })?;
-        }
-        writeln!(out, "{indent}]{comma}")?;
-    }
-    Ok(())
-}
-
-/// Marks where a report's results go in the document skeleton.
-const PLACEHOLDER: &str = "\u{1}results of report ";
-
-/// The indentation and report index of a skeleton line holding a results placeholder.
-fn placeholder_of(line: &str) -> Option<(&str, usize)> {
-    let trimmed = line.trim_start();
-    let indent = &line[..line.len() - trimmed.len()];
-    let rest = trimmed.strip_prefix("\"results\": \"\\u0001results of report ")?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    Some((indent, digits.parse().ok()?))
+        map_results(
+            rep,
+            |rep, k| json_stream::pretty(&result_json(&rep.results[k])),
+            |_, text| array.item_text(out, &text?),
+        )
+    })
 }
 
 fn opt_pct(v: Option<f64>) -> String {

@@ -87,8 +87,9 @@ impl ResultBody {
 }
 
 /// The metrics a result keeps while its body is not decoded: what the results table, the
-/// `summary` table and the device summary read.
-pub const HEAD_METRICS: [&str; 10] = [
+/// `summary` table and the device summary read, and the DRAM figures a roofline estimate takes
+/// from the other results of its report (so that context needs no body).
+pub const HEAD_METRICS: [&str; 14] = [
     names::DURATION,
     names::SOL_COMPUTE,
     names::SOL_MEMORY,
@@ -99,6 +100,10 @@ pub const HEAD_METRICS: [&str; 10] = [
     names::SM_COUNT,
     "launch__sm_count",
     "launch__device_id",
+    "dram__bytes.sum.peak_sustained",
+    "dram__bytes.sum.per_second",
+    "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+    "dram__cycles_elapsed.avg.per_second",
 ];
 
 /// Reads the body of one result from where it is stored.

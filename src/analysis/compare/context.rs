@@ -117,7 +117,7 @@ impl RunContext {
 /// What the results of a report say about its context, gathered one result at a time so that
 /// each result's body can be released after it is read.
 #[derive(Debug, Default)]
-struct ResultScan {
+pub(crate) struct ResultScan {
     gpus: BTreeSet<String>,
     ccs: BTreeSet<(u32, u32)>,
     /// Whether any result has sections.
@@ -134,11 +134,17 @@ struct ResultScan {
 impl ResultScan {
     /// Scans every result of a report.
     fn of(report: &Report) -> Self {
+        // A body read on demand is decoded into a copy, dropped after it is read; a window of
+        // results at a time on every core.
         let mut scan = ResultScan::default();
-        for r in &report.results {
-            // A body read on demand is decoded into a copy, dropped after it is read.
-            scan.add(report, &r.transient());
-        }
+        let _ = crate::analysis::parallel::map_ordered(
+            report.results.len(),
+            |i| ResultScan::of_result(report, &report.results[i].transient()),
+            |_, s| -> Result<(), std::convert::Infallible> {
+                scan.merge(s);
+                Ok(())
+            },
+        );
         scan
     }
 
@@ -155,6 +161,25 @@ impl ResultScan {
                 r.release_body();
             }
         }
+        scan
+    }
+
+    /// Adds what the results of `other` say: the same as having scanned them here, in any
+    /// order.
+    pub(crate) fn merge(&mut self, other: ResultScan) {
+        self.gpus.extend(other.gpus);
+        self.ccs.extend(other.ccs);
+        self.any_sections |= other.any_sections;
+        self.listed.extend(other.listed);
+        self.from_metrics.extend(other.from_metrics);
+        self.metrics_total += other.metrics_total;
+        self.unlocked_rule |= other.unlocked_rule;
+    }
+
+    /// What one result of `report` says.
+    pub(crate) fn of_result(report: &Report, r: &KernelResult) -> Self {
+        let mut scan = ResultScan::default();
+        scan.add(report, r);
         scan
     }
 
@@ -300,7 +325,7 @@ pub fn context_warnings_releasing(
     warnings_of(base, current, &bs, &cs)
 }
 
-fn warnings_of(
+pub(crate) fn warnings_of(
     base: &Report,
     current: &Report,
     bscan: &ResultScan,

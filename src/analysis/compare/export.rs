@@ -440,15 +440,39 @@ pub fn write_csv_with_pairs(
     diff: &ReportDiff,
     pairs: &mut PairSource<'_>,
 ) -> std::io::Result<()> {
-    let mut w = csv::Writer::from_writer(w);
-    w.write_record(CSV_HEADER)?;
+    w.write_all(&csv_header())?;
     let mut failed = None;
     pairs(&mut |k| {
         if failed.is_some() {
             return;
         }
-        let mut rows = k
-            .diff
+        failed = pair_csv(k).and_then(|rows| w.write_all(&rows)).err();
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    write_csv_unmatched(w, diff)
+}
+
+/// The header line of [`to_csv`].
+pub fn csv_header() -> Vec<u8> {
+    csv_rows([CSV_HEADER.iter().map(|s| s.to_string()).collect()]).unwrap_or_default()
+}
+
+/// Rows as CSV text.
+fn csv_rows(rows: impl IntoIterator<Item = Vec<String>>) -> std::io::Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for row in rows {
+        w.write_record(&row)?;
+    }
+    w.into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+/// The rows of [`to_csv`] of one matched pair: the duration, then every other metric.
+pub fn pair_csv(k: &MatchedDiff) -> std::io::Result<Vec<u8>> {
+    csv_rows(
+        k.diff
             .duration
             .iter()
             .map(|d| metric_row("matched", k, d))
@@ -458,14 +482,12 @@ pub fn write_csv_with_pairs(
                     .iter()
                     .filter(|m| m.key != names::DURATION)
                     .map(|m| metric_row("matched", k, m)),
-            );
-        if let Some(e) = rows.find_map(|row| w.write_record(&row).err()) {
-            failed = Some(e);
-        }
-    });
-    if let Some(e) = failed {
-        return Err(e.into());
-    }
+            ),
+    )
+}
+
+/// The rows of [`to_csv`] after the matched pairs: the results only one side has.
+pub fn write_csv_unmatched(w: &mut dyn Write, diff: &ReportDiff) -> std::io::Result<()> {
     let unmatched = |status: &str, u: &UnmatchedResult, base_side: bool| -> Vec<String> {
         let duration = opt_text(u.duration_ns);
         let (base_id, current_id, base, current) = if base_side {
@@ -489,34 +511,69 @@ pub fn write_csv_with_pairs(
             String::new(),
         ]
     };
-    for u in &diff.only_in_base {
-        w.write_record(unmatched("only_in_base", u, true))?;
-    }
-    for u in &diff.only_in_current {
-        w.write_record(unmatched("only_in_current", u, false))?;
-    }
-    w.flush()?;
-    Ok(())
+    let rows = diff
+        .only_in_base
+        .iter()
+        .map(|u| unmatched("only_in_base", u, true))
+        .chain(
+            diff.only_in_current
+                .iter()
+                .map(|u| unmatched("only_in_current", u, false)),
+        );
+    w.write_all(&csv_rows(rows)?)?;
+    w.flush()
 }
 
 /// Stands for the matched pairs in a document written by [`write_json_with_pairs`].
 const MATCHED_MARK: &str = "\u{1}matched pairs\u{1}";
+
+/// `doc` (a [`to_json`] or [`to_json_without_pairs`] document) pretty-printed as `serde_json`
+/// prints it, cut where its "matched" list goes: the text before the list and the text after
+/// it (`None` when the document has no such list).
+pub fn json_around_pairs(mut doc: Json) -> std::io::Result<(String, Option<String>)> {
+    if let Some(obj) = doc.as_object_mut() {
+        obj.insert("matched".into(), Json::String(MATCHED_MARK.into()));
+    }
+    let text = serde_json::to_string_pretty(&doc)?;
+    let mark = serde_json::to_string(MATCHED_MARK)?;
+    Ok(match text.split_once(&mark) {
+        Some((head, tail)) => (head.to_string(), Some(tail.to_string())),
+        None => (text, None),
+    })
+}
+
+/// One item of the "matched" list as [`write_json_with_pairs`] writes it: the pair
+/// pretty-printed, each line indented four spaces (the list's items sit two levels deep).
+pub fn pair_json_item(k: &MatchedDiff) -> std::io::Result<String> {
+    let item = serde_json::to_string_pretty(&matched_json(k))?;
+    let mut out = String::with_capacity(item.len() + item.len() / 8);
+    for (i, line) in item.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str("    ");
+        out.push_str(line);
+    }
+    Ok(out)
+}
+
+/// What comes between the items of the "matched" list: before the first, between two, and
+/// after the last (`first` says whether any item came).
+pub fn pair_json_separator(first: bool) -> &'static [u8] {
+    if first { b"\n" } else { b",\n" }
+}
 
 /// Writes `doc` (a [`to_json`] or [`to_json_without_pairs`] document) pretty-printed as `serde_json` prints it, its
 /// "matched" list written from `pairs` one pair at a time: the same bytes as printing the
 /// document with every pair in it, without holding them.
 pub fn write_json_with_pairs(
     w: &mut dyn Write,
-    mut doc: Json,
+    doc: Json,
     pairs: &mut PairSource<'_>,
 ) -> std::io::Result<()> {
-    if let Some(obj) = doc.as_object_mut() {
-        obj.insert("matched".into(), Json::String(MATCHED_MARK.into()));
-    }
-    let text = serde_json::to_string_pretty(&doc)?;
-    let mark = serde_json::to_string(MATCHED_MARK)?;
-    let Some((head, tail)) = text.split_once(&mark) else {
-        return w.write_all(text.as_bytes());
+    let (head, tail) = json_around_pairs(doc)?;
+    let Some(tail) = tail else {
+        return w.write_all(head.as_bytes());
     };
     w.write_all(head.as_bytes())?;
     w.write_all(b"[")?;
@@ -526,25 +583,13 @@ pub fn write_json_with_pairs(
         if failed.is_some() {
             return;
         }
-        let item = match serde_json::to_string_pretty(&matched_json(k)) {
-            Ok(item) => item,
-            Err(e) => {
-                failed = Some(e.into());
-                return;
-            }
-        };
-        // The list's items sit two levels deep: four spaces before each of their lines.
-        let mut written = w.write_all(if first { b"\n" } else { b",\n" });
-        for (i, line) in item.lines().enumerate() {
-            if i > 0 {
-                written = written.and_then(|()| w.write_all(b"\n"));
-            }
-            written = written
-                .and_then(|()| w.write_all(b"    "))
-                .and_then(|()| w.write_all(line.as_bytes()));
-        }
+        failed = pair_json_item(k)
+            .and_then(|item| {
+                w.write_all(pair_json_separator(first))?;
+                w.write_all(item.as_bytes())
+            })
+            .err();
         first = false;
-        failed = written.err();
     });
     if let Some(e) = failed {
         return Err(e);

@@ -35,7 +35,9 @@ pub use normalize::{KernelIdentity, normalize_kernel_name};
 pub use totals::{Totals, totals};
 pub use why::{Explanation, WhyKind, explain};
 
-use crate::model::{Report, names};
+use crate::analysis::parallel;
+use crate::model::{KernelResult, Report, names};
+use context::ResultScan;
 use serde::Serialize;
 
 /// One matched pair of results and their diff.
@@ -167,7 +169,8 @@ pub fn diff_reports_with(
 
 /// [`diff_reports_with`] keeping of each pair's metric differences only those `keep` names.
 /// Bodies read on demand are decoded into copies dropped after each pair, so the reports
-/// (which may be shared) are left as they were and one pair of bodies is decoded at a time.
+/// (which may be shared) are left as they were; a window of pairs at a time is compared on
+/// every core.
 pub fn diff_reports_keeping(
     base: &Report,
     current: &Report,
@@ -175,16 +178,39 @@ pub fn diff_reports_keeping(
     manual: &[(usize, usize)],
     keep: Keep<'_>,
 ) -> ReportDiff {
+    diff_reports_each(base, current, opts, manual, keep, |_| (), |()| {})
+}
+
+/// [`diff_reports_keeping`] that also hands each matched pair, with every metric difference,
+/// to `render` (on the core that compared it) and the outcomes to `each` in the pairs' order:
+/// one pass over the results feeds the comparison and any output that lists every pair. Each
+/// result is read once: the pairs, then the results in no pair, for the context.
+pub fn diff_reports_each<T: Send>(
+    base: &Report,
+    current: &Report,
+    opts: &DiffOptions,
+    manual: &[(usize, usize)],
+    keep: Keep<'_>,
+    render: impl Fn(&MatchedDiff) -> T + Sync,
+    each: impl FnMut(T),
+) -> ReportDiff {
     let matching = match_results_with(&base.results, &current.results, manual);
-    let matched = diff_pairs(base, current, &matching, opts, keep, &mut || {});
-    let context = context_warnings(base, current);
-    assemble(base, current, matching, matched, context, opts)
+    compare_matched(
+        base,
+        current,
+        matching,
+        opts,
+        keep,
+        render,
+        each,
+        &mut || {},
+    )
 }
 
 /// Compares again each matched pair of `diff` (made from `base` and `current` with `opts`,
 /// which may have kept only some metric differences), with every metric difference, and hands
-/// the pairs to `each` one at a time, in order. For writing every metric of a large comparison
-/// without holding them all.
+/// the pairs to `each` one at a time, in order (a window of pairs compared at a time on every
+/// core). For writing every metric of a large comparison without holding them all.
 pub fn rediff_pairs(
     base: &Report,
     current: &Report,
@@ -192,24 +218,34 @@ pub fn rediff_pairs(
     opts: &DiffOptions,
     each: &mut dyn FnMut(&MatchedDiff),
 ) {
-    for m in &diff.matched {
-        let p = KernelMatch {
-            base: m.base_index,
-            current: m.current_index,
-            kind: m.kind,
-            shape_differs: m.shape_differs,
-            changes: m.changes.clone(),
-        };
-        if let Some(full) = matched_diff(base, current, &p, opts) {
-            each(&full);
-        }
-    }
+    let _ = parallel::map_ordered(
+        diff.matched.len(),
+        |i| {
+            let m = &diff.matched[i];
+            let p = KernelMatch {
+                base: m.base_index,
+                current: m.current_index,
+                kind: m.kind,
+                shape_differs: m.shape_differs,
+                changes: m.changes.clone(),
+            };
+            let b = base.results.get(p.base)?.transient();
+            let c = current.results.get(p.current)?.transient();
+            Some(matched_diff(b.as_ref(), c.as_ref(), &p, opts))
+        },
+        |_, full| -> Result<(), std::convert::Infallible> {
+            if let Some(full) = full {
+                each(&full);
+            }
+            Ok(())
+        },
+    );
 }
 
-/// [`diff_reports_with`] reading one pair of results at a time: bodies decoded by matching are
-/// released first, each pair is compared on copies of its bodies, and the results read for the
-/// context are released again, so only a pair of bodies is decoded at once. `observe` sees both
-/// reports after each pair and during the context scan. The result equals that of
+/// [`diff_reports_with`] for reports the caller owns: bodies decoded by matching are released
+/// first, then the pairs are compared on copies of their bodies (a window at a time on every
+/// core), so the reports hold no decoded body while it runs. `observe` sees both reports after
+/// each pair and after each result read for the context alone. The result equals that of
 /// [`diff_reports_keeping`].
 pub fn diff_reports_streamed(
     base: &mut Report,
@@ -223,48 +259,129 @@ pub fn diff_reports_streamed(
     // Matching reads the launch shape, which a result without one takes from its metrics.
     base.release_bodies(0);
     current.release_bodies(0);
-    let matched = diff_pairs(base, current, &matching, opts, keep, &mut || {
-        observe(base, current)
-    });
-    let context = context_warnings_releasing(base, current, observe);
+    let (base, current): (&Report, &Report) = (base, current);
+    compare_matched(
+        base,
+        current,
+        matching,
+        opts,
+        keep,
+        |_| (),
+        |()| {},
+        &mut || observe(base, current),
+    )
+}
+
+/// What reading one pair gives: the pair compared (with what `render` made of it) and what each
+/// side says about the context, for the side this pair reads for the context.
+type PairOutcome<T> = (
+    Option<(MatchedDiff, T)>,
+    Option<ResultScan>,
+    Option<ResultScan>,
+);
+
+/// The one pass of a comparison: every matched pair compared and rendered, and every result's
+/// context read, each result decoded once (into a copy dropped after), a window at a time on
+/// every core; `after` runs after each pair and each result read for the context alone.
+#[allow(clippy::too_many_arguments)]
+fn compare_matched<T: Send>(
+    base: &Report,
+    current: &Report,
+    matching: Matching,
+    opts: &DiffOptions,
+    keep: Keep<'_>,
+    render: impl Fn(&MatchedDiff) -> T + Sync,
+    mut each: impl FnMut(T),
+    after: &mut dyn FnMut(),
+) -> ReportDiff {
+    // Each result's context is read with the first pair it is in, or alone.
+    let mut base_read = vec![false; base.results.len()];
+    let mut current_read = vec![false; current.results.len()];
+    let first_read = |read: &mut Vec<bool>, i: usize| {
+        read.get_mut(i)
+            .is_some_and(|seen| !std::mem::replace(seen, true))
+    };
+    let reads: Vec<(bool, bool)> = matching
+        .pairs
+        .iter()
+        .map(|p| {
+            (
+                first_read(&mut base_read, p.base),
+                first_read(&mut current_read, p.current),
+            )
+        })
+        .collect();
+    let mut kept = kept::Kept::new(keep, opts.metrics.is_some());
+    let mut matched = Vec::with_capacity(matching.pairs.len());
+    let (mut base_scan, mut current_scan) = (ResultScan::default(), ResultScan::default());
+    let pairs = &matching.pairs;
+    let _ = parallel::map_ordered(
+        pairs.len(),
+        |k| -> PairOutcome<T> {
+            let p = &pairs[k];
+            let (read_base, read_current) = reads[k];
+            let b = base.results.get(p.base).map(KernelResult::transient);
+            let c = current.results.get(p.current).map(KernelResult::transient);
+            let scan = |report: &Report, r: &Option<std::borrow::Cow<'_, KernelResult>>, read| {
+                r.as_ref()
+                    .filter(|_| read)
+                    .map(|r| ResultScan::of_result(report, r))
+            };
+            let scans = (scan(base, &b, read_base), scan(current, &c, read_current));
+            let pair = match (&b, &c) {
+                (Some(b), Some(c)) => {
+                    let m = matched_diff(b, c, p, opts);
+                    let t = render(&m);
+                    Some((m, t))
+                }
+                _ => None,
+            };
+            (pair, scans.0, scans.1)
+        },
+        |_, (pair, b, c)| -> Result<(), std::convert::Infallible> {
+            if let Some(b) = b {
+                base_scan.merge(b);
+            }
+            if let Some(c) = c {
+                current_scan.merge(c);
+            }
+            if let Some((m, t)) = pair {
+                each(t);
+                let at = matched.len();
+                matched.push(kept.add(m, at));
+            }
+            after();
+            Ok(())
+        },
+    );
+    kept.finish(&mut matched);
+    // The results of no pair, for the context.
+    for (report, read, scan) in [
+        (base, &base_read, &mut base_scan),
+        (current, &current_read, &mut current_scan),
+    ] {
+        let left: Vec<usize> = (0..read.len()).filter(|&i| !read[i]).collect();
+        let _ = parallel::map_ordered(
+            left.len(),
+            |k| ResultScan::of_result(report, &report.results[left[k]].transient()),
+            |_, s| -> Result<(), std::convert::Infallible> {
+                scan.merge(s);
+                after();
+                Ok(())
+            },
+        );
+    }
+    let context = context::warnings_of(base, current, &base_scan, &current_scan);
     assemble(base, current, matching, matched, context, opts)
 }
 
-/// Compares every matched pair, keeping of each what `keep` names; `after_pair` runs after
-/// each pair.
-fn diff_pairs(
-    base: &Report,
-    current: &Report,
-    matching: &Matching,
-    opts: &DiffOptions,
-    keep: Keep<'_>,
-    after_pair: &mut dyn FnMut(),
-) -> Vec<MatchedDiff> {
-    let mut kept = kept::Kept::new(keep, opts.metrics.is_some());
-    let mut matched = Vec::with_capacity(matching.pairs.len());
-    for p in &matching.pairs {
-        if let Some(m) = matched_diff(base, current, p, opts) {
-            let at = matched.len();
-            matched.push(kept.add(m, at));
-        }
-        after_pair();
-    }
-    kept.finish(&mut matched);
-    matched
-}
-
-/// One matched pair compared.
+/// One matched pair compared, from its two results.
 fn matched_diff(
-    base: &Report,
-    current: &Report,
+    b: &KernelResult,
+    c: &KernelResult,
     p: &KernelMatch,
     opts: &DiffOptions,
-) -> Option<MatchedDiff> {
-    // Bodies read on demand are decoded into copies dropped after the pair, so comparing
-    // shared reports keeps one pair of bodies at a time.
-    let b = base.results.get(p.base)?.transient();
-    let c = current.results.get(p.current)?.transient();
-    let (b, c) = (b.as_ref(), c.as_ref());
+) -> MatchedDiff {
     let name = normalize::display_name(c);
     let name = if name.is_empty() {
         normalize::display_name(b)
@@ -273,7 +390,7 @@ fn matched_diff(
     };
     let diff = diff_results(b, c, opts);
     let why = explain(b, c, diff.speed());
-    Some(MatchedDiff {
+    MatchedDiff {
         base_index: p.base,
         current_index: p.current,
         base_id: b.id,
@@ -286,7 +403,7 @@ fn matched_diff(
         current_duration_ns: metric_number(c, names::DURATION),
         diff,
         why,
-    })
+    }
 }
 
 /// The comparison of two reports from its matched pairs and context warnings.

@@ -77,6 +77,18 @@ impl RooflineContext {
             dram_bytes_per_cycle: map,
         }
     }
+
+    /// Adds the context of results that come after those of `self`: the same as collecting the
+    /// context from all of them in order, so the results can be read in parallel and their
+    /// contexts merged in order.
+    pub fn merge(&mut self, later: RooflineContext) {
+        for (device, candidate) in later.dram_bytes_per_cycle {
+            let entry = self.dram_bytes_per_cycle.entry(device).or_insert(candidate);
+            if candidate.1 < entry.1 {
+                *entry = candidate;
+            }
+        }
+    }
 }
 
 /// Fills what the exact formulas left empty with estimates, noting each assumption.

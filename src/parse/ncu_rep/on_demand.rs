@@ -96,39 +96,53 @@ impl OnDemand {
         let entry = entries
             .get(index)
             .ok_or_else(|| ParseError::NotAResult(format!("no result {index} in the report")))?;
-        let mut reader = self
-            .reader
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let Reader { file, buffer } = &mut *reader;
-        let changed = || {
-            ParseError::NotAResult(format!(
-                "{} changed since it was opened; reload it",
-                self.path.display()
-            ))
+        // Only the read holds the file; decoding runs outside the lock, so several threads
+        // decode results of one report at once.
+        let mut bytes = {
+            let mut reader = self
+                .reader
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let Reader { file, buffer } = &mut *reader;
+            let changed = || {
+                ParseError::NotAResult(format!(
+                    "{} changed since it was opened; reload it",
+                    self.path.display()
+                ))
+            };
+            if stamp_of(file).map_err(|_| changed())? != self.stamp {
+                return Err(changed());
+            }
+            // A spare buffer left by an earlier read, else a new one.
+            let mut bytes = std::mem::take(buffer);
+            bytes.clear();
+            bytes.resize(entry.len as usize, 0);
+            file.seek(SeekFrom::Start(entry.offset))
+                .and_then(|_| file.read_exact(&mut bytes))
+                .map_err(|e| corrupt(entry.offset as usize, format!("result {index}: {e}")))?;
+            bytes
         };
-        if stamp_of(file).map_err(|_| changed())? != self.stamp {
-            return Err(changed());
-        }
-        buffer.clear();
-        buffer.resize(entry.len as usize, 0);
-        file.seek(SeekFrom::Start(entry.offset))
-            .and_then(|_| file.read_exact(buffer))
-            .map_err(|e| corrupt(entry.offset as usize, format!("result {index}: {e}")))?;
         let offset = usize::try_from(entry.offset).unwrap_or(usize::MAX);
         let decoded = decode(
             ctx,
             &Entry {
                 offset,
-                bytes: buffer,
+                bytes: &bytes,
                 process: entry.process,
                 kind: entry.kind,
             },
             index as u64,
         );
-        // A buffer grown for one very large result is not kept.
-        if buffer.capacity() > 16 << 20 {
-            *buffer = Vec::new();
+        // The buffer is kept for the next read, unless grown for one very large result.
+        if bytes.capacity() <= 16 << 20 {
+            bytes.clear();
+            let mut reader = self
+                .reader
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if reader.buffer.capacity() < bytes.capacity() {
+                reader.buffer = bytes;
+            }
         }
         decoded
     }

@@ -1,0 +1,92 @@
+//! Work on many independent results on every core, in order and a bounded window at a time:
+//! a window of results is derived in parallel (a work-stealing pool), then handed on in order,
+//! so whatever the work decodes or builds for a result is dropped before the next window
+//! starts, and memory does not grow with the number of results.
+
+use rayon::prelude::*;
+
+/// How many results are in flight at once: a few per core, so that uneven results keep every
+/// core busy, and at most 256.
+pub fn window_len() -> usize {
+    (rayon::current_num_threads() * 4).clamp(8, 256)
+}
+
+/// Runs `work` on `0..len` in windows of [`window_len`] indices, each window in parallel, and
+/// hands each outcome to `each` in index order. Stops at the first error of `each`.
+pub fn map_ordered<T: Send, E>(
+    len: usize,
+    work: impl Fn(usize) -> T + Sync,
+    mut each: impl FnMut(usize, T) -> Result<(), E>,
+) -> Result<(), E> {
+    let window = window_len();
+    let mut start = 0;
+    while start < len {
+        let end = start.saturating_add(window).min(len);
+        let done: Vec<T> = (start..end).into_par_iter().map(&work).collect();
+        for (i, t) in (start..end).zip(done) {
+            each(i, t)?;
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// [`map_ordered`] over the results of a report: `work` reads the report (decoding the bodies
+/// it needs), then the bodies decoded in the window are released before `each` sees the
+/// outcomes in order.
+pub fn map_results<T: Send, E>(
+    report: &mut crate::model::Report,
+    work: impl Fn(&crate::model::Report, usize) -> T + Sync,
+    mut each: impl FnMut(usize, T) -> Result<(), E>,
+) -> Result<(), E> {
+    let window = window_len();
+    let len = report.results.len();
+    let mut start = 0;
+    while start < len {
+        let end = start.saturating_add(window).min(len);
+        let shared: &crate::model::Report = report;
+        let done: Vec<T> = (start..end)
+            .into_par_iter()
+            .map(|i| work(shared, i))
+            .collect();
+        for r in &mut report.results[start..end] {
+            r.release_body();
+        }
+        for (i, t) in (start..end).zip(done) {
+            each(i, t)?;
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{map_ordered, window_len};
+
+    #[test]
+    fn outcomes_come_in_order_and_errors_stop() {
+        let n = window_len() * 3 + 5;
+        let mut seen = Vec::new();
+        let r: Result<(), ()> = map_ordered(
+            n,
+            |i| i * 2,
+            |i, v| {
+                seen.push((i, v));
+                Ok(())
+            },
+        );
+        assert!(r.is_ok());
+        assert_eq!(seen, (0..n).map(|i| (i, i * 2)).collect::<Vec<_>>());
+        let mut count = 0;
+        let r = map_ordered(
+            n,
+            |i| i,
+            |i, _| {
+                count += 1;
+                if i == 3 { Err(i) } else { Ok(()) }
+            },
+        );
+        assert_eq!((r, count), (Err(3), 4));
+    }
+}
