@@ -294,7 +294,8 @@ fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
     assert_in_row(&h, "4→4", tiled);
     // A click opens the pair side by side.
     h.get_by_label(tiled).click();
-    h.run();
+    h.step();
+    until_compared(&mut h);
     assert_eq!(h.state().settings().page, PageId::Compare);
     assert_eq!(
         h.state().selection(),
@@ -404,8 +405,8 @@ fn a_pair_made_by_hand_is_respected_saved_and_removed() {
     h.get_by_label("Pair with…").click();
     h.run();
     h.get_by_label("ID 1 · vector_add").click();
-    h.run();
-    h.run();
+    h.step();
+    until_compared(&mut h);
     let pairs = h.state().settings().manual_pairs.clone();
     assert_eq!(pairs.len(), 1);
     assert_eq!(
@@ -434,8 +435,8 @@ fn a_pair_made_by_hand_is_respected_saved_and_removed() {
     assert_label(&h, "0→1");
     // Removed, the matching pairs the launches in order again.
     h.get_by_label("Remove").click();
-    h.run();
-    h.run();
+    h.step();
+    until_compared(&mut h);
     assert!(h.state().settings().manual_pairs.is_empty());
     assert_label(&h, "0→0");
     assert!(!has_label(&h, "0→1"));
