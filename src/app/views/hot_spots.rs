@@ -20,7 +20,8 @@ pub enum Lines {
     /// Not asked for yet (no table in view).
     NotRead,
     Reading,
-    Read,
+    /// Read; with what the Source view could not give (no SASS without nvdisasm, say).
+    Read(Vec<String>),
     /// Why there are none (a text report, a report without code).
     Unavailable(String),
 }
@@ -89,7 +90,7 @@ impl HotSpotsView {
         let (lines, view) = match status {
             Status::Idle => (Lines::NotRead, None),
             Status::Building => (Lines::Reading, None),
-            Status::Ready(v) => (Lines::Read, Some(v)),
+            Status::Ready(v) => (Lines::Read(v.notes.clone()), Some(v)),
             Status::Failed(e) => (Lines::Unavailable(e.to_string()), None),
         };
         let stale = self

@@ -67,10 +67,12 @@ impl Page for DetailsPage {
             sass: &sass,
         };
         let ctx = ui.ctx().clone();
+        // A screenshot is one frame: its hot spots are read at once.
+        let screenshot = crate::ui::screenshot_mode();
         let (tables, lines) = self.hot_spots.tables(
             &input,
-            self.hot_spots_seen,
-            crate::ui::screenshot_mode(),
+            self.hot_spots_seen || screenshot,
+            screenshot,
             move || ctx.request_repaint(),
         );
         let roofline = self.roofline.scene(cx, &bodies);

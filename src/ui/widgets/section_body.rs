@@ -499,6 +499,11 @@ fn hot_spots(ui: &mut egui::Ui, hot: &HotSpotTable, lines: Option<&Lines>) {
         Some(Lines::Unavailable(why)) => {
             ui.weak(why.as_str());
         }
+        Some(Lines::Read(notes)) => {
+            for note in notes {
+                ui.weak(note.as_str());
+            }
+        }
         _ => {}
     }
     if hot.rows.is_empty() {
