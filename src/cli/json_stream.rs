@@ -113,6 +113,28 @@ fn placeholder_in(line: &str) -> Option<(&str, usize, &str)> {
     Some((&line[..at], n, tail))
 }
 
+/// Writes `doc` (whose placeholder `i` stands for report `i`'s results) with the results of
+/// each report made by `result(i, report, k)` on every core, a window at a time (bodies released
+/// after each window), and written in order; `item_extra` as in [`write_document`].
+pub fn write_report_results<W: Write + ?Sized>(
+    out: &mut W,
+    doc: &Json,
+    item_extra: &str,
+    reports: &mut [crate::model::Report],
+    result: impl Fn(usize, &crate::model::Report, usize) -> Json + Sync,
+) -> io::Result<()> {
+    write_document(out, doc, item_extra, |out, i, array| {
+        let Some(rep) = reports.get_mut(i) else {
+            return Ok(());
+        };
+        crate::analysis::parallel::map_results(
+            rep,
+            |rep, k| pretty(&result(i, rep, k)),
+            |_, text| array.item_text(out, &text?),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

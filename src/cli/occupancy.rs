@@ -247,15 +247,8 @@ pub(crate) fn write_results_json(
         })
         .collect();
     let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
-    json_stream::write_document(out, &doc, "  ", |out, i, array| {
-        let Some(rep) = reports.get_mut(i) else {
-            return Ok(());
-        };
-        map_results(
-            rep,
-            |rep, k| json_stream::pretty(&result(i, rep, &rep.results[k])),
-            |_, text| array.item_text(out, &text?),
-        )
+    json_stream::write_report_results(out, &doc, "  ", reports, |i, rep, k| {
+        result(i, rep, &rep.results[k])
     })
 }
 

@@ -77,16 +77,7 @@ pub fn write_json(
         .map(|(i, rep)| report_head_json(rep, json_stream::placeholder(i)))
         .collect();
     let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
-    json_stream::write_document(out, &doc, "  ", |out, i, array| {
-        let Some(rep) = reports.get_mut(i) else {
-            return Ok(());
-        };
-        map_results(
-            rep,
-            |rep, k| json_stream::pretty(&result_json(rep, k)),
-            |_, text| array.item_text(out, &text?),
-        )
-    })
+    json_stream::write_report_results(out, &doc, "  ", reports, |_, rep, k| result_json(rep, k))
 }
 
 /// Writes the text form of one report result by result (a window at a time on every core).

@@ -5,7 +5,6 @@ use super::loading::errors_json;
 use super::loading::load_all;
 use super::output::{finish, render_rows, report_json};
 use crate::analysis::headline::{device_summary, headline};
-use crate::analysis::parallel::map_results;
 use crate::analysis::path_names::distinct_names;
 use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, RuleResult, Value};
@@ -200,15 +199,8 @@ pub fn write_json(
         })
         .collect();
     let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
-    json_stream::write_document(out, &doc, "    ", |out, i, array| {
-        let Some(rep) = reports.get_mut(i) else {
-            return Ok(());
-        };
-        map_results(
-            rep,
-            |rep, k| json_stream::pretty(&result_json(&rep.results[k])),
-            |_, text| array.item_text(out, &text?),
-        )
+    json_stream::write_report_results(out, &doc, "    ", reports, |_, rep, k| {
+        result_json(&rep.results[k])
     })
 }
 

@@ -137,7 +137,7 @@ pub fn show(
             let font = egui::TextStyle::Body.resolve(ui.style());
             let format = |color| egui::TextFormat::simple(font.clone(), color);
             fact.append(label, 0.0, format(ui.visuals().weak_text_color()));
-            fact.append(&value, 6.0, format(ui.visuals().text_color()));
+            fact.append(&format!(" {value}"), 0.0, format(ui.visuals().text_color()));
             ui.add(egui::Label::new(fact).wrap_mode(egui::TextWrapMode::Extend));
         }
     });
