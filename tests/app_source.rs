@@ -188,23 +188,43 @@ fn a_hot_spot_of_the_source_counters_opens_the_source_page_at_its_line() {
     h.state_mut().select(Some(current));
     h.state_mut().settings_mut().page = PageId::Details;
     h.run();
-    assert!(has_label(&h, "Hot spots (open on the Source page):"));
+    h.query_all_by_label("Warp Stall Sampling (All Samples)")
+        .next()
+        .expect("the hot-spot table")
+        .scroll_to_me();
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(h, "inl.cu:")),
+        "the hot spots never showed their lines"
+    );
+    // The first hot spot is ncu's hottest instruction by warp-stall samples.
     let address = {
-        let link = h
-            .query_all_by_role(Role::Link)
-            .find(|n| {
-                n.accesskit_node()
-                    .label()
-                    .is_some_and(|l| l.starts_with("0x"))
-            })
-            .expect("a hot-spot link");
-        let label = link.accesskit_node().label().expect("label");
-        u64::from_str_radix(label.trim_start_matches("0x"), 16).expect("hex address")
+        let export = source_csv::parse(&fixture_bytes(
+            "source/inl_src.inline_chain.source_sass.csv.xz",
+        ))
+        .expect("export");
+        let listing = &export.sass[0];
+        let column = listing
+            .columns
+            .iter()
+            .position(|c| c == "Warp Stall Sampling (All Samples)")
+            .expect("column");
+        let samples = |r: &source_csv::SassRow| -> i64 { r.cells[column].parse().unwrap_or(0) };
+        listing
+            .rows
+            .iter()
+            .max_by_key(|r| (samples(r), std::cmp::Reverse(r.address)))
+            .expect("rows")
+            .address
     };
-    let name = format!("{address:#x}");
-    h.get_by_role_and_label(Role::Link, &name).scroll_to_me();
-    h.run();
-    h.get_by_role_and_label(Role::Link, &name).click();
+    let link = h
+        .query_all_by_role(Role::Link)
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.contains(".cu:"))
+        })
+        .expect("a hot-spot link");
+    link.click_accesskit();
     h.step();
     assert!(
         step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
