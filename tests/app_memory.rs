@@ -11,6 +11,11 @@
 //! closing fails it every time. What the test's UI thread holds is printed beside it but not
 //! checked: in debug builds egui keeps a map describing every widget id it ever made there,
 //! which grows with the ids that new reports bring and now and then doubles its table.
+//!
+//! A binary of its own (not in `tests/app/`): its global allocator counts every allocation of
+//! the process.
+
+#![cfg(feature = "app")]
 
 mod common;
 

@@ -1,0 +1,563 @@
+//! Comparison on real workloads: every form of one run pairs with itself and shows no change;
+//! the before/after pair (`fixtures/pair`) matches as `pair.cu` designs it in every combination
+//! of forms; launches deleted from and inserted into a 400-launch run leave every other launch
+//! paired with itself; `diff --fail-on` and `--pair`; the "why" list names the cause the oracle
+//! shows.
+
+use crate::common;
+
+use common::{TruthResult, fixture_bytes, load_fixture, load_truth, run_diff, temp_dir};
+use serde_json::Value as Json;
+use sightline::analysis::compare::fail_on::FailOn;
+use sightline::analysis::compare::groups::group_key;
+use sightline::analysis::compare::{
+    DiffOptions, MatchKind, ReportDiff, Verdict, WhyKind, diff_reports, diff_reports_with,
+    split_baselines,
+};
+use sightline::model::{Dim3, Report};
+use std::collections::BTreeSet;
+
+/// Every export of one run, per run.
+const SAME_RUN_FORMS: [&[&str]; 3] = [
+    &[
+        "h100/kernels_full.ncu-rep.xz",
+        "h100/kernels_full.details.txt",
+        "h100/kernels_full.details_base.txt",
+        "h100/kernels_full.details.csv.xz",
+        "h100/kernels_full.raw.csv.xz",
+        "h100/kernels_full.raw_base.csv.xz",
+    ],
+    &[
+        "h100/kernels_basic.ncu-rep.xz",
+        "h100/kernels_basic.details.txt",
+        "h100/kernels_basic.details_base.txt",
+        "h100/kernels_basic.details.csv",
+        "h100/kernels_basic.raw.csv",
+        "h100/kernels_basic.raw_base.csv",
+    ],
+    &[
+        "big/many_basic.ncu-rep.xz",
+        "big/many_basic.details.txt.xz",
+        "big/many_basic.raw.csv.xz",
+    ],
+];
+
+/// The forms of each side of the pair (`X` = `before` or `after`); `cli.txt` is a second
+/// measurement of the same program.
+const PAIR_FORMS: [&str; 5] = [
+    "ncu-rep.xz",
+    "details.txt.xz",
+    "details.csv.xz",
+    "raw.csv.xz",
+    "cli.txt.xz",
+];
+
+fn assert_same_run(diff: &ReportDiff, n: usize, what: &str) {
+    assert_eq!(diff.matched.len(), n, "{what}: {:?}", diff.warnings);
+    assert!(
+        diff.only_in_base.is_empty() && diff.only_in_current.is_empty(),
+        "{what}"
+    );
+    for (i, m) in diff.matched.iter().enumerate() {
+        assert_eq!((m.base_index, m.current_index), (i, i), "{what}");
+        assert_eq!(m.kind, MatchKind::Exact, "{what}: {}", m.name);
+        assert!(m.changes.is_empty(), "{what}: {:?}", m.changes);
+        let d = m.diff.duration.as_ref().expect("a duration on both sides");
+        assert_eq!(d.verdict, Verdict::Unchanged, "{what}: {}", m.name);
+    }
+    let t = diff.totals();
+    assert!(
+        !t.matched_changed() && !t.net_changed(),
+        "{what}: {} ns within ±{} ns",
+        t.matched_delta_ns(),
+        t.noise_ns
+    );
+    assert_eq!(t.matched_delta_shown_ns(), 0.0);
+    assert!(FailOn::default().check(diff).is_empty(), "{what}");
+}
+
+#[test]
+fn every_form_of_one_run_matches_itself_with_nothing_changed() {
+    for forms in SAME_RUN_FORMS {
+        let reports: Vec<Report> = forms.iter().map(|f| load_fixture(f)).collect();
+        let n = reports[0].results.len();
+        for (i, base) in reports.iter().enumerate() {
+            assert_eq!(base.results.len(), n, "{}", forms[i]);
+            for (j, current) in reports.iter().enumerate() {
+                if i == j {
+                    continue;
+                }
+                let diff = diff_reports(base, current, &DiffOptions::default());
+                assert_same_run(&diff, n, &format!("{} → {}", forms[i], forms[j]));
+            }
+        }
+    }
+}
+
+// ---- the before/after pair ----
+
+/// A launch shape from the oracle's launch metrics.
+fn truth_shape(t: &TruthResult) -> (Dim3, Dim3) {
+    let dim = |p: &str| Dim3 {
+        x: t.number(&format!("launch__{p}_dim_x")) as u64,
+        y: t.number(&format!("launch__{p}_dim_y")) as u64,
+        z: t.number(&format!("launch__{p}_dim_z")) as u64,
+    };
+    (dim("grid"), dim("block"))
+}
+
+/// The integer template argument of an oracle launch, read from its mangled name
+/// (`_Z6matmulILi16EEvPKfS1_Pfi` gives `<16>`).
+fn truth_template_args(t: &TruthResult) -> Option<String> {
+    let rest = &t.mangled[t.mangled.find("ILi")? + 3..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    (!digits.is_empty() && rest[digits.len()..].starts_with('E')).then(|| format!("<{digits}>"))
+}
+
+/// What the designed pairing says differs between two oracle launches.
+fn expected_changes(b: &TruthResult, c: &TruthResult) -> Vec<String> {
+    let mut out = Vec::new();
+    let (ta, tb) = (truth_template_args(b), truth_template_args(c));
+    if ta != tb {
+        out.push(format!(
+            "template args changed: {} → {}",
+            ta.unwrap_or_default(),
+            tb.unwrap_or_default()
+        ));
+    }
+    let ((bg, bb), (cg, cb)) = (truth_shape(b), truth_shape(c));
+    if bg != cg {
+        out.push(format!("grid changed: {bg} → {cg}"));
+    }
+    if bb != cb {
+        out.push(format!("block changed: {bb} → {cb}"));
+    }
+    out
+}
+
+/// The designed pairing of `fixtures/pair/README.md`: launches of the same function at the
+/// same place pair; `histogram_old`/`bias_relu` and `normalize`/`normalize_rows` do not.
+fn designed_pairs(before: &[TruthResult], after: &[TruthResult]) -> Vec<(usize, usize)> {
+    let pairs: Vec<(usize, usize)> = (0..before.len().min(after.len()))
+        .filter(|&i| before[i].function == after[i].function)
+        .map(|i| (i, i))
+        .collect();
+    assert_eq!(
+        pairs,
+        vec![(0, 0), (1, 1), (2, 2), (3, 3), (5, 5), (6, 6), (8, 8)],
+        "the oracle agrees with the fixture's README"
+    );
+    pairs
+}
+
+#[test]
+fn pair_matches_as_designed_in_every_combination_of_forms() {
+    let before_truth = load_truth("pair/before.truth.json.xz");
+    let after_truth = load_truth("pair/after.truth.json.xz");
+    let expected = designed_pairs(&before_truth, &after_truth);
+    let before: Vec<Report> = PAIR_FORMS
+        .iter()
+        .map(|f| load_fixture(&format!("pair/before.{f}")))
+        .collect();
+    let after: Vec<Report> = PAIR_FORMS
+        .iter()
+        .map(|f| load_fixture(&format!("pair/after.{f}")))
+        .collect();
+    for (bi, base) in before.iter().enumerate() {
+        for (ci, current) in after.iter().enumerate() {
+            let what = format!("before.{} → after.{}", PAIR_FORMS[bi], PAIR_FORMS[ci]);
+            let diff = diff_reports(base, current, &DiffOptions::default());
+            let got: Vec<(usize, usize)> = diff
+                .matched
+                .iter()
+                .map(|m| (m.base_index, m.current_index))
+                .collect();
+            assert_eq!(got, expected, "{what}");
+            let only_base: Vec<usize> = diff.only_in_base.iter().map(|u| u.index).collect();
+            let only_current: Vec<usize> = diff.only_in_current.iter().map(|u| u.index).collect();
+            assert_eq!(only_base, vec![4, 7], "{what}");
+            assert_eq!(only_current, vec![4, 7], "{what}");
+            for m in &diff.matched {
+                let (b, c) = (&before_truth[m.base_index], &after_truth[m.current_index]);
+                assert_eq!(m.changes, expected_changes(b, c), "{what}: {}", m.name);
+                let template_changed = truth_template_args(b) != truth_template_args(c);
+                let want = if template_changed {
+                    MatchKind::TemplateArgs
+                } else {
+                    MatchKind::Exact
+                };
+                assert_eq!(m.kind, want, "{what}: {}", m.name);
+            }
+            // The rename is suggested for its parameters; the removed and added kernels,
+            // which sit in one place with the same grid and threads per block, only as that.
+            let renames: Vec<&String> = diff
+                .match_notes
+                .iter()
+                .map(|n| &n.message)
+                .filter(|m| m.starts_with("possibly renamed"))
+                .filter(|m| !m.contains(": same grid and threads per block;"))
+                .collect();
+            assert_eq!(renames.len(), 1, "{what}: {renames:?}");
+            let suggested: Vec<(usize, usize)> = diff
+                .suggested_pairs
+                .iter()
+                .map(|s| (s.base, s.current))
+                .collect();
+            assert_eq!(suggested, vec![(4, 4), (7, 7)], "{what}");
+            assert!(
+                renames[0].contains(&format!(
+                    "`{}` (base {}) → `{}` (current {})",
+                    before_truth[7].function,
+                    base.results[7].id,
+                    after_truth[7].function,
+                    current.results[7].id
+                )),
+                "{what}: {}",
+                renames[0]
+            );
+            // Paired by hand, the rename is compared too.
+            let manual = diff_reports_with(base, current, &DiffOptions::default(), &[(7, 7)]);
+            let m = manual
+                .matched
+                .iter()
+                .find(|m| m.base_index == 7)
+                .expect("manual pair");
+            assert_eq!((m.current_index, m.kind), (7, MatchKind::Manual), "{what}");
+            assert_eq!(
+                m.changes,
+                vec![format!(
+                    "name changed: {} → {}",
+                    before_truth[7].function, after_truth[7].function
+                )]
+            );
+            assert_eq!(manual.matched.len(), expected.len() + 1, "{what}");
+        }
+    }
+}
+
+#[test]
+fn pair_totals_count_removed_and_added_time() {
+    let before_truth = load_truth("pair/before.truth.json.xz");
+    let after_truth = load_truth("pair/after.truth.json.xz");
+    let duration = |t: &TruthResult| t.number("gpu__time_duration.sum");
+    let base = load_fixture("pair/before.ncu-rep.xz");
+    let current = load_fixture("pair/after.ncu-rep.xz");
+    let diff = diff_reports(&base, &current, &DiffOptions::default());
+    let t = diff.totals();
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1.0);
+    let sum = |truth: &[TruthResult], idx: &[usize]| idx.iter().map(|&i| duration(&truth[i])).sum();
+    let matched = [0, 1, 2, 3, 5, 6, 8];
+    assert!(close(t.matched_base_ns, sum(&before_truth, &matched)));
+    assert!(close(t.matched_current_ns, sum(&after_truth, &matched)));
+    assert!(close(t.only_in_base_ns, sum(&before_truth, &[4, 7])));
+    assert!(close(t.only_in_current_ns, sum(&after_truth, &[4, 7])));
+    let all = |truth: &[TruthResult]| truth.iter().map(duration).sum::<f64>();
+    assert!(close(t.net_ns(), all(&after_truth) - all(&before_truth)));
+    assert_eq!(t.noise_ns, 0.0, "a report stores exact values");
+    assert!(t.matched_changed());
+}
+
+// ---- 400 launches, some deleted and some inserted ----
+
+/// Positions whose kernel differs from both neighbours (a deletion or insertion there has one
+/// right answer).
+fn isolated(keys: &[String]) -> Vec<usize> {
+    (1..keys.len().saturating_sub(1))
+        .filter(|&i| keys[i - 1] != keys[i] && keys[i + 1] != keys[i] && keys[i - 1] != keys[i + 1])
+        .collect()
+}
+
+#[test]
+fn edited_many_basic_keeps_every_unaffected_launch_paired_with_itself() {
+    let base = load_fixture("big/many_basic.ncu-rep.xz");
+    for current_form in ["big/many_basic.ncu-rep.xz", "big/many_basic.raw.csv.xz"] {
+        let source = load_fixture(current_form);
+        let keys: Vec<String> = source.results.iter().map(group_key).collect();
+        let candidates = isolated(&keys);
+        assert!(candidates.len() >= 40, "{}", candidates.len());
+        // Five deletions and three insertions, spread over the run.
+        let step = candidates.len() / 9;
+        let deleted: Vec<usize> = (0..5).map(|k| candidates[step * (k + 1)]).collect();
+        let copies: Vec<(usize, usize)> = (0..3)
+            .map(|k| {
+                let from = candidates[step * 6 + k * step / 3];
+                // Inserted before a launch whose neighbours are both of other kernels.
+                let at = *candidates
+                    .iter()
+                    .rev()
+                    .find(|&&p| {
+                        keys[p] != keys[from]
+                            && keys[p - 1] != keys[from]
+                            && !deleted.contains(&p)
+                            && !deleted.contains(&(p - 1))
+                            && p < keys.len() - 20 * (k + 1)
+                    })
+                    .expect("a place to insert");
+                (from, at)
+            })
+            .collect();
+        // The edited run: (original index or None for an inserted copy, result).
+        let mut edited: Vec<(Option<usize>, sightline::model::KernelResult)> = Vec::new();
+        for (i, r) in source.results.iter().enumerate() {
+            for &(from, at) in &copies {
+                if at == i {
+                    edited.push((None, source.results[from].clone()));
+                }
+            }
+            if !deleted.contains(&i) {
+                edited.push((Some(i), r.clone()));
+            }
+        }
+        let mut current = source.clone();
+        current.results = edited.iter().map(|(_, r)| r.clone()).collect();
+        let diff = diff_reports(&base, &current, &DiffOptions::default());
+        let what = current_form;
+        let mut wrong = Vec::new();
+        for m in &diff.matched {
+            match edited[m.current_index].0 {
+                Some(orig) if orig == m.base_index => {}
+                other => wrong.push((m.base_index, m.current_index, other)),
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{what}: {} wrong pairs: {wrong:?}",
+            wrong.len()
+        );
+        assert_eq!(diff.matched.len(), 400 - 5, "{what}");
+        let only_base: BTreeSet<usize> = diff.only_in_base.iter().map(|u| u.index).collect();
+        assert_eq!(only_base, deleted.iter().copied().collect(), "{what}");
+        let inserted: BTreeSet<usize> = edited
+            .iter()
+            .enumerate()
+            .filter(|(_, (o, _))| o.is_none())
+            .map(|(i, _)| i)
+            .collect();
+        let only_current: BTreeSet<usize> = diff.only_in_current.iter().map(|u| u.index).collect();
+        assert_eq!(only_current, inserted, "{what}");
+        for m in &diff.matched {
+            assert_eq!(
+                m.diff.duration.as_ref().map(|d| d.verdict),
+                Some(Verdict::Unchanged),
+                "{what}"
+            );
+        }
+    }
+}
+
+// ---- why a kernel changed ----
+
+/// Identifiers of the rules that point at a problem (warning or optimisation messages).
+fn truth_problem_rules(t: &TruthResult) -> BTreeSet<String> {
+    t.rules
+        .iter()
+        .filter(|r| matches!(r["rule_message"]["type"].as_i64(), Some(2 | 4)))
+        .filter_map(|r| r["rule_identifier"].as_str().map(str::to_string))
+        .collect()
+}
+
+fn truth_l1_bytes(t: &TruthResult) -> f64 {
+    [
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+    ]
+    .iter()
+    .map(|k| t.number(k))
+    .sum::<f64>()
+        * 32.0
+}
+
+#[test]
+fn why_names_the_cause_the_oracle_shows() {
+    let before_truth = load_truth("pair/before.truth.json.xz");
+    let after_truth = load_truth("pair/after.truth.json.xz");
+    for form in ["ncu-rep.xz", "raw.csv.xz"] {
+        let base = load_fixture(&format!("pair/before.{form}"));
+        let current = load_fixture(&format!("pair/after.{form}"));
+        let diff = diff_reports(&base, &current, &DiffOptions::default());
+        let pair = |i: usize| diff.matched.iter().find(|m| m.base_index == i).unwrap();
+
+        // saxpy_strided got faster: the scattered index is gone, so the uncoalesced-access
+        // rules stop firing and L1 moves fewer sectors.
+        let saxpy = pair(1);
+        assert_eq!(
+            saxpy.diff.duration.as_ref().unwrap().verdict,
+            Verdict::Better
+        );
+        if form == "ncu-rep.xz" {
+            let gone: BTreeSet<String> = truth_problem_rules(&before_truth[1])
+                .difference(&truth_problem_rules(&after_truth[1]))
+                .cloned()
+                .collect();
+            assert!(gone.contains("UncoalescedGlobalAccess"), "{gone:?}");
+            let listed: BTreeSet<String> = saxpy
+                .why
+                .iter()
+                .filter(|w| w.kind == WhyKind::RuleDisappeared)
+                .map(|w| w.subject.clone())
+                .collect();
+            assert_eq!(listed, gone, "{form}");
+            let top3: Vec<&str> = saxpy
+                .why
+                .iter()
+                .take(3)
+                .map(|w| w.subject.as_str())
+                .collect();
+            assert!(
+                top3.contains(&"UncoalescedGlobalAccess"),
+                "{form}: {:?}",
+                saxpy.why
+            );
+        }
+        let l1 = saxpy
+            .why
+            .iter()
+            .find(|w| w.kind == WhyKind::MemoryTraffic && w.subject == "L1")
+            .unwrap_or_else(|| panic!("{form}: {:?}", saxpy.why));
+        assert_eq!(l1.base, Some(truth_l1_bytes(&before_truth[1])), "{form}");
+        assert_eq!(l1.current, Some(truth_l1_bytes(&after_truth[1])), "{form}");
+        assert_eq!(l1.agrees, Some(true));
+
+        // blur got slower: radius 2 → 8 executes more instructions.
+        let blur = pair(6);
+        assert_eq!(blur.diff.duration.as_ref().unwrap().verdict, Verdict::Worse);
+        let inst = |t: &TruthResult| t.number("smsp__inst_executed.sum");
+        let w = blur
+            .why
+            .iter()
+            .position(|w| w.kind == WhyKind::Instructions)
+            .unwrap_or_else(|| panic!("{form}: {:?}", blur.why));
+        assert!(w < 3, "{form}: {:?}", blur.why);
+        assert_eq!(blur.why[w].base, Some(inst(&before_truth[6])));
+        assert_eq!(blur.why[w].current, Some(inst(&after_truth[6])));
+        assert_eq!(blur.why[w].agrees, Some(true));
+        assert!(inst(&after_truth[6]) > inst(&before_truth[6]));
+
+        // Unchanged kernels have nothing to explain in the work they do.
+        let scale = pair(0);
+        assert!(
+            !scale
+                .why
+                .iter()
+                .any(|w| matches!(w.kind, WhyKind::Instructions)),
+            "{form}: {:?}",
+            scale.why
+        );
+    }
+}
+
+#[test]
+fn baselines_of_other_kernels_are_kept_apart() {
+    let report = load_fixture("pair/before.ncu-rep.xz");
+    let r = &report.results;
+    // scale (0) against baselines scale (5), blur (6), scale (8).
+    let split = split_baselines(&r[0], &[&r[5], &r[6], &r[8]]);
+    assert_eq!(split.matching, vec![0, 2]);
+    assert_eq!(split.other, vec![1]);
+}
+
+// ---- the `diff` command ----
+
+#[test]
+fn fail_on_and_pair_exit_codes() {
+    let dir = temp_dir("fail-on");
+    let write = |rel: &str| {
+        let path = dir.join(rel.trim_end_matches(".xz").replace('/', "_"));
+        std::fs::write(&path, fixture_bytes(rel)).unwrap();
+        path
+    };
+    let before = write("pair/before.ncu-rep.xz");
+    let after = write("pair/after.ncu-rep.xz");
+    let before_truth = load_truth("pair/before.truth.json.xz");
+    let after_truth = load_truth("pair/after.truth.json.xz");
+    let d = |t: &TruthResult| t.number("gpu__time_duration.sum");
+    let blur_pct = (d(&after_truth[6]) - d(&before_truth[6])) / d(&before_truth[6]) * 100.0;
+    assert!(blur_pct > 5.0);
+    let code = |args: &[&str]| run_diff(args, &before, &after).status.code();
+
+    // Default: blur is slower beyond 5 % and histogram_old is only in base.
+    let out = run_diff(&["--format", "json"], &before, &after);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let failures = doc["fail_on"]["failures"].as_array().unwrap();
+    let kernels: BTreeSet<(String, String)> = failures
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap().to_string(),
+                f["kernel"].as_str().unwrap().to_string(),
+            )
+        })
+        .filter(|(_, k)| !k.is_empty())
+        .map(|(r, k)| (r, k.split('(').next().unwrap().to_string()))
+        .collect();
+    assert!(
+        kernels.contains(&("duration>5%".into(), "blur".into())),
+        "{kernels:?}"
+    );
+    assert!(kernels.contains(&("only-in-base".into(), before_truth[4].function.clone())));
+    assert!(kernels.contains(&("only-in-base".into(), before_truth[7].function.clone())));
+    assert!(
+        doc["matched"][2]["changes"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("template args")
+    );
+    assert!(!doc["matched"][1]["why"].as_array().unwrap().is_empty());
+
+    // Thresholds either side of blur's change; only-in-base alone; nothing.
+    let above = format!("duration>{}%", blur_pct.ceil());
+    let below = format!("duration>{}%", blur_pct.floor());
+    assert_eq!(code(&["--fail-on", &above]), Some(0));
+    assert_eq!(code(&["--fail-on", &below]), Some(1));
+    assert_eq!(code(&["--fail-on", "only-in-base"]), Some(1));
+    assert_eq!(code(&["--fail-on", "only-in-current"]), Some(1));
+    assert_eq!(code(&["--fail-on", "none"]), Some(0));
+    // Bad input: a rule or a pair that cannot be read, a result that does not exist.
+    assert_eq!(code(&["--fail-on", "duration>5"]), Some(2));
+    assert_eq!(code(&["--pair", "7-7"]), Some(2));
+    assert_eq!(code(&["--pair", "99=7"]), Some(2));
+    // Pairing the rename by hand takes it out of only-in-base; histogram_old stays there.
+    let out = run_diff(
+        &[
+            "--fail-on",
+            "only-in-base",
+            "--pair",
+            "7=7",
+            "--format",
+            "json",
+        ],
+        &before,
+        &after,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Json = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["only_in_base"].as_array().unwrap().len(), 1);
+    assert!(
+        doc["matched"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["match"] == "manual")
+    );
+
+    // The same run in two forms passes the default rules.
+    let rep = write("h100/kernels_full.ncu-rep.xz");
+    let csv = write("h100/kernels_full.raw.csv.xz");
+    let out = run_diff(&[], &rep, &csv);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("no change"), "{stdout}");
+
+    // Markdown carries the why list.
+    let out = run_diff(&["--format", "md"], &before, &after);
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.contains("#### Why it changed"), "{md}");
+    assert!(md.contains("UncoalescedGlobalAccess"), "{md}");
+    assert!(md.contains("template args changed: <16> → <32>"), "{md}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,557 @@
+//! The Source page against Nsight Compute's own exports (`ncu -i --page source --csv`): for
+//! every kernel of `kernels_full` and of the inlined-function fixture, every per-instruction and
+//! per-line cell; the inlined-function attribution; source text from the report and from a
+//! source folder; SASS text from `nvdisasm -c` output and from an imported export; the PTX text
+//! against the `--print-source ptx` export.
+
+use crate::common;
+
+use common::{fixture_bytes, fixture_file, fixture_path, temp_dir};
+use sightline::analysis::source::{self, SourceOptions};
+use sightline::model::source::{Cell, SourceView, TextOrigin};
+use sightline::parse::ncu_rep::CodeIndex;
+use sightline::parse::source_csv::{self, SourceExport};
+use std::path::PathBuf;
+
+/// Every launch of `kernels_full`, as `fixtures/source/kernels_full/` names its exports.
+const KERNELS_FULL: [&str; 13] = [
+    "k00_vector_add",
+    "k01_vector_add",
+    "k02_strided_copy",
+    "k03_matmul_naive",
+    "k04_matmul_tiled",
+    "k05_dgemm_naive",
+    "k06_reduce_bank_conflicts",
+    "k07_reduce_sequential",
+    "k08_conv2d_naive",
+    "k09_convolutionConstantKernel",
+    "k10_register_hog",
+    "k11_divergent_branches",
+    "k12_tiny_grid",
+];
+
+/// The bytes of an export that is stored plain or xz-compressed.
+fn export(rel: &str) -> SourceExport {
+    let rel = if fixture_path(rel).exists() {
+        rel.to_string()
+    } else {
+        format!("{rel}.xz")
+    };
+    source_csv::parse(&fixture_bytes(&rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The Source page of every result of a report fixture.
+fn views(rel: &str, options: &SourceOptions) -> Vec<SourceView> {
+    let bytes = fixture_bytes(rel);
+    let name = fixture_path(rel.trim_end_matches(".xz"));
+    let report = sightline::parse::parse_bytes(&name, &bytes).expect("report");
+    let index = CodeIndex::new(&bytes).expect("code index");
+    report
+        .results
+        .iter()
+        .map(|r| {
+            let mangled = r.name.mangled.as_deref().expect("mangled name");
+            let code = index
+                .kernel_code(&bytes, mangled, source::function_address(r))
+                .expect("module of the result");
+            source::build(r, Some(&code), options).expect("source view")
+        })
+        .collect()
+}
+
+/// Whether our cell equals the exported text.
+fn same(ours: &Cell, theirs: &str) -> bool {
+    match ours {
+        Cell::Number(v) => theirs.parse::<f64>().is_ok_and(|t| t == *v),
+        Cell::Text(t) => t == theirs,
+    }
+}
+
+/// Every instruction and every cell of the first SASS listing of an export.
+fn check_instructions(view: &SourceView, export: &SourceExport, what: &str) {
+    let listing = &export.sass[0];
+    assert_eq!(view.columns, listing.columns, "{what}: columns");
+    assert_eq!(
+        view.instructions.len(),
+        listing.rows.len(),
+        "{what}: instruction count"
+    );
+    let mut cells = 0;
+    for (ours, theirs) in view.instructions.iter().zip(&listing.rows) {
+        assert_eq!(ours.address, theirs.address, "{what}: address");
+        for ((name, o), t) in view.columns.iter().zip(&ours.cells).zip(&theirs.cells) {
+            assert!(
+                same(o, t),
+                "{what}: {:#x} {name}: ours {o:?}, ncu {t:?}",
+                ours.address
+            );
+            cells += 1;
+        }
+    }
+    assert!(cells > 100, "{what}: only {cells} cells compared");
+}
+
+/// Every CUDA line of the export's line listings, every cell, and no line of ours missing.
+fn check_lines(view: &SourceView, export: &SourceExport, what: &str) {
+    assert!(
+        !export.lines.is_empty(),
+        "{what}: the export has no line listing"
+    );
+    let mut theirs_count = 0;
+    for listing in &export.lines {
+        assert_eq!(view.columns, listing.columns, "{what}: line columns");
+        for row in &listing.lines {
+            theirs_count += 1;
+            let ours = view
+                .lines
+                .iter()
+                .find(|l| view.files[l.file].path == listing.file && l.line == row.line)
+                .unwrap_or_else(|| panic!("{what}: line {} of {} missing", row.line, listing.file));
+            for ((name, o), t) in view.columns.iter().zip(&ours.cells).zip(&row.cells) {
+                assert!(
+                    same(o, t),
+                    "{what}: line {} {name}: ours {o:?}, ncu {t:?}",
+                    row.line
+                );
+            }
+        }
+    }
+    assert_eq!(
+        view.lines.len(),
+        theirs_count,
+        "{what}: number of lines with code"
+    );
+}
+
+#[test]
+fn every_kernel_of_kernels_full_equals_ncus_source_page() {
+    let views = views("h100/kernels_full.ncu-rep.xz", &SourceOptions::default());
+    assert_eq!(views.len(), KERNELS_FULL.len());
+    for (view, name) in views.iter().zip(KERNELS_FULL) {
+        let sass = export(&format!("source/kernels_full/{name}.source_sass.csv"));
+        assert_eq!(view.kernel, sass.sass[0].kernel, "{name}: kernel");
+        check_instructions(view, &sass, name);
+        let cuda = export(&format!("source/kernels_full/{name}.source_cuda_sass.csv"));
+        check_lines(view, &cuda, name);
+        assert!(view.has_line_info, "{name}");
+        // The report was made with --import-source yes: every line's text is the export's.
+        for listing in &cuda.lines {
+            for row in &listing.lines {
+                let l = view
+                    .lines
+                    .iter()
+                    .find(|l| l.line == row.line)
+                    .expect("line");
+                assert_eq!(
+                    view.files[l.file].line_text(row.line).map(str::trim),
+                    Some(row.source.trim()),
+                    "{name}: text of line {}",
+                    row.line
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn inlined_device_functions_count_for_their_lines_and_call_sites() {
+    for report in ["inl_src", "inl_nosrc"] {
+        let views = views(
+            &format!("source/{report}.ncu-rep.xz"),
+            &SourceOptions::default(),
+        );
+        for kernel in ["inline_chain", "plain_copy"] {
+            let view = views
+                .iter()
+                .find(|v| v.kernel.starts_with(kernel))
+                .expect("kernel");
+            let what = format!("{report} {kernel}");
+            check_instructions(
+                view,
+                &export(&format!("source/{report}.{kernel}.source_sass.csv")),
+                &what,
+            );
+            check_lines(
+                view,
+                &export(&format!("source/{report}.{kernel}.source_cuda_sass.csv")),
+                &what,
+            );
+        }
+        // inl.cu: `poly` (line 10) is inlined into `load_and_poly` (line 16), itself inlined at
+        // line 27; code of line 10 called from line 16 counts for both lines.
+        let chain = views
+            .iter()
+            .find(|v| v.kernel.starts_with("inline_chain"))
+            .expect("kernel");
+        let line = |n: u32| chain.lines.iter().find(|l| l.line == n).expect("line");
+        let shared = line(10)
+            .instructions
+            .iter()
+            .filter(|i| line(16).instructions.contains(i))
+            .count();
+        assert!(
+            shared > 0,
+            "{report}: no code of poly() attributed to its call site"
+        );
+    }
+}
+
+#[test]
+fn source_text_is_found_through_a_source_folder() {
+    // inl_nosrc records /opt/sightline-fixture/src/inl.cu and holds no source text.
+    let recorded = "/opt/sightline-fixture/src/inl.cu";
+    if std::path::Path::new(recorded).exists() {
+        return; // the recorded path itself would be found
+    }
+    let bare = views("source/inl_nosrc.ncu-rep.xz", &SourceOptions::default());
+    let chain = bare
+        .iter()
+        .find(|v| v.kernel.starts_with("inline_chain"))
+        .expect("kernel");
+    assert_eq!(chain.files[0].path, recorded);
+    assert_eq!(chain.files[0].origin, TextOrigin::Missing);
+    assert!(
+        chain.notes.iter().any(|n| n.contains("--source-dir")),
+        "{:?}",
+        chain.notes
+    );
+
+    let options = SourceOptions {
+        source_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")],
+        ..SourceOptions::default()
+    };
+    let found = views("source/inl_nosrc.ncu-rep.xz", &options);
+    let chain = found
+        .iter()
+        .find(|v| v.kernel.starts_with("inline_chain"))
+        .expect("kernel");
+    let TextOrigin::Disk(path) = &chain.files[0].origin else {
+        panic!("not found on disk: {:?}", chain.files[0].origin);
+    };
+    assert!(path.ends_with("source/inl.cu"), "{path}");
+    // The text equals what ncu printed when the file was in place.
+    let cuda = export("source/inl_nosrc.inline_chain.source_cuda_sass.csv");
+    for row in &cuda.lines[0].lines {
+        assert_eq!(
+            chain.files[0].line_text(row.line).map(str::trim),
+            Some(row.source.trim())
+        );
+    }
+}
+
+#[test]
+fn sass_text_from_nvdisasm_output_reads_as_ncu_prints_it() {
+    let text = String::from_utf8(fixture_bytes("source/inl.nvdisasm_code.txt")).expect("utf-8");
+    for (kernel, mangled) in [
+        ("inline_chain", "_Z12inline_chainPKfPfi"),
+        ("plain_copy", "_Z10plain_copyPKfPfi"),
+    ] {
+        let listing = &export(&format!("source/inl_src.{kernel}.source_sass.csv")).sass[0];
+        let base = listing.rows[0].address;
+        let ours = sightline::parse::sass::function_sass(&text, &format!(".text.{mangled}"), base);
+        assert_eq!(ours.len(), listing.rows.len(), "{kernel}");
+        for ((offset, sass), row) in ours.iter().zip(&listing.rows) {
+            assert_eq!(base + offset, row.address);
+            assert_eq!(sass, &row.sass, "{kernel} at {:#x}", row.address);
+        }
+    }
+}
+
+#[test]
+fn sass_text_imported_from_an_export_lands_on_its_instructions() {
+    // Both kernels' CUDA lines with the SASS under them, in one export.
+    let all = export("source/inl_src.all.source_cuda_sass.csv");
+    assert_eq!(all.lines.len(), 2);
+    let options = SourceOptions {
+        sass: all.sass_by_address(),
+        ..SourceOptions::default()
+    };
+    let views = views("source/inl_src.ncu-rep.xz", &options);
+    for view in &views {
+        let name = view
+            .kernel
+            .split('(')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let listing = &export(&format!("source/inl_src.{name}.source_sass.csv")).sass[0];
+        // Every instruction that sits under a line has the text ncu's own listing shows.
+        let mut with_text = 0;
+        for (ins, row) in view.instructions.iter().zip(&listing.rows) {
+            if let Some(text) = &ins.sass {
+                assert_eq!(text, &row.sass, "{name} at {:#x}", ins.address);
+                with_text += 1;
+            } else {
+                assert!(
+                    ins.lines.is_empty(),
+                    "{name} at {:#x}: no text",
+                    ins.address
+                );
+            }
+        }
+        assert!(with_text > 10, "{name}: {with_text}");
+        assert!(
+            !view.notes.iter().any(|n| n.contains("SASS")),
+            "{:?}",
+            view.notes
+        );
+    }
+}
+
+#[test]
+fn without_sass_text_the_page_says_how_to_get_it() {
+    let views = views("source/inl_src.ncu-rep.xz", &SourceOptions::default());
+    for v in &views {
+        assert!(v.instructions.iter().all(|i| i.sass.is_none()));
+        assert!(
+            v.notes.iter().any(|n| n.contains("--sass-csv")),
+            "{:?}",
+            v.notes
+        );
+    }
+}
+
+#[test]
+fn the_app_reads_the_source_page_from_the_report_file() {
+    let dir = temp_dir("source-page");
+    let path = fixture_file(&dir, "source/inl_src.ncu-rep.xz");
+    let report = sightline::parse::load_path(&path).expect("report");
+    let expected = views("source/inl_src.ncu-rep.xz", &SourceOptions::default());
+    for (r, want) in report.results.iter().zip(&expected) {
+        let got =
+            sightline::app::source_page::load(Some(&path), r, Default::default()).expect("view");
+        assert_eq!(got.instructions.len(), want.instructions.len());
+        assert_eq!(got.lines, want.lines);
+    }
+    // A text export holds no per-instruction metrics: the page says what it needs.
+    let text = dir.join("details.txt");
+    std::fs::write(&text, fixture_bytes("source/inl_src.details.txt")).expect("write");
+    let report = sightline::parse::load_path(&text).expect("text report");
+    let err =
+        sightline::app::source_page::load(Some(&text), &report.results[0], Default::default())
+            .expect_err("no view");
+    assert!(err.contains(".ncu-rep"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ptx_text_equals_ncus_ptx_export_line_by_line() {
+    for report in ["inl_src", "inl_nosrc"] {
+        let views = views(
+            &format!("source/{report}.ncu-rep.xz"),
+            &SourceOptions::default(),
+        );
+        assert_eq!(views.len(), 2, "{report}");
+        for view in &views {
+            let name = view.kernel.split('(').next().unwrap_or_default();
+            let rel = format!("source/{report}.{name}.source_ptx.csv");
+            let bytes = fixture_bytes(&rel);
+            let mut reader = csv::ReaderBuilder::new()
+                .has_headers(true)
+                .from_reader(bytes.as_slice());
+            let rows: Vec<(String, String)> = reader
+                .records()
+                .map(|r| {
+                    let r = r.unwrap_or_else(|e| panic!("{rel}: {e}"));
+                    (r[0].to_string(), r[1].to_string())
+                })
+                .collect();
+            assert!(rows.len() > 100, "{rel}: {} rows", rows.len());
+            assert_eq!(view.ptx.len(), rows.len(), "{rel}");
+            for (i, (ours, (number, theirs))) in view.ptx.iter().zip(&rows).enumerate() {
+                assert_eq!(number, &(i + 1).to_string(), "{rel}");
+                assert_eq!(ours, theirs, "{rel} line {number}");
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SASS from the real nvdisasm, found where pip puts it.
+
+/// The virtual environment holding pip's `nvidia-cuda-nvdisasm` (`scripts/test.sh` makes it and
+/// names it in `SIGHTLINE_TEST_VENV`; an active environment's `VIRTUAL_ENV` works too).
+fn nvdisasm_venv() -> PathBuf {
+    let venv = std::env::var_os("SIGHTLINE_TEST_VENV")
+        .or_else(|| std::env::var_os("VIRTUAL_ENV"))
+        .map(PathBuf::from)
+        .expect(
+            "no virtual environment with nvdisasm: run scripts/test.sh, or \
+             `python3 -m venv V && V/bin/pip install nvidia-cuda-nvdisasm` and set \
+             SIGHTLINE_TEST_VENV=V",
+        );
+    let has_tool = std::fs::read_dir(venv.join("lib"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|python| {
+            std::fs::read_dir(python.path().join("site-packages/nvidia"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|cu| cu.path().join("bin/nvdisasm").is_file())
+        });
+    assert!(has_tool, "{}: no nvidia/cu*/bin/nvdisasm", venv.display());
+    venv
+}
+
+/// `sightline source --json FILE` run the way a user with nvdisasm from pip runs it: the
+/// environment active (`VIRTUAL_ENV`), nvdisasm not on PATH, no cache of earlier runs.
+fn source_json_with_pip_nvdisasm(
+    file: &std::path::Path,
+    venv: &std::path::Path,
+) -> serde_json::Value {
+    let cache = temp_dir("nvdisasm_cache");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["source", "--json"])
+        .arg(file)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("VIRTUAL_ENV", venv)
+        .env("HOME", &cache)
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .expect("sightline runs");
+    let _ = std::fs::remove_dir_all(&cache);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; stderr: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// The results of a `source --json` document that have a Source page.
+fn source_pages(doc: &serde_json::Value) -> Vec<&serde_json::Value> {
+    doc["reports"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|r| r["results"].as_array().into_iter().flatten())
+        .filter(|r| r.get("error").is_none())
+        .collect()
+}
+
+/// Text with runs of whitespace as one space.
+fn squeezed(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn sass_from_pip_nvdisasm_equals_ncus_export_for_every_kernel() {
+    let venv = nvdisasm_venv();
+    let dir = temp_dir("pip_nvdisasm");
+    let mut cases: Vec<(String, String)> = KERNELS_FULL
+        .iter()
+        .map(|k| {
+            (
+                "h100/kernels_full.ncu-rep.xz".into(),
+                format!("source/kernels_full/{k}.source_sass.csv"),
+            )
+        })
+        .collect();
+    for report in ["inl_src", "inl_nosrc"] {
+        for kernel in ["inline_chain", "plain_copy"] {
+            cases.push((
+                format!("source/{report}.ncu-rep.xz"),
+                format!("source/{report}.{kernel}.source_sass.csv"),
+            ));
+        }
+    }
+    let mut docs = std::collections::HashMap::new();
+    let mut checked = 0;
+    for (report, sass_export) in &cases {
+        let doc = docs
+            .entry(report.clone())
+            .or_insert_with(|| source_json_with_pip_nvdisasm(&fixture_file(&dir, report), &venv));
+        let listing = &export(sass_export).sass[0];
+        let page = source_pages(doc)
+            .into_iter()
+            .find(|p| p["kernel"] == listing.kernel.as_str())
+            .unwrap_or_else(|| panic!("{report}: no Source page of {}", listing.kernel));
+        let ours: std::collections::HashMap<&str, &str> = page["instructions"]
+            .as_array()
+            .expect("instructions")
+            .iter()
+            .map(|i| {
+                (
+                    i["address"].as_str().unwrap_or(""),
+                    i["sass"].as_str().unwrap_or(""),
+                )
+            })
+            .collect();
+        assert_eq!(ours.len(), listing.rows.len(), "{sass_export}");
+        for row in &listing.rows {
+            let address = format!("0x{:x}", row.address);
+            assert_eq!(
+                ours.get(address.as_str()).map(|s| squeezed(s)),
+                Some(squeezed(&row.sass)),
+                "{sass_export} at {address}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked} instructions");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sass_from_pip_nvdisasm_for_every_public_report_with_a_cubin() {
+    let venv = nvdisasm_venv();
+    let public = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/public");
+    let mut reports: Vec<PathBuf> = std::fs::read_dir(&public)
+        .unwrap_or_else(|e| panic!("{}: {e}", public.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".ncu-rep.xz"))
+        .collect();
+    reports.sort();
+    let dir = temp_dir("pip_nvdisasm_public");
+    let (mut with_pages, mut instructions) = (0, 0);
+    for xz in &reports {
+        let raw = std::fs::read(xz).expect("read");
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut xz2::read::XzDecoder::new(&raw[..]), &mut bytes)
+            .expect("xz");
+        let file = dir.join(
+            xz.file_name()
+                .expect("name")
+                .to_string_lossy()
+                .trim_end_matches(".xz"),
+        );
+        std::fs::write(&file, &bytes).expect("write");
+        // Only reports that carry the module's cubin can be disassembled.
+        if CodeIndex::new(&bytes).map_or(true, |c| c.modules.iter().all(|m| m.cubin.is_none())) {
+            continue;
+        }
+        let doc = source_json_with_pip_nvdisasm(&file, &venv);
+        for page in source_pages(&doc) {
+            let kernel = page["kernel"].as_str().unwrap_or("");
+            let notes = page["notes"].to_string();
+            // A function whose module the report does not carry has no code to disassemble.
+            if notes.contains("holds no module for this function") {
+                continue;
+            }
+            assert!(
+                !notes.contains("No SASS"),
+                "{}: {kernel}: {notes}",
+                xz.display()
+            );
+            for i in page["instructions"].as_array().into_iter().flatten() {
+                let sass = i["sass"].as_str().unwrap_or("");
+                assert!(
+                    !sass.trim().is_empty(),
+                    "{}: {kernel} at {}: no SASS",
+                    xz.display(),
+                    i["address"]
+                );
+                instructions += 1;
+            }
+            with_pages += 1;
+        }
+    }
+    println!("{with_pages} Source pages, {instructions} instructions with SASS");
+    assert!(with_pages > 0 && instructions > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,859 @@
+//! Comparison in the desktop app, driven headless with egui_kittest: baselines set from the
+//! header and the results table's context menu, shown, hidden and kept across restarts; the
+//! side-by-side view (Δ, Δ%, verdict, several baselines with z); report vs report (matched
+//! kernels, context warnings, a row opening the pair); CSV and Markdown export; arrows on the
+//! roofline; Ctrl+wheel over a plot; image snapshots of both comparison views.
+
+use crate::common;
+
+use common::app_harness::{
+    AppHarness, MemoryStorage, WINDOW, assert_in_row, assert_label, assert_label_containing,
+    assert_labels, harness_with, has_label, in_row, open_in_order, open_pair, options, settle_ok,
+    show_page, until_compared,
+};
+use common::{
+    TruthResult, fixture_bytes, fixture_file, fixture_path, load_fixture, load_truth, temp_dir,
+};
+use egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT, Queryable};
+use sightline::analysis::compare::{DiffOptions, diff_reports, export};
+use sightline::app::workspace::{ReportId, ResultRef};
+use sightline::model::names;
+use sightline::parse::load_path;
+use sightline::ui::{Command, OpenRequest, PageId, SightlineApp, pages::roofline};
+
+const BASIC: &str = "h100/kernels_basic.details.txt";
+const FULL: &str = "h100/kernels_full.details.txt";
+const BASIC_NAME: &str = "kernels_basic.details.txt";
+const FULL_NAME: &str = "kernels_full.details.txt";
+/// Result indices (and IDs) of the run.
+const MATMUL_NAIVE: usize = 3;
+const MATMUL_TILED: usize = 4;
+
+/// The basic and the full text report of the run, in that order.
+fn open_both(snapshots: bool) -> AppHarness {
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    open_in_order(app, &[fixture_path(BASIC), fixture_path(FULL)], snapshots)
+}
+
+/// The open report of that name.
+fn report_id(h: &AppHarness, name: &str) -> ReportId {
+    h.state()
+        .workspace()
+        .reports()
+        .iter()
+        .find(|r| r.name == name)
+        .unwrap_or_else(|| panic!("{name} is not open"))
+        .id
+}
+
+fn result_at(h: &AppHarness, report: &str, index: usize) -> ResultRef {
+    ResultRef {
+        report: report_id(h, report),
+        index,
+    }
+}
+
+fn select(h: &mut AppHarness, at: ResultRef) {
+    h.state_mut().select(Some(at));
+    h.run();
+}
+
+/// Selects a result and makes it a baseline with the header's button.
+fn set_baseline_from_header(h: &mut AppHarness, at: ResultRef) {
+    select(h, at);
+    h.get_by_role_and_label(Role::Button, "Set as baseline")
+        .click();
+    h.run();
+}
+
+/// Selects a result of the report named `report`.
+fn select_in(h: &mut AppHarness, report: &str, index: usize) {
+    let at = result_at(h, report, index);
+    select(h, at);
+}
+
+/// Selects a result of the report named `report` and makes it a baseline from its header.
+fn baseline_in(h: &mut AppHarness, report: &str, index: usize) {
+    let at = result_at(h, report, index);
+    set_baseline_from_header(h, at);
+}
+
+/// The duration of a result as parsed.
+fn duration(report: &str, index: usize) -> f64 {
+    load_fixture(report).results[index]
+        .number(names::DURATION)
+        .expect("a duration")
+}
+
+/// Δ% as ncu prints it: (current − base) / base × 100.
+fn pct(base: f64, current: f64) -> f64 {
+    (current - base) / base.abs() * 100.0
+}
+
+/// The text the app put on the clipboard in the last frame.
+fn copied_text(h: &AppHarness) -> String {
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .expect("text copied to the clipboard")
+}
+
+#[test]
+fn side_by_side_shows_the_duration_change_and_its_verdict() {
+    let mut h = open_both(false);
+    let naive = result_at(&h, BASIC_NAME, MATMUL_NAIVE);
+    set_baseline_from_header(&mut h, naive);
+    let baselines = h.state().baselines();
+    assert_eq!(baselines.len(), 1);
+    assert_eq!(baselines[0].attached, Some(naive));
+    assert_eq!(baselines[0].kernel, "matmul_naive");
+    assert_eq!(baselines[0].result_id, 3);
+    // The baseline's header says so and offers to remove it.
+    assert_label(&h, "Remove baseline");
+
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, PageId::Compare);
+    let expected = format!(
+        "{:+.2}%",
+        pct(duration(BASIC, MATMUL_NAIVE), duration(FULL, MATMUL_TILED))
+    );
+    assert!(expected.starts_with("-4"), "tiled is faster: {expected}");
+    assert_in_row(&h, "Duration", &expected);
+    // Two different kernels: the change is shown, but no verdict.
+    assert!(!in_row(&h, "Duration", "better"));
+    assert_label_containing(&h, "Different kernels: matmul_naive · ID 3");
+    assert_label_containing(&h, "their changes are shown without a verdict");
+    assert_label_containing(&h, &format!(": {expected} · "));
+    // Both sides' names, the section-set warning of the two reports and the launch shapes.
+    assert_label_containing(&h, "the section sets differ");
+    assert_label_containing(&h, "grid changed: (64, 64, 1) → (32, 32, 1)");
+    // Why it changed: rules that fired only for matmul_tiled, in sections both sides list.
+    assert_label(&h, "Why it changed");
+    assert_labels(
+        &h,
+        &[
+            "matmul_naive · ID 3 (kernels_basic.details.txt)",
+            "matmul_tiled<32> · ID 4 (kernels_full.details.txt)",
+            // SOL bars and occupancy of both.
+            "Compute (SM) Throughput",
+            "Theoretical Occupancy",
+            // A metric both have unchanged goes away with "Changed only"; Duration stays.
+            "Function Cache Configuration",
+        ],
+    );
+    h.get_by_label("Changed only").click();
+    h.run();
+    assert!(h.state().settings().compare_changed_only);
+    assert!(!has_label(&h, "Function Cache Configuration"));
+    assert_in_row(&h, "Duration", &expected);
+}
+
+#[test]
+fn several_baselines_give_the_change_against_their_mean_and_z() {
+    let mut h = open_both(false);
+    let basic_naive = result_at(&h, BASIC_NAME, MATMUL_NAIVE);
+    let full_naive = result_at(&h, FULL_NAME, MATMUL_NAIVE);
+    set_baseline_from_header(&mut h, basic_naive);
+    // The second one from the results table's context menu: of the two matmul_naive rows
+    // (above the header that names the selected result), the lower one.
+    h.state_mut().filter_mut().push_str("matmul_naive");
+    h.run();
+    let mut labels: Vec<_> = h.query_all_by_label("matmul_naive").collect();
+    labels.sort_by(|a, b| a.rect().top().total_cmp(&b.rect().top()));
+    assert!(labels.len() >= 3, "two rows and the header");
+    labels[1].click_secondary();
+    h.run();
+    // The right-click selected that row, so its header offers "Set as baseline" too: the
+    // menu's button is the one up by the row.
+    h.query_all_by_role_and_label(Role::Button, "Set as baseline")
+        .min_by(|a, b| a.rect().top().total_cmp(&b.rect().top()))
+        .expect("the menu's button")
+        .click();
+    h.run();
+    let attached: Vec<Option<ResultRef>> =
+        h.state().baselines().iter().map(|b| b.attached).collect();
+    assert_eq!(attached, vec![Some(basic_naive), Some(full_naive)]);
+    assert_ne!(
+        h.state().baselines()[0].color,
+        h.state().baselines()[1].color
+    );
+
+    h.state_mut().filter_mut().clear();
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, PageId::Compare);
+    let (b1, b2) = (duration(BASIC, MATMUL_NAIVE), duration(FULL, MATMUL_NAIVE));
+    let c = duration(FULL, MATMUL_TILED);
+    let mean = (b1 + b2) / 2.0;
+    let all_mean = (b1 + b2 + c) / 3.0;
+    let sd =
+        (((b1 - all_mean).powi(2) + (b2 - all_mean).powi(2) + (c - all_mean).powi(2)) / 3.0).sqrt();
+    let z = (c - all_mean) / sd;
+    let cell = format!("({:+.2}%, z={z:.2})", pct(mean, c));
+    assert_label_containing(&h, &cell);
+    assert_label_containing(&h, "(mean of 2 baselines)");
+    // matmul_tiled against two matmul_naive: two versions under different names, so the mean
+    // covers both and says why.
+    assert_label(
+        &h,
+        "No baseline is of the same kernel as the current result: the mean covers them all.",
+    );
+}
+
+#[test]
+fn baselines_of_other_kernels_stay_out_of_the_mean() {
+    const VECTOR_ADD: usize = 0;
+    const VECTOR_ADD_AGAIN: usize = 1;
+    let mut h = open_both(false);
+    baseline_in(&mut h, BASIC_NAME, VECTOR_ADD);
+    baseline_in(&mut h, FULL_NAME, VECTOR_ADD);
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    assert_eq!(h.state().baselines().len(), 3);
+    select_in(&mut h, FULL_NAME, VECTOR_ADD_AGAIN);
+    show_page(&mut h, PageId::Compare);
+    let (b1, b2) = (duration(BASIC, VECTOR_ADD), duration(FULL, VECTOR_ADD));
+    let c = duration(FULL, VECTOR_ADD_AGAIN);
+    let mean = (b1 + b2) / 2.0;
+    let all_mean = (b1 + b2 + c) / 3.0;
+    let sd =
+        (((b1 - all_mean).powi(2) + (b2 - all_mean).powi(2) + (c - all_mean).powi(2)) / 3.0).sqrt();
+    let z = if sd > 0.0 { (c - all_mean) / sd } else { 0.0 };
+    assert_label_containing(&h, &format!("({:+.2}%, z={z:.2})", pct(mean, c)));
+    assert_label_containing(&h, "(mean of 2 of 3 baselines, those of the same kernel)");
+    assert_label(
+        &h,
+        &format!("Other kernels, not in the mean: matmul_naive · ID {MATMUL_NAIVE}."),
+    );
+}
+
+#[test]
+fn baselines_hide_show_and_remove() {
+    let mut h = open_both(false);
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, PageId::Compare);
+    assert_label(&h, "matmul_naive · ID 3 (kernels_basic.details.txt)");
+    // The list on the left hides it...
+    h.get_by_role_and_label(Role::CheckBox, "matmul_naive · ID 3")
+        .click();
+    h.run();
+    assert!(!h.state().baselines()[0].visible);
+    assert_label(&h, "No baseline to compare with.");
+    assert!(!has_label(
+        &h,
+        "matmul_naive · ID 3 (kernels_basic.details.txt)"
+    ));
+    // ...shows it again...
+    h.get_by_role_and_label(Role::CheckBox, "matmul_naive · ID 3")
+        .click();
+    h.run();
+    assert!(h.state().baselines()[0].visible);
+    assert_label(&h, "matmul_naive · ID 3 (kernels_basic.details.txt)");
+    // ...and removes it.
+    h.get_by_label("Remove baseline matmul_naive · ID 3")
+        .click();
+    h.run();
+    assert!(h.state().baselines().is_empty());
+    assert_label(&h, "No baseline to compare with.");
+    // Closing the report of a baseline keeps it (by file) until it is removed.
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    h.get_by_label(&format!("Close {BASIC_NAME}")).click();
+    h.run();
+    assert_eq!(h.state().baselines().len(), 1);
+    assert_eq!(h.state().baselines()[0].attached, None);
+    assert_label(&h, &format!("{BASIC_NAME} is not open"));
+}
+
+#[test]
+fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
+    let mut h = open_both(false);
+    select_in(&mut h, FULL_NAME, 0);
+    show_page(&mut h, PageId::ReportDiff);
+    assert_label(&h, "13 kernels matched");
+    assert_label(&h, "0 only in the baseline report");
+    assert_label(&h, "0 only in the current report");
+    assert_label_containing(
+        &h,
+        "the section sets differ (4 sections in base, 14 in current",
+    );
+    // Sorted by impact: conv2d_naive lost the most time (956.61 us → 961.25 us), before
+    // matmul_tiled (770 ns won).
+    let conv = "conv2d_naive(const float *, const float *, float *, int, int, int, int)";
+    let tiled = "void matmul_tiled<32>(const float *, const float *, float *, int)";
+    assert!(h.get_by_label(conv).rect().top() < h.get_by_label(tiled).rect().top());
+    let expected = format!(
+        "{:+.2}%",
+        pct(duration(BASIC, MATMUL_TILED), duration(FULL, MATMUL_TILED))
+    );
+    assert_in_row(&h, tiled, &expected);
+    assert_in_row(&h, "4→4", tiled);
+    // A click opens the pair side by side.
+    h.get_by_label(tiled).click();
+    h.step();
+    until_compared(&mut h);
+    assert_eq!(h.state().settings().page, PageId::Compare);
+    assert_eq!(
+        h.state().selection(),
+        Some(result_at(&h, FULL_NAME, MATMUL_TILED))
+    );
+    assert_label(&h, "Pair picked in the report comparison.");
+    assert_in_row(&h, "Duration", &expected);
+    assert_label(&h, "matmul_tiled<32> · ID 4 (kernels_full.details.txt)");
+    // Another selection goes back to the (here: no) baselines.
+    select_in(&mut h, FULL_NAME, 0);
+    assert_label(&h, "No baseline to compare with.");
+}
+
+/// The newer run opened first: Report vs report still takes the older capture as its baseline
+/// (so the kernel that got 11x faster reads as better), says why, and a swap is kept for that
+/// pair of files.
+#[test]
+fn report_vs_report_takes_the_older_capture_as_baseline() {
+    let dir = temp_dir("report_vs_report_direction");
+    let before = fixture_file(&dir, "pair/before.ncu-rep.xz");
+    let after = fixture_file(&dir, "pair/after.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[after.clone(), before.clone()], false);
+    assert_eq!(h.state().workspace().reports()[0].name, "after.ncu-rep");
+    select_in(&mut h, "after.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    assert_label_containing(&h, "Baseline report: it was captured first");
+    // saxpy_strided: 185.44 us in the older run, 16.35 us in the newer one.
+    let saxpy = "saxpy_strided(float, const float *, float *, int)";
+    let expected = format!(
+        "{:+.2}%",
+        pct(
+            duration("pair/before.ncu-rep.xz", 1),
+            duration("pair/after.ncu-rep.xz", 1)
+        )
+    );
+    assert!(expected.starts_with('-'), "{expected}");
+    assert_in_row(&h, saxpy, &expected);
+    // The comparison shown can be saved as the page `diff --format html` writes.
+    assert_label(&h, "Save HTML…");
+    // A swap is the user's choice, kept for these two files.
+    h.get_by_label("Swap").click();
+    h.step();
+    until_compared(&mut h);
+    assert_label_containing(&h, "Baseline report: as chosen");
+    let orders = &h.state().settings().report_orders;
+    assert_eq!(orders.len(), 1);
+    assert!(orders[0].base.ends_with("after.ncu-rep"), "{orders:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two native reports read on demand: the Report vs report page compares them pair by pair
+/// without leaving their bodies decoded, and its CSV still lists every metric of every pair.
+#[test]
+fn report_vs_report_of_reports_read_on_demand_leaves_no_body_decoded() {
+    let dir = temp_dir("report_vs_report_on_demand");
+    let before = fixture_file(&dir, "pair/before.ncu-rep.xz");
+    let after = fixture_file(&dir, "pair/after.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[before.clone(), after.clone()], false);
+    let decoded = |h: &AppHarness| -> usize {
+        h.state()
+            .workspace()
+            .reports()
+            .iter()
+            .map(|r| r.report.decoded_bodies())
+            .sum()
+    };
+    select_in(&mut h, "after.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    assert_label(&h, "7 kernels matched");
+    // At most the results selected so far (the Details page showed them), not the 9 + 9
+    // results compared.
+    assert!(decoded(&h) <= 2, "{} bodies decoded", decoded(&h));
+    h.get_by_label("Copy CSV").click();
+    h.step();
+    let csv = copied_text(&h);
+    let opts = DiffOptions {
+        threshold_pct: h.state().settings().threshold_pct(),
+        metrics: None,
+    };
+    let (b, c) = (load_path(&before).unwrap(), load_path(&after).unwrap());
+    let whole = diff_reports(&b, &c, &opts);
+    assert_eq!(csv, export::to_csv(&whole));
+    assert!(
+        csv.lines().count() > 7 * 100,
+        "{} lines",
+        csv.lines().count()
+    );
+    assert!(decoded(&h) <= 2, "{} bodies decoded", decoded(&h));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_pair_made_by_hand_is_respected_saved_and_removed() {
+    let files = [fixture_path(BASIC), fixture_path(FULL)];
+    let app = SightlineApp::new(None, options(Vec::new(), true));
+    let mut h = open_in_order(app, &files, false);
+    select_in(&mut h, FULL_NAME, 0);
+    show_page(&mut h, PageId::ReportDiff);
+    // The two vector_add launches pair in order; pair the first baseline launch with the
+    // second current one from the row's context menu.
+    assert_label(&h, "0→0");
+    assert!(!has_label(&h, "0→1"));
+    h.get_by_label("0→0").click_secondary();
+    h.run();
+    h.get_by_label("Pair with…").click();
+    h.run();
+    h.get_by_label("ID 1 · vector_add").click();
+    h.step();
+    until_compared(&mut h);
+    let pairs = h.state().settings().manual_pairs.clone();
+    assert_eq!(pairs.len(), 1);
+    assert_eq!(
+        (pairs[0].base.result_id, pairs[0].current.result_id),
+        (0, 1)
+    );
+    let from = |p: &Option<std::path::PathBuf>, name: &str| {
+        p.as_deref()
+            .is_some_and(|p| p.is_absolute() && p.ends_with(name))
+    };
+    assert!(from(&pairs[0].base.path, BASIC_NAME));
+    assert!(from(&pairs[0].current.path, FULL_NAME));
+    assert_eq!(h.state().settings().to_save().manual_pairs, pairs);
+    assert_label(&h, "Paired by hand: baseline ID 0 with current ID 1");
+    assert_label(&h, "0→1");
+    assert!(!has_label(&h, "0→0"));
+    assert_label(&h, "13 kernels matched");
+    // Kept across a restart, by file and result ID.
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+    let restored = SightlineApp::new(Some(&storage), options(Vec::new(), true));
+    let mut h = open_in_order(restored, &files, false);
+    assert_eq!(h.state().settings().manual_pairs, pairs);
+    select_in(&mut h, FULL_NAME, 0);
+    show_page(&mut h, PageId::ReportDiff);
+    assert_label(&h, "0→1");
+    // Removed, the matching pairs the launches in order again.
+    h.get_by_label("Remove").click();
+    h.step();
+    until_compared(&mut h);
+    assert!(h.state().settings().manual_pairs.is_empty());
+    assert_label(&h, "0→0");
+    assert!(!has_label(&h, "0→1"));
+}
+
+/// The integer template argument of an oracle launch, read from its mangled name
+/// (`_Z6matmulILi16EEvPKfS1_Pfi` gives `<16>`).
+fn truth_template_args(t: &TruthResult) -> Option<String> {
+    let rest = &t.mangled[t.mangled.find("ILi")? + 3..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    (!digits.is_empty() && rest[digits.len()..].starts_with('E')).then(|| format!("<{digits}>"))
+}
+
+/// The oracle of the before/after pair.
+fn pair_truth() -> (Vec<TruthResult>, Vec<TruthResult>) {
+    (
+        load_truth("pair/before.truth.json.xz"),
+        load_truth("pair/after.truth.json.xz"),
+    )
+}
+
+#[test]
+fn report_vs_report_shows_the_totals_and_what_changed_in_a_pair() {
+    let dir = temp_dir("pair_totals");
+    let mut h = open_pair(&dir);
+    select_in(&mut h, "after.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    let (before, after) = pair_truth();
+    let ns = |t: &TruthResult| t.number(names::DURATION);
+    let text = |v: f64| sightline::model::units::format_value(v, "ns");
+    // fixtures/pair/README.md: base 4 (histogram_old) and 7 (normalize) only in base, current
+    // 4 (bias_relu) and 7 (normalize_rows) only in current; the other seven pair by place.
+    assert_label(&h, "7 kernels matched");
+    assert_label(
+        &h,
+        &format!(
+            "Only in base (2 removed): {}",
+            text(ns(&before[4]) + ns(&before[7]))
+        ),
+    );
+    assert_label(
+        &h,
+        &format!(
+            "Only in current (2 added): {}",
+            text(ns(&after[4]) + ns(&after[7]))
+        ),
+    );
+    let (all_before, all_after) = (
+        before.iter().map(ns).sum::<f64>(),
+        after.iter().map(ns).sum::<f64>(),
+    );
+    assert_label_containing(
+        &h,
+        &format!(
+            "Net (whole report): {} → {} (",
+            text(all_before),
+            text(all_after)
+        ),
+    );
+    // matmul<16> with 16x16 blocks became matmul<32> with 32x32 blocks: labelled on its row.
+    let (ta, tb) = (
+        truth_template_args(&before[2]).expect("matmul<16>"),
+        truth_template_args(&after[2]).expect("matmul<32>"),
+    );
+    assert_eq!((ta.as_str(), tb.as_str()), ("<16>", "<32>"));
+    assert_label_containing(&h, &format!("template args changed: {ta} → {tb}"));
+    let block = |t: &TruthResult, p: &str| {
+        ["x", "y", "z"]
+            .map(|d| t.number(&format!("launch__{p}_dim_{d}")).to_string())
+            .join(", ")
+    };
+    assert_label_containing(
+        &h,
+        &format!(
+            "block changed: ({}) → ({})",
+            block(&before[2], "block"),
+            block(&after[2], "block")
+        ),
+    );
+    assert_label_containing(
+        &h,
+        &format!(
+            "grid changed: ({}) → ({})",
+            block(&before[3], "grid"),
+            block(&after[3], "grid")
+        ),
+    );
+}
+
+#[test]
+fn report_vs_report_compares_the_first_opened_report_against_the_next_by_default() {
+    // Opened before, then after, with a result of "before" selected (as after opening): the
+    // page compares before (baseline) → after (current), not the other way round.
+    let dir = temp_dir("pair_default_sides");
+    let mut h = open_pair(&dir);
+    select_in(&mut h, "before.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    let (before, after) = pair_truth();
+    let ns = |t: &TruthResult| t.number(names::DURATION);
+    let text = |v: f64| sightline::model::units::format_value(v, "ns");
+    // fixtures/pair/README.md: base 4 and 7 are only in "before", 4 and 7 only in "after".
+    assert_label(
+        &h,
+        &format!(
+            "Only in base (2 removed): {}",
+            text(ns(&before[4]) + ns(&before[7]))
+        ),
+    );
+    assert_label(
+        &h,
+        &format!(
+            "Only in current (2 added): {}",
+            text(ns(&after[4]) + ns(&after[7]))
+        ),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Rules that point at a problem (warning or optimisation messages) in an oracle launch.
+fn truth_problem_rules(t: &TruthResult) -> std::collections::BTreeSet<String> {
+    t.rules
+        .iter()
+        .filter(|r| matches!(r["rule_message"]["type"].as_i64(), Some(2 | 4)))
+        .filter_map(|r| r["rule_identifier"].as_str().map(str::to_string))
+        .collect()
+}
+
+/// Opens the pair's row of the report comparison whose kernel name starts with `function(`.
+fn open_pair_row(h: &mut AppHarness, function: &str) {
+    show_page(h, PageId::ReportDiff);
+    let prefix = format!("{function}(");
+    h.query_all_by_label_contains(&prefix)
+        .find(|n| {
+            n.accesskit_node()
+                .value()
+                .is_some_and(|l| l.starts_with(&prefix))
+        })
+        .unwrap_or_else(|| panic!("no row of {function}"))
+        .click();
+    until_compared(h);
+    assert_eq!(h.state().settings().page, PageId::Compare);
+}
+
+#[test]
+fn why_it_changed_lists_the_causes_the_oracle_shows() {
+    let dir = temp_dir("pair_why");
+    let mut h = open_pair(&dir);
+    select_in(&mut h, "after.ncu-rep", 0);
+    let (before, after) = pair_truth();
+    let bytes = |v: f64| sightline::app::format::value_text(v, "byte");
+    let count = |v: f64| sightline::model::units::format_value(v, "inst");
+
+    // saxpy_strided (launch 1) got faster: the uncoalesced-access rule stops firing and L1
+    // moves fewer bytes.
+    open_pair_row(&mut h, "saxpy_strided");
+    assert_label(&h, "Why it changed");
+    let gone = truth_problem_rules(&before[1]);
+    assert!(gone.contains("UncoalescedGlobalAccess"), "{gone:?}");
+    assert!(!truth_problem_rules(&after[1]).contains("UncoalescedGlobalAccess"));
+    assert_label_containing(&h, "rule UncoalescedGlobalAccess no longer fires");
+    let l1 = |t: &TruthResult| {
+        [
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+        ]
+        .iter()
+        .map(|k| t.number(k))
+        .sum::<f64>()
+            * 32.0
+    };
+    let (x, y) = (l1(&before[1]), l1(&after[1]));
+    assert_label(
+        &h,
+        &format!(
+            "L1 traffic: {} → {} ({:+.1}%)",
+            bytes(x),
+            bytes(y),
+            pct(x, y)
+        ),
+    );
+
+    // blur (launch 6) got slower: radius 2 → 8 executes more instructions.
+    select_in(&mut h, "after.ncu-rep", 0);
+    open_pair_row(&mut h, "blur");
+    let inst = |t: &TruthResult| t.number("smsp__inst_executed.sum");
+    let (x, y) = (inst(&before[6]), inst(&after[6]));
+    assert!(y > x);
+    assert_label(
+        &h,
+        &format!(
+            "instructions executed: {} → {} ({:+.1}%)",
+            count(x),
+            count(y),
+            pct(x, y)
+        ),
+    );
+}
+
+#[test]
+fn comparisons_export_as_csv_and_markdown() {
+    let mut h = open_both(false);
+    select_in(&mut h, FULL_NAME, 0);
+    show_page(&mut h, PageId::ReportDiff);
+    let (base, current) = (duration(BASIC, MATMUL_TILED), duration(FULL, MATMUL_TILED));
+
+    h.get_by_label("Copy CSV").click();
+    h.step();
+    let csv = copied_text(&h);
+    let header = csv.lines().next().unwrap();
+    assert!(header.starts_with("status,base_id,current_id,kernel,metric"));
+    let duration_row = csv
+        .lines()
+        .find(|l| l.contains("matmul_tiled") && l.contains(names::DURATION))
+        .expect("matmul_tiled's duration row");
+    assert!(
+        duration_row.contains(&format!(",{:.4},", pct(base, current))),
+        "{duration_row}"
+    );
+    for kernel in ["vector_add", "matmul_naive", "conv2d_naive", "tiny_grid"] {
+        assert!(csv.contains(kernel), "{kernel} in the CSV");
+    }
+    h.run();
+    assert_label_containing(&h, "Copied CSV (");
+
+    h.get_by_label("Copy Markdown").click();
+    h.step();
+    let md = copied_text(&h);
+    assert!(md.starts_with(&format!("### Comparison: {BASIC_NAME} → {FULL_NAME}")));
+    assert!(md.contains("the section sets differ"));
+    let tiled_line = md
+        .lines()
+        .find(|l| l.contains("`void matmul_tiled<32>(const float *, const float *, float *, int)`"))
+        .expect("matmul_tiled in the table");
+    assert!(
+        tiled_line.contains(&format!("| {:+.2}% |", pct(base, current))),
+        "{tiled_line}"
+    );
+    h.run();
+
+    // No save dialog here: the app says so, copying still works.
+    h.get_by_label("Save CSV…").click();
+    h.run();
+    assert_label_containing(&h, "No save dialog can be shown here");
+
+    // The side-by-side view exports the pair the same way.
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, PageId::Compare);
+    h.get_by_label("Copy Markdown").click();
+    h.step();
+    let md = copied_text(&h);
+    let naive = duration(BASIC, MATMUL_NAIVE);
+    assert!(md.contains("matmul_naive → matmul_tiled"), "{md}");
+    assert!(md.contains("| 3 → 4 |"), "{md}");
+    assert!(
+        md.contains(&format!("| {:+.2}% |", pct(naive, current))),
+        "{md}"
+    );
+}
+
+#[test]
+fn baselines_persist_and_attach_when_their_file_opens() {
+    let files = [fixture_path(BASIC), fixture_path(FULL)];
+    let app = SightlineApp::new(None, options(Vec::new(), true));
+    let mut h = open_in_order(app, &files, false);
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    baseline_in(&mut h, FULL_NAME, MATMUL_NAIVE);
+    // The second one hidden.
+    h.query_all_by_role_and_label(Role::CheckBox, "matmul_naive · ID 3")
+        .nth(1)
+        .expect("the second baseline's checkbox")
+        .click();
+    h.run();
+    let saved = h.state().baselines().to_vec();
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+
+    // Restart with the full report first and the basic one second.
+    let restored = SightlineApp::new(Some(&storage), options(Vec::new(), true));
+    assert_eq!(restored.baselines().len(), 2);
+    assert!(restored.baselines().iter().all(|b| b.attached.is_none()));
+    let mut h = open_in_order(restored, &[files[1].clone()], false);
+    let full_naive = result_at(&h, FULL_NAME, MATMUL_NAIVE);
+    let b = h.state().baselines();
+    assert_eq!(b[0].attached, None, "basic is not open yet");
+    assert_eq!(b[1].attached, Some(full_naive));
+    h.state_mut().open(OpenRequest::Path(files[0].clone()));
+    settle_ok(&mut h);
+    let basic_naive = result_at(&h, BASIC_NAME, MATMUL_NAIVE);
+    let b = h.state().baselines();
+    assert_eq!(b[0].attached, Some(basic_naive));
+    for (now, before) in b.iter().zip(&saved) {
+        assert_eq!(now.path, before.path);
+        assert_eq!(now.result_id, before.result_id);
+        assert_eq!(now.color, before.color);
+        assert_eq!(now.visible, before.visible);
+    }
+    assert!(b[0].visible);
+    assert!(!b[1].visible);
+    assert_eq!(b[0].path.as_deref(), Some(files[0].as_path()));
+}
+
+#[test]
+fn baselines_of_pasted_text_are_not_saved() {
+    let mut h = harness_with(SightlineApp::new(None, options(Vec::new(), true)), false);
+    let text = String::from_utf8(fixture_bytes(BASIC)).unwrap();
+    h.state_mut().open(OpenRequest::Text {
+        name: "Pasted text 1".into(),
+        text,
+    });
+    settle_ok(&mut h);
+    let at = result_at(&h, "Pasted text 1", MATMUL_NAIVE);
+    h.state_mut().handle(Command::SetBaseline(at));
+    assert_eq!(h.state().baselines().len(), 1);
+    let mut storage = MemoryStorage::default();
+    eframe::App::save(h.state_mut(), &mut storage);
+    let restored = SightlineApp::new(Some(&storage), options(Vec::new(), true));
+    assert!(restored.baselines().is_empty());
+    // Closing its report forgets it.
+    let id = report_id(&h, "Pasted text 1");
+    h.state_mut().handle(Command::CloseReport(id));
+    assert!(h.state().baselines().is_empty());
+}
+
+#[test]
+fn roofline_draws_an_arrow_from_each_baseline() {
+    let dir = temp_dir("arrow");
+    let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[report], false);
+    let name = h.state().workspace().reports()[0].name.clone();
+    baseline_in(&mut h, &name, MATMUL_NAIVE);
+    select_in(&mut h, &name, MATMUL_TILED);
+    show_page(&mut h, PageId::Roofline);
+    // The FP32 performance of both, by the roofline section's formula, from the oracle.
+    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
+    let fp32 = |t: &common::TruthResult| {
+        let v = |k: &str| t.metrics[k].value.as_f64().unwrap();
+        let e = "per_cycle_elapsed";
+        let inst = |op: &str| {
+            v(&format!(
+                "smsp__sass_thread_inst_executed_op_{op}_pred_on.sum.{e}"
+            ))
+        };
+        (inst("fadd") + inst("fmul") + 2.0 * inst("ffma"))
+            * v("smsp__cycles_elapsed.avg.per_second")
+    };
+    let change = (fp32(&truth[MATMUL_TILED]) / fp32(&truth[MATMUL_NAIVE]) - 1.0) * 100.0;
+    assert!(change.abs() >= 10.0, "{change}");
+    assert_label_containing(
+        &h,
+        &format!("matmul_naive · ID 3 Single Precision Achieved Value: {change:+.0}% FLOP/s"),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ctrl_wheel_over_a_plot_zooms_the_plot_not_the_window() {
+    let dir = temp_dir("zoom");
+    let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[report], false);
+    show_page(&mut h, PageId::Roofline);
+    let memory = || egui_plot::PlotMemory::load(&h.ctx, roofline::plot_id()).expect("a plot");
+    let before = *memory().bounds();
+    let center = memory().transform().frame().center();
+    let ctrl_wheel = |h: &mut AppHarness| {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, 60.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+            modifiers: egui::Modifiers::COMMAND,
+        });
+        h.run_steps(30);
+    };
+    h.hover_at(center);
+    h.run();
+    ctrl_wheel(&mut h);
+    assert_eq!(h.ctx.zoom_factor(), 1.0);
+    assert_eq!(h.state().settings().zoom_factor, 1.0);
+    let after = *egui_plot::PlotMemory::load(&h.ctx, roofline::plot_id())
+        .unwrap()
+        .bounds();
+    assert!(
+        after.width() < before.width() * 0.99,
+        "the plot zoomed in: {before:?} -> {after:?}"
+    );
+    // Elsewhere it zooms the window.
+    let panel = h.get_by_label("Reports").rect().center();
+    h.hover_at(panel);
+    h.run();
+    ctrl_wheel(&mut h);
+    assert!(h.ctx.zoom_factor() > 1.05, "zoom {}", h.ctx.zoom_factor());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn snapshot_side_by_side() {
+    let mut h = open_both(true);
+    baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, PageId::Compare);
+    // Tall enough to show the first metric sections under the bars and occupancy.
+    h.set_size(egui::vec2(WINDOW[0], 1300.0));
+    h.run();
+    h.snapshot("compare_side_by_side");
+}
+
+#[test]
+fn snapshot_report_vs_report() {
+    let mut h = open_both(true);
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, PageId::ReportDiff);
+    h.snapshot("compare_reports");
+}

@@ -1,0 +1,374 @@
+//! The Source page in the desktop app, driven headless with egui_kittest: read in the
+//! background, with a baseline its Δ column equals the difference of Nsight Compute's exports of
+//! the two reports, and a selected line's stall reasons are ncu's per-reason columns; the PTX
+//! view shows the lines of ncu's `--print-source ptx` export with their numbers.
+
+use crate::common;
+
+use common::app_harness::{
+    AppHarness, WAIT_TIMEOUT, has_label, has_label_containing, open_in_order, options, step_until,
+    type_into,
+};
+use common::{fixture_bytes, fixture_file, temp_dir};
+use egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT, Queryable};
+use sightline::app::workspace::ResultRef;
+use sightline::parse::source_csv::{self, LineListing};
+use sightline::ui::{PageId, SightlineApp};
+
+/// ncu's per-line listing of `inline_chain` in one report.
+fn ncu_lines(report: &str) -> LineListing {
+    let rel = format!("source/{report}.inline_chain.source_cuda_sass.csv.xz");
+    let mut export = source_csv::parse(&fixture_bytes(&rel)).expect("export");
+    export.lines.remove(0)
+}
+
+/// `inline_chain` in the open report at `report`.
+fn chain_in(h: &AppHarness, report: usize) -> ResultRef {
+    let open = &h.state().workspace().reports()[report];
+    let index = open
+        .report
+        .results
+        .iter()
+        .position(|r| r.name.demangled.starts_with("inline_chain"))
+        .expect("kernel");
+    ResultRef {
+        report: open.id,
+        index,
+    }
+}
+
+fn number(listing: &LineListing, row: usize, column: &str) -> i64 {
+    let c = listing
+        .columns
+        .iter()
+        .position(|n| n == column)
+        .expect(column);
+    listing.lines[row].cells[c].parse().expect("integer")
+}
+
+#[test]
+fn source_page_shows_the_change_from_a_baseline_and_a_lines_stall_reasons() {
+    let dir = temp_dir("app_source");
+    let files = [
+        fixture_file(&dir, "source/inl_nosrc.ncu-rep.xz"),
+        fixture_file(&dir, "source/inl_src.ncu-rep.xz"),
+    ];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    let (base, current) = (chain_in(&h, 0), chain_in(&h, 1));
+    h.state_mut().select(Some(base));
+    h.run();
+    h.get_by_role_and_label(Role::Button, "Set as baseline")
+        .click();
+    h.run();
+    h.state_mut().select(Some(current));
+    h.state_mut().settings_mut().page = PageId::Source;
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
+            h,
+            "Δ: change from the baseline"
+        )),
+        "the Source page never showed the comparison"
+    );
+
+    // The hottest line of ncu's export, with its samples and their change.
+    let (before, after) = (ncu_lines("inl_nosrc"), ncu_lines("inl_src"));
+    let samples = "Warp Stall Sampling (All Samples)";
+    let hottest = (0..after.lines.len())
+        .max_by_key(|&i| (number(&after, i, samples), std::cmp::Reverse(i)))
+        .expect("lines");
+    let line = after.lines[hottest].line;
+    let then = before
+        .lines
+        .iter()
+        .position(|r| r.line == line)
+        .expect("line");
+    let (now_v, delta) = (
+        number(&after, hottest, samples),
+        number(&after, hottest, samples) - number(&before, then, samples),
+    );
+    let delta = if delta > 0 {
+        format!("+{delta}")
+    } else {
+        delta.to_string()
+    };
+    let row = format!("{line:>5} {now_v:>10} {delta:>9}  ");
+    h.query_all_by_label_contains(&row)
+        .next()
+        .unwrap_or_else(|| panic!("no line row starting {row:?}"))
+        .click();
+    h.run();
+    assert!(has_label(&h, &format!("Stall reasons of line {line}:")));
+    // The whole source line on hover (long lines run past the pane).
+    let source = String::from_utf8(fixture_bytes("source/inl.cu")).expect("text");
+    let text = source.lines().nth(line as usize - 1).expect("line").trim();
+    h.query_all_by_label_contains(&row)
+        .next()
+        .expect("the row")
+        .hover();
+    h.run();
+    assert!(
+        has_label(&h, &format!("line {line}: {text}")),
+        "no hover text for line {line}"
+    );
+    let mut shown = 0;
+    for name in after
+        .columns
+        .iter()
+        .filter(|n| n.starts_with("stall_") && !n.ends_with("(Not Issued)"))
+    {
+        let v = number(&after, hottest, name);
+        if v != 0 {
+            let short = name.trim_start_matches("stall_");
+            assert!(
+                has_label_containing(&h, &format!("{short} {v} (")),
+                "stall reason {name} {v} of line {line} not shown"
+            );
+            shown += 1;
+        }
+    }
+    assert!(
+        shown > 0,
+        "line {line} has no stall reasons in ncu's export"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn source_page_ptx_view_shows_ncus_ptx_lines() {
+    let dir = temp_dir("app_source_ptx");
+    let files = [fixture_file(&dir, "source/inl_src.ncu-rep.xz")];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    let current = chain_in(&h, 0);
+    h.state_mut().select(Some(current));
+    h.state_mut().settings_mut().page = PageId::Source;
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
+            h,
+            "CUDA source ("
+        )),
+        "the Source page never showed its lines"
+    );
+    h.get_by_role_and_label(Role::CheckBox, "PTX").click();
+    h.run();
+
+    let bytes = fixture_bytes("source/inl_src.inline_chain.source_ptx.csv");
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    let rows: Vec<(String, String)> = reader
+        .records()
+        .map(|r| {
+            let r = r.expect("row");
+            (r[0].to_string(), r[1].to_string())
+        })
+        .collect();
+    assert!(has_label(&h, &format!("PTX ({} lines)", rows.len())));
+    // Every line of ncu's export holding the searched text, with its number.
+    type_into(&mut h, "Search", "ld.param");
+    let wanted: Vec<&(String, String)> = rows
+        .iter()
+        .filter(|(_, t)| t.contains("ld.param"))
+        .collect();
+    assert!(wanted.len() >= 3, "{wanted:?}");
+    for (number, text) in wanted {
+        let label = format!("{number:>5}  {text}");
+        assert!(has_label(&h, &label), "PTX line {label:?} not shown");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hot_spot_of_the_source_counters_opens_the_source_page_at_its_line() {
+    let dir = temp_dir("app_source_jump");
+    let files = [fixture_file(&dir, "source/inl_src.ncu-rep.xz")];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    let current = chain_in(&h, 0);
+    h.state_mut().select(Some(current));
+    h.state_mut().settings_mut().page = PageId::Details;
+    h.run();
+    h.query_all_by_label("Warp Stall Sampling (All Samples)")
+        .next()
+        .expect("the hot-spot table")
+        .scroll_to_me();
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(h, "inl.cu:")),
+        "the hot spots never showed their lines"
+    );
+    // The first hot spot is ncu's hottest instruction by warp-stall samples.
+    let address = {
+        let export = source_csv::parse(&fixture_bytes(
+            "source/inl_src.inline_chain.source_sass.csv.xz",
+        ))
+        .expect("export");
+        let listing = &export.sass[0];
+        let column = listing
+            .columns
+            .iter()
+            .position(|c| c == "Warp Stall Sampling (All Samples)")
+            .expect("column");
+        let samples = |r: &source_csv::SassRow| -> i64 { r.cells[column].parse().unwrap_or(0) };
+        listing
+            .rows
+            .iter()
+            .max_by_key(|r| (samples(r), std::cmp::Reverse(r.address)))
+            .expect("rows")
+            .address
+    };
+    let link = h
+        .query_all_by_role(Role::Link)
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.contains(".cu:"))
+        })
+        .expect("a hot-spot link");
+    link.click_accesskit();
+    h.step();
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
+            h,
+            "SASS of line"
+        )),
+        "the Source page never opened at a line"
+    );
+    assert_eq!(h.state().settings().page, PageId::Source);
+    // The instruction is listed under the selected line with ncu's own sample count.
+    let export = source_csv::parse(&fixture_bytes(
+        "source/inl_src.inline_chain.source_sass.csv.xz",
+    ))
+    .expect("export");
+    let listing = &export.sass[0];
+    let samples = listing
+        .columns
+        .iter()
+        .position(|c| c == "Warp Stall Sampling (All Samples)")
+        .expect("column");
+    let row = listing
+        .rows
+        .iter()
+        .find(|r| r.address == address)
+        .expect("address in ncu's listing");
+    let v: i64 = row.cells[samples].parse().expect("integer");
+    assert!(v > 0, "{address:#x} has no samples in ncu's export");
+    let prefix = format!("{address:#x} {v:>10} ");
+    assert!(
+        has_label_containing(&h, &prefix),
+        "no SASS row starting {prefix:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// pip's nvdisasm in the test environment (`scripts/test.sh` names it in
+/// `SIGHTLINE_TEST_VENV`), set as the app's nvdisasm.
+fn use_pip_nvdisasm() {
+    let venv = std::env::var_os("SIGHTLINE_TEST_VENV")
+        .or_else(|| std::env::var_os("VIRTUAL_ENV"))
+        .map(std::path::PathBuf::from)
+        .expect("no virtual environment with nvdisasm: run scripts/test.sh");
+    let tool = std::fs::read_dir(venv.join("lib"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|python| {
+            std::fs::read_dir(python.path().join("site-packages/nvidia"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|cu| cu.path().join("bin/nvdisasm"))
+        })
+        .find(|p| p.is_file())
+        .expect("nvidia/cu*/bin/nvdisasm in the test environment");
+    sightline::parse::nvdisasm::set_configured(Some(tool));
+}
+
+/// The Details page's Source Counters hot spots are ncu's five hottest instructions of
+/// `matmul_naive` by warp-stall samples, with the values and SASS of ncu's Source page export,
+/// each at the CUDA line of the function's line table, and the stall reasons they are made of.
+#[test]
+fn details_hot_spots_show_line_sass_and_samples_of_ncus_hottest_instructions() {
+    use_pip_nvdisasm();
+    let dir = temp_dir("app_hot_spots");
+    let file = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &[file], false);
+    let open = &h.state().workspace().reports()[0];
+    let at = ResultRef {
+        report: open.id,
+        index: 3,
+    };
+    assert!(
+        open.report.results[3]
+            .name
+            .demangled
+            .starts_with("matmul_naive")
+    );
+    h.state_mut().select(Some(at));
+    h.state_mut().settings_mut().page = PageId::Details;
+    h.run();
+    h.query_all_by_label("Warp Stall Sampling (All Samples)")
+        .next()
+        .expect("the hot-spot table's label")
+        .scroll_to_me();
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
+            h,
+            "kernels.cu:"
+        )),
+        "the hot spots never showed their lines"
+    );
+
+    let export = source_csv::parse(&fixture_bytes(
+        "source/kernels_full/k03_matmul_naive.source_sass.csv.xz",
+    ))
+    .expect("export");
+    let listing = &export.sass[0];
+    let column = listing
+        .columns
+        .iter()
+        .position(|c| c == "Warp Stall Sampling (All Samples)")
+        .expect("samples column");
+    let samples = |r: &source_csv::SassRow| -> i64 { r.cells[column].parse().unwrap_or(0) };
+    let mut rows: Vec<&source_csv::SassRow> = listing.rows.iter().collect();
+    rows.sort_by_key(|r| (std::cmp::Reverse(samples(r)), r.address));
+    let total: i64 = listing.rows.iter().map(samples).sum();
+
+    // The line of each address, from the result's Source view.
+    let result = h.state().workspace().reports()[0].report.results[3].clone();
+    let view = sightline::app::source_page::load(
+        Some(&dir.join("kernels_full.ncu-rep")),
+        &result,
+        Default::default(),
+    )
+    .expect("source view");
+    for r in rows.iter().take(5) {
+        let ins = view
+            .instructions
+            .iter()
+            .find(|i| i.address == r.address)
+            .expect("instruction");
+        let (file, line) = ins.line().expect("line");
+        assert!(view.files[file].path.ends_with("kernels.cu"));
+        let location = format!("kernels.cu:{line}");
+        let value = format!(
+            "{} warp",
+            sightline::model::format::number_text(samples(r) as f64)
+        );
+        let share = format!("{:.1} %", 100.0 * samples(r) as f64 / total as f64);
+        let sass: String = r.sass.split_whitespace().collect::<Vec<_>>().join(" ");
+        for text in [&location, &value, &share] {
+            assert!(has_label(&h, text), "{:#x}: no {text:?}", r.address);
+        }
+        assert!(
+            has_label(&h, &sass),
+            "{:#x}: no SASS {sass:?}; view has {:?}; notes {:?}",
+            r.address,
+            ins.sass,
+            view.notes
+        );
+    }
+    // The hottest instruction is a load waiting on memory: long scoreboard first.
+    assert!(has_label_containing(&h, "Stall Long Scoreboard 99 %"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,187 @@
+//! A comparison that keeps of each pair only what the text forms show (the duration, the
+//! headline metrics, the biggest changes, what the `--fail-on` rules read) prints the same text,
+//! Markdown, failures and totals as one that keeps every metric, and the JSON and CSV written
+//! pair by pair are the bytes of those documents made whole; `sightline diff` prints them.
+
+use crate::common;
+
+use common::{fixture_file, run_diff, temp_dir};
+use sightline::analysis::compare::export::{
+    self, DEFAULT_MAX_CHANGES, MarkdownOptions, listed_changes,
+};
+use sightline::analysis::compare::fail_on::FailOn;
+use sightline::analysis::compare::{
+    DiffOptions, Keep, MatchedDiff, ReportDiff, Verdict, diff_reports_keeping, rediff_pairs,
+};
+use sightline::model::Report;
+use std::path::PathBuf;
+
+/// Pairs of real reports that differ: a kernel rewritten (before → after) and the basic and
+/// full sets of the same kernels.
+const PAIRS: [(&str, &str); 2] = [
+    ("pair/before.ncu-rep.xz", "pair/after.ncu-rep.xz"),
+    (
+        "h100/kernels_basic.ncu-rep.xz",
+        "h100/kernels_full.ncu-rep.xz",
+    ),
+];
+
+/// Both reports of a pair, opened from files (bodies read on demand), and the files.
+fn open_pair(dir: &std::path::Path, (b, c): (&str, &str)) -> (Report, Report, PathBuf, PathBuf) {
+    let (bf, cf) = (fixture_file(dir, b), fixture_file(dir, c));
+    let base = sightline::parse::load_path(&bf).unwrap();
+    let current = sightline::parse::load_path(&cf).unwrap();
+    (base, current, bf, cf)
+}
+
+/// Better or worse metric changes outside the headline columns, over all pairs.
+fn candidates(diff: &ReportDiff) -> usize {
+    diff.matched
+        .iter()
+        .flat_map(|k| &k.diff.metrics)
+        .filter(|m| matches!(m.verdict, Verdict::Better | Verdict::Worse))
+        .count()
+}
+
+fn kept_metrics(diff: &ReportDiff) -> usize {
+    diff.matched.iter().map(|k| k.diff.metrics.len()).sum()
+}
+
+fn markdown(diff: &ReportDiff, max_changes: usize) -> String {
+    export::to_markdown(
+        diff,
+        &MarkdownOptions {
+            title: "Comparison".into(),
+            max_changes,
+        },
+    )
+}
+
+/// The "matched" list of a pretty-printed comparison document, as printed.
+fn matched_text(doc: &str) -> &str {
+    let start = doc.find("\n  \"matched\": [").expect("a matched list");
+    let end = start + doc[start..].find("\n  \"only_in_base\"").expect("after it");
+    &doc[start..end]
+}
+
+#[test]
+fn kept_metrics_print_what_every_metric_prints() {
+    let dir = temp_dir("diff_output_kept");
+    for pair in PAIRS {
+        let (base, current, _, _) = open_pair(&dir, pair);
+        let opts = DiffOptions::default();
+        let full = diff_reports_keeping(&base, &current, &opts, &[], Keep::All);
+        assert!(!full.matched.is_empty(), "{pair:?}");
+        for (max_changes, fail_on) in [
+            (10, "duration>5%,only-in-base"),
+            (3, "duration>5%,*hit_rate*,only-in-current"),
+            (0, "dram__bytes_read.sum>1%"),
+        ] {
+            let fail_on = FailOn::parse(fail_on).unwrap();
+            let reads = |key: &str| fail_on.reads_metric(key);
+            let kept = diff_reports_keeping(
+                &base,
+                &current,
+                &opts,
+                &[],
+                Keep::Shown {
+                    max_changes,
+                    also: &reads,
+                },
+            );
+            let what = format!("{pair:?}, {max_changes} changes");
+            // Only some metrics kept, yet the same biggest changes, failures and text.
+            assert!(kept_metrics(&kept) < kept_metrics(&full) / 4, "{what}");
+            let listed = |d: &ReportDiff| {
+                listed_changes(d, max_changes)
+                    .iter()
+                    .map(|c| format!("{} {:?}", c.kernel.current_index, c.metric))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(listed(&kept), listed(&full), "{what}");
+            assert_eq!(
+                format!("{:?}", fail_on.check(&kept)),
+                format!("{:?}", fail_on.check(&full)),
+                "{what}"
+            );
+            assert_eq!(
+                markdown(&kept, max_changes),
+                markdown(&full, max_changes),
+                "{what}"
+            );
+            // The text form lists the default number of changes.
+            if max_changes == DEFAULT_MAX_CHANGES {
+                assert_eq!(
+                    sightline::cli::diff::render_text(&kept, &base, &current, &[]),
+                    sightline::cli::diff::render_text(&full, &base, &current, &[]),
+                    "{what}"
+                );
+            }
+            assert_eq!(
+                format!("{:?}", kept.totals()),
+                format!("{:?}", full.totals())
+            );
+        }
+        // More candidates than listed: the choice of the biggest ones is tested.
+        assert!(candidates(&full) > 10, "{pair:?}: {}", candidates(&full));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
+    let dir = temp_dir("diff_output_streamed");
+    for pair in PAIRS {
+        let (base, current, bf, cf) = open_pair(&dir, pair);
+        let opts = DiffOptions::default();
+        let full = diff_reports_keeping(&base, &current, &opts, &[], Keep::All);
+        let nothing = |_: &str| false;
+        let kept = diff_reports_keeping(
+            &base,
+            &current,
+            &opts,
+            &[],
+            Keep::Shown {
+                max_changes: 10,
+                also: &nothing,
+            },
+        );
+        let mut pairs = |each: &mut dyn FnMut(&MatchedDiff)| {
+            rediff_pairs(&base, &current, &kept, &opts, each);
+        };
+        let mut json = Vec::new();
+        let doc = export::to_json_without_pairs(&kept);
+        export::write_json_with_pairs(&mut json, doc, &mut pairs).unwrap();
+        let whole_json = serde_json::to_string_pretty(&export::to_json(&full)).unwrap();
+        assert_eq!(String::from_utf8(json).unwrap(), whole_json, "{pair:?}");
+        let mut csv = Vec::new();
+        export::write_csv_with_pairs(&mut csv, &kept, &mut pairs).unwrap();
+        assert_eq!(
+            String::from_utf8(csv).unwrap(),
+            export::to_csv(&full),
+            "{pair:?}"
+        );
+
+        // The command: its CSV is that document, its JSON lists the same pairs.
+        let out = run_diff(&["--format", "csv"], &bf, &cf);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), export::to_csv(&full));
+        let out = run_diff(&["--format", "json"], &bf, &cf);
+        assert_eq!(
+            matched_text(&String::from_utf8_lossy(&out.stdout)),
+            matched_text(&whole_json),
+            "{pair:?}"
+        );
+    }
+    // No pair at all: an empty list, as serde_json prints it.
+    let (base, _, _, _) = open_pair(&dir, PAIRS[0]);
+    let empty = Report::new("", sightline::model::Format::NcuRep);
+    let full = diff_reports_keeping(&base, &empty, &DiffOptions::default(), &[], Keep::All);
+    assert!(full.matched.is_empty());
+    let mut json = Vec::new();
+    export::write_json_with_pairs(&mut json, export::to_json(&full), &mut |_| {}).unwrap();
+    assert_eq!(
+        String::from_utf8(json).unwrap(),
+        serde_json::to_string_pretty(&export::to_json(&full)).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

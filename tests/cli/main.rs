@@ -1,0 +1,12 @@
+//! The headless commands, driven through the real binary or their library entry points:
+//! `summary`, `diff` (text, Markdown, HTML), `mcp`, and the warnings every command prints for
+//! what it skipped. One test binary; each module was a test file of its own and keeps its name.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cli_warnings;
+mod diff_output;
+mod html_pages;
+mod mcp_server;
+mod summary_cli;

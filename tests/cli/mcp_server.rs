@@ -1,0 +1,446 @@
+//! `sightline mcp`: the real binary driven over stdio with raw JSON-RPC: the handshake, the
+//! tool list, every tool on real reports (values checked against NVIDIA's oracle), the root
+//! confinement, and bad requests after which the server still answers.
+
+use crate::common;
+
+use serde_json::{Value as Json, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+const WAIT: Duration = Duration::from_secs(120);
+
+/// A running server and the lines it writes.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    next_id: u64,
+}
+
+impl Client {
+    fn start(roots: &[&Path]) -> Client {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_sightline"));
+        cmd.arg("mcp");
+        for r in roots {
+            cmd.arg("--root").arg(r);
+        }
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start sightline mcp");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            lines: rx,
+            next_id: 1,
+        }
+    }
+
+    fn send_raw(&mut self, text: &str) {
+        self.stdin.write_all(text.as_bytes()).expect("write");
+        self.stdin.write_all(b"\n").expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// The next message the server writes.
+    fn next(&mut self) -> Json {
+        let line = self.lines.recv_timeout(WAIT).expect("an answer in time");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+    }
+
+    /// Sends a request and returns its response (the whole JSON-RPC message).
+    fn request(&mut self, method: &str, params: Json) -> Json {
+        let id = self.next_id;
+        self.next_id += 1;
+        let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_raw(&msg.to_string());
+        let reply = self.next();
+        assert_eq!(reply["id"], json!(id), "answers in order: {reply}");
+        assert_eq!(reply["jsonrpc"], "2.0");
+        reply
+    }
+
+    /// Calls a tool and returns its result (which may be marked `isError`).
+    fn call(&mut self, tool: &str, arguments: Json) -> Json {
+        let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        assert!(reply.get("error").is_none(), "{tool}: {reply}");
+        reply["result"].clone()
+    }
+
+    /// Calls a tool that must succeed; its structured content, checked against the text.
+    fn structured(&mut self, tool: &str, arguments: Json) -> Json {
+        let result = self.call(tool, arguments);
+        assert_ne!(result["isError"], json!(true), "{tool}: {result}");
+        let content = result["content"].as_array().expect("content");
+        assert!(
+            !content[0]["text"].as_str().unwrap_or("").is_empty(),
+            "{tool}: a summary"
+        );
+        let structured = result["structuredContent"].clone();
+        assert!(structured.is_object(), "{tool}: structured content");
+        let copy: Json = serde_json::from_str(content[1]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            copy, structured,
+            "{tool}: the text copy is the structured content"
+        );
+        structured
+    }
+
+    fn initialize(&mut self) -> Json {
+        let reply = self.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"},
+            }),
+        );
+        self.send_raw(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        reply
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A temporary folder with the fixtures decompressed, removed at the end.
+type Dir = common::TempFixtures;
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+}
+
+#[test]
+fn every_tool_answers_with_the_oracle_values() {
+    let dir = Dir::new("tools");
+    dir.add("full.ncu-rep", "h100/kernels_full.ncu-rep.xz");
+    dir.add("before.ncu-rep", "pair/before.ncu-rep.xz");
+    dir.add("after.ncu-rep", "pair/after.ncu-rep.xz");
+    let mut c = Client::start(&[&dir.0]);
+
+    let init = c.initialize();
+    assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
+    assert_eq!(init["result"]["serverInfo"]["name"], "sightline");
+    assert!(init["result"]["capabilities"]["tools"].is_object());
+
+    let tools = c.request("tools/list", json!({}));
+    let tools = tools["result"]["tools"].as_array().expect("tools").clone();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "list_results",
+            "result_details",
+            "compare",
+            "source_hotspots",
+            "occupancy",
+            "roofline"
+        ]
+    );
+    for t in &tools {
+        assert_eq!(t["inputSchema"]["type"], "object", "{t}");
+        assert_eq!(t["outputSchema"]["type"], "object", "{t}");
+        assert!(!t["description"].as_str().unwrap_or("").is_empty());
+    }
+
+    // list_results: every row's duration and Speed of Light as the oracle has them.
+    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
+    let list = c.structured(
+        "list_results",
+        json!({"report": "full.ncu-rep", "limit": 100}),
+    );
+    let rows = list["results"].as_array().unwrap();
+    assert_eq!(rows.len(), truth.len());
+    assert_eq!(list["report"]["cached"], false);
+    assert!(list["left_out"].is_null());
+    for (r, t) in rows.iter().zip(&truth) {
+        assert_eq!(r["function"], t.function.as_str());
+        assert!(close(
+            r["duration_ns"].as_f64().unwrap(),
+            t.number("gpu__time_duration.sum")
+        ));
+        assert!(close(
+            r["sol_memory_pct"].as_f64().unwrap(),
+            t.number("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed")
+        ));
+    }
+    // A page of two: the rest is said to be left out; the report comes from the cache.
+    let page = c.structured(
+        "list_results",
+        json!({"report": "full.ncu-rep", "limit": 2}),
+    );
+    assert_eq!(page["results"].as_array().unwrap().len(), 2);
+    assert_eq!(page["report"]["cached"], true);
+    assert!(page["left_out"].as_str().unwrap().contains("offset"));
+
+    // result_details of the register-limited kernel.
+    let (index, hog) = truth
+        .iter()
+        .enumerate()
+        .find(|(_, t)| t.function == "register_hog")
+        .expect("register_hog in the oracle");
+    let hog_id = rows[index]["id"].as_u64().unwrap();
+    let details = c.structured(
+        "result_details",
+        json!({"report": "full.ncu-rep", "result_id": hog_id, "max_rules": 3}),
+    );
+    assert_eq!(details["result"]["function"], "register_hog");
+    assert!(close(
+        details["speed_of_light"]["duration_ns"].as_f64().unwrap(),
+        hog.number("gpu__time_duration.sum")
+    ));
+    assert!(
+        details["speed_of_light"]["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["label"] == "Duration" && m["unit"] == "ns")
+    );
+    let sections = details["sections"].as_array().unwrap();
+    assert!(sections.len() > 3);
+    for s in sections {
+        for m in s["metrics"].as_array().unwrap() {
+            assert!(m["unit"].is_string() && m["text"].is_string(), "{m}");
+        }
+    }
+    let rules = details["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), 3, "max_rules");
+    assert!(
+        rules[0]["speedup_pct"].as_f64().unwrap()
+            >= rules[1]["speedup_pct"].as_f64().unwrap_or(0.0)
+    );
+    assert!(details["left_out"].as_str().unwrap().contains("max_rules"));
+
+    // occupancy, and a what-if with fewer registers.
+    let occ = c.structured(
+        "occupancy",
+        json!({"report": "full.ncu-rep", "result_id": hog_id, "registers_per_thread": 32}),
+    );
+    let theoretical = occ["occupancy"]["theoretical_occupancy_pct"]
+        .as_f64()
+        .unwrap();
+    assert!(close(
+        theoretical,
+        hog.number("sm__maximum_warps_per_active_cycle_pct")
+    ));
+    assert_eq!(occ["occupancy"]["limiter"], "registers");
+    assert!(
+        occ["occupancy"].get("curves").is_none(),
+        "curves only when asked"
+    );
+    let what_if = &occ["what_if"];
+    assert_eq!(what_if["registers_per_thread"], 32);
+    assert!(what_if["theoretical_occupancy_pct"].as_f64().unwrap() > theoretical);
+
+    // roofline.
+    let roof = c.structured(
+        "roofline",
+        json!({"report": "full.ncu-rep", "result_id": hog_id}),
+    );
+    assert_eq!(roof["roofline"]["estimated"], false);
+    assert!(roof["roofline"]["achieved"]["fp32"].as_f64().unwrap() > 0.0);
+    let bounds = roof["bounds"].as_array().unwrap();
+    assert!(bounds.iter().any(|b| b["precision"] == "fp32"));
+
+    // source hot spots: ranked, with shares and stall reasons.
+    let src = c.structured(
+        "source_hotspots",
+        json!({"report": "full.ncu-rep", "result_id": hog_id, "limit": 3}),
+    );
+    assert_eq!(src["column"], "Warp Stall Sampling (All Samples)");
+    let lines = src["lines"].as_array().unwrap();
+    assert!(!lines.is_empty() && lines.len() <= 3);
+    let values: Vec<f64> = lines.iter().map(|l| l["value"].as_f64().unwrap()).collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "hottest first");
+    assert!(!lines[0]["stall_reasons"].as_array().unwrap().is_empty());
+    let ins = src["instructions"].as_array().unwrap();
+    assert_eq!(ins.len(), 3);
+    assert!(ins[0]["address"].as_str().unwrap().starts_with("0x"));
+    assert!(src["total"].as_f64().unwrap() >= values[0]);
+
+    // compare two reports: matched kernels with the oracle's durations.
+    let before = common::load_truth("pair/before.truth.json.xz");
+    let after = common::load_truth("pair/after.truth.json.xz");
+    let cmp = c.structured(
+        "compare",
+        json!({"base": "before.ncu-rep", "current": "after.ncu-rep", "limit": 100}),
+    );
+    let matched = cmp["matched"].as_array().unwrap();
+    assert_eq!(matched.len() as u64, cmp["matched_count"].as_u64().unwrap());
+    assert!(!matched.is_empty());
+    let base_rows = c.structured("list_results", json!({"report": "before.ncu-rep"}));
+    let current_rows = c.structured("list_results", json!({"report": "after.ncu-rep"}));
+    let index_of = |rows: &Json, id: &Json| {
+        rows["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|r| &r["id"] == id)
+            .unwrap()
+    };
+    let mut previous = f64::INFINITY;
+    for k in matched {
+        let b = &before[index_of(&base_rows, &k["base_id"])];
+        let a = &after[index_of(&current_rows, &k["current_id"])];
+        assert!(close(
+            k["duration_ns"]["base"].as_f64().unwrap(),
+            b.number("gpu__time_duration.sum")
+        ));
+        assert!(close(
+            k["duration_ns"]["current"].as_f64().unwrap(),
+            a.number("gpu__time_duration.sum")
+        ));
+        let impact = k["time_delta_ns"].as_f64().unwrap().abs();
+        assert!(impact <= previous, "sorted by time won or lost");
+        previous = impact;
+        assert!(
+            ["better", "worse", "unchanged", "neutral"]
+                .contains(&k["duration_ns"]["verdict"].as_str().unwrap())
+        );
+    }
+    assert!(cmp["totals"]["noise_ns"].is_number());
+    assert_eq!(cmp["threshold_pct"], 2.0);
+    let suggested = cmp["suggested_pairs"].as_array().unwrap();
+    assert!(!suggested.is_empty(), "the pair fixture renames kernels");
+    let pairs: Vec<String> = suggested
+        .iter()
+        .map(|s| format!("{}={}", s["base_id"], s["current_id"]))
+        .collect();
+    assert!(cmp["pair_hint"].as_str().unwrap().contains(&pairs[0]));
+
+    // With the suggested pairs and another threshold the renamed kernels are matched.
+    let paired = c.structured(
+        "compare",
+        json!({"base": "before.ncu-rep", "current": "after.ncu-rep", "pairs": pairs, "threshold": 10, "limit": 100}),
+    );
+    assert_eq!(paired["threshold_pct"], 10.0);
+    assert_eq!(
+        paired["matched_count"].as_u64().unwrap(),
+        cmp["matched_count"].as_u64().unwrap() + suggested.len() as u64
+    );
+    assert!(paired["suggested_pairs"].as_array().unwrap().is_empty());
+
+    // Two results compared.
+    let k = &matched[0];
+    let one = c.structured(
+        "compare",
+        json!({"base": "before.ncu-rep", "current": "after.ncu-rep",
+               "base_result_id": k["base_id"], "current_result_id": k["current_id"]}),
+    );
+    assert_eq!(one["matched_count"], 1);
+    assert_eq!(one["matched"][0]["duration_ns"], k["duration_ns"]);
+}
+
+#[test]
+fn the_server_reads_only_under_its_roots_and_survives_bad_requests() {
+    let dir = Dir::new("roots");
+    let root = dir.0.join("root");
+    let outside = dir.0.join("outside");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    let inside = root.join("basic.ncu-rep");
+    std::fs::write(
+        &inside,
+        common::fixture_bytes("h100/kernels_basic.ncu-rep.xz"),
+    )
+    .unwrap();
+    let secret = outside.join("secret.ncu-rep");
+    std::fs::copy(&inside, &secret).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&secret, root.join("link.ncu-rep")).unwrap();
+
+    let mut c = Client::start(&[&root]);
+    c.initialize();
+
+    let refused = |c: &mut Client, path: &str| {
+        let r = c.call("list_results", json!({"report": path}));
+        assert_eq!(r["isError"], true, "{path} must be refused: {r}");
+        r["content"][0]["text"].as_str().unwrap().to_string()
+    };
+    let text = refused(&mut c, secret.to_str().unwrap());
+    assert!(text.contains("outside"), "{text}");
+    let text = refused(&mut c, "../outside/secret.ncu-rep");
+    assert!(text.contains("outside"), "{text}");
+    #[cfg(unix)]
+    {
+        let text = refused(&mut c, "link.ncu-rep");
+        assert!(text.contains("outside"), "{text}");
+    }
+    let text = refused(&mut c, "missing.ncu-rep");
+    assert!(text.contains("missing.ncu-rep"), "{text}");
+
+    // A report inside is read, by a relative and by an absolute path.
+    let ok = c.structured("list_results", json!({"report": "basic.ncu-rep"}));
+    assert!(ok["results"].as_array().unwrap().len() > 1);
+    let ok = c.structured("list_results", json!({"report": inside.to_str().unwrap()}));
+    assert_eq!(ok["report"]["cached"], true, "the same file is opened once");
+
+    // Malformed JSON is ignored (no id to answer); the next request is answered.
+    c.send_raw("{this is not json");
+    let pong = c.request("ping", json!({}));
+    assert!(pong["result"].is_object(), "{pong}");
+    // JSON that is no JSON-RPC message: Invalid Request.
+    c.send_raw(r#"{"foo": "bar"}"#);
+    let err = c.next();
+    assert_eq!(err["error"]["code"], -32600, "{err}");
+    // An unknown method, an unknown tool, wrong argument types, an unknown argument.
+    let err = c.request("no/such/method", json!({}));
+    assert_eq!(err["error"]["code"], -32601, "{err}");
+    let err = c.request(
+        "tools/call",
+        json!({"name": "no_such_tool", "arguments": {}}),
+    );
+    assert_eq!(err["error"]["code"], -32602, "{err}");
+    let err = c.request(
+        "tools/call",
+        json!({"name": "list_results", "arguments": {"report": 7}}),
+    );
+    assert_eq!(err["error"]["code"], -32602, "{err}");
+    let err = c.request(
+        "tools/call",
+        json!({"name": "occupancy", "arguments": {"report": "basic.ncu-rep", "block_size": "big"}}),
+    );
+    assert_eq!(err["error"]["code"], -32602, "{err}");
+    let err = c.request(
+        "tools/call",
+        json!({"name": "compare", "arguments": {"base": "basic.ncu-rep"}}),
+    );
+    assert_eq!(err["error"]["code"], -32602, "a missing argument: {err}");
+    let err = c.request(
+        "tools/call",
+        json!({"name": "roofline", "arguments": {"report": "basic.ncu-rep", "bogus": 1}}),
+    );
+    assert_eq!(err["error"]["code"], -32602, "{err}");
+    // A result ID the report does not have: the tool says which IDs it has.
+    let r = c.call(
+        "result_details",
+        json!({"report": "basic.ncu-rep", "result_id": 999999}),
+    );
+    assert_eq!(r["isError"], true);
+    assert!(r["content"][0]["text"].as_str().unwrap().contains("999999"));
+
+    // Still serving.
+    let ok = c.structured("roofline", json!({"report": "basic.ncu-rep"}));
+    assert!(ok["roofline"].is_object());
+}
