@@ -1,6 +1,6 @@
 //! The headless commands, driven through the real binary or their library entry points:
-//! `summary`, `diff` (text, Markdown, HTML), `mcp`, and the warnings every command prints for
-//! what it skipped. One test binary; each module was a test file of its own and keeps its name.
+//! `summary`, `diff` (text, Markdown, HTML), `mcp`, the warnings every command prints for what
+//! it skipped, and that every command writes its output as it reads. One test binary; each module was a test file of its own and keeps its name.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -9,4 +9,5 @@ mod cli_warnings;
 mod diff_output;
 mod html_pages;
 mod mcp_server;
+mod streaming_output;
 mod summary_cli;

@@ -5,7 +5,7 @@
 //! is written, about half of the bodies (and never all of them) have been decoded; in the end
 //! every body was decoded exactly once (one pass), and none is left decoded.
 
-mod common;
+use crate::common;
 
 use sightline::analysis::compare::{DiffOptions, Keep, diff_reports_each, export, rediff_pairs};
 use sightline::analysis::parallel::window_len;
