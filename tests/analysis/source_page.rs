@@ -369,32 +369,6 @@ fn ptx_text_equals_ncus_ptx_export_line_by_line() {
 // ---------------------------------------------------------------------------------------------
 // SASS from the real nvdisasm, found where pip puts it.
 
-/// The virtual environment holding pip's `nvidia-cuda-nvdisasm` (`scripts/test.sh` makes it and
-/// names it in `SIGHTLINE_TEST_VENV`; an active environment's `VIRTUAL_ENV` works too).
-fn nvdisasm_venv() -> PathBuf {
-    let venv = std::env::var_os("SIGHTLINE_TEST_VENV")
-        .or_else(|| std::env::var_os("VIRTUAL_ENV"))
-        .map(PathBuf::from)
-        .expect(
-            "no virtual environment with nvdisasm: run scripts/test.sh, or \
-             `python3 -m venv V && V/bin/pip install nvidia-cuda-nvdisasm` and set \
-             SIGHTLINE_TEST_VENV=V",
-        );
-    let has_tool = std::fs::read_dir(venv.join("lib"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .any(|python| {
-            std::fs::read_dir(python.path().join("site-packages/nvidia"))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .any(|cu| cu.path().join("bin/nvdisasm").is_file())
-        });
-    assert!(has_tool, "{}: no nvidia/cu*/bin/nvdisasm", venv.display());
-    venv
-}
-
 /// `sightline source --json FILE` run the way a user with nvdisasm from pip runs it: the
 /// environment active (`VIRTUAL_ENV`), nvdisasm not on PATH, no cache of earlier runs.
 fn source_json_with_pip_nvdisasm(
@@ -440,7 +414,7 @@ fn squeezed(s: &str) -> String {
 
 #[test]
 fn sass_from_pip_nvdisasm_equals_ncus_export_for_every_kernel() {
-    let venv = nvdisasm_venv();
+    let (venv, _) = common::pip_nvdisasm();
     let dir = temp_dir("pip_nvdisasm");
     let mut cases: Vec<(String, String)> = KERNELS_FULL
         .iter()
@@ -498,7 +472,7 @@ fn sass_from_pip_nvdisasm_equals_ncus_export_for_every_kernel() {
 
 #[test]
 fn sass_from_pip_nvdisasm_for_every_public_report_with_a_cubin() {
-    let venv = nvdisasm_venv();
+    let (venv, _) = common::pip_nvdisasm();
     let public = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/public");
     let mut reports: Vec<PathBuf> = std::fs::read_dir(&public)
         .unwrap_or_else(|e| panic!("{}: {e}", public.display()))

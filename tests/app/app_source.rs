@@ -263,23 +263,7 @@ fn a_hot_spot_of_the_source_counters_opens_the_source_page_at_its_line() {
 /// pip's nvdisasm in the test environment (`scripts/test.sh` names it in
 /// `SIGHTLINE_TEST_VENV`), set as the app's nvdisasm.
 fn use_pip_nvdisasm() {
-    let venv = std::env::var_os("SIGHTLINE_TEST_VENV")
-        .or_else(|| std::env::var_os("VIRTUAL_ENV"))
-        .map(std::path::PathBuf::from)
-        .expect("no virtual environment with nvdisasm: run scripts/test.sh");
-    let tool = std::fs::read_dir(venv.join("lib"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .flat_map(|python| {
-            std::fs::read_dir(python.path().join("site-packages/nvidia"))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|cu| cu.path().join("bin/nvdisasm"))
-        })
-        .find(|p| p.is_file())
-        .expect("nvidia/cu*/bin/nvdisasm in the test environment");
+    let (_, tool) = common::pip_nvdisasm();
     sightline::parse::nvdisasm::set_configured(Some(tool));
 }
 

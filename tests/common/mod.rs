@@ -306,3 +306,31 @@ pub fn rule_spans(rule: &str) -> Vec<(usize, usize)> {
     }
     out
 }
+
+/// The virtual environment holding pip's `nvidia-cuda-nvdisasm` (`scripts/test.sh` makes it and
+/// names it in `SIGHTLINE_TEST_VENV`; an active environment's `VIRTUAL_ENV` works too), and the
+/// `nvidia/cu*/bin/nvdisasm` in it.
+pub fn pip_nvdisasm() -> (PathBuf, PathBuf) {
+    let venv = std::env::var_os("SIGHTLINE_TEST_VENV")
+        .or_else(|| std::env::var_os("VIRTUAL_ENV"))
+        .map(PathBuf::from)
+        .expect(
+            "no virtual environment with nvdisasm: run scripts/test.sh, or \
+             `python3 -m venv V && V/bin/pip install nvidia-cuda-nvdisasm` and set \
+             SIGHTLINE_TEST_VENV=V",
+        );
+    let tool = std::fs::read_dir(venv.join("lib"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|python| {
+            std::fs::read_dir(python.path().join("site-packages/nvidia"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|cu| cu.path().join("bin/nvdisasm"))
+        })
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| panic!("{}: no nvidia/cu*/bin/nvdisasm", venv.display()));
+    (venv, tool)
+}

@@ -1,7 +1,7 @@
 //! The Details page: speed-of-light bars, then every section in order (collapsible) with its
 //! metric table, rule results and bodies (charts and tables, with a body selector).
 
-use crate::analysis::roofline::{RooflineContext, RooflineOptions};
+use crate::analysis::roofline::RooflineOptions;
 use crate::analysis::sections::bodies_of;
 use crate::app::cache::Cached;
 use crate::app::commands::Command;
@@ -9,11 +9,11 @@ use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit}
 use crate::app::page_id::PageId;
 use crate::app::roofline_scene::{RooflineScene, SceneKey, roofline_scene};
 use crate::app::views::hot_spots::{HotSpotInput, HotSpotsView};
-use crate::app::workspace::ReportId;
 use crate::app::workspace::ResultRef;
 use crate::model::section_body::ItemKind;
 use crate::model::section_body::SectionBodies;
 use crate::model::{KernelResult, MetricView, Report, RuleKind, RuleResult, Section};
+use crate::ui::pages::roofline::{Contexts, context_of};
 use crate::ui::pages::{Page, PageContext, PageIo};
 use crate::ui::widgets::copy_menu::{self, copy_button};
 use crate::ui::widgets::section_body::BodyExtras;
@@ -113,8 +113,8 @@ impl Page for DetailsPage {
 #[derive(Debug, Default)]
 struct DetailsRoofline {
     scene: Cached<SceneKey, Option<RooflineScene>>,
-    /// The roofline context of the shown result's report (built once per report).
-    context: Option<(ReportId, u64, RooflineContext)>,
+    /// The roofline contexts of the reports (built once per report and workspace generation).
+    contexts: Contexts,
 }
 
 impl DetailsRoofline {
@@ -129,8 +129,7 @@ impl DetailsRoofline {
         }
         let options = RooflineOptions::default();
         let key = SceneKey::new(cx.workspace, cx.at, cx.baselines, &options);
-        let generation = cx.workspace.generation();
-        let context = &mut self.context;
+        let contexts = &mut self.contexts;
         self.scene
             .get_or_compute(key, |key| {
                 roofline_scene(
@@ -138,18 +137,7 @@ impl DetailsRoofline {
                     key.at,
                     cx.baselines,
                     &options,
-                    &mut |report| match context {
-                        Some((r, g, c)) if *r == report && *g == generation => c.clone(),
-                        _ => {
-                            let c = cx
-                                .workspace
-                                .report(report)
-                                .map(|open| RooflineContext::from_results(&open.report.results))
-                                .unwrap_or_default();
-                            *context = Some((report, generation, c.clone()));
-                            c
-                        }
-                    },
+                    &mut |report| context_of(contexts, cx.workspace, report),
                 )
             })
             .as_ref()

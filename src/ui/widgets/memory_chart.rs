@@ -381,6 +381,21 @@ pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
     }
 }
 
+/// Fills a legend's scale `lg` bottom to top in 40 bands, each the colour `color(t0, t1)` of
+/// its share `t0..t1` of the height.
+fn scale_bands(painter: &egui::Painter, lg: Rect, color: impl Fn(f32, f32) -> Color32) {
+    let steps = 40;
+    for i in 0..steps {
+        let t0 = i as f32 / steps as f32;
+        let t1 = (i + 1) as f32 / steps as f32;
+        let band = Rect::from_min_max(
+            pos2(lg.left(), lg.bottom() - t1 * lg.height()),
+            pos2(lg.right(), lg.bottom() - t0 * lg.height()),
+        );
+        painter.rect_filled(band, 0.0, color(t0, t1));
+    }
+}
+
 /// The legend of % of peak: the scale with its ticks, and beside it a mark per active link
 /// named by its units, spread so that no two names overlap.
 fn heat_legend(
@@ -394,16 +409,7 @@ fn heat_legend(
         rect.right_top() + vec2(-legend_w + 34.0, 10.0),
         vec2(12.0, rect.height() - 24.0),
     );
-    let steps = 40;
-    for i in 0..steps {
-        let t0 = i as f32 / steps as f32;
-        let t1 = (i + 1) as f32 / steps as f32;
-        let band = Rect::from_min_max(
-            pos2(lg.left(), lg.bottom() - t1 * lg.height()),
-            pos2(lg.right(), lg.bottom() - t0 * lg.height()),
-        );
-        painter.rect_filled(band, 0.0, heat(f64::from(t0) * 100.0));
-    }
+    scale_bands(painter, lg, |t0, _| heat(f64::from(t0) * 100.0));
     let small = FontId::proportional(10.0);
     let y_of = |pct: f64| lg.bottom() - (pct.clamp(0.0, 100.0) as f32 / 100.0) * lg.height();
     for (pct, label) in [(0.0, "0 %"), (50.0, "50 %"), (100.0, "100 %")] {
@@ -449,21 +455,10 @@ fn change_legend(ui: &egui::Ui, painter: &egui::Painter, rect: Rect, legend_w: f
         rect.right_top() + vec2(-legend_w + 20.0, 14.0),
         vec2(14.0, rect.height() - 40.0),
     );
-    let steps = 40;
-    for i in 0..steps {
-        let t0 = i as f32 / steps as f32;
-        let t1 = (i + 1) as f32 / steps as f32;
-        let band = Rect::from_min_max(
-            pos2(lg.left(), lg.bottom() - t1 * lg.height()),
-            pos2(lg.right(), lg.bottom() - t0 * lg.height()),
-        );
+    scale_bands(painter, lg, |t0, t1| {
         let pct = (f64::from(t0 + t1) / 2.0 - 0.5) * 200.0;
-        painter.rect_filled(
-            band,
-            0.0,
-            change_color(ui, if pct.abs() < 3.0 { 0.0 } else { pct }),
-        );
-    }
+        change_color(ui, if pct.abs() < 3.0 { 0.0 } else { pct })
+    });
     for (pct, label) in [(-100.0, "-100 %"), (0.0, "0"), (100.0, "+100 %")] {
         let y = lg.bottom() - ((pct as f32 + 100.0) / 200.0) * lg.height();
         painter.text(

@@ -263,10 +263,14 @@ impl RooflineViewState {
 }
 
 /// Roofline contexts of the reports, per workspace generation.
-type Contexts = Option<(u64, Vec<(ReportId, RooflineContext)>)>;
+pub(crate) type Contexts = Option<(u64, Vec<(ReportId, RooflineContext)>)>;
 
 /// The roofline context of a report from `contexts`, built there once per generation.
-fn context_of(contexts: &mut Contexts, workspace: &Workspace, report: ReportId) -> RooflineContext {
+pub(crate) fn context_of(
+    contexts: &mut Contexts,
+    workspace: &Workspace,
+    report: ReportId,
+) -> RooflineContext {
     let generation = workspace.generation();
     if contexts.as_ref().is_none_or(|(g, _)| *g != generation) {
         *contexts = Some((generation, Vec::new()));
