@@ -58,7 +58,9 @@ pub fn notes<'a>(reports: impl IntoIterator<Item = &'a Report>) -> Vec<String> {
         .filter(|r| !r.results.is_empty())
         .flat_map(|r| {
             let file = file_of(&r.source);
-            r.notes.iter().map(move |n| format!("{file}: {n}"))
+            r.all_notes()
+                .into_iter()
+                .map(move |n| format!("{file}: {n}"))
         })
         .collect()
 }

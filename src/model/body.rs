@@ -31,9 +31,6 @@ pub struct ResultBody {
     /// Device-side NVTX events and warp ranges.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device_nvtx: Option<Box<super::device_records::DeviceNvtx>>,
-    /// The section set the result was collected with, where the report names it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub section_set: Option<String>,
 }
 
 /// The values a report stores on one instance of a metric, beside the instance's own value.
@@ -113,6 +110,12 @@ pub trait BodySource: Send + Sync {
 
     /// A number that grows with every body access, for releasing the least recently used.
     fn tick(&self) -> u64;
+
+    /// What the bodies read so far held that the reader passed over, one note each (parts of
+    /// a newer report form); none by default.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The figures a body read on demand keeps while it is not decoded.
@@ -231,6 +234,11 @@ impl Body {
     /// `Some(top rule or none)` for a body not decoded now.
     pub fn head_top_rule(&self) -> Option<Option<&RuleResult>> {
         self.undecoded().map(|lazy| lazy.head.top_rule.as_ref())
+    }
+
+    /// Where a body read on demand is read from.
+    pub fn source(&self) -> Option<&Arc<dyn BodySource>> {
+        self.lazy.as_ref().map(|lazy| &lazy.source)
     }
 
     /// The head figures kept by a body read on demand (decoded now or not).

@@ -110,6 +110,17 @@ pub struct Report {
 }
 
 impl Report {
+    /// The notes, with those of the bodies read on demand so far ([`super::BodySource::notes`]):
+    /// what a reader passed over grows as bodies are read.
+    pub fn all_notes(&self) -> Vec<String> {
+        let mut notes = self.notes.clone();
+        // Every result of a report read on demand shares one source.
+        if let Some(source) = self.results.iter().find_map(|r| r.content.source()) {
+            notes.extend(source.notes());
+        }
+        notes
+    }
+
     /// An empty report of a format.
     pub fn new(source: impl Into<PathBuf>, format: Format) -> Self {
         Report {

@@ -267,6 +267,10 @@ pub struct KernelResult {
     /// The CUDA graph of the report the result belongs to, where it names one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub graph: Option<Box<super::graph::GraphLink>>,
+    /// The section set the result was collected with (`--set full`), where the report names
+    /// it (ncu 2026.3 and later).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section_set: Option<String>,
 }
 
 impl KernelResult {

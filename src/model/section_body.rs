@@ -299,6 +299,9 @@ pub struct BodyRow {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     pub metric: Metric,
+    /// For a timeline row drawn other than as a bar (overlaid, as markers): how.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn_as: Option<TimelineRowKind>,
 }
 
 /// One resolved body item.

@@ -39,6 +39,9 @@ pub fn facts(open: &OpenReport, result: &KernelResult) -> Vec<(&'static str, Str
         ("Grid", shape(result.grid)),
         ("Block", shape(result.block)),
     ];
+    if let Some(set) = &result.section_set {
+        facts.push(("Section set", set.clone()));
+    }
     // Text exports do not name the ncu version; the report file and session page do.
     if let Some(version) = &report.tool_version {
         facts.push(("ncu", version.clone()));

@@ -1,7 +1,7 @@
 //! The side list of files: open reports in the order they were opened (one click closes one; a
-//! warnings badge that opens the list of what the reader skipped; a mark when the file changed on
-//! disk), files still loading (spinner, size, time so far, a Cancel button, and Cancel all when
-//! several load) and files that failed (their error, dismissable); then the baselines, each
+//! warnings badge that opens the list of what the reader skipped, a quieter one for its notes,
+//! a mark when the file changed on disk), files still loading (spinner, size, time so far, a
+//! Cancel button, and Cancel all when several load) and files that failed (their error, dismissable); then the baselines, each
 //! shown or hidden with its checkbox, removable, and reopened when its file is closed.
 
 use crate::app::baselines::Baseline;
@@ -79,6 +79,7 @@ pub fn show(
                         if count == 1 { "" } else { "s" }
                     ));
                     warnings_badge(ui, open.id.0, &open.report.warnings);
+                    notes_badge(ui, open.id.0, &open.report.all_notes());
                     let changed = match file_notices.get(open.id) {
                         Some(FileNoticeKind::Changed) => Some("Changed on disk"),
                         Some(FileNoticeKind::Unreadable(_)) => Some("File no longer readable"),
@@ -135,6 +136,24 @@ fn warnings_badge(ui: &mut egui::Ui, report: u64, warnings: &[String]) {
         .show(ui, |ui| {
             for warning in warnings {
                 ui.add(egui::Label::new(egui::RichText::new(warning).small()).wrap());
+            }
+        });
+}
+
+/// A report's notes (what its reader passed over that loses nothing of ncu's: parts of a newer
+/// report form, text around a pasted block) behind a quiet badge with their count.
+fn notes_badge(ui: &mut egui::Ui, report: u64, notes: &[String]) {
+    if notes.is_empty() {
+        return;
+    }
+    let n = notes.len();
+    let title = egui::RichText::new(format!("{n} note{}", if n == 1 { "" } else { "s" })).weak();
+    egui::CollapsingHeader::new(title)
+        .id_salt(("report_notes", report))
+        .default_open(false)
+        .show(ui, |ui| {
+            for note in notes {
+                ui.add(egui::Label::new(egui::RichText::new(note).small()).wrap());
             }
         });
 }

@@ -11,6 +11,7 @@ use common::app_harness::{
     assert_label, assert_label_containing, assert_labels, open_ok, show_page,
 };
 use common::temp_dir;
+use egui_kittest::kittest::Queryable;
 use sightline::app::page_id::PageId;
 
 #[test]
@@ -35,6 +36,19 @@ fn details_and_session_pages_show_what_2026_3_adds() {
     let text = |v: f64| sightline::model::format::value_text(v, "inst");
     assert_label(&h, &format!("{}; {}", text(1.5), text(2.5)));
     assert_label_containing(&h, "phase A");
+    // The header names the section set the result was collected with.
+    assert_label(&h, "Section set full");
+    // What the reader passed over is listed under the report, behind a quiet count; what the
+    // bodies hold is counted as they are read.
+    h.get_by(|n| {
+        n.label().is_some_and(|l| {
+            l.ends_with(" notes") && l.chars().next().is_some_and(|c| c.is_ascii_digit())
+        })
+    })
+    .click();
+    h.run();
+    assert_label_containing(&h, "ProfilerSection field 14 is not known to this reader");
+    assert_label_containing(&h, "ProfileMetricValue field 9 is not known to this reader");
     show_page(&mut h, PageId::Session);
     assert_labels(
         &h,

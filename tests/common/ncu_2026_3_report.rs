@@ -71,12 +71,13 @@ fn block(out: &mut Vec<u8>, header: Msg, entries: &[Vec<u8>]) {
     out.extend_from_slice(&payload);
 }
 
-const STRINGS: [&str; 5] = [
+const STRINGS: [&str; 6] = [
     "sm__inst_executed.sum",
     "pmsampling:sm__warps_active.avg",
     "device__attribute_compute_capability_major",
     "device__attribute_compute_capability_minor",
     "gpu__time_duration.sum",
+    "sm__cycles_active.avg",
 ];
 
 fn process(pid: u64, host: &str, name: &str) -> Msg {
@@ -163,10 +164,19 @@ fn kernel_result() -> Msg {
                 ),
         ),
     );
+    // A section template with fields no schema names: its own (14) and in a header metric (17).
     let section = Msg::new()
         .s(1, "InstancesDemo")
         .s(2, "Instances Demo")
         .u(3, 1)
+        .m(
+            4,
+            Msg::new().u(1, 1).m(
+                2,
+                section_metric("sm__inst_executed.sum", "Instructions").u(17, 1),
+            ),
+        )
+        .u(14, 1)
         .m(
             5,
             Msg::new()
@@ -204,6 +214,30 @@ fn kernel_result() -> Msg {
         .m(13, metric_u64(2, 10))
         .m(13, metric_u64(3, 7))
         .m(13, metric_u64(4, 1234))
+        // Fields no schema names inside a metric (5), its value (9) and an instance (7).
+        .m(
+            13,
+            Msg::new()
+                .u(1, 5)
+                .m(2, Msg::new().u(5, 3).u(9, 1))
+                .m(3, Msg::new().m(2, Msg::new().u(5, 3)).u(7, 1))
+                .u(5, 1),
+        )
+        // A rule result with a field no schema names (6) and one in its message (5).
+        .m(
+            19,
+            Msg::new()
+                .s(1, "LaterRule")
+                .s(2, "Later Rule")
+                .m(
+                    3,
+                    Msg::new().m(
+                        1,
+                        Msg::new().m(1, Msg::new().s(1, "A later note.").u(2, 1).u(5, 1)),
+                    ),
+                )
+                .u(6, 1),
+        )
         .m(17, section)
         .m(36, pc)
         .m(37, Msg::new().u(1, 0xabc000).u(2, 777).u(3, 0))

@@ -9,7 +9,7 @@
 
 use sightline::analysis::sections::bodies_of;
 use sightline::model::graph::NodeKind;
-use sightline::model::section_body::ItemKind;
+use sightline::model::section_body::{ItemKind, TimelineRowKind};
 use sightline::model::{Report, ResultKind, Value};
 
 #[path = "../common/ncu_2026_3_report.rs"]
@@ -17,13 +17,26 @@ mod built;
 
 use built::{report_bytes, written};
 
-const NOTES: [&str; 6] = [
+/// Fields no schema names, as the notes name them: those every opening reads (block headers,
+/// session, result messages, graphs, section templates down to their metrics and filters),
+/// then those inside the kernel's body (its metrics, their values and instances, its rule
+/// results).
+const NOTES: [&str; 8] = [
     "BlockHeader field 11 is not known to this reader (a newer report form): skipped in 1 message",
     "NodeParams field 22 is not known to this reader (a newer report form): skipped in 1 message",
     "ProfileResult field 40 is not known to this reader (a newer report form): skipped in 1 message",
+    "ProfilerSection field 14 is not known to this reader (a newer report form): skipped in 1 message",
     "ProfilerSectionBodyItem field 120 is not known to this reader (a newer report form): skipped in 1 message",
+    "ProfilerSectionMetric field 17 is not known to this reader (a newer report form): skipped in 1 message",
     "ReportSessionDetails field 13 is not known to this reader (a newer report form): skipped in 1 message",
     "6 bytes of block payload after the entries this reader knows were skipped (1 block)",
+];
+const BODY_NOTES: [&str; 5] = [
+    "ProfileMetricListElement field 7 is not known to this reader (a newer report form): skipped in 1 message",
+    "ProfileMetricResult field 5 is not known to this reader (a newer report form): skipped in 1 message",
+    "ProfileMetricValue field 9 is not known to this reader (a newer report form): skipped in 1 message",
+    "RuleResult field 6 is not known to this reader (a newer report form): skipped in 1 message",
+    "RuleResultMessage field 5 is not known to this reader (a newer report form): skipped in 1 message",
 ];
 
 /// The report read from the file (on demand) and from memory.
@@ -38,13 +51,42 @@ fn both() -> (tempfile::TempDir, Report, Report) {
 
 #[test]
 fn unknown_fields_and_blocks_are_skipped_and_named() {
-    let (_dir, a, b) = both();
+    let (_dir, mut a, b) = both();
     for rep in [&a, &b] {
         assert_eq!(rep.warnings, Vec::<String>::new());
-        assert_eq!(rep.notes, NOTES);
         assert_eq!(rep.results.len(), 2);
         assert_eq!(rep.tool_version.as_deref(), Some("2026.3.1.0"));
     }
+    // Read whole from memory, every body is read: its notes hold both lists.
+    let mut all = NOTES.to_vec();
+    all.splice(NOTES.len() - 1..NOTES.len() - 1, BODY_NOTES);
+    let sorted = |notes: &[&str]| {
+        let mut n: Vec<String> = notes.iter().map(|s| s.to_string()).collect();
+        n.sort();
+        n
+    };
+    let mut in_memory = b.all_notes();
+    in_memory.sort();
+    assert_eq!(in_memory, sorted(&all));
+    // Read on demand, the report's own notes are those of the opening, and what bodies hold
+    // is counted as they are read: the first at opening, the others when asked for.
+    assert_eq!(a.notes, NOTES);
+    let so_far = |read: usize| -> Vec<String> {
+        BODY_NOTES
+            .iter()
+            .map(|n| match read {
+                2 => n.to_string(),
+                _ => format!("{n}, in the {read} of 2 results read in full so far"),
+            })
+            .collect()
+    };
+    assert_eq!(a.all_notes()[NOTES.len()..], so_far(1));
+    let _ = a.results[1].body();
+    assert_eq!(a.all_notes()[NOTES.len()..], so_far(2));
+    // A body released and read again is not counted twice.
+    a.release_bodies(0);
+    let _ = a.results[0].body();
+    assert_eq!(a.all_notes()[NOTES.len()..], so_far(2));
 }
 
 #[test]
@@ -111,7 +153,7 @@ fn results_carry_the_new_records() {
         let r = &rep.results[0];
         assert_eq!(r.cc, Some((10, 7)));
         let body = r.body();
-        assert_eq!(body.section_set.as_deref(), Some("full"));
+        assert_eq!(r.section_set.as_deref(), Some("full"));
         assert_eq!(body.pc_sampling.len(), 1);
         let sm = &body.pc_sampling[0].per_sm[0];
         assert_eq!(
@@ -208,6 +250,25 @@ fn bodies_show_the_instances_table_timeline_rows_and_records() {
             ("Overview / Events [markers]", "Warps")
         ]
     );
+    // The timeline draws each row as its kind says: the group's row overlaid, the events as
+    // marks, each over the two samples.
+    let timeline = sightline::analysis::sections::timeline::build(&items[1]);
+    let drawn: Vec<(&str, Option<TimelineRowKind>, usize)> = timeline
+        .groups
+        .iter()
+        .map(|g| (g.label.as_str(), g.drawn_as, g.series[0].points.len()))
+        .collect();
+    assert_eq!(
+        drawn,
+        [
+            ("Overview [overlay]", Some(TimelineRowKind::Overlay), 2),
+            (
+                "Overview / Events [markers]",
+                Some(TimelineRowKind::Markers),
+                2
+            ),
+        ]
+    );
     let graph = &sections[1].bodies[0].items;
     let labels: Vec<&str> = graph.iter().map(|i| i.label.as_str()).collect();
     assert_eq!(labels, ["Graph", "Nodes", "Edges"]);
@@ -253,6 +314,14 @@ fn the_cli_shows_them_and_notes_what_it_skipped() {
         assert!(
             err.contains(&format!("note: {file}: {note}")),
             "{note:?} not in:\n{err}"
+        );
+    }
+    // What bodies hold is named too, counted over the bodies read before the notes are said.
+    for note in BODY_NOTES {
+        let line = format!("note: {file}: {note}");
+        assert!(
+            err.lines().any(|l| l.starts_with(&line)),
+            "{line:?} not in:\n{err}"
         );
     }
     // Notes are not problems: --strict passes.

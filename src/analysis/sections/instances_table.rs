@@ -39,6 +39,7 @@ pub fn rows(t: &ItemTemplate, r: &KernelResult, target: &Target) -> Vec<BodyRow>
                         .map_or_else(|| format!("#{i}"), |id| id.to_string()),
                     group: group.clone(),
                     metric,
+                    drawn_as: None,
                 });
             }
         }

@@ -22,6 +22,7 @@ pub fn rows(r: &KernelResult) -> Vec<BodyRow> {
                 label: (*label).to_string(),
                 group: None,
                 metric: m.to_metric(),
+                drawn_as: None,
             })
         })
         .collect()

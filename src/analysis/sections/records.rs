@@ -81,6 +81,7 @@ fn row(label: &str, group: Option<String>, metric: Metric) -> BodyRow {
         label: label.to_string(),
         group,
         metric,
+        drawn_as: None,
     }
 }
 

@@ -72,12 +72,12 @@ fn item(t: &ItemTemplate, r: &KernelResult, target: &Target) -> BodyItem {
                         Some(kind) => format!("{group} [{kind}]"),
                         None => group,
                     };
+                    let drawn_as = row.kind.marker().map(|_| row.kind);
                     for m in &row.metrics {
-                        rows.extend(
-                            expand(m, r, target)
-                                .into_iter()
-                                .map(|resolved| with_group(resolved, &group)),
-                        );
+                        rows.extend(expand(m, r, target).into_iter().map(|resolved| BodyRow {
+                            drawn_as,
+                            ..with_group(resolved, &group)
+                        }));
                     }
                 }
             }
@@ -136,6 +136,7 @@ fn suffix_rows(t: &ItemTemplate, r: &KernelResult, target: &Target) -> Vec<BodyR
                 label: label.to_string(),
                 group: Some(column.clone()),
                 metric: metric_or_missing(r, &full),
+                drawn_as: None,
             });
         }
     }
@@ -162,6 +163,7 @@ fn roofline_rows(
                     label: what.to_string(),
                     group: Some(group.clone()),
                     metric: Metric::new(None, Value::Double(*c), ""),
+                    drawn_as: None,
                 });
                 Vec::new()
             }
@@ -230,6 +232,7 @@ pub fn expand(m: &MetricRef, r: &KernelResult, target: &Target) -> Vec<BodyRow> 
         label,
         group: None,
         metric: metric_or_missing(r, member),
+        drawn_as: None,
     };
     if name.starts_with("group:") {
         return members(r, name)

@@ -5,7 +5,7 @@
 //! "Workload Execution" row) spans the result's `profiler__timestamp_workload_start_0` and
 //! `_end_0`, whose instances are keyed by the same clock.
 
-use crate::model::section_body::BodyItem;
+use crate::model::section_body::{BodyItem, TimelineRowKind};
 use crate::model::{KernelResult, Value};
 use serde::Serialize;
 
@@ -41,6 +41,10 @@ impl Series {
 pub struct Group {
     pub label: String,
     pub series: Vec<Series>,
+    /// How the row is drawn, where not as one strip per metric: its metrics over each other
+    /// in one strip (overlay), or each sample as a mark (markers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawn_as: Option<TimelineRowKind>,
 }
 
 /// The timeline of one result.
@@ -140,6 +144,7 @@ pub fn build(item: &BodyItem) -> Timeline {
             None => groups.push(Group {
                 label,
                 series: vec![series],
+                drawn_as: row.drawn_as,
             }),
         }
     }

@@ -131,6 +131,7 @@ impl BodyCollector {
             label: label.to_string(),
             group,
             metric: metric.clone(),
+            drawn_as: None,
         });
     }
 

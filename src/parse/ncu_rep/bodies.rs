@@ -31,6 +31,7 @@ pub fn templates_of(entry: &Entry<'_>, unknown: &mut Unknown) -> Result<BodyTemp
             continue;
         };
         let at = entry.offset + field.offset;
+        super::unknown::scan(bytes, &super::unknown::SECTION, unknown);
         let msg = SectionBodiesMsg::decode(bytes)
             .map_err(|e| format!("section template at {at}: {e}"))?;
         sections.push(section(msg, unknown).map_err(|e| format!("section template at {at}: {e}"))?);

@@ -8,7 +8,7 @@ use super::container::{Entry, corrupt};
 use super::messages::MetricOptionFilter;
 use super::result::{
     Context, Decoded, HEAD_KEYS, ResultParts, decode_metric, graph_link_of, head_key, identity,
-    nvtx_of, scan_result,
+    nvtx_of, scan_result, section_set_of,
 };
 use super::rules;
 use super::sections::{Applicability, section_shown};
@@ -53,6 +53,7 @@ pub fn decode_result_head(
         rule_msgs,
         nvtx,
         graph_link,
+        section_set,
         unknown,
         ..
     } = parts;
@@ -76,6 +77,7 @@ pub fn decode_result_head(
     let top_rule = top_rule(&templates, &rule_msgs, &app).map_err(|(rel, what)| at(rel, &what))?;
     result.nvtx = nvtx_of(nvtx, head.thread_id).map_err(|(offset, what)| at(offset, &what))?;
     result.graph = graph_link_of(graph_link).map_err(|(offset, what)| at(offset, &what))?;
+    result.section_set = section_set_of(section_set).map_err(|(offset, what)| at(offset, &what))?;
     metrics.truncate(HEAD_METRICS.len());
     Ok(Decoded {
         result,
@@ -83,6 +85,7 @@ pub fn decode_result_head(
         driver_version: head.kmd_version,
         head: Some(BodyHead { metrics, top_rule }),
         unknown,
+        unknown_in_body: super::unknown::Unknown::default(),
     })
 }
 

@@ -73,6 +73,7 @@ fn assemble(
         match d {
             Ok(d) if first_error.is_none() => {
                 unknown.add(unknown::result_message(d.result.kind), &d.unknown);
+                unknown.merge(&d.unknown_in_body);
                 if let Some(s) = &d.clock_status {
                     clocks.push((s.lock_requested.unwrap_or(false), s.locked.unwrap_or(false)));
                 }

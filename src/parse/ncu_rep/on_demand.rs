@@ -6,6 +6,7 @@
 use super::container::{Entry, corrupt};
 use super::head::decode_result_head;
 use super::result::{Context, Decoded, decode_result};
+use super::unknown::Unknown;
 use crate::model::{BodySource, ResultBody, ResultKind};
 use crate::parse::ParseError;
 use std::fs::File;
@@ -33,6 +34,16 @@ struct Reader {
     buffer: Vec<u8>,
 }
 
+/// The fields no schema names inside the bodies read so far.
+#[derive(Default)]
+struct BodiesRead {
+    unknown: Unknown,
+    /// Which results are counted in `unknown` (a body released and read again is not
+    /// counted twice).
+    counted: Vec<bool>,
+    read: usize,
+}
+
 /// The results of one opened report file, decoded on demand.
 pub struct OnDemand {
     path: PathBuf,
@@ -43,6 +54,9 @@ pub struct OnDemand {
     ctx: OnceLock<Context>,
     entries: OnceLock<Vec<ResultEntry>>,
     clock: AtomicU64,
+    /// What the bodies decoded so far held that this reader does not know, each result
+    /// counted once.
+    in_bodies: Mutex<BodiesRead>,
     /// The decompressed copy the file is, when the report was compressed: removed with the
     /// source, that is when the report and every result of it are dropped.
     _temp: Option<tempfile::TempPath>,
@@ -63,6 +77,7 @@ impl OnDemand {
             ctx: OnceLock::new(),
             entries: OnceLock::new(),
             clock: AtomicU64::new(0),
+            in_bodies: Mutex::new(BodiesRead::default()),
             _temp: temp,
         })
     }
@@ -73,9 +88,26 @@ impl OnDemand {
         let _ = self.entries.set(entries);
     }
 
-    /// Reads and decodes result `index` (also its ID) with the whole file's names.
+    /// Reads and decodes result `index` (also its ID) with the whole file's names, counting
+    /// what its body holds that this reader does not know ([`BodySource::notes`]).
     pub fn decode(&self, index: usize) -> Result<Decoded, ParseError> {
-        self.decode_with(index, decode_result)
+        let decoded = self.decode_with(index, decode_result)?;
+        let mut in_bodies = self
+            .in_bodies
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let total = self.entries.get().map_or(0, Vec::len);
+        if in_bodies.counted.len() < total {
+            in_bodies.counted.resize(total, false);
+        }
+        if let Some(counted) = in_bodies.counted.get_mut(index)
+            && !*counted
+        {
+            *counted = true;
+            in_bodies.read += 1;
+            in_bodies.unknown.merge(&decoded.unknown_in_body);
+        }
+        Ok(decoded)
     }
 
     /// Reads result `index` and decodes it without its body ([`decode_result_head`]).
@@ -157,6 +189,15 @@ impl BodySource for OnDemand {
 
     fn tick(&self) -> u64 {
         self.clock.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let in_bodies = self
+            .in_bodies
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let total = self.entries.get().map_or(0, Vec::len);
+        in_bodies.unknown.notes_of_bodies(in_bodies.read, total)
     }
 }
 

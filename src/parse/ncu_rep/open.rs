@@ -228,6 +228,10 @@ impl Walk {
         self.decode_batch(None);
         let ctx = Context::from_parts(self.c.strings.clone(), self.c.processes.clone());
         self.source.complete(ctx, std::mem::take(&mut self.entries));
+        // The first body read in full, so what bodies hold that this reader does not know is
+        // named from the start (each body read later adds to it); a body that cannot be read
+        // says so when it is shown.
+        let _ = self.source.decode(0);
         // Results that could not be decoded with the names known when they were read (names
         // may come after their users) are decoded again with all of them.
         let decoded: Vec<Result<Decoded, ParseError>> = std::mem::take(&mut self.decoded)

@@ -5,6 +5,10 @@
 use super::container::{Container, Entry, corrupt};
 use super::messages::{ClockStatus, MetricValue, NvtxState, ProcessInfo, ResultHead, Uint64x3};
 use super::sections::{Applicability, build_sections};
+use super::unknown::{
+    self, METRIC as METRIC_SHAPE, METRIC_INSTANCE as INSTANCE_SHAPE,
+    METRIC_VALUE as METRIC_VALUE_SHAPE, Unknown, unknown_numbers,
+};
 use super::wire::{FieldIter, WireValue};
 use super::workloads::{decode_head, layout};
 use super::{rules, units};
@@ -105,6 +109,9 @@ pub struct Decoded {
     pub head: Option<BodyHead>,
     /// Top-level field numbers of the result message this reader does not know.
     pub unknown: Vec<u32>,
+    /// Fields this reader does not know inside the result's body (its metrics, their values
+    /// and instances, its rule results); empty for a result decoded without its body.
+    pub unknown_in_body: Unknown,
 }
 
 /// The model value of a stored value: string, float, double, uint32 or uint64, in that order.
@@ -166,7 +173,9 @@ fn is_single_varint(bytes: &[u8]) -> bool {
 
 /// Decodes a `ProfileMetricValue`. Nearly every stored value is a single double (field 3) or
 /// uint64 (field 5); those two shapes are read directly, everything else by prost.
-fn decode_value(bytes: &[u8], offset: usize) -> Result<Value, FieldError> {
+/// Fields no schema names are counted in `unknown` (only a value of another shape can hold
+/// them).
+fn decode_value(bytes: &[u8], offset: usize, unknown: &mut Unknown) -> Result<Value, FieldError> {
     match bytes {
         [0x19, rest @ ..] if rest.len() == 8 => {
             let mut b = [0u8; 8];
@@ -182,24 +191,31 @@ fn decode_value(bytes: &[u8], offset: usize) -> Result<Value, FieldError> {
         }
         _ => {}
     }
-    MetricValue::decode(bytes)
+    let value = MetricValue::decode(bytes)
         .map(take_value)
-        .map_err(|e| (offset, format!("metric value: {e}")))
+        .map_err(|e| (offset, format!("metric value: {e}")))?;
+    unknown.add(
+        METRIC_VALUE_SHAPE.name,
+        &unknown_numbers(bytes, |n| (1..=METRIC_VALUE_SHAPE.max).contains(&n)),
+    );
+    Ok(value)
 }
 
 /// Decodes one `ProfileMetricResult`. The message is
 /// walked field by field so instances go straight into the model without an intermediate list;
 /// each value is decoded by prost.
 pub(super) fn decode_metric(ctx: &Context, bytes: &[u8]) -> Result<Metric, FieldError> {
-    decode_metric_with(ctx, bytes, &mut |_, _| {})
+    decode_metric_with(ctx, bytes, &mut |_, _| {}, &mut Unknown::default())
 }
 
 /// [`decode_metric`], passing each value stored on a single instance (ncu 2026.3) to
-/// `on_instance_value` with the instance's position.
+/// `on_instance_value` with the instance's position, and counting in `unknown` the fields of
+/// the metric, its value and its instances that no schema names.
 pub(super) fn decode_metric_with(
     ctx: &Context,
     bytes: &[u8],
     on_instance_value: &mut dyn FnMut(usize, Value),
+    unknown: &mut Unknown,
 ) -> Result<Metric, FieldError> {
     let mut name_id = 0usize;
     let mut value = Value::Missing;
@@ -208,8 +224,9 @@ pub(super) fn decode_metric_with(
         let field = field.map_err(|e| (e.offset, format!("metric: {}", e.message)))?;
         match (field.number, field.value) {
             (NAME_ID, WireValue::Varint(v)) => name_id = usize::try_from(v).unwrap_or(usize::MAX),
-            (METRIC_VALUE, WireValue::Bytes(b)) => value = decode_value(b, field.offset)?,
+            (METRIC_VALUE, WireValue::Bytes(b)) => value = decode_value(b, field.offset, unknown)?,
             (METRIC_VALUE_LIST, WireValue::Bytes(_)) => instances_count += 1,
+            (n, _) if n == 0 || n > METRIC_SHAPE.max => unknown.add(METRIC_SHAPE.name, &[n]),
             _ => {}
         }
     }
@@ -234,19 +251,19 @@ pub(super) fn decode_metric_with(
             for part in FieldIter::new(element) {
                 let part = part
                     .map_err(|e| (field.offset + e.offset, format!("instance: {}", e.message)))?;
+                let at = field.offset + part.offset;
                 match (part.number, part.value) {
                     (CORRELATION_ID, WireValue::Bytes(b)) => {
-                        id = Some(decode_value(b, field.offset + part.offset)?)
-                            .filter(|v| *v != Value::Missing);
+                        id = Some(decode_value(b, at, unknown)?).filter(|v| *v != Value::Missing);
                     }
                     (ELEMENT_VALUE, WireValue::Bytes(b)) => {
-                        value = decode_value(b, field.offset + part.offset)?;
+                        value = decode_value(b, at, unknown)?;
                     }
                     (INSTANCE_VALUES, WireValue::Bytes(b)) => {
-                        on_instance_value(
-                            instances.len(),
-                            decode_value(b, field.offset + part.offset)?,
-                        );
+                        on_instance_value(instances.len(), decode_value(b, at, unknown)?);
+                    }
+                    (n, _) if n == 0 || n > INSTANCE_SHAPE.max => {
+                        unknown.add(INSTANCE_SHAPE.name, &[n]);
                     }
                     _ => {}
                 }
@@ -389,10 +406,16 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
     entries.dedup_by_key(|e| e.0);
     let mut metrics = MetricStore::with_capacity(entries.len(), 0);
     let mut instance_values: Vec<InstanceValues> = Vec::new();
+    let mut unknown_in_body = Unknown::default();
     for &(_, offset, bytes) in &entries {
         let mut extra: Vec<(usize, Value)> = Vec::new();
-        let m = decode_metric_with(ctx, bytes, &mut |i, v| extra.push((i, v)))
-            .map_err(|(rel, what)| at(offset + rel, &what))?;
+        let m = decode_metric_with(
+            ctx,
+            bytes,
+            &mut |i, v| extra.push((i, v)),
+            &mut unknown_in_body,
+        )
+        .map_err(|(rel, what)| at(offset + rel, &what))?;
         let key = m.name.unwrap_or_default();
         for (instance, value) in extra {
             match instance_values.last_mut() {
@@ -418,6 +441,7 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
     for (offset, bytes) in rule_msgs {
         let decoded =
             rules::decode_rule(bytes).map_err(|e| at(offset, &format!("rule result: {e}")))?;
+        unknown::scan(bytes, &unknown::RULE_RESULT, &mut unknown_in_body);
         for (section_id, rule) in decoded {
             match sections
                 .iter_mut()
@@ -445,12 +469,7 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         )),
         None => None,
     };
-    let section_set = section_set
-        .map(|(offset, bytes)| {
-            String::from_utf8(bytes.to_vec())
-                .map_err(|_| at(offset, "section set identifier is not UTF-8"))
-        })
-        .transpose()?;
+    result.section_set = section_set_of(section_set).map_err(|(o, what)| at(o, &what))?;
     result.set_body(ResultBody {
         sections,
         rules: loose_rules,
@@ -458,7 +477,6 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         instance_values,
         pc_sampling: samples,
         device_nvtx,
-        section_set,
     });
     Ok(Decoded {
         result,
@@ -466,10 +484,20 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         driver_version: head.kmd_version,
         head: None,
         unknown,
+        unknown_in_body,
     })
 }
 
 /// The link of a result to its CUDA graph, from its stored `GraphViewerDataInfo`, if any.
+/// The section set a result names (field `section_set` of its message).
+pub(super) fn section_set_of(part: Option<(usize, &[u8])>) -> Result<Option<String>, FieldError> {
+    part.map(|(offset, bytes)| {
+        String::from_utf8(bytes.to_vec())
+            .map_err(|_| (offset, "section set identifier is not UTF-8".to_string()))
+    })
+    .transpose()
+}
+
 pub(super) fn graph_link_of(
     link: Option<(usize, &[u8])>,
 ) -> Result<Option<Box<crate::model::graph::GraphLink>>, FieldError> {
@@ -695,13 +723,13 @@ mod tests {
         cases.push(vec![0x28, 0x80, 0x00]);
         cases.push(vec![0x28, 0x05, 0x0a, 0x01, b'x']);
         for bytes in cases {
-            let direct = decode_value(&bytes, 0).unwrap();
+            let direct = decode_value(&bytes, 0, &mut Unknown::default()).unwrap();
             let prost = by_prost(&bytes);
             match (&direct, &prost) {
                 (Value::Double(a), Value::Double(b)) => assert_eq!(a.to_bits(), b.to_bits()),
                 _ => assert_eq!(direct, prost, "{bytes:?}"),
             }
         }
-        assert!(decode_value(&[0x28, 0x80], 0).is_err());
+        assert!(decode_value(&[0x28, 0x80], 0, &mut Unknown::default()).is_err());
     }
 }

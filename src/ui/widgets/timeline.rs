@@ -1,10 +1,12 @@
 //! The PM sampling timeline: per row group a header, per sampled metric a strip with its
 //! values as a filled line over the shared time axis, the highest value at the right, and the
-//! values under the pointer on hover. A "Workload Execution" strip on top shows when the
-//! workload ran. A comparison draws the baseline's series over the same axis in the
-//! baseline's colour.
+//! values under the pointer on hover. An overlay row (ncu 2026.3) draws its metrics over each
+//! other in one strip, each in its own colour; a markers row draws each sample as a mark. A
+//! "Workload Execution" strip on top shows when the workload ran. A comparison draws the
+//! baseline's series over the same axis in the baseline's colour.
 
-use crate::analysis::sections::timeline::{Series, Timeline};
+use crate::analysis::sections::timeline::{Group, Series, Timeline};
+use crate::model::section_body::TimelineRowKind;
 use crate::model::units::format_value;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, pos2, vec2};
 
@@ -66,12 +68,17 @@ pub fn show(ui: &mut egui::Ui, sides: &[Side<'_>]) {
             .id_salt(("pm_timeline_group", &group.label, gi))
             .default_open(true)
             .show(ui, |ui| {
+                if group.drawn_as == Some(TimelineRowKind::Overlay) && sides.len() == 1 {
+                    overlay_strip(ui, group, end);
+                    return;
+                }
+                let marks = group.drawn_as == Some(TimelineRowKind::Markers);
                 for series in &group.series {
                     let others: Vec<(Option<&Series>, &Side<'_>)> = sides
                         .iter()
                         .map(|s| (s.timeline.series(&series.label), s))
                         .collect();
-                    strip(ui, series, &others, end);
+                    strip(ui, series, &others, end, marks);
                 }
             });
     }
@@ -108,8 +115,102 @@ fn plot_x(rect: Rect) -> (f32, f32) {
     (rect.left() + LABEL_W, rect.right() - VALUE_W)
 }
 
-/// One series strip: label, the filled line of each side, the highest value.
-fn strip(ui: &mut egui::Ui, series: &Series, sides: &[(Option<&Series>, &Side<'_>)], end: f64) {
+/// Colours of the metrics of an overlay row, in order (cycling).
+const OVERLAY_COLORS: [[u8; 3]; 6] = [
+    [0x4c, 0x9a, 0xe0],
+    [0xe0, 0x8a, 0x3c],
+    [0x5c, 0xb8, 0x5c],
+    [0xc8, 0x5c, 0xc8],
+    [0xd8, 0xc0, 0x40],
+    [0x40, 0xc0, 0xc0],
+];
+
+/// An overlay row: its metrics as lines over each other in one strip, each in its colour and
+/// scaled to the highest value of all; the labels in their colours on the left; every value
+/// at the pointer on hover.
+fn overlay_strip(ui: &mut egui::Ui, group: &Group, end: f64) {
+    let width = ui.available_width().max(LABEL_W + VALUE_W + 100.0);
+    let height = (STRIP_H * 1.6).max(14.0 * group.series.len() as f32 + 6.0);
+    let (rect, resp) = ui.allocate_exact_size(vec2(width, height), Sense::hover());
+    if !ui.is_rect_visible(rect) {
+        return;
+    }
+    let painter = ui.painter_at(rect);
+    let color = |k: usize| crate::ui::theme::rgb(OVERLAY_COLORS[k % OVERLAY_COLORS.len()]);
+    for (k, series) in group.series.iter().enumerate() {
+        painter.text(
+            pos2(rect.left() + 2.0, rect.top() + 4.0 + 14.0 * k as f32),
+            Align2::LEFT_TOP,
+            &series.label,
+            FontId::proportional(11.0),
+            color(k),
+        );
+    }
+    let (x0, x1) = plot_x(rect);
+    let plot = Rect::from_x_y_ranges(x0..=x1, rect.top() + 2.0..=rect.bottom() - 2.0);
+    painter.rect_filled(plot, 1.0, crate::ui::theme::bar_track(ui));
+    let max = group.series.iter().map(Series::max).fold(0.0, f64::max);
+    let scale = if max > 0.0 { max } else { 1.0 };
+    for (k, series) in group.series.iter().enumerate() {
+        let line: Vec<egui::Pos2> = series
+            .points
+            .iter()
+            .map(|&(t, v)| {
+                pos2(
+                    plot.left() + (t / end) as f32 * plot.width(),
+                    plot.bottom() - (v / scale) as f32 * (plot.height() - 2.0),
+                )
+            })
+            .collect();
+        painter.add(egui::Shape::line(line, Stroke::new(1.4, color(k))));
+    }
+    let unit = group.series.first().map_or("", |s| s.unit.as_str());
+    painter.text(
+        rect.right_center() - vec2(2.0, 0.0),
+        Align2::RIGHT_CENTER,
+        format!("max {}", format_value(max, unit)),
+        FontId::proportional(10.5),
+        ui.visuals().weak_text_color(),
+    );
+    if let Some(p) = resp.hover_pos().filter(|p| plot.contains(*p)) {
+        painter.vline(
+            p.x,
+            plot.y_range(),
+            Stroke::new(1.0, ui.visuals().text_color().gamma_multiply(0.5)),
+        );
+        let t = f64::from((p.x - plot.left()) / plot.width()) * end;
+        resp.on_hover_ui_at_pointer(|ui| {
+            ui.strong(&group.label);
+            ui.label(format!("at {}", time_text(t)));
+            for (k, series) in group.series.iter().enumerate() {
+                let v = series
+                    .value_at(t)
+                    .map_or("-".to_string(), |v| format_value(v, &series.unit));
+                ui.colored_label(color(k), format!("{}: {v}", series.label));
+            }
+        });
+    }
+}
+
+/// Draws a series of a markers row: a mark at each sample with a value, as tall as the value
+/// (at least a third of the strip, so small events stay visible).
+fn marks(painter: &egui::Painter, points: &[egui::Pos2], bottom: f32, height: f32, color: Color32) {
+    for p in points {
+        let top = p.y.min(bottom - height / 3.0);
+        painter.line_segment([pos2(p.x, bottom), pos2(p.x, top)], Stroke::new(1.5, color));
+        painter.circle_filled(pos2(p.x, top), 2.0, color);
+    }
+}
+
+/// One series strip: label, the filled line of each side (or, for a markers row, a mark per
+/// sample), the highest value.
+fn strip(
+    ui: &mut egui::Ui,
+    series: &Series,
+    sides: &[(Option<&Series>, &Side<'_>)],
+    end: f64,
+    as_marks: bool,
+) {
     let width = ui.available_width().max(LABEL_W + VALUE_W + 100.0);
     let (rect, resp) = ui.allocate_exact_size(vec2(width, STRIP_H), Sense::hover());
     if !ui.is_rect_visible(rect) {
@@ -144,6 +245,16 @@ fn strip(ui: &mut egui::Ui, series: &Series, sides: &[(Option<&Series>, &Side<'_
     for (s, side) in sides.iter().rev() {
         let Some(s) = s else { continue };
         if s.points.is_empty() {
+            continue;
+        }
+        if as_marks {
+            let at: Vec<egui::Pos2> = s
+                .points
+                .iter()
+                .filter(|p| p.1 != 0.0)
+                .map(|&(t, v)| to_screen(t, v))
+                .collect();
+            marks(&painter, &at, plot.bottom(), plot.height(), side.color);
             continue;
         }
         let line: Vec<egui::Pos2> = s.points.iter().map(|&(t, v)| to_screen(t, v)).collect();
