@@ -279,7 +279,7 @@ fn main() {
         .app
         .settings_mut()
         .sort
-        .clicked(sightline::app::rows::SortColumn::Duration);
+        .clicked(sightline::app::core::rows::SortColumn::Duration);
     frames.measure("sorted by duration, Down arrow every frame", |_| {
         key(egui::Key::ArrowDown)
     });
@@ -341,7 +341,7 @@ fn main() {
             let id = frames.app.add_loaded_report("kernels_full", report);
             frames
                 .app
-                .select(Some(sightline::app::workspace::ResultRef {
+                .select(Some(sightline::app::core::ids::ResultRef {
                     report: id,
                     index: 3,
                 }));

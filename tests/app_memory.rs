@@ -99,7 +99,7 @@ fn open_and_browse(h: &mut AppHarness, files: &[PathBuf]) -> Heap {
     h.get_by_label("All open reports").click();
     h.run();
     h.state_mut()
-        .handle(Command::SetBaseline(sightline::app::workspace::ResultRef {
+        .handle(Command::SetBaseline(sightline::app::core::ids::ResultRef {
             index: 0,
             ..at
         }));

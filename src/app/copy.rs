@@ -1,8 +1,8 @@
 //! Text put on the clipboard: a value, a name, or table rows as tab-separated values (for
 //! spreadsheets) or a Markdown table (for issues and chat).
 
-use super::format::percent_text;
-use super::rows::{RowSummary, SortColumn};
+use crate::app::core::rows::{RowSummary, SortColumn};
+use crate::app::format::percent_text;
 
 /// The results table's cells of one row, in column order, as the table shows them.
 pub fn row_cells(r: &RowSummary) -> Vec<String> {

@@ -1,61 +1,28 @@
-//! The application core, without a window (no egui): what is open and selected, the settings,
-//! and everything the user can ask for as one [`Command`], carried out by
-//! [`AppState::handle`].
+//! The application without a window (no egui), in two parts:
 //!
-//! - [`state`]: [`AppState`], the open reports ([`workspace`]), the selection, the results
-//!   table's filter and order ([`table_view`], [`rows`]), notices;
-//! - [`commands`]: the command enum and what can be opened ([`OpenRequest`]);
-//! - [`loader`]: loading on background threads with progress and cancel, failing with an
-//!   [`error::OpenError`]; [`demo`] is the report built into the binary;
-//! - [`file_watch`] and [`file_notices`]: files of open reports that changed on disk;
-//!   [`closed_reports`]: what a close closed, to open again (undo);
-//! - [`settings`]: what is remembered across runs (theme, page, sort, recent files,
-//!   [`baselines`], [`manual_pairs`] of the report comparison);
-//! - [`source_page`]: the Source page's view, read from the report file on demand, with SASS
-//!   text from ncu's exports ([`sass_imports`]) where no nvdisasm is found;
-//! - [`roofline_scene`], [`occupancy_view`], [`side_by_side`]: what the Roofline, Occupancy and
-//!   Compare pages show, computed when their inputs change;
-//! - [`report_sides`]: which two reports Report vs report compares, and which is the baseline;
-//! - [`page_id`]: which page is shown; [`format`]: numbers and names as text; [`names`]: long
-//!   kernel names shortened in the middle;
-//! - [`cache`]: the one cache helper for derived views; [`waker`]: how threads wake the UI;
-//! - [`job`]: one background job (keyed, polled, cancelled when superseded); [`views`]: the
-//!   view-models of pages built that way.
+//! - [`core`]: the state (open reports, selection, baselines, settings), the commands that
+//!   change it, loading and file watching;
+//! - [`views`]: one view-model per page or page part, named like its page, built from the
+//!   core's state (in the background through [`job`] where it takes long); a page asks its
+//!   view-model for ready, building or failed and draws the answer.
 //!
-//! The desktop front end (`ui`) draws this state and turns clicks and keys into commands.
+//! Beside them, what both use: [`job`] (one background job: keyed, polled, cancelled when
+//! superseded), [`cache`] (the one cache helper for derived views), [`format`] (numbers and
+//! names as text), [`names`] (long kernel names shortened in the middle) and [`copy`] (what
+//! the copy actions put on the clipboard).
+//!
+//! The desktop front end (`ui`) draws the view-models and turns clicks and keys into
+//! commands; `cli` uses the analysis directly.
 
-pub mod baselines;
 pub mod cache;
-pub mod closed_reports;
-pub mod commands;
-pub mod compare_page;
 pub mod copy;
-pub mod demo;
-pub mod error;
-pub mod file_notices;
-pub mod file_watch;
+pub mod core;
 pub mod format;
 pub mod job;
-pub mod loader;
-pub mod manual_pairs;
 pub mod names;
-pub mod occupancy_view;
-pub mod page_id;
-pub mod report_compare_view;
-pub mod report_sides;
-pub mod roofline_scene;
-pub mod rows;
-pub mod sass_imports;
-pub mod settings;
-pub mod side_by_side;
-pub mod source_page;
-pub mod state;
-pub mod table_view;
 pub mod views;
-pub mod waker;
-pub mod workspace;
 
-pub use commands::{Command, OpenRequest};
-pub use page_id::PageId;
-pub use settings::{Settings, ThemeChoice};
-pub use state::AppState;
+pub use self::core::commands::{Command, OpenRequest};
+pub use self::core::page_id::PageId;
+pub use self::core::settings::{Settings, ThemeChoice};
+pub use self::core::state::AppState;

@@ -2,7 +2,6 @@
 
 use crate::model::Report;
 use crate::parse::{self, LoadError};
-use serde_json::{Value as Json, json};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -75,20 +74,7 @@ impl Progress {
     }
 }
 
-/// The `errors` array of the JSON outputs: each failed file with a one-line reason.
-pub(crate) fn errors_json(errors: &[LoadError]) -> Vec<Json> {
-    errors
-        .iter()
-        .map(|e| {
-            let message = e
-                .to_string()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            json!({"path": e.path().display().to_string(), "message": message})
-        })
-        .collect()
-}
+pub(crate) use super::output::errors_json;
 
 /// Loads every file, writes the reports as JSON or as a table to stdout (each writer goes
 /// through the results a window at a time), prints the errors of the files that did not load,

@@ -1,6 +1,5 @@
 //! Output shared by the headless commands: aligned text columns and the JSON document.
 
-use super::loading::errors_json;
 use crate::model::Report;
 use crate::parse::LoadError;
 use serde_json::{Value as Json, json};
@@ -66,4 +65,19 @@ pub fn finish(out: &str, errors: &[LoadError], as_json: bool) -> i32 {
         }
     }
     if errors.is_empty() { 0 } else { 2 }
+}
+
+/// The `errors` array of the JSON outputs: each failed file with a one-line reason.
+pub(crate) fn errors_json(errors: &[LoadError]) -> Vec<Json> {
+    errors
+        .iter()
+        .map(|e| {
+            let message = e
+                .to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            json!({"path": e.path().display().to_string(), "message": message})
+        })
+        .collect()
 }

@@ -7,7 +7,7 @@ use super::intern::MetricKey;
 use super::metric::Metric;
 use super::metric_store::{MetricStore, MetricView};
 use super::names;
-use super::result::{RuleResult, Section, SpeedupKind};
+use super::section::{RuleResult, Section, SpeedupKind};
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};

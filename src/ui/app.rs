@@ -11,12 +11,12 @@ use super::pages::{self, PageContext, Pages};
 use super::reports_panel;
 use super::results_table::ResultsTable;
 use super::widgets::{plot_util, theme};
-use crate::app::baselines;
-use crate::app::commands::{Command, OpenRequest};
-use crate::app::page_id::PageId;
-use crate::app::settings::PanelSizes;
-use crate::app::settings::Settings;
-use crate::app::state::AppState;
+use crate::app::core::baselines;
+use crate::app::core::commands::{Command, OpenRequest};
+use crate::app::core::page_id::PageId;
+use crate::app::core::settings::PanelSizes;
+use crate::app::core::settings::Settings;
+use crate::app::core::state::AppState;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -331,7 +331,7 @@ impl SightlineApp {
         {
             Some((open, result)) => format!(
                 "{} — {} — Sightline",
-                crate::app::baselines::kernel_name(result),
+                crate::app::core::baselines::kernel_name(result),
                 open.name
             ),
             None => "Sightline".to_string(),

@@ -1,7 +1,7 @@
 //! Drag and drop: an overlay while files hover over the window, and the dropped files as open
 //! requests.
 
-use crate::app::commands::{DroppedFile, OpenRequest};
+use crate::app::core::commands::{DroppedFile, OpenRequest};
 use std::path::Path;
 use std::sync::Arc;
 

@@ -4,9 +4,9 @@
 //! loaded before stays).
 
 use super::widgets::theme;
-use crate::app::commands::Command;
-use crate::app::file_notices::{FileNoticeKind, FileNotices};
-use crate::app::workspace::Workspace;
+use crate::app::core::commands::Command;
+use crate::app::core::file_notices::{FileNoticeKind, FileNotices};
+use crate::app::core::workspace::Workspace;
 
 /// The bar's frame: a panel tinted with the warning colour.
 pub fn frame(style: &egui::Style) -> egui::Frame {

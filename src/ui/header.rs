@@ -2,9 +2,10 @@
 //! the button that makes the result a baseline (or stops it being one).
 
 use crate::analysis::headline::{device_summary, headline};
-use crate::app::commands::Command;
+use crate::app::core::commands::Command;
+use crate::app::core::ids::ResultRef;
+use crate::app::core::workspace::OpenReport;
 use crate::app::format::value_text;
-use crate::app::workspace::{OpenReport, ResultRef};
 use crate::model::KernelResult;
 use crate::ui::widgets::copy_menu::copy_button;
 

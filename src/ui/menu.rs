@@ -1,9 +1,9 @@
 //! The menu bar (File, View, Help) and the keyboard shortcuts that mirror it.
 
-use crate::app::commands::{Command, OpenRequest};
-use crate::app::page_id::PageId;
-use crate::app::settings::Settings;
-use crate::app::workspace::ResultRef;
+use crate::app::core::commands::{Command, OpenRequest};
+use crate::app::core::ids::ResultRef;
+use crate::app::core::page_id::PageId;
+use crate::app::core::settings::Settings;
 use crate::ui::widgets::theme::ThemeChoice;
 
 const fn ctrl(key: egui::Key) -> egui::KeyboardShortcut {
@@ -227,7 +227,7 @@ fn help_menu(ui: &mut egui::Ui) {
 #[cfg(test)]
 mod tests {
     use super::SHORTCUT_LIST;
-    use crate::app::page_id::PageId;
+    use crate::app::core::page_id::PageId;
 
     #[test]
     fn the_help_lists_every_page_key_in_order() {

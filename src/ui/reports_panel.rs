@@ -4,11 +4,12 @@
 //! Cancel button, and Cancel all when several load) and files that failed (their error, dismissable); then the baselines, each
 //! shown or hidden with its checkbox, removable, and reopened when its file is closed.
 
-use crate::app::baselines::Baseline;
-use crate::app::commands::{Command, OpenRequest};
-use crate::app::file_notices::{FileNoticeKind, FileNotices};
+use crate::app::core::baselines::Baseline;
+use crate::app::core::commands::{Command, OpenRequest};
+use crate::app::core::file_notices::{FileNoticeKind, FileNotices};
+use crate::app::core::ids::ResultRef;
+use crate::app::core::workspace::{PendingLoad, Workspace};
 use crate::app::format::size_text;
-use crate::app::workspace::{PendingLoad, ResultRef, Workspace};
 use crate::ui::widgets::theme;
 
 /// Gives a button the name screen readers (and tests) know it by, when its text alone does

@@ -2,13 +2,14 @@
 //! name, virtualised (only visible rows are laid out), keyboard up/down moves the selection.
 //! Baselines carry a dot in their colour; a row's context menu sets or removes one.
 
-use crate::app::baselines;
-use crate::app::commands::Command;
 use crate::app::copy;
-use crate::app::rows::{RowSummary, SortColumn, SortState};
-use crate::app::state::AppState;
-use crate::app::table_view::{Move, TableView};
-use crate::app::workspace::{ResultRef, Workspace};
+use crate::app::core::baselines;
+use crate::app::core::commands::Command;
+use crate::app::core::ids::ResultRef;
+use crate::app::core::rows::{RowSummary, SortColumn, SortState};
+use crate::app::core::state::AppState;
+use crate::app::core::table_view::{Move, TableView};
+use crate::app::core::workspace::Workspace;
 use crate::ui::widgets::copy_menu::copy_button;
 use crate::ui::widgets::theme;
 use egui_extras::{Column, TableBuilder};

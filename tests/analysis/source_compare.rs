@@ -260,9 +260,9 @@ fn the_app_compares_the_source_page_with_a_baseline_report() {
     let dir = temp_dir("source-app");
     let (base, current, base_result, current_result) = inline_chain_pair(&dir);
     let view =
-        sightline::app::source_page::load(Some(&current), &current_result, Default::default())
+        sightline::app::views::source::load(Some(&current), &current_result, Default::default())
             .expect("view");
-    let (base_view, cmp) = sightline::app::source_page::compare_with(
+    let (base_view, cmp) = sightline::app::views::source::compare_with(
         &view,
         Some(&base),
         &base_result,
@@ -381,9 +381,9 @@ fn the_page_reads_its_data_on_a_background_thread() {
     let dir = temp_dir("source-bg");
     let (base, current, base_result, current_result) = inline_chain_pair(&dir);
     let expected =
-        sightline::app::source_page::load(Some(&current), &current_result, Default::default())
+        sightline::app::views::source::load(Some(&current), &current_result, Default::default())
             .expect("view");
-    let (_, expected_cmp) = sightline::app::source_page::compare_with(
+    let (_, expected_cmp) = sightline::app::views::source::compare_with(
         &expected,
         Some(&base),
         &base_result,
@@ -392,7 +392,7 @@ fn the_page_reads_its_data_on_a_background_thread() {
     .expect("comparison");
 
     let (woke_tx, woke_rx) = std::sync::mpsc::channel();
-    let pending = sightline::app::source_page::spawn(
+    let pending = sightline::app::views::source::spawn(
         (
             Some(current.clone()),
             current_result.clone(),
@@ -412,8 +412,11 @@ fn the_page_reads_its_data_on_a_background_thread() {
     assert_eq!(cmp, expected_cmp);
 
     // Without a report file the page says what it needs, also from the thread.
-    let pending =
-        sightline::app::source_page::spawn((None, current_result, Default::default()), None, || {});
+    let pending = sightline::app::views::source::spawn(
+        (None, current_result, Default::default()),
+        None,
+        || {},
+    );
     let err = pending.wait().view.expect_err("no view");
     assert!(err.contains(".ncu-rep"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

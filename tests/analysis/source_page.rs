@@ -319,7 +319,7 @@ fn the_app_reads_the_source_page_from_the_report_file() {
     let expected = views("source/inl_src.ncu-rep.xz", &SourceOptions::default());
     for (r, want) in report.results.iter().zip(&expected) {
         let got =
-            sightline::app::source_page::load(Some(&path), r, Default::default()).expect("view");
+            sightline::app::views::source::load(Some(&path), r, Default::default()).expect("view");
         assert_eq!(got.instructions.len(), want.instructions.len());
         assert_eq!(got.lines, want.lines);
     }
@@ -328,7 +328,7 @@ fn the_app_reads_the_source_page_from_the_report_file() {
     std::fs::write(&text, fixture_bytes("source/inl_src.details.txt")).expect("write");
     let report = sightline::parse::load_path(&text).expect("text report");
     let err =
-        sightline::app::source_page::load(Some(&text), &report.results[0], Default::default())
+        sightline::app::views::source::load(Some(&text), &report.results[0], Default::default())
             .expect_err("no view");
     assert!(err.contains(".ncu-rep"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

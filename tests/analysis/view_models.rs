@@ -8,9 +8,9 @@ use common::{TruthResult, load_fixture, load_truth};
 use sightline::analysis::compare::Verdict;
 use sightline::analysis::occupancy::{CurveKind, LaunchConfig, Limiter, OccupancyOptions};
 use sightline::app::AppState;
-use sightline::app::occupancy_view::{OccupancyKey, OccupancyView, occupancy_view};
-use sightline::app::side_by_side::{SideBySide, SideBySideKey, side_by_side, side_of};
-use sightline::app::workspace::ResultRef;
+use sightline::app::core::ids::ResultRef;
+use sightline::app::views::occupancy::{OccupancyKey, OccupancyView, occupancy_view};
+use sightline::app::views::side_by_side::{SideBySide, SideBySideKey, side_by_side, side_of};
 
 const REPORT: &str = "h100/kernels_basic.ncu-rep.xz";
 const TRUTH: &str = "h100/kernels_basic.truth.json.xz";
@@ -189,7 +189,7 @@ fn compare(state: &AppState, current: usize, bases: &[usize], threshold: f64) ->
 }
 
 /// The row of a metric, by its key.
-fn row<'v>(v: &'v SideBySide, key: &str) -> &'v sightline::app::side_by_side::MetricLine {
+fn row<'v>(v: &'v SideBySide, key: &str) -> &'v sightline::app::views::side_by_side::MetricLine {
     v.sections
         .iter()
         .flat_map(|s| &s.lines)

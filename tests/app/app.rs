@@ -213,7 +213,7 @@ fn csv_exports_load_next_to_each_other() {
     // Both forms carry the first launch's duration (in the table and the header).
     assert_label(&h, "72.64 us");
     assert_label(&h, "Duration 72.64 us");
-    let second = sightline::app::workspace::ResultRef {
+    let second = sightline::app::core::ids::ResultRef {
         report: h.state().workspace().reports()[1].id,
         index: 0,
     };

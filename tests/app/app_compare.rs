@@ -17,7 +17,7 @@ use common::{
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::analysis::compare::{DiffOptions, diff_reports, export};
-use sightline::app::workspace::{ReportId, ResultRef};
+use sightline::app::core::ids::{ReportId, ResultRef};
 use sightline::model::names;
 use sightline::parse::load_path;
 use sightline::ui::{Command, OpenRequest, PageId, SightlineApp, pages::roofline};

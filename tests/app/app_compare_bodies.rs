@@ -8,7 +8,7 @@ use common::app_harness::{AppHarness, assert_label, open_pair, show_page};
 use common::{load_truth, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use sightline::app::workspace::ResultRef;
+use sightline::app::core::ids::ResultRef;
 use sightline::model::units::format_value;
 use sightline::ui::PageId;
 

@@ -12,7 +12,7 @@ use common::app_harness::{
 };
 use common::temp_dir;
 use egui_kittest::kittest::Queryable;
-use sightline::app::page_id::PageId;
+use sightline::app::core::page_id::PageId;
 
 #[test]
 fn details_and_session_pages_show_what_2026_3_adds() {

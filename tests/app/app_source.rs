@@ -12,7 +12,7 @@ use common::app_harness::{
 use common::{fixture_bytes, fixture_file, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
-use sightline::app::workspace::ResultRef;
+use sightline::app::core::ids::ResultRef;
 use sightline::parse::source_csv::{self, LineListing};
 use sightline::ui::{PageId, SightlineApp};
 
@@ -320,7 +320,7 @@ fn details_hot_spots_show_line_sass_and_samples_of_ncus_hottest_instructions() {
 
     // The line of each address, from the result's Source view.
     let result = h.state().workspace().reports()[0].report.results[3].clone();
-    let view = sightline::app::source_page::load(
+    let view = sightline::app::views::source::load(
         Some(&dir.join("kernels_full.ncu-rep")),
         &result,
         Default::default(),

@@ -12,7 +12,7 @@
 //! apart.
 
 use super::memory_chart::older_name;
-use super::memory_table::{Cell, Grid, Row};
+use super::memory_grid::{Cell, Grid, Row};
 use crate::model::section_body::{BodyItem, ItemKind};
 
 /// Bytes per sector.

@@ -7,29 +7,7 @@
 
 use crate::model::section_body::BodyItem;
 
-/// One cell: a value in the metric's unit, and the metric it comes from.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Cell {
-    pub value: Option<f64>,
-    pub unit: String,
-    pub metric: String,
-}
-
-/// One row: an access type and a cell per column.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Row {
-    pub label: String,
-    pub cells: Vec<Option<Cell>>,
-}
-
-/// The grid of a memory table.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Grid {
-    pub columns: Vec<String>,
-    pub rows: Vec<Row>,
-    /// Metrics of the table that no cell shows.
-    pub other: Vec<Cell>,
-}
+pub use super::memory_grid::{Cell, Grid, Row};
 
 /// Column names of well-known counters.
 const COUNTERS: &[(&str, &str)] = &[

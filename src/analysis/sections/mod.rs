@@ -6,6 +6,7 @@ pub mod hot_spots;
 pub mod instances_table;
 pub mod labels;
 pub mod memory_chart;
+pub mod memory_grid;
 pub mod memory_guide;
 pub mod memory_table;
 pub mod numa;

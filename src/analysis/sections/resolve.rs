@@ -83,7 +83,13 @@ fn item(t: &ItemTemplate, r: &KernelResult, target: &Target) -> BodyItem {
             }
             rows
         }
-        ItemKind::MetricInstancesTable => super::instances_table::rows(t, r, target),
+        ItemKind::MetricInstancesTable => super::instances_table::rows(
+            t.metrics
+                .iter()
+                .flat_map(|m| expand(m, r, target))
+                .collect(),
+            r,
+        ),
         _ => t
             .metrics
             .iter()

@@ -3,8 +3,8 @@
 //! Source view, read from the report file in the background once a table is in view.
 
 use crate::analysis::sections::hot_spots::{HotSpotTable, hot_spots};
+use crate::app::core::ids::ResultRef;
 use crate::app::job::{Job, Status};
-use crate::app::workspace::ResultRef;
 use crate::model::KernelResult;
 use crate::model::section_body::{ItemKind, SectionBodies};
 use crate::model::source::SourceView;
@@ -75,7 +75,7 @@ impl HotSpotsView {
             let (path, result, sass) = (input.path.clone(), input.result.clone(), (input.sass)());
             self.source.ensure(
                 key,
-                move |_| crate::app::source_page::load(path.as_deref(), &result, sass),
+                move |_| crate::app::views::source::load(path.as_deref(), &result, sass),
                 wake,
             );
         }

@@ -1,5 +1,17 @@
 //! What the pages show, one view-model per page or page part, named like it: each is asked
 //! for its data, builds it (in the background through [`crate::app::job::Job`] where it
 //! takes long) and answers ready, building or failed; the page only draws the answer.
+//!
+//! - [`compare`]: the Compare page (the [`side_by_side`] comparison and the paired bodies);
+//! - [`report_compare`]: Report vs report;
+//! - [`roofline`], [`occupancy`]: the Roofline and Occupancy pages;
+//! - [`source`]: the Source page's view, read from the report file on demand;
+//! - [`hot_spots`]: the Details page's Source Counters tables.
 
+pub mod compare;
 pub mod hot_spots;
+pub mod occupancy;
+pub mod report_compare;
+pub mod roofline;
+pub mod side_by_side;
+pub mod source;

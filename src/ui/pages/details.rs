@@ -4,12 +4,12 @@
 use crate::analysis::roofline::RooflineOptions;
 use crate::analysis::sections::bodies_of;
 use crate::app::cache::Cached;
-use crate::app::commands::Command;
+use crate::app::core::commands::Command;
+use crate::app::core::ids::ResultRef;
+use crate::app::core::page_id::PageId;
 use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit};
-use crate::app::page_id::PageId;
-use crate::app::roofline_scene::{RooflineScene, SceneKey, roofline_scene};
 use crate::app::views::hot_spots::{HotSpotInput, HotSpotsView};
-use crate::app::workspace::ResultRef;
+use crate::app::views::roofline::{RooflineScene, SceneKey, roofline_scene};
 use crate::model::section_body::ItemKind;
 use crate::model::section_body::SectionBodies;
 use crate::model::{KernelResult, MetricView, Report, RuleKind, RuleResult, Section};

@@ -16,11 +16,12 @@ pub mod roofline;
 pub mod session;
 pub mod source;
 
-use crate::app::baselines::VisibleBaseline;
-use crate::app::commands::Command;
-use crate::app::page_id::PageId;
-use crate::app::settings::Settings;
-use crate::app::workspace::{OpenReport, ResultRef, Workspace};
+use crate::app::core::baselines::VisibleBaseline;
+use crate::app::core::commands::Command;
+use crate::app::core::ids::ResultRef;
+use crate::app::core::page_id::PageId;
+use crate::app::core::settings::Settings;
+use crate::app::core::workspace::{OpenReport, Workspace};
 use crate::model::KernelResult;
 
 /// What a page is about: the selected result, its report, and everything else open (for
@@ -33,7 +34,7 @@ pub struct PageContext<'a> {
     /// The baselines that are open and shown.
     pub baselines: &'a [VisibleBaseline],
     /// SASS text imported from ncu's Source page exports.
-    pub sass_imports: &'a crate::app::sass_imports::SassImports,
+    pub sass_imports: &'a crate::app::core::sass_imports::SassImports,
 }
 
 /// State that several pages share; not persisted.

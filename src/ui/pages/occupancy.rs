@@ -7,11 +7,11 @@ use crate::analysis::occupancy::{
     CcOrigin, CurveKind, GpuLimits, LaunchConfig, LimitsSource, OccupancyError, OccupancyOptions,
 };
 use crate::app::cache::Cached;
-use crate::app::occupancy_view::{
+use crate::app::core::ids::ResultRef;
+use crate::app::core::page_id::PageId;
+use crate::app::views::occupancy::{
     CurveView, LimitRow, OccupancyKey, OccupancyView, cc_text, occupancy_view,
 };
-use crate::app::page_id::PageId;
-use crate::app::workspace::ResultRef;
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
 use egui::{Color32, RichText};
@@ -92,7 +92,7 @@ pub fn show(
     state: &mut OccupancyViewState,
     assumed_cc: &mut Option<(u32, u32)>,
 ) {
-    if let Some(w) = crate::app::occupancy_view::workload_occupancy(cx.result) {
+    if let Some(w) = crate::app::views::occupancy::workload_occupancy(cx.result) {
         workload_ui(ui, &w);
         return;
     }
@@ -143,7 +143,7 @@ pub fn show(
 }
 
 /// A range's (graph's, command list's) achieved occupancy, and why there is nothing else.
-fn workload_ui(ui: &mut egui::Ui, w: &crate::app::occupancy_view::WorkloadOccupancy) {
+fn workload_ui(ui: &mut egui::Ui, w: &crate::app::views::occupancy::WorkloadOccupancy) {
     egui::Grid::new("workload_occupancy")
         .num_columns(2)
         .spacing([16.0, 4.0])

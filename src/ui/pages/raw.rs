@@ -1,9 +1,9 @@
 //! The Raw page: every metric of the result (name, unit, value, instances), searchable by name,
 //! in a virtualised table.
 
+use crate::app::core::ids::ResultRef;
+use crate::app::core::page_id::PageId;
 use crate::app::format::value_and_unit;
-use crate::app::page_id::PageId;
-use crate::app::workspace::ResultRef;
 use crate::model::KernelResult;
 use crate::ui::pages::details::{metric_copy_menu, metric_tooltip};
 use crate::ui::pages::{Page, PageContext, PageIo};

@@ -3,7 +3,7 @@
 //! Δ occupancy and the time won or lost, sorted by impact; the kernels only one side has; the
 //! context warnings; export. Clicking a row opens the side-by-side view of that pair; its
 //! context menu pairs a baseline kernel by hand with any current one ("Pair with…"), which the
-//! matching then respects (see [`crate::app::manual_pairs`]).
+//! matching then respects (see [`crate::app::core::manual_pairs`]).
 
 use crate::analysis::compare::export::{
     DEFAULT_MAX_CHANGES, HEADLINE_METRICS, count_text, delta_text, time_delta_text,
@@ -12,18 +12,19 @@ use crate::analysis::compare::{
     DiffOptions, Keep, MatchKind, MatchedDiff, ReportDiff, Verdict, diff_reports_keeping,
     rediff_pairs,
 };
-use crate::app::commands::Command;
-use crate::app::format::value_text;
-use crate::app::job::{Job, Status};
-use crate::app::manual_pairs;
-use crate::app::names::{REPORT_NAME_CHARS, short_demangled};
-use crate::app::page_id::PageId;
-use crate::app::report_compare_view::{ReportCompareView, report_compare_view};
-use crate::app::report_sides::{
+use crate::app::core::commands::Command;
+use crate::app::core::ids::{ReportId, ResultRef};
+use crate::app::core::manual_pairs;
+use crate::app::core::page_id::PageId;
+use crate::app::core::report_sides::{
     ReportSides, SidesRule, capture_text, remember_order, report_sides,
 };
-use crate::app::settings::Settings;
-use crate::app::workspace::{ReportId, ResultRef, Workspace};
+use crate::app::core::settings::Settings;
+use crate::app::core::workspace::Workspace;
+use crate::app::format::value_text;
+use crate::app::job::{Job, Status};
+use crate::app::names::{REPORT_NAME_CHARS, short_demangled};
+use crate::app::views::report_compare::{ReportCompareView, report_compare_view};
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
 use crate::ui::widgets::compare_export::{self, ExportSource};

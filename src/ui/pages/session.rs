@@ -1,8 +1,8 @@
 //! The Session page: launch settings, session information, processes, devices, and how the
 //! selected result was launched.
 
+use crate::app::core::page_id::PageId;
 use crate::app::format::value_and_unit;
-use crate::app::page_id::PageId;
 use crate::model::{KernelResult, Report};
 use crate::ui::pages::{Page, PageContext, PageIo};
 

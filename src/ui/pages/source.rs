@@ -4,10 +4,10 @@
 //! thousands of instructions scroll smoothly.
 
 use crate::analysis::source::compare::SourceComparison;
-use crate::app::commands::Command;
-use crate::app::page_id::PageId;
-use crate::app::source_page::{self, PendingSource, SourceData};
-use crate::app::workspace::ResultRef;
+use crate::app::core::commands::Command;
+use crate::app::core::ids::ResultRef;
+use crate::app::core::page_id::PageId;
+use crate::app::views::source::{self, PendingSource, SourceData};
 use crate::model::source::{Cell, SourceView};
 use crate::ui::pages::{Page, PageContext, PageIo};
 
@@ -83,7 +83,7 @@ impl Page for SourcePage {
                 Some((open.path.clone(), result.clone(), imported(result)))
             });
             let ctx = ui.ctx().clone();
-            let pending = source_page::spawn(
+            let pending = source::spawn(
                 (cx.open.path.clone(), cx.result.clone(), imported(cx.result)),
                 baseline,
                 move || ctx.request_repaint(),

@@ -4,7 +4,7 @@
 
 use crate::analysis::compare::export::{self, DEFAULT_MAX_CHANGES, MarkdownOptions};
 use crate::analysis::compare::{MatchedDiff, ReportDiff};
-use crate::app::commands::Command;
+use crate::app::core::commands::Command;
 use crate::model::Report;
 
 /// Hands each pair of a comparison, with every metric difference, to the callback it is given.

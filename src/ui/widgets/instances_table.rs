@@ -2,7 +2,6 @@
 //! instance under the template's instance and value column headers, with the further values
 //! the report stores on an instance beside its value.
 
-use super::section_body::value_text;
 use crate::model::format::value_text as number_text;
 use crate::model::section_body::BodyItem;
 
@@ -28,7 +27,7 @@ pub fn show(ui: &mut egui::Ui, item: &BodyItem) {
             for row in &item.rows {
                 ui.label(row.group.as_deref().unwrap_or(""));
                 ui.label(&row.label);
-                ui.label(value_text(&row.metric));
+                ui.label(crate::model::format::metric_text(row.metric.view()));
                 let extra: Vec<String> = row
                     .metric
                     .instances

@@ -72,7 +72,7 @@ pub struct BodyExtras<'a> {
     pub hot_spots: &'a [HotSpotTable],
     pub lines: Option<&'a Lines>,
     /// The result's rooflines, drawn where the section has its roofline charts.
-    pub roofline: Option<&'a crate::app::roofline_scene::RooflineScene>,
+    pub roofline: Option<&'a crate::app::views::roofline::RooflineScene>,
     /// Set when a hot-spot table was drawn in view (its lines are then worth reading).
     pub hot_spots_in_view: std::cell::Cell<bool>,
 }

@@ -2,7 +2,7 @@
 //! verdicts).
 
 use crate::analysis::compare::Verdict;
-pub use crate::app::settings::ThemeChoice;
+pub use crate::app::core::settings::ThemeChoice;
 use crate::model::RuleKind;
 use egui::Color32;
 

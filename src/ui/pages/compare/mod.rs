@@ -7,12 +7,12 @@
 
 use crate::analysis::compare::Verdict;
 use crate::analysis::compare::direction::Direction;
-use crate::app::baselines::VisibleBaseline;
-use crate::app::commands::Command;
-use crate::app::compare_page::{self, CompareData, ContextCache, PendingCompare, Snapshot};
-use crate::app::page_id::PageId;
-use crate::app::side_by_side::{MetricLine, Side, SideBySide, SideBySideKey, side_of};
-use crate::app::workspace::ResultRef;
+use crate::app::core::baselines::VisibleBaseline;
+use crate::app::core::commands::Command;
+use crate::app::core::ids::ResultRef;
+use crate::app::core::page_id::PageId;
+use crate::app::views::compare::{self, CompareData, ContextCache, PendingCompare, Snapshot};
+use crate::app::views::side_by_side::{MetricLine, Side, SideBySide, SideBySideKey, side_of};
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
 use crate::ui::widgets::compare_export::{self, ExportSource};
@@ -102,7 +102,7 @@ pub fn show(
     ui: &mut egui::Ui,
     cx: &PageContext<'_>,
     state: &mut CompareViewState,
-    settings: &mut crate::app::settings::Settings,
+    settings: &mut crate::app::core::settings::Settings,
     status: &mut Option<String>,
     commands: &mut Vec<Command>,
 ) {
@@ -165,7 +165,7 @@ pub fn show(
             crate::ui::screenshot_mode(),
             wake.clone(),
         );
-        let pending = compare_page::spawn(snapshot, key.clone(), reuse, wake);
+        let pending = compare::spawn(snapshot, key.clone(), reuse, wake);
         state.pending = Some((key.clone(), pending));
     }
     if crate::ui::screenshot_mode()
@@ -279,7 +279,7 @@ fn why_ui(ui: &mut egui::Ui, view: &SideBySide) {
 fn top_ui(
     ui: &mut egui::Ui,
     view: &SideBySide,
-    settings: &mut crate::app::settings::Settings,
+    settings: &mut crate::app::core::settings::Settings,
     status: &mut Option<String>,
     commands: &mut Vec<Command>,
 ) {

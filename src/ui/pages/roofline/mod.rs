@@ -11,10 +11,11 @@ use crate::analysis::roofline::{
     RooflineContext, RooflineOptions,
 };
 use crate::app::cache::Cached;
+use crate::app::core::ids::{ReportId, ResultRef};
+use crate::app::core::page_id::PageId;
+use crate::app::core::workspace::Workspace;
 use crate::app::format::value_text;
-use crate::app::page_id::PageId;
-use crate::app::roofline_scene::{BaselineArrow, RooflineScene, SceneKey, roofline_scene};
-use crate::app::workspace::{ReportId, ResultRef, Workspace};
+use crate::app::views::roofline::{BaselineArrow, RooflineScene, SceneKey, roofline_scene};
 use crate::model::names;
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};

@@ -154,7 +154,7 @@ pub(super) fn wide_points(
     options: &RooflineOptions,
 ) -> WidePoints {
     let mut out = WidePoints::default();
-    let reports: Vec<(usize, &crate::app::workspace::OpenReport)> = cx
+    let reports: Vec<(usize, &crate::app::core::workspace::OpenReport)> = cx
         .workspace
         .reports()
         .iter()

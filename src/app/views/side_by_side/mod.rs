@@ -7,7 +7,7 @@
 
 use crate::analysis::compare::direction::Direction;
 use crate::analysis::compare::{ReportDiff, Verdict};
-use crate::app::workspace::ResultRef;
+use crate::app::core::ids::ResultRef;
 
 mod build;
 pub use build::{

@@ -1,10 +1,12 @@
 //! The open reports, the files still loading and the files that failed: what the app shows,
 //! never persisted.
 
-use super::error::OpenError;
-use super::loader::{LoadControl, LoadId};
-use super::rows::{RowSummary, summarize_report};
 use crate::analysis::path_names::distinct_names;
+use crate::app::core::error::OpenError;
+use crate::app::core::ids::LoadId;
+use crate::app::core::ids::{ReportId, ResultRef};
+use crate::app::core::loader::LoadControl;
+use crate::app::core::rows::{RowSummary, summarize_report};
 use crate::model::{KernelResult, Report};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -38,18 +40,6 @@ fn stamp_rows(rows: &mut [RowSummary], id: ReportId, order: usize, name: &str) {
             r.report_name = name.to_string();
         }
     }
-}
-
-/// Identifies an open report for as long as the app runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ReportId(pub u64);
-
-/// One result of one open report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ResultRef {
-    pub report: ReportId,
-    /// Index into `Report::results`.
-    pub index: usize,
 }
 
 /// A loaded report.

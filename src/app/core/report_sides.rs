@@ -5,8 +5,9 @@
 //! then the report holding the baselines the user set, then the older capture (an `.ncu-rep`'s
 //! creation time, a text file's modification time), then the order the files were opened.
 
-use super::baselines::Baseline;
-use super::workspace::{OpenReport, ReportId, Workspace};
+use crate::app::core::baselines::Baseline;
+use crate::app::core::ids::ReportId;
+use crate::app::core::workspace::{OpenReport, Workspace};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -176,7 +177,8 @@ pub fn capture_text(t: SystemTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::workspace::{CaptureTime, ResultRef};
+    use crate::app::core::ids::ResultRef;
+    use crate::app::core::workspace::CaptureTime;
     use crate::model::{Format, KernelResult, Report};
 
     fn report(created: Option<u64>) -> Report {

@@ -25,7 +25,7 @@ pub enum OpenError {
     /// The file is ncu's Source page export, not a result: its SASS text is added to the
     /// Source page of its kernels instead (never shown as a failure).
     #[error("ncu's Source page export: SASS text for {} kernel(s)", .0.by_kernel.len())]
-    SassExport(Arc<super::sass_imports::SassImport>),
+    SassExport(Arc<crate::app::core::sass_imports::SassImport>),
 }
 
 impl From<LoadError> for OpenError {

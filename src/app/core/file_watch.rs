@@ -8,8 +8,8 @@
 //! thread polls the files every interval instead, and [`FileWatcher::mode`] says so and why.
 //! The UI thread never waits on the disk.
 
-use super::waker::Waker;
-use super::workspace::ReportId;
+use crate::app::core::ids::ReportId;
+use crate::app::core::waker::Waker;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};

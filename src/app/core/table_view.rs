@@ -2,9 +2,10 @@
 //! (filtered and sorted, cached until the rows, the filter or the sort change), and moving the
 //! selection through it.
 
-use super::cache::Cached;
-use super::rows::{SortState, visible_order};
-use super::workspace::{ResultRef, Workspace};
+use crate::app::cache::Cached;
+use crate::app::core::ids::ResultRef;
+use crate::app::core::rows::{SortState, visible_order};
+use crate::app::core::workspace::Workspace;
 
 /// Where a keyboard move of the selection goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! What the Report vs report page shows, computed once per pair of reports, noise threshold
-//! and manual pairs (the page caches it with [`Cached`](super::cache::Cached)): the comparison,
+//! and manual pairs (the page caches it with [`Cached`](crate::app::cache::Cached)): the comparison,
 //! its matched kernels in order of impact, the summary lines with the verdicts that colour
 //! them, and the names "Pair with…" offers. A frame only draws the rows on screen.
 
@@ -59,7 +59,13 @@ pub fn report_compare_view(diff: ReportDiff, current: &Report) -> ReportCompareV
     let candidates = current
         .results
         .iter()
-        .map(|k| format!("ID {} · {}", k.id, super::baselines::kernel_name(k)))
+        .map(|k| {
+            format!(
+                "ID {} · {}",
+                k.id,
+                crate::app::core::baselines::kernel_name(k)
+            )
+        })
         .collect();
     ReportCompareView {
         diff,

@@ -6,10 +6,11 @@
 use crate::analysis::compare::{ContextWarning, context_warnings};
 use crate::analysis::sections::bodies_of;
 use crate::analysis::sections::paired::{PairedSection, pair};
-use crate::app::side_by_side::{
+use crate::app::core::ids::{ReportId, ResultRef};
+use crate::app::core::workspace::{OpenReport, Workspace};
+use crate::app::views::side_by_side::{
     ResultLookup, SideBySide, SideBySideKey, context_messages, side_by_side,
 };
-use crate::app::workspace::{OpenReport, ReportId, ResultRef, Workspace};
 use crate::model::section_body::ReportBodies;
 use crate::model::{KernelResult, Report};
 use std::collections::BTreeMap;

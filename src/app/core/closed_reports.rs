@@ -2,9 +2,10 @@
 //! open its reports again (their files, the demo), never the reports themselves, so closing
 //! still gives their memory back. Pasted text has nothing to open again and is named as lost.
 
-use super::commands::OpenRequest;
-use super::demo::DEMO_NAME;
-use super::workspace::{ReportId, Workspace};
+use crate::app::core::commands::OpenRequest;
+use crate::app::core::demo::DEMO_NAME;
+use crate::app::core::ids::ReportId;
+use crate::app::core::workspace::Workspace;
 
 /// How many closes can be undone.
 const KEPT: usize = 10;

@@ -1,11 +1,11 @@
 //! The rows of the results table: one summary per result, built once per loaded report, and
 //! the filter and sort that give the order on screen (no egui).
 
-use super::format::value_text;
-use super::format::{first_words, rule_title};
-use super::names::{TABLE_NAME_CHARS, elide_middle, short_kernel_name};
-use super::workspace::{ReportId, ResultRef};
 use crate::analysis::headline::headline;
+use crate::app::core::ids::{ReportId, ResultRef};
+use crate::app::format::value_text;
+use crate::app::format::{first_words, rule_title};
+use crate::app::names::{TABLE_NAME_CHARS, elide_middle, short_kernel_name};
 use crate::model::{KernelResult, Report, ResultKind, RuleKind, SpeedupKind};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;

@@ -3,7 +3,8 @@
 //! when that file is open; a baseline from pasted text or the demo lasts until its report
 //! closes.
 
-use super::workspace::{ResultRef, Workspace};
+use crate::app::core::ids::ResultRef;
+use crate::app::core::workspace::Workspace;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -81,10 +82,10 @@ fn absolute(path: &Path) -> PathBuf {
 /// The name of a result for titles: its function name with the template arguments shortened
 /// in the middle (the demangled name, shortened, when it has no function name).
 pub fn kernel_name(result: &crate::model::KernelResult) -> String {
-    super::names::short_kernel_name(
+    crate::app::names::short_kernel_name(
         &result.name.function,
         &result.name.demangled,
-        super::names::TITLE_NAME_CHARS,
+        crate::app::names::TITLE_NAME_CHARS,
     )
 }
 
@@ -226,7 +227,7 @@ mod tests {
             color: BASELINE_COLORS[3],
             visible: false,
             attached: Some(ResultRef {
-                report: super::super::workspace::ReportId(1),
+                report: crate::app::core::ids::ReportId(1),
                 index: 7,
             }),
         };

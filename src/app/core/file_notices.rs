@@ -1,9 +1,9 @@
 //! Notices about the files of open reports: changed on disk, gone or unreadable, or a reload
 //! that failed (the report loaded before stays). At most one per report.
 
-use super::error::OpenError;
-use super::file_watch::FileState;
-use super::workspace::ReportId;
+use crate::app::core::error::OpenError;
+use crate::app::core::file_watch::FileState;
+use crate::app::core::ids::ReportId;
 
 /// What the bar says about one open report.
 #[derive(Debug, Clone)]

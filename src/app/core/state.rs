@@ -1,20 +1,23 @@
 //! The application state without a window: what is open, loading and selected, the settings,
 //! the file watcher and its notices, and [`AppState::handle`], where commands change it.
 
-use super::baselines;
-use super::closed_reports::ClosedReports;
-use super::commands::{Command, OpenRequest};
-use super::error::OpenError;
-use super::file_notices::{FileNoticeKind, FileNotices};
-use super::file_watch::{FileSignature, FileState, FileWatcher, POLL_INTERVAL, WatchMode};
-use super::loader::{LoadOutcome, Loader};
-use super::page_id::PageId;
-use super::rows::RowSummary;
-use super::sass_imports::SassImports;
-use super::settings::Settings;
-use super::table_view::TableView;
-use super::waker::{WakeFn, Waker};
-use super::workspace::{FailedLoad, PendingLoad, ReportId, ResultRef, Workspace};
+use crate::app::core::baselines;
+use crate::app::core::closed_reports::ClosedReports;
+use crate::app::core::commands::{Command, OpenRequest};
+use crate::app::core::error::OpenError;
+use crate::app::core::file_notices::{FileNoticeKind, FileNotices};
+use crate::app::core::file_watch::{
+    FileSignature, FileState, FileWatcher, POLL_INTERVAL, WatchMode,
+};
+use crate::app::core::ids::{ReportId, ResultRef};
+use crate::app::core::loader::{LoadOutcome, Loader};
+use crate::app::core::page_id::PageId;
+use crate::app::core::rows::RowSummary;
+use crate::app::core::sass_imports::SassImports;
+use crate::app::core::settings::Settings;
+use crate::app::core::table_view::TableView;
+use crate::app::core::waker::{WakeFn, Waker};
+use crate::app::core::workspace::{FailedLoad, PendingLoad, Workspace};
 use crate::model::{KernelResult, Report};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -156,7 +159,13 @@ impl AppState {
     }
 
     /// The selected result with its report.
-    pub fn selected(&self) -> Option<(ResultRef, &super::workspace::OpenReport, &KernelResult)> {
+    pub fn selected(
+        &self,
+    ) -> Option<(
+        ResultRef,
+        &crate::app::core::workspace::OpenReport,
+        &KernelResult,
+    )> {
         let at = self.selection?;
         let (open, result) = self.workspace.result(at)?;
         Some((at, open, result))

@@ -3,7 +3,8 @@
 //! Kept with the settings by file path and result ID (pairs of pasted text or the demo last
 //! until the app closes).
 
-use super::workspace::{OpenReport, ReportId, Workspace};
+use crate::app::core::ids::ReportId;
+use crate::app::core::workspace::{OpenReport, Workspace};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 

@@ -2,9 +2,9 @@
 //! drop, a paste, the demo, a reload) becomes one [`Command::Open`] or goes the same way, handled
 //! in one place by the app, as do cancelling loads, baselines, comparisons and saving exports.
 
-use super::loader::LoadId;
-use super::page_id::PageId;
-use super::workspace::{ReportId, ResultRef};
+use crate::app::core::ids::LoadId;
+use crate::app::core::ids::{ReportId, ResultRef};
+use crate::app::core::page_id::PageId;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -34,10 +34,10 @@ impl OpenRequest {
     /// How the file lists name it.
     pub fn display_name(&self) -> String {
         match self {
-            OpenRequest::Path(p) => super::format::file_name(p),
+            OpenRequest::Path(p) => crate::app::format::file_name(p),
             OpenRequest::Text { name, .. } => name.clone(),
-            OpenRequest::Dropped(h) => super::format::file_name(h.path()),
-            OpenRequest::Demo => super::demo::DEMO_NAME.to_string(),
+            OpenRequest::Dropped(h) => crate::app::format::file_name(h.path()),
+            OpenRequest::Demo => crate::app::core::demo::DEMO_NAME.to_string(),
         }
     }
 
@@ -56,7 +56,7 @@ impl OpenRequest {
             OpenRequest::Path(p) => std::fs::metadata(p).ok().map(|m| m.len()),
             OpenRequest::Text { text, .. } => Some(text.len() as u64),
             OpenRequest::Dropped(h) => std::fs::metadata(h.path()).ok().map(|m| m.len()),
-            OpenRequest::Demo => Some(super::demo::demo_size()),
+            OpenRequest::Demo => Some(crate::app::core::demo::demo_size()),
         }
     }
 }

@@ -12,14 +12,15 @@ use crate::analysis::compare::{
     against_baselines, context_warnings, diff_results, metric_number, relate, split_baselines,
 };
 use crate::analysis::occupancy::{self, OccupancyOptions};
-use crate::app::baselines::kernel_name;
+use crate::app::core::baselines::kernel_name;
+use crate::app::core::ids::{ReportId, ResultRef};
+use crate::app::core::workspace::{OpenReport, Workspace};
 use crate::app::format::{metric_text, safe_file_stem, value_text};
-use crate::app::workspace::{OpenReport, ReportId, ResultRef, Workspace};
 use crate::model::{KernelResult, Metric, MetricView, Value, catalog, names};
 use std::collections::BTreeMap;
 
 /// Where the comparison finds a result and its report: the workspace, or a copy of the few
-/// results it compares ([`crate::app::compare_page::Snapshot`]).
+/// results it compares ([`crate::app::views::compare::Snapshot`]).
 pub trait ResultLookup {
     /// The result at `at` and its report.
     fn result(&self, at: ResultRef) -> Option<(&OpenReport, &KernelResult)>;
@@ -600,7 +601,7 @@ pub fn occupancy_rows(
                 .iter()
                 .map(|a| {
                     a.as_ref().map_or_else(dash, |a| {
-                        crate::app::occupancy_view::limiter_text(&a.occupancy)
+                        crate::app::views::occupancy::limiter_text(&a.occupancy)
                     })
                 })
                 .collect(),

@@ -3,11 +3,12 @@
 //! charts that have something to draw, and on each chart an arrow from every visible
 //! baseline's achieved value to the result's.
 
-use super::baselines::VisibleBaseline;
-use super::workspace::{ReportId, ResultRef, Workspace};
 use crate::analysis::roofline::{
     self, Chart, ChartKind, Roofline, RooflineContext, RooflineOptions,
 };
+use crate::app::core::baselines::VisibleBaseline;
+use crate::app::core::ids::{ReportId, ResultRef};
+use crate::app::core::workspace::Workspace;
 
 /// An arrow from a baseline's achieved value to the selected result's, log10 coordinates.
 #[derive(Debug, Clone, PartialEq)]

@@ -2,9 +2,9 @@
 //! sort order, recent files, the sizes of the resizable panels, baselines (by file path and
 //! result ID) and comparison choices. Loaded reports are never persisted.
 
-use super::baselines::Baseline;
-use super::page_id::PageId;
-use super::rows::SortState;
+use crate::app::core::baselines::Baseline;
+use crate::app::core::page_id::PageId;
+use crate::app::core::rows::SortState;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -47,10 +47,10 @@ pub struct Settings {
     /// Results to compare others with, in the order they were set.
     pub baselines: Vec<Baseline>,
     /// Results of two reports paired by hand in the report comparison.
-    pub manual_pairs: Vec<crate::app::manual_pairs::ManualPair>,
+    pub manual_pairs: Vec<crate::app::core::manual_pairs::ManualPair>,
     /// Which of two report files the report comparison takes as the baseline, as the user
     /// picked or swapped them (most recent first).
-    pub report_orders: Vec<crate::app::report_sides::ReportOrder>,
+    pub report_orders: Vec<crate::app::core::report_sides::ReportOrder>,
     /// Changes smaller than this percentage count as unchanged in comparisons.
     pub compare_threshold_pct: f64,
     /// The side-by-side comparison lists only metrics that changed.

@@ -1,14 +1,15 @@
 //! What the Occupancy page shows of the selected result, computed when the selection, the
 //! architecture choice, the what-if launch or the graph unit changes (the page caches it with
-//! [`Cached`](super::cache::Cached)): the analysis, the block limit of each resource with the
+//! [`Cached`](crate::app::cache::Cached)): the analysis, the block limit of each resource with the
 //! limiters marked, the what-if occupancy, and the graphs' curves and points.
 
-use super::workspace::{ResultRef, Workspace};
 use crate::analysis::occupancy::{
     self, CcOrigin, CurveKind, GpuLimits, LaunchConfig, Limiter, LimitsSource, Occupancy,
     OccupancyAnalysis, OccupancyError, OccupancyOptions, ShownLimit, StoredLimits, calculate,
     curves,
 };
+use crate::app::core::ids::ResultRef;
+use crate::app::core::workspace::Workspace;
 use crate::model::names;
 use crate::model::units::group_thousands;
 

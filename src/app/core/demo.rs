@@ -2,14 +2,14 @@
 //! `.ncu-rep` of a small H100 program (13 launches, `ncu --set basic`), from
 //! `fixtures/h100/kernels_basic.ncu-rep.xz`.
 
-use super::error::OpenError;
+use crate::app::core::error::OpenError;
 use crate::model::Report;
 use std::path::Path;
 
 /// The name the demo is listed under.
 pub const DEMO_NAME: &str = "Demo report (H100)";
 
-const DEMO_NCU_REP: &[u8] = include_bytes!("../../assets/demo/kernels_basic.ncu-rep");
+const DEMO_NCU_REP: &[u8] = include_bytes!("../../../assets/demo/kernels_basic.ncu-rep");
 
 /// Size of the embedded demo.
 pub fn demo_size() -> u64 {

@@ -4,12 +4,13 @@
 //! one never starts, a running one stops before parsing where it can, and what a cancelled
 //! load produced is dropped on its own thread and never sent.
 
-use super::commands::OpenRequest;
-use super::error::OpenError;
-use super::file_watch::FileSignature;
-use super::rows::{RowSummary, summarize_report};
-use super::waker::Waker;
-use super::workspace::ReportId;
+use crate::app::core::commands::OpenRequest;
+use crate::app::core::error::OpenError;
+use crate::app::core::file_watch::FileSignature;
+use crate::app::core::ids::LoadId;
+use crate::app::core::ids::ReportId;
+use crate::app::core::rows::{RowSummary, summarize_report};
+use crate::app::core::waker::Waker;
 use crate::model::Report;
 use crate::parse;
 use std::panic::AssertUnwindSafe;
@@ -18,10 +19,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
-
-/// Identifies one load for as long as the app runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct LoadId(pub u64);
 
 /// A finished load.
 #[derive(Debug)]
@@ -284,7 +281,7 @@ fn sass_export_of(request: &OpenRequest) -> Option<OpenError> {
         OpenRequest::Dropped(handle) => (handle.path().display().to_string(), handle.bytes().ok()?),
         _ => return None,
     };
-    let import = super::sass_imports::read_export(&name, &bytes)?;
+    let import = crate::app::core::sass_imports::read_export(&name, &bytes)?;
     Some(OpenError::SassExport(Arc::new(import)))
 }
 
@@ -300,7 +297,7 @@ pub fn load(request: &OpenRequest) -> Result<Report, OpenError> {
             let bytes = handle.bytes().map_err(OpenError::Dropped)?;
             Ok(parse::parse_bytes(handle.path(), &bytes)?)
         }
-        OpenRequest::Demo => super::demo::load_demo(),
+        OpenRequest::Demo => crate::app::core::demo::load_demo(),
     })
 }
 
