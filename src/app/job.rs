@@ -128,6 +128,20 @@ impl<K: PartialEq, T: Send + 'static> Job<K, T> {
         }
     }
 
+    /// Takes the answer once it has come (without waiting; with `wait`, waiting for it), for
+    /// a view-model that keeps it and changes it. The job stays for its key, so asking again
+    /// for the same key starts nothing.
+    pub fn take(&mut self, wait: bool) -> Option<Result<T, String>> {
+        let _ = if wait { self.wait() } else { self.poll() };
+        match std::mem::replace(&mut self.state, State::Idle) {
+            State::Done(out) => Some(out),
+            other => {
+                self.state = other;
+                None
+            }
+        }
+    }
+
     /// Drops the job and its answer; running work is cancelled.
     pub fn clear(&mut self) {
         if let State::Building(_, cancel) = &self.state {

@@ -1,15 +1,17 @@
-//! The data of the Compare page, built on a background thread ([`spawn`]): the side-by-side
-//! comparison and the paired section bodies against the first baseline. The thread works on a
+//! The Compare page's view-model ([`CompareView`]): the side-by-side comparison and the
+//! paired section bodies against the first baseline, built on a [`Job`]. The job works on a
 //! [`Snapshot`] of the few results compared, so a selection change costs the UI thread only
-//! the copy of those results (a body read on demand is copied undecoded) and the spawn.
+//! the copy of those results (a body read on demand is copied undecoded) and the start.
 
 use crate::analysis::compare::{ContextWarning, context_warnings};
 use crate::analysis::sections::bodies_of;
 use crate::analysis::sections::paired::{PairedSection, pair};
+use crate::app::core::baselines::VisibleBaseline;
 use crate::app::core::ids::{ReportId, ResultRef};
 use crate::app::core::workspace::{OpenReport, Workspace};
+use crate::app::job::Job;
 use crate::app::views::side_by_side::{
-    ResultLookup, SideBySide, SideBySideKey, context_messages, side_by_side,
+    ResultLookup, Side, SideBySide, SideBySideKey, context_messages, side_by_side, side_of,
 };
 use crate::model::section_body::ReportBodies;
 use crate::model::{KernelResult, Report};
@@ -250,16 +252,6 @@ impl CompareData {
         }
         self.context_pending = false;
     }
-
-    /// What is shown when the building thread gave nothing.
-    fn empty() -> Self {
-        CompareData {
-            view: None,
-            bodies: Arc::default(),
-            bodies_key: None,
-            context_pending: false,
-        }
-    }
 }
 
 /// Builds the page's data; `reuse` gives bodies already paired, used when their key matches.
@@ -286,47 +278,170 @@ pub fn build(
     }
 }
 
-/// The Compare page's data being built on a background thread.
-pub struct PendingCompare {
-    rx: Receiver<CompareData>,
+/// Colour of a partner picked in the report comparison (it is no baseline).
+pub const PAIR_COLOR: [u8; 3] = [232, 121, 52];
+
+/// What the Compare page shows now.
+pub enum CompareStatus<'a> {
+    /// Nothing to compare with: the selected result is the only baseline shown (`true`), or
+    /// there is no baseline (`false`).
+    NoBaseline {
+        only_itself: bool,
+    },
+    /// Being built; `earlier` is the comparison of the same sides under another noise
+    /// threshold, kept in view meanwhile.
+    Building {
+        earlier: Option<&'a CompareData>,
+    },
+    /// Built; `context_pending` while the reports' context warnings are still being read.
+    Ready {
+        data: &'a CompareData,
+        context_pending: bool,
+    },
+    Failed(&'a str),
 }
 
-impl PendingCompare {
-    /// The data, once built (without waiting).
-    pub fn try_take(&self) -> Option<CompareData> {
-        match self.rx.try_recv() {
-            Ok(data) => Some(data),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(CompareData::empty()),
+/// The Compare page's view-model: the partner picked in the report comparison, the comparison
+/// built last and the one being built (on a [`Job`]), and the context warnings of the report
+/// pairs compared so far.
+pub struct CompareView {
+    /// (base, current): shown instead of the baselines while `current` is selected.
+    pinned: Option<(ResultRef, ResultRef)>,
+    job: Job<SideBySideKey, CompareData>,
+    /// The comparison built last and what it was built from.
+    ready: Option<(SideBySideKey, Result<CompareData, String>)>,
+    context: ContextCache,
+}
+
+impl Default for CompareView {
+    fn default() -> Self {
+        CompareView {
+            pinned: None,
+            job: Job::new("comparison builder"),
+            ready: None,
+            context: ContextCache::default(),
+        }
+    }
+}
+
+/// What the comparison is asked for: the selection, the baselines shown, the noise threshold.
+pub struct CompareInput<'a> {
+    pub workspace: &'a Workspace,
+    pub at: ResultRef,
+    pub baselines: &'a [VisibleBaseline],
+    pub threshold_pct: f64,
+}
+
+impl CompareView {
+    /// Compares `current` with `base` until another result is selected.
+    pub fn pin(&mut self, base: ResultRef, current: ResultRef) {
+        self.pinned = Some((base, current));
+    }
+
+    /// Compares with the baselines again instead of the picked partner.
+    pub fn unpin(&mut self) {
+        self.pinned = None;
+    }
+
+    /// The partner shown instead of the baselines for `current`, if any.
+    pub fn pinned_base(&self, current: ResultRef) -> Option<ResultRef> {
+        self.pinned.filter(|p| p.1 == current).map(|p| p.0)
+    }
+
+    /// Drops the comparisons (reports closed or replaced); they are built again when shown.
+    pub fn release(&mut self) {
+        self.job.clear();
+        self.ready = None;
+        self.context = ContextCache::default();
+    }
+
+    /// The sides the selected result is compared with: the picked partner, else the visible
+    /// baselines other than itself.
+    fn bases(&self, input: &CompareInput<'_>) -> Vec<Side> {
+        match self.pinned_base(input.at) {
+            Some(base) => {
+                let color = input
+                    .baselines
+                    .iter()
+                    .find(|b| b.at == base)
+                    .map_or(PAIR_COLOR, |b| b.color);
+                side_of(input.workspace, base, Some(color))
+                    .into_iter()
+                    .collect()
+            }
+            None => input
+                .baselines
+                .iter()
+                .filter(|b| b.at != input.at)
+                .filter_map(|b| side_of(input.workspace, b.at, Some(b.color)))
+                .collect(),
         }
     }
 
-    /// Waits for the data.
-    pub fn wait(self) -> CompareData {
-        self.rx.recv().unwrap_or_else(|_| CompareData::empty())
+    /// The comparison of `input`, built in the background when it changed (`wake` is called
+    /// when it is done; `wait` waits for it, for screenshots).
+    pub fn status(
+        &mut self,
+        input: &CompareInput<'_>,
+        wait: bool,
+        wake: impl Fn() + Clone + Send + 'static,
+    ) -> CompareStatus<'_> {
+        if self.pinned.is_some_and(|p| p.1 != input.at) {
+            self.pinned = None;
+        }
+        let bases = self.bases(input);
+        if bases.is_empty() {
+            let only_itself =
+                input.baselines.len() == 1 && input.baselines.iter().any(|b| b.at == input.at);
+            return CompareStatus::NoBaseline { only_itself };
+        }
+        let key = SideBySideKey {
+            generation: input.workspace.generation(),
+            current: input.at,
+            bases,
+            threshold_bits: input.threshold_pct.to_bits(),
+        };
+        let context_busy = self.context.is_pending();
+        let is_ready = self.ready.as_ref().is_some_and(|(k, _)| *k == key);
+        if !is_ready && !self.job.is_for(&key) {
+            let reuse = match &self.ready {
+                Some((_, Ok(d))) => d.bodies_key.map(|bk| (bk, Arc::clone(&d.bodies))),
+                _ => None,
+            };
+            let snapshot =
+                Snapshot::of(input.workspace, &key, &mut self.context, wait, wake.clone());
+            let for_build = key.clone();
+            self.job.ensure(
+                key.clone(),
+                move |_| Ok(build(&snapshot, &for_build, reuse)),
+                wake,
+            );
+        }
+        if !is_ready && let Some(out) = self.job.take(wait) {
+            self.ready = Some((key.clone(), out));
+        }
+        // A comparison built while the reports' context warnings were still being computed
+        // gets them once they are known.
+        if let Some((k, Ok(data))) = &mut self.ready {
+            data.complete_context(k, &mut self.context);
+        }
+        match &self.ready {
+            Some((k, Ok(data))) if *k == key => CompareStatus::Ready {
+                data,
+                context_pending: context_busy || data.context_pending,
+            },
+            Some((k, Err(e))) if *k == key => CompareStatus::Failed(e),
+            // Only the noise threshold changed: the older comparison stays in view.
+            Some((k, Ok(data)))
+                if k.generation == key.generation
+                    && k.current == key.current
+                    && k.bases == key.bases =>
+            {
+                CompareStatus::Building {
+                    earlier: Some(data),
+                }
+            }
+            _ => CompareStatus::Building { earlier: None },
+        }
     }
-}
-
-/// Builds the data of `key` from `snapshot` on a new thread; `wake` is called when it is done.
-pub fn spawn(
-    snapshot: Snapshot,
-    key: SideBySideKey,
-    reuse: Option<(BodiesKey, Arc<Vec<PairedSection>>)>,
-    wake: impl Fn() + Send + 'static,
-) -> PendingCompare {
-    let (tx, rx) = channel();
-    let work = move || {
-        let _ = tx.send(build(&snapshot, &key, reuse));
-        wake();
-    };
-    if std::thread::Builder::new()
-        .name("compare page".into())
-        .spawn(work)
-        .is_err()
-    {
-        let (tx, rx) = channel();
-        let _ = tx.send(CompareData::empty());
-        return PendingCompare { rx };
-    }
-    PendingCompare { rx }
 }

@@ -108,7 +108,7 @@ pub struct Pages {
     pub source: source::SourcePage,
     pub roofline: roofline::RooflineViewState,
     pub occupancy: occupancy::OccupancyViewState,
-    pub compare: compare::CompareViewState,
+    pub compare: crate::app::views::compare::CompareView,
     pub reports: report_compare::ReportCompareState,
     pub shared: SharedPageState,
 }

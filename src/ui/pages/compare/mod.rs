@@ -7,12 +7,10 @@
 
 use crate::analysis::compare::Verdict;
 use crate::analysis::compare::direction::Direction;
-use crate::app::core::baselines::VisibleBaseline;
 use crate::app::core::commands::Command;
-use crate::app::core::ids::ResultRef;
 use crate::app::core::page_id::PageId;
-use crate::app::views::compare::{self, CompareData, ContextCache, PendingCompare, Snapshot};
-use crate::app::views::side_by_side::{MetricLine, Side, SideBySide, SideBySideKey, side_of};
+use crate::app::views::compare::{CompareInput, CompareStatus, CompareView};
+use crate::app::views::side_by_side::{MetricLine, Side, SideBySide};
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
 use crate::ui::widgets::compare_export::{self, ExportSource};
@@ -23,7 +21,7 @@ mod bodies;
 mod table;
 use table::*;
 
-impl Page for CompareViewState {
+impl Page for CompareView {
     fn id(&self) -> PageId {
         PageId::Compare
     }
@@ -40,56 +38,14 @@ impl Page for CompareViewState {
     }
 
     fn release(&mut self) {
-        CompareViewState::release(self);
+        CompareView::release(self);
     }
 }
 
-/// Colour of a partner picked in the report comparison (it is no baseline).
-const PAIR_COLOR: [u8; 3] = [232, 121, 52];
 /// Size of the Δ% bar; a change of 100 % or more fills one half.
 const DELTA_BAR_SIZE: egui::Vec2 = egui::vec2(90.0, 12.0);
 /// Size of a speed-of-light bar in the side-by-side table.
 const SOL_BAR_SIZE: egui::Vec2 = egui::vec2(110.0, 14.0);
-
-/// The partner picked in the report comparison and the cached comparison.
-#[derive(Default)]
-pub struct CompareViewState {
-    /// (base, current): shown instead of the baselines while `current` is selected.
-    pinned: Option<(ResultRef, ResultRef)>,
-    /// The comparison last built and what it was built from.
-    ready: Option<(SideBySideKey, CompareData)>,
-    /// The comparison being built on a background thread (one for an older key is dropped).
-    pending: Option<(SideBySideKey, PendingCompare)>,
-    /// The context warnings of the report pairs compared so far.
-    context: ContextCache,
-}
-
-impl CompareViewState {
-    /// Compares `current` with `base` until another result is selected.
-    pub fn pin(&mut self, base: ResultRef, current: ResultRef) {
-        self.pinned = Some((base, current));
-    }
-
-    /// Drops the cached comparison (reports closed or replaced); it is built again when shown.
-    pub fn release(&mut self) {
-        self.ready = None;
-        self.pending = None;
-        self.context = ContextCache::default();
-    }
-
-    /// The partner shown instead of the baselines for `current`, if any.
-    pub fn pinned_base(&self, current: ResultRef) -> Option<ResultRef> {
-        self.pinned.filter(|p| p.1 == current).map(|p| p.0)
-    }
-}
-
-fn baseline_sides(cx: &PageContext<'_>, baselines: &[VisibleBaseline]) -> Vec<Side> {
-    baselines
-        .iter()
-        .filter(|b| b.at != cx.at)
-        .filter_map(|b| side_of(cx.workspace, b.at, Some(b.color)))
-        .collect()
-}
 
 /// A side's colour: its own, or the theme's strong text colour (the current result).
 fn side_color(ui: &egui::Ui, side: &Side) -> Color32 {
@@ -101,29 +57,13 @@ fn side_color(ui: &egui::Ui, side: &Side) -> Color32 {
 pub fn show(
     ui: &mut egui::Ui,
     cx: &PageContext<'_>,
-    state: &mut CompareViewState,
+    view: &mut CompareView,
     settings: &mut crate::app::core::settings::Settings,
     status: &mut Option<String>,
     commands: &mut Vec<Command>,
 ) {
-    if state.pinned.is_some_and(|p| p.1 != cx.at) {
-        state.pinned = None;
-    }
-    let pinned = state.pinned_base(cx.at);
-    let bases: Vec<Side> = match pinned {
-        Some(base) => {
-            let color = cx
-                .baselines
-                .iter()
-                .find(|b| b.at == base)
-                .map_or(PAIR_COLOR, |b| b.color);
-            side_of(cx.workspace, base, Some(color))
-                .into_iter()
-                .collect()
-        }
-        None => baseline_sides(cx, cx.baselines),
-    };
-    if let Some(base) = pinned {
+    if let Some(base) = view.pinned_base(cx.at) {
+        let mut unpin = false;
         ui.horizontal_wrapped(|ui| {
             ui.label(
                 RichText::new("Pair picked in the report comparison.")
@@ -132,73 +72,46 @@ pub fn show(
             if ui.button("Keep it as a baseline").clicked() {
                 commands.push(Command::SetBaseline(base));
             }
-            if ui.button("Compare with the baselines instead").clicked() {
-                state.pinned = None;
-            }
+            unpin = ui.button("Compare with the baselines instead").clicked();
         });
-    }
-    if bases.is_empty() {
-        empty_ui(ui, cx);
-        return;
-    }
-    let key = SideBySideKey {
-        generation: cx.workspace.generation(),
-        current: cx.at,
-        bases,
-        threshold_bits: settings.threshold_pct().to_bits(),
-    };
-    let context_busy = state.context.is_pending();
-    let ready_for = |state: &CompareViewState, key: &SideBySideKey| {
-        state.ready.as_ref().is_some_and(|(k, _)| k == key)
-    };
-    if !ready_for(state, &key) && state.pending.as_ref().is_none_or(|(k, _)| *k != key) {
-        let reuse = state.ready.as_ref().and_then(|(_, d)| {
-            d.bodies_key
-                .map(|bk| (bk, std::sync::Arc::clone(&d.bodies)))
-        });
-        let ctx = ui.ctx().clone();
-        let wake = move || ctx.request_repaint();
-        let snapshot = Snapshot::of(
-            cx.workspace,
-            &key,
-            &mut state.context,
-            crate::ui::screenshot_mode(),
-            wake.clone(),
-        );
-        let pending = compare::spawn(snapshot, key.clone(), reuse, wake);
-        state.pending = Some((key.clone(), pending));
-    }
-    if crate::ui::screenshot_mode()
-        && let Some((k, p)) = state.pending.take()
-    {
-        state.ready = Some((k, p.wait()));
-    }
-    if let Some((k, p)) = &state.pending
-        && let Some(data) = p.try_take()
-    {
-        state.ready = Some((k.clone(), data));
-        state.pending = None;
-    }
-    // A comparison built while the reports' context warnings were still being computed gets
-    // them once they are known.
-    if let Some((k, data)) = &mut state.ready {
-        data.complete_context(k, &mut state.context);
-    }
-    if !ready_for(state, &key) || context_busy {
-        ui.horizontal(|ui| {
-            ui.spinner();
-            ui.label("Comparing…");
-        });
-        // Only the noise threshold changed: the older comparison stays in view meanwhile.
-        let same_sides = |k: &SideBySideKey| {
-            k.generation == key.generation && k.current == key.current && k.bases == key.bases
-        };
-        if !state.ready.as_ref().is_some_and(|(k, _)| same_sides(k)) {
-            return;
+        if unpin {
+            view.unpin();
         }
     }
-    let Some((_, data)) = &state.ready else {
-        return;
+    let ctx = ui.ctx().clone();
+    let input = CompareInput {
+        workspace: cx.workspace,
+        at: cx.at,
+        baselines: cx.baselines,
+        threshold_pct: settings.threshold_pct(),
+    };
+    let data = match view.status(&input, crate::ui::screenshot_mode(), move || {
+        ctx.request_repaint()
+    }) {
+        CompareStatus::NoBaseline { only_itself } => {
+            empty_ui(ui, only_itself);
+            return;
+        }
+        CompareStatus::Failed(e) => {
+            ui.colored_label(theme::error_color(ui), e);
+            return;
+        }
+        CompareStatus::Building { earlier } => {
+            comparing_ui(ui);
+            match earlier {
+                Some(data) => data,
+                None => return,
+            }
+        }
+        CompareStatus::Ready {
+            data,
+            context_pending,
+        } => {
+            if context_pending {
+                comparing_ui(ui);
+            }
+            data
+        }
     };
     let Some(view) = &data.view else {
         ui.weak("The results to compare are no longer open.");
@@ -228,10 +141,18 @@ pub fn show(
         });
 }
 
+/// The spinner while the comparison (or its context warnings) is being built.
+fn comparing_ui(ui: &mut egui::Ui) {
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.label("Comparing…");
+    });
+}
+
 /// What to do when there is nothing to compare with.
-fn empty_ui(ui: &mut egui::Ui, cx: &PageContext<'_>) {
+fn empty_ui(ui: &mut egui::Ui, only_itself: bool) {
     ui.add_space(8.0);
-    if cx.baselines.iter().any(|b| b.at == cx.at) && cx.baselines.len() == 1 {
+    if only_itself {
         ui.label("This result is the only baseline shown. Select another result to compare it.");
     } else {
         ui.label("No baseline to compare with.");
