@@ -391,33 +391,66 @@ fn the_page_reads_its_data_on_a_background_thread() {
     )
     .expect("comparison");
 
+    use sightline::app::core::ids::{ReportId, ResultRef};
+    use sightline::app::views::source::{SourcePageView, SourceStatus, listing};
+    let at = |index| ResultRef {
+        report: ReportId(1),
+        index,
+    };
+    let mut page = SourcePageView::default();
     let (woke_tx, woke_rx) = std::sync::mpsc::channel();
-    let pending = sightline::app::views::source::spawn(
+    let sources = || {
         (
-            Some(current.clone()),
-            current_result.clone(),
-            Default::default(),
-        ),
-        Some((Some(base.clone()), base_result, Default::default())),
-        move || {
-            let name = std::thread::current().name().map(str::to_string);
-            let _ = woke_tx.send(name);
-        },
-    );
+            (
+                Some(current.clone()),
+                current_result.clone(),
+                Default::default(),
+            ),
+            Some((Some(base.clone()), base_result.clone(), Default::default())),
+        )
+    };
+    let key = (at(1), Some(at(0)), 0);
+    let first = page.status(key, sources, false, move || {
+        let name = std::thread::current().name().map(str::to_string);
+        let _ = woke_tx.send(name);
+    });
+    assert!(matches!(first, SourceStatus::Reading));
     let woke_on = woke_rx.recv().expect("woken");
     assert_ne!(woke_on.as_deref(), std::thread::current().name());
-    let data = pending.wait();
-    assert_eq!(data.view.as_ref().expect("view"), &expected);
-    let (_, cmp) = data.baseline.expect("baseline").expect("comparison");
-    assert_eq!(cmp, expected_cmp);
+    let SourceStatus::Ready {
+        data,
+        listing: rows,
+    } = page.status(key, sources, true, || {})
+    else {
+        panic!("read");
+    };
+    let view = data.view.as_ref().expect("view");
+    assert_eq!(view, &expected);
+    let (_, cmp) = data
+        .baseline
+        .as_ref()
+        .expect("baseline")
+        .as_ref()
+        .expect("comparison");
+    assert_eq!(cmp, &expected_cmp);
+    // The rows listed for the default choice: the hottest lines of its column first.
+    let rows = rows.expect("rows");
+    assert_eq!(rows, &listing(view, &page_choice_default()));
+    assert_eq!(rows.lines, view.hottest_lines(rows.column));
 
-    // Without a report file the page says what it needs, also from the thread.
-    let pending = sightline::app::views::source::spawn(
-        (None, current_result, Default::default()),
-        None,
-        || {},
-    );
-    let err = pending.wait().view.expect_err("no view");
+    // Without a report file the page says what it needs, also from the job.
+    let mut page = SourcePageView::default();
+    let key = (at(2), None, 0);
+    let no_file = || ((None, current_result.clone(), Default::default()), None);
+    let SourceStatus::Ready { data, .. } = page.status(key, no_file, true, || {}) else {
+        panic!("read");
+    };
+    let err = data.view.as_ref().expect_err("no view");
     assert!(err.contains(".ncu-rep"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The choice the Source page starts with.
+fn page_choice_default() -> sightline::app::views::source::SourceChoice {
+    sightline::app::views::source::SourceChoice::default()
 }

@@ -1,16 +1,18 @@
 //! The data of the Source page: the selected result's Source view, built on demand from the
 //! report file's full bytes (the loaded report leaves the cubins out), with the report's folder
 //! searched for source files the report does not hold; with a baseline, the per-line changes
-//! from the baseline result's view. The page reads it on a background thread ([`spawn`]).
+//! from the baseline result's view. The page's view-model ([`SourcePageView`]) reads it on a
+//! [`Job`] and keeps the rows listed for the user's choice ([`listing`]).
 
 use crate::analysis::source::compare::{SourceComparison, compare};
 use crate::analysis::source::{self, SourceOptions};
+use crate::app::core::ids::ResultRef;
+use crate::app::job::Job;
 use crate::model::KernelResult;
-use crate::model::source::SourceView;
+use crate::model::source::{Cell, SourceView};
 use crate::parse::ncu_rep::CodeIndex;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// Builds the Source view of `result`, read from the report at `path`; `sass` is SASS text
 /// by address imported from ncu's export, used where nvdisasm gives none.
@@ -67,66 +69,263 @@ pub struct SourceData {
 /// as the reading thread needs them.
 pub type ResultSource = (Option<PathBuf>, KernelResult, HashMap<u64, String>);
 
-/// Source data being read on a background thread.
-#[derive(Debug)]
-pub struct PendingSource {
-    rx: Receiver<SourceData>,
+/// What the Source page's data was read for: the result, the baseline shown, and the
+/// generation of the imported SASS exports.
+pub type DataKey = (ResultRef, Option<ResultRef>, u64);
+
+/// Reads the Source view of `current` and its comparison with `baseline`.
+fn read(current: ResultSource, baseline: Option<ResultSource>) -> SourceData {
+    let (path, result, sass) = current;
+    let view = load(path.as_deref(), &result, sass);
+    let baseline = match (&view, baseline) {
+        (Ok(v), Some((path, result, sass))) => {
+            Some(compare_with(v, path.as_deref(), &result, sass))
+        }
+        _ => None,
+    };
+    SourceData { view, baseline }
 }
 
-/// Why the reading thread gave nothing.
-fn thread_failed() -> SourceData {
-    SourceData {
-        view: Err("Reading the Source page failed (the reading thread stopped).".into()),
-        baseline: None,
+/// The column the page starts on.
+pub const DEFAULT_COLUMN: &str = "Warp Stall Sampling (All Samples)";
+
+/// What the user chose on the Source page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceChoice {
+    /// The metric column of the bars and of the order.
+    pub column: String,
+    pub hottest_first: bool,
+    /// Show the whole function's SASS instead of the selected line's.
+    pub all_sass: bool,
+    /// Show the module's PTX text instead of the SASS.
+    pub ptx: bool,
+    pub search: String,
+    /// The selected CUDA line (index into the view's lines).
+    pub selected_line: Option<usize>,
+}
+
+impl Default for SourceChoice {
+    fn default() -> Self {
+        SourceChoice {
+            column: DEFAULT_COLUMN.to_string(),
+            hottest_first: true,
+            all_sass: false,
+            ptx: false,
+            search: String::new(),
+            selected_line: None,
+        }
     }
 }
 
-impl PendingSource {
-    /// The data, once read (without waiting).
-    pub fn try_take(&self) -> Option<SourceData> {
-        match self.rx.try_recv() {
-            Ok(data) => Some(data),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(thread_failed()),
+/// The rows the page lists for a choice: which lines, instructions and PTX lines, in order,
+/// and the scales of their heat bars.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Listing {
+    /// The column the values come from.
+    pub column: usize,
+    /// The numeric columns (the metric choices).
+    pub numeric: Vec<usize>,
+    /// CUDA lines (indices into the view's lines), hottest first or in source order, filtered
+    /// by the search.
+    pub lines: Vec<usize>,
+    /// Instructions of the selected line (or of the whole function), ordered likewise.
+    pub sass: Vec<usize>,
+    /// PTX lines matching the search.
+    pub ptx: Vec<usize>,
+    /// The largest value of the column over all lines, and over all instructions.
+    pub line_max: f64,
+    pub sass_max: f64,
+    /// Characters of the longest instruction address.
+    pub address_width: usize,
+}
+
+/// The number in a cell (0 for text).
+pub fn number(cells: &[Cell], column: usize) -> f64 {
+    cells.get(column).and_then(Cell::number).unwrap_or(0.0)
+}
+
+/// The rows of `view` for `choice`.
+pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
+    let numeric: Vec<usize> = (0..view.columns.len())
+        .filter(|&i| view.numeric.get(i).copied().unwrap_or(false))
+        .collect();
+    let column = view
+        .column(&choice.column)
+        .or_else(|| numeric.first().copied())
+        .unwrap_or(0);
+    let query = choice.search.to_lowercase();
+    let line_text = |i: usize| {
+        let l = &view.lines[i];
+        view.files
+            .get(l.file)
+            .and_then(|f| f.line_text(l.line))
+            .unwrap_or("")
+    };
+    let mut lines: Vec<usize> = if choice.hottest_first {
+        view.hottest_lines(column)
+    } else {
+        (0..view.lines.len()).collect()
+    };
+    if !query.is_empty() {
+        lines.retain(|&i| {
+            line_text(i).to_lowercase().contains(&query) || view.lines[i].line.to_string() == query
+        });
+    }
+    let selected = choice.selected_line.and_then(|i| view.lines.get(i));
+    let mut sass: Vec<usize> = match selected {
+        Some(l) if !choice.all_sass => l.instructions.clone(),
+        _ => (0..view.instructions.len()).collect(),
+    };
+    if choice.hottest_first {
+        let rank = view.hottest_instructions(column);
+        let mut position = vec![0usize; view.instructions.len()];
+        for (p, &i) in rank.iter().enumerate() {
+            position[i] = p;
+        }
+        sass.sort_by_key(|&i| position.get(i).copied().unwrap_or(usize::MAX));
+    }
+    if !query.is_empty() {
+        sass.retain(|&i| {
+            view.instructions[i]
+                .sass
+                .as_deref()
+                .is_some_and(|s| s.to_lowercase().contains(&query))
+        });
+    }
+    let ptx: Vec<usize> = (0..view.ptx.len())
+        .filter(|&i| query.is_empty() || view.ptx[i].to_lowercase().contains(&query))
+        .collect();
+    Listing {
+        column,
+        numeric,
+        lines,
+        sass,
+        ptx,
+        line_max: view
+            .lines
+            .iter()
+            .map(|l| number(&l.cells, column))
+            .fold(0.0, f64::max),
+        sass_max: view
+            .instructions
+            .iter()
+            .map(|i| number(&i.cells, column))
+            .fold(0.0, f64::max),
+        address_width: view
+            .instructions
+            .iter()
+            .map(|i| format!("{:#x}", i.address).len())
+            .max()
+            .unwrap_or(7),
+    }
+}
+
+/// Where the Source page stands.
+pub enum SourceStatus<'a> {
+    /// Not asked for yet.
+    Idle,
+    Reading,
+    /// Read: the data (whose view may be an error saying why there is none) and the rows the
+    /// choice lists (`None` when there is no view).
+    Ready {
+        data: &'a SourceData,
+        listing: Option<&'a Listing>,
+    },
+    Failed(&'a str),
+}
+
+/// The Source page's view-model: the data of the selected result (and its comparison with the
+/// first baseline shown) read on a [`Job`], the user's choice, and the rows listed for it,
+/// computed again only when the data or the choice changes.
+pub struct SourcePageView {
+    job: Job<DataKey, SourceData>,
+    data: Option<(DataKey, Result<SourceData, String>)>,
+    pub choice: SourceChoice,
+    listing: Option<(SourceChoice, Listing)>,
+}
+
+impl Default for SourcePageView {
+    fn default() -> Self {
+        SourcePageView {
+            job: Job::new("Source page reader"),
+            data: None,
+            choice: SourceChoice::default(),
+            listing: None,
+        }
+    }
+}
+
+impl SourcePageView {
+    /// The page's data for `key`, read in the background from what `sources` gives (the
+    /// result's and the baseline's file, result and imported SASS) when the key changed;
+    /// `wake` is called when it is read, `wait` waits for it (screenshots).
+    pub fn status(
+        &mut self,
+        key: DataKey,
+        sources: impl FnOnce() -> (ResultSource, Option<ResultSource>),
+        wait: bool,
+        wake: impl Fn() + Send + 'static,
+    ) -> SourceStatus<'_> {
+        let have = self.data.as_ref().is_some_and(|(k, _)| *k == key);
+        if !have && !self.job.is_for(&key) {
+            if self
+                .data
+                .as_ref()
+                .is_none_or(|((at, _, _), _)| *at != key.0)
+            {
+                self.choice.selected_line = None;
+            }
+            self.data = None;
+            self.listing = None;
+            let (current, baseline) = sources();
+            self.job
+                .ensure(key, move |_| Ok(read(current, baseline)), wake);
+        }
+        if !have && let Some(out) = self.job.take(wait) {
+            self.data = Some((key, out));
+            self.listing = None;
+        }
+        match &self.data {
+            Some((_, Ok(data))) => {
+                if let Ok(view) = &data.view
+                    && self.listing.as_ref().is_none_or(|(c, _)| *c != self.choice)
+                {
+                    self.listing = Some((self.choice.clone(), listing(view, &self.choice)));
+                }
+                SourceStatus::Ready {
+                    data,
+                    listing: self.listing.as_ref().map(|(_, l)| l),
+                }
+            }
+            Some((_, Err(e))) => SourceStatus::Failed(e),
+            None if self.job.key().is_some() => SourceStatus::Reading,
+            None => SourceStatus::Idle,
         }
     }
 
-    /// Waits for the data.
-    pub fn wait(self) -> SourceData {
-        self.rx.recv().unwrap_or_else(|_| thread_failed())
-    }
-}
-
-/// Reads the Source view of `current` (and its comparison with `baseline`) on a new thread;
-/// `wake` is called when it is done.
-pub fn spawn(
-    current: ResultSource,
-    baseline: Option<ResultSource>,
-    wake: impl Fn() + Send + 'static,
-) -> PendingSource {
-    let (tx, rx) = channel();
-    let work = move || {
-        let (path, result, sass) = current;
-        let view = load(path.as_deref(), &result, sass);
-        let baseline = match (&view, baseline) {
-            (Ok(v), Some((path, result, sass))) => {
-                Some(compare_with(v, path.as_deref(), &result, sass))
-            }
-            _ => None,
+    /// Selects the line of the instruction at `address` (a hot spot clicked elsewhere) and
+    /// shows its SASS.
+    pub fn jump_to(&mut self, address: u64) {
+        let Some((_, Ok(SourceData { view: Ok(view), .. }))) = &self.data else {
+            return;
         };
-        let _ = tx.send(SourceData { view, baseline });
-        wake();
-    };
-    if let Err(e) = std::thread::Builder::new()
-        .name("source page".into())
-        .spawn(work)
-    {
-        let (tx, rx) = channel();
-        let _ = tx.send(SourceData {
-            view: Err(format!("Could not start reading the Source page: {e}")),
-            baseline: None,
-        });
-        return PendingSource { rx };
+        let line = view
+            .instructions
+            .iter()
+            .find(|i| i.address == address)
+            .and_then(|i| i.line());
+        self.choice.selected_line =
+            line.and_then(|l| view.lines.iter().position(|x| (x.file, x.line) == l));
+        self.choice.ptx = false;
+        self.choice.all_sass = self.choice.selected_line.is_none();
+        self.choice.search.clear();
     }
-    PendingSource { rx }
+
+    /// Drops the data (reports closed); it is read again when shown.
+    pub fn release(&mut self) {
+        self.job.clear();
+        self.data = None;
+        self.listing = None;
+        self.choice.selected_line = None;
+    }
 }

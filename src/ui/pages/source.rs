@@ -1,63 +1,28 @@
 //! The Source page: the CUDA lines of the selected result with a heat bar and the chosen
 //! metric column, hottest first or in source order; the SASS of the selected line (or of the
-//! whole function) beside it, or the module's PTX text. Both lists draw only their visible rows, so functions with tens of
-//! thousands of instructions scroll smoothly.
+//! whole function) beside it, or the module's PTX text. The rows come from the page's
+//! view-model ([`SourcePageView`]); both lists draw only their visible rows, so functions with
+//! tens of thousands of instructions scroll smoothly.
 
 use crate::analysis::source::compare::SourceComparison;
 use crate::app::core::commands::Command;
-use crate::app::core::ids::ResultRef;
 use crate::app::core::page_id::PageId;
-use crate::app::views::source::{self, PendingSource, SourceData};
+use crate::app::views::source::{Listing, SourceChoice, SourcePageView, SourceStatus, number};
 use crate::model::source::{Cell, SourceView};
 use crate::ui::pages::{Page, PageContext, PageIo};
 
-/// The column the page starts on.
-const DEFAULT_COLUMN: &str = "Warp Stall Sampling (All Samples)";
 /// The colour of the heat bars (reads on light and dark backgrounds).
 const HEAT: egui::Color32 = egui::Color32::from_rgb(232, 96, 48);
 /// Width of a heat bar.
 const BAR_WIDTH: f32 = 56.0;
 
-/// The page's data: being read, or read.
-enum Loading {
-    Pending(PendingSource),
-    Ready(Box<SourceData>),
-}
-
 /// A baseline's view and the per-line changes from it.
 type Baseline<'a> = Option<(&'a SourceView, &'a SourceComparison)>;
 
-/// What the Source page's data was read for: the result, the baseline shown, and the
-/// generation of the imported SASS exports.
-type DataKey = (ResultRef, Option<ResultRef>, u64);
-
-/// The Source page and what the user chose on it.
+/// The Source page: its view-model.
+#[derive(Default)]
 pub struct SourcePage {
-    /// The data of the selected result and the first shown baseline (read in the background).
-    data: Option<(DataKey, Loading)>,
-    /// The metric column of the bars and of the order.
-    column: String,
-    hottest_first: bool,
-    /// Show the whole function's SASS instead of the selected line's.
-    all_sass: bool,
-    /// Show the module's PTX text instead of the SASS.
-    ptx: bool,
-    search: String,
-    selected_line: Option<usize>,
-}
-
-impl Default for SourcePage {
-    fn default() -> Self {
-        SourcePage {
-            data: None,
-            column: DEFAULT_COLUMN.to_string(),
-            hottest_first: true,
-            all_sass: false,
-            ptx: false,
-            search: String::new(),
-            selected_line: None,
-        }
-    }
+    view: SourcePageView,
 }
 
 impl Page for SourcePage {
@@ -68,51 +33,50 @@ impl Page for SourcePage {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
         let base_at = cx.baselines.iter().map(|b| b.at).find(|&b| b != cx.at);
         let key = (cx.at, base_at, cx.sass_imports.generation());
-        if self.data.as_ref().is_none_or(|(k, _)| *k != key) {
-            if self
-                .data
-                .as_ref()
-                .is_none_or(|((at, _, _), _)| *at != cx.at)
-            {
-                self.selected_line = None;
-            }
+        let sources = || {
             let imported =
                 |r: &crate::model::KernelResult| cx.sass_imports.for_kernel(&r.name.demangled);
             let baseline = base_at.and_then(|b| {
                 let (open, result) = cx.workspace.result(b)?;
                 Some((open.path.clone(), result.clone(), imported(result)))
             });
-            let ctx = ui.ctx().clone();
-            let pending = source::spawn(
+            (
                 (cx.open.path.clone(), cx.result.clone(), imported(cx.result)),
                 baseline,
-                move || ctx.request_repaint(),
-            );
-            self.data = Some((key, Loading::Pending(pending)));
-        }
-        if crate::ui::screenshot_mode()
-            && matches!(self.data, Some((_, Loading::Pending(_))))
-            && let Some((k, Loading::Pending(p))) = self.data.take()
-        {
-            self.data = Some((k, Loading::Ready(Box::new(p.wait()))));
-        }
-        if let Some((_, Loading::Pending(p))) = &self.data
-            && let Some(data) = p.try_take()
-        {
-            self.data = Some((key, Loading::Ready(Box::new(data))));
-        }
-        let Some((_, loading)) = self.data.take() else {
-            return;
+            )
         };
-        match &loading {
-            Loading::Pending(_) => {
+        let ctx = ui.ctx().clone();
+        let wait = crate::ui::screenshot_mode();
+        if let Some((at, address)) = io.shared.source_jump
+            && at == cx.at
+            && matches!(
+                self.view.status(key, sources, wait, {
+                    let ctx = ctx.clone();
+                    move || ctx.request_repaint()
+                }),
+                SourceStatus::Ready { .. }
+            )
+        {
+            io.shared.source_jump = None;
+            self.view.jump_to(address);
+        }
+        let mut choice = self.view.choice.clone();
+        match self
+            .view
+            .status(key, sources, wait, move || ctx.request_repaint())
+        {
+            SourceStatus::Idle => {}
+            SourceStatus::Reading => {
                 ui.horizontal(|ui| {
                     ui.spinner();
                     ui.label("Reading the function's code and per-instruction metrics…");
                 });
             }
-            Loading::Ready(data) => match &data.view {
-                Ok(v) => {
+            SourceStatus::Failed(e) => {
+                ui.label(e);
+            }
+            SourceStatus::Ready { data, listing } => match (&data.view, listing) {
+                (Ok(v), Some(listing)) => {
                     if let Some(Err(e)) = &data.baseline {
                         ui.colored_label(ui.visuals().warn_fg_color, e.as_str());
                     }
@@ -120,31 +84,20 @@ impl Page for SourcePage {
                         Some(Ok((base, c))) => Some((base, c)),
                         _ => None,
                     };
-                    if let Some((at, address)) = io.shared.source_jump
-                        && at == cx.at
-                    {
-                        io.shared.source_jump = None;
-                        self.jump_to(v, address);
-                    }
-                    self.show(ui, v, baseline, io.commands)
+                    show(ui, &mut choice, v, listing, baseline, io.commands);
                 }
-                Err(e) => {
+                (Err(e), _) => {
                     ui.label(e.as_str());
                 }
+                (Ok(_), None) => {}
             },
         }
-        self.data = Some((key, loading));
+        self.view.choice = choice;
     }
 
     fn release(&mut self) {
-        self.data = None;
-        self.selected_line = None;
+        self.view.release();
     }
-}
-
-/// The number in a cell (0 for text).
-fn number(cells: &[Cell], column: usize) -> f64 {
-    cells.get(column).and_then(Cell::number).unwrap_or(0.0)
 }
 
 /// A value as the tables print it.
@@ -200,13 +153,9 @@ fn column_header(ui: &mut egui::Ui, text: String, metric: &str) {
     });
 }
 
-/// The module's PTX text with its line numbers (as Nsight Compute numbers them), filtered by
-/// the search text.
-fn ptx_list(ui: &mut egui::Ui, view: &SourceView, query: &str) {
-    let mut order: Vec<usize> = (0..view.ptx.len()).collect();
-    if !query.is_empty() {
-        order.retain(|&i| view.ptx[i].to_lowercase().contains(query));
-    }
+/// The module's PTX text with its line numbers (as Nsight Compute numbers them), the lines
+/// matching the search.
+fn ptx_list(ui: &mut egui::Ui, view: &SourceView, listing: &Listing) {
     ui.strong(format!("PTX ({} lines)", view.ptx.len()));
     if view.ptx.is_empty() {
         ui.label(
@@ -219,8 +168,8 @@ fn ptx_list(ui: &mut egui::Ui, view: &SourceView, query: &str) {
     egui::ScrollArea::both()
         .id_salt("source_ptx")
         .auto_shrink([false, false])
-        .show_rows(ui, row_height, order.len(), |ui, rows| {
-            for &i in &order[rows] {
+        .show_rows(ui, row_height, listing.ptx.len(), |ui, rows| {
+            for &i in &listing.ptx[rows] {
                 let text = format!("{:>5}  {}", i + 1, view.ptx[i]);
                 ui.label(egui::RichText::new(text).monospace());
             }
@@ -243,272 +192,208 @@ fn heat_bar(ui: &mut egui::Ui, fraction: f64) {
     ui.painter().rect_filled(bar, 1.0, HEAT);
 }
 
-impl SourcePage {
-    /// Selects the line of the instruction at `address` (a hot spot clicked elsewhere) and
-    /// shows its SASS.
-    fn jump_to(&mut self, view: &SourceView, address: u64) {
-        let line = view
-            .instructions
-            .iter()
-            .find(|i| i.address == address)
-            .and_then(|i| i.line());
-        self.selected_line =
-            line.and_then(|l| view.lines.iter().position(|x| (x.file, x.line) == l));
-        self.ptx = false;
-        self.all_sass = self.selected_line.is_none();
-        self.search.clear();
+/// The page: the metric and order choices, then the CUDA lines and the SASS or PTX beside.
+fn show(
+    ui: &mut egui::Ui,
+    choice: &mut SourceChoice,
+    view: &SourceView,
+    listing: &Listing,
+    baseline: Baseline<'_>,
+    commands: &mut Vec<Command>,
+) {
+    ui.heading(&view.kernel);
+    for note in &view.notes {
+        ui.colored_label(ui.visuals().warn_fg_color, note);
     }
+    let no_sass = view.instructions.iter().all(|i| i.sass.is_none());
+    if no_sass
+        && !view.instructions.is_empty()
+        && ui
+            .button("Add SASS export…")
+            .on_hover_text(
+                "Open ncu's export of this report's Source page \
+                 (ncu -i FILE --page source --csv --print-source sass > sass.csv): its SASS \
+                 text is shown here",
+            )
+            .clicked()
+    {
+        commands.push(Command::ShowOpenDialog);
+    }
+    let column = listing.column;
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_label("Metric")
+            .selected_text(view.columns.get(column).map_or("", String::as_str))
+            .show_ui(ui, |ui| {
+                for &i in &listing.numeric {
+                    ui.selectable_value(
+                        &mut choice.column,
+                        view.columns[i].clone(),
+                        &view.columns[i],
+                    );
+                }
+            });
+        ui.checkbox(&mut choice.hottest_first, "Hottest first");
+        ui.checkbox(&mut choice.all_sass, "Whole function's SASS");
+        ui.checkbox(&mut choice.ptx, "PTX");
+        let label = ui.label("Search");
+        ui.add(egui::TextEdit::singleline(&mut choice.search).desired_width(160.0))
+            .labelled_by(label.id);
+    });
+    ui.separator();
+    ui.columns(2, |cols| {
+        lines_list(&mut cols[0], choice, view, listing, baseline);
+        if choice.ptx {
+            ptx_list(&mut cols[1], view, listing);
+        } else {
+            sass_list(&mut cols[1], choice, view, listing);
+        }
+    });
+}
 
-    fn show(
-        &mut self,
-        ui: &mut egui::Ui,
-        view: &SourceView,
-        baseline: Baseline<'_>,
-        commands: &mut Vec<Command>,
-    ) {
-        ui.heading(&view.kernel);
-        for note in &view.notes {
-            ui.colored_label(ui.visuals().warn_fg_color, note);
+/// The CUDA lines with code.
+fn lines_list(
+    ui: &mut egui::Ui,
+    choice: &mut SourceChoice,
+    view: &SourceView,
+    listing: &Listing,
+    baseline: Baseline<'_>,
+) {
+    let column = listing.column;
+    ui.strong(format!(
+        "CUDA source ({} lines with code)",
+        view.lines.len()
+    ));
+    if !view.has_line_info {
+        ui.label("No line information: build with `nvcc -lineinfo` to see CUDA lines.");
+        return;
+    }
+    let text_of = |i: usize| {
+        let l = &view.lines[i];
+        view.files
+            .get(l.file)
+            .and_then(|f| f.line_text(l.line))
+            .unwrap_or("")
+    };
+    let (order, max) = (&listing.lines, listing.line_max);
+    let comparison = match baseline {
+        Some((base, c)) => {
+            ui.label(format!(
+                "Δ: change from the baseline {} (lines matched by place, then by text; {} baseline lines gone)",
+                base.kernel,
+                c.removed.len()
+            ));
+            Some(c)
         }
-        let no_sass = view.instructions.iter().all(|i| i.sass.is_none());
-        if no_sass
-            && !view.instructions.is_empty()
-            && ui
-                .button("Add SASS export…")
-                .on_hover_text(
-                    "Open ncu's export of this report's Source page \
-                     (ncu -i FILE --page source --csv --print-source sass > sass.csv): its SASS \
-                     text is shown here",
-                )
-                .clicked()
-        {
-            commands.push(Command::ShowOpenDialog);
-        }
-        let numeric: Vec<usize> = (0..view.columns.len())
-            .filter(|&i| view.numeric[i])
-            .collect();
-        let column = view
-            .column(&self.column)
-            .or_else(|| numeric.first().copied())
-            .unwrap_or(0);
-        ui.horizontal(|ui| {
-            egui::ComboBox::from_label("Metric")
-                .selected_text(view.columns.get(column).map_or("", String::as_str))
-                .show_ui(ui, |ui| {
-                    for &i in &numeric {
-                        ui.selectable_value(
-                            &mut self.column,
-                            view.columns[i].clone(),
-                            &view.columns[i],
-                        );
+        _ => None,
+    };
+    let metric = view.columns.get(column).map_or("", String::as_str);
+    column_header(
+        ui,
+        match comparison {
+            Some(_) => format!("{:>5} {:>10} {:>9}  Source", "Line", "Value", "Δ"),
+            None => format!("{:>5} {:>10}  Source", "Line", "Value"),
+        },
+        metric,
+    );
+    let row_height =
+        ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+    egui::ScrollArea::both()
+        .id_salt("source_lines")
+        .auto_shrink([false, false])
+        .show_rows(ui, row_height, order.len(), |ui, rows| {
+            for &i in &order[rows] {
+                let line = &view.lines[i];
+                let v = number(&line.cells, column);
+                ui.horizontal(|ui| {
+                    heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+                    let delta = comparison.map(|c| {
+                        c.lines
+                            .get(i)
+                            .and_then(|d| d.delta.get(column).copied().flatten())
+                    });
+                    let text = match delta {
+                        Some(d) => format!(
+                            "{:>5} {:>10} {:>9}  {}",
+                            line.line,
+                            cell_text(v),
+                            delta_text(d),
+                            text_of(i).trim_end()
+                        ),
+                        None => format!(
+                            "{:>5} {:>10}  {}",
+                            line.line,
+                            cell_text(v),
+                            text_of(i).trim_end()
+                        ),
+                    };
+                    let selected = choice.selected_line == Some(i);
+                    let label = egui::RichText::new(text).monospace();
+                    // The pane scrolls sideways; the whole line is also on hover.
+                    let response = ui.selectable_label(selected, label).on_hover_text(format!(
+                        "line {}: {}",
+                        line.line,
+                        text_of(i).trim()
+                    ));
+                    if response.clicked() {
+                        choice.selected_line = Some(i);
                     }
                 });
-            ui.checkbox(&mut self.hottest_first, "Hottest first");
-            ui.checkbox(&mut self.all_sass, "Whole function's SASS");
-            ui.checkbox(&mut self.ptx, "PTX");
-            let label = ui.label("Search");
-            ui.add(egui::TextEdit::singleline(&mut self.search).desired_width(160.0))
-                .labelled_by(label.id);
-        });
-        ui.separator();
-        let query = self.search.to_lowercase();
-        ui.columns(2, |cols| {
-            self.lines_list(&mut cols[0], view, baseline, column, &query);
-            if self.ptx {
-                ptx_list(&mut cols[1], view, &query);
-            } else {
-                self.sass_list(&mut cols[1], view, column, &query);
             }
         });
-    }
+}
 
-    /// The CUDA lines with code.
-    fn lines_list(
-        &mut self,
-        ui: &mut egui::Ui,
-        view: &SourceView,
-        baseline: Baseline<'_>,
-        column: usize,
-        query: &str,
-    ) {
-        ui.strong(format!(
-            "CUDA source ({} lines with code)",
-            view.lines.len()
-        ));
-        if !view.has_line_info {
-            ui.label("No line information: build with `nvcc -lineinfo` to see CUDA lines.");
-            return;
+/// The SASS of the selected line, or of the whole function.
+fn sass_list(ui: &mut egui::Ui, choice: &mut SourceChoice, view: &SourceView, listing: &Listing) {
+    let column = listing.column;
+    let selected = choice.selected_line.and_then(|i| view.lines.get(i));
+    let order = &listing.sass;
+    ui.strong(match selected {
+        Some(l) if !choice.all_sass => {
+            format!("SASS of line {} ({} instructions)", l.line, order.len())
         }
-        let text_of = |i: usize| {
-            let l = &view.lines[i];
-            view.files
-                .get(l.file)
-                .and_then(|f| f.line_text(l.line))
-                .unwrap_or("")
-        };
-        let mut order: Vec<usize> = if self.hottest_first {
-            view.hottest_lines(column)
-        } else {
-            (0..view.lines.len()).collect()
-        };
-        if !query.is_empty() {
-            order.retain(|&i| {
-                text_of(i).to_lowercase().contains(query) || view.lines[i].line.to_string() == query
-            });
-        }
-        let max = view
-            .lines
-            .iter()
-            .map(|l| number(&l.cells, column))
-            .fold(0.0, f64::max);
-        let comparison = match baseline {
-            Some((base, c)) => {
-                ui.label(format!(
-                    "Δ: change from the baseline {} (lines matched by place, then by text; {} baseline lines gone)",
-                    base.kernel,
-                    c.removed.len()
-                ));
-                Some(c)
-            }
-            _ => None,
-        };
-        let metric = view.columns.get(column).map_or("", String::as_str);
-        column_header(
-            ui,
-            match comparison {
-                Some(_) => format!("{:>5} {:>10} {:>9}  Source", "Line", "Value", "Δ"),
-                None => format!("{:>5} {:>10}  Source", "Line", "Value"),
-            },
-            metric,
-        );
-        let row_height =
-            ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
-        egui::ScrollArea::both()
-            .id_salt("source_lines")
-            .auto_shrink([false, false])
-            .show_rows(ui, row_height, order.len(), |ui, rows| {
-                for &i in &order[rows] {
-                    let line = &view.lines[i];
-                    let v = number(&line.cells, column);
-                    ui.horizontal(|ui| {
-                        heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
-                        let delta = comparison.map(|c| {
-                            c.lines
-                                .get(i)
-                                .and_then(|d| d.delta.get(column).copied().flatten())
-                        });
-                        let text = match delta {
-                            Some(d) => format!(
-                                "{:>5} {:>10} {:>9}  {}",
-                                line.line,
-                                cell_text(v),
-                                delta_text(d),
-                                text_of(i).trim_end()
-                            ),
-                            None => format!(
-                                "{:>5} {:>10}  {}",
-                                line.line,
-                                cell_text(v),
-                                text_of(i).trim_end()
-                            ),
-                        };
-                        let selected = self.selected_line == Some(i);
-                        let label = egui::RichText::new(text).monospace();
-                        // The pane scrolls sideways; the whole line is also on hover.
-                        let response = ui.selectable_label(selected, label).on_hover_text(format!(
-                            "line {}: {}",
-                            line.line,
-                            text_of(i).trim()
-                        ));
-                        if response.clicked() {
-                            self.selected_line = Some(i);
-                        }
-                    });
-                }
-            });
+        _ => format!("SASS ({} instructions)", order.len()),
+    });
+    if let Some(l) = selected {
+        stall_reasons(ui, view, &l.cells, l.line);
     }
-
-    /// The SASS of the selected line, or of the whole function.
-    fn sass_list(&mut self, ui: &mut egui::Ui, view: &SourceView, column: usize, query: &str) {
-        let selected = self.selected_line.and_then(|i| view.lines.get(i));
-        let mut order: Vec<usize> = match selected {
-            Some(l) if !self.all_sass => l.instructions.clone(),
-            _ => (0..view.instructions.len()).collect(),
-        };
-        if self.hottest_first {
-            let rank = view.hottest_instructions(column);
-            let mut position = vec![0usize; view.instructions.len()];
-            for (p, &i) in rank.iter().enumerate() {
-                position[i] = p;
+    let (max, address_width) = (listing.sass_max, listing.address_width);
+    column_header(
+        ui,
+        format!(
+            "{:<address_width$} {:>10} {:>5}  SASS",
+            "Address", "Value", "Line"
+        ),
+        view.columns.get(column).map_or("", String::as_str),
+    );
+    let row_height =
+        ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+    egui::ScrollArea::both()
+        .id_salt("source_sass")
+        .auto_shrink([false, false])
+        .show_rows(ui, row_height, order.len(), |ui, rows| {
+            for &i in &order[rows] {
+                let ins = &view.instructions[i];
+                let v = number(&ins.cells, column);
+                ui.horizontal(|ui| {
+                    heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+                    let line = ins.line().map_or(String::new(), |(_, l)| l.to_string());
+                    let text = format!(
+                        "{:#x} {:>10} {:>5}  {}",
+                        ins.address,
+                        cell_text(v),
+                        line,
+                        ins.sass.as_deref().unwrap_or("")
+                    );
+                    let label = egui::RichText::new(text).monospace();
+                    let response = ui.selectable_label(false, label);
+                    // Jump to the instruction's line.
+                    if response.clicked()
+                        && let Some(l) = ins.line()
+                    {
+                        choice.selected_line =
+                            view.lines.iter().position(|x| (x.file, x.line) == l);
+                    }
+                });
             }
-            order.sort_by_key(|&i| position[i]);
-        }
-        if !query.is_empty() {
-            order.retain(|&i| {
-                view.instructions[i]
-                    .sass
-                    .as_deref()
-                    .is_some_and(|s| s.to_lowercase().contains(query))
-            });
-        }
-        ui.strong(match selected {
-            Some(l) if !self.all_sass => {
-                format!("SASS of line {} ({} instructions)", l.line, order.len())
-            }
-            _ => format!("SASS ({} instructions)", order.len()),
         });
-        if let Some(l) = selected {
-            stall_reasons(ui, view, &l.cells, l.line);
-        }
-        let max = view
-            .instructions
-            .iter()
-            .map(|i| number(&i.cells, column))
-            .fold(0.0, f64::max);
-        let address_width = view
-            .instructions
-            .iter()
-            .map(|i| format!("{:#x}", i.address).len())
-            .max()
-            .unwrap_or(7);
-        column_header(
-            ui,
-            format!(
-                "{:<address_width$} {:>10} {:>5}  SASS",
-                "Address", "Value", "Line"
-            ),
-            view.columns.get(column).map_or("", String::as_str),
-        );
-        let row_height =
-            ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
-        egui::ScrollArea::both()
-            .id_salt("source_sass")
-            .auto_shrink([false, false])
-            .show_rows(ui, row_height, order.len(), |ui, rows| {
-                for &i in &order[rows] {
-                    let ins = &view.instructions[i];
-                    let v = number(&ins.cells, column);
-                    ui.horizontal(|ui| {
-                        heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
-                        let line = ins.line().map_or(String::new(), |(_, l)| l.to_string());
-                        let text = format!(
-                            "{:#x} {:>10} {:>5}  {}",
-                            ins.address,
-                            cell_text(v),
-                            line,
-                            ins.sass.as_deref().unwrap_or("")
-                        );
-                        let label = egui::RichText::new(text).monospace();
-                        let response = ui.selectable_label(false, label);
-                        // Jump to the instruction's line.
-                        if response.clicked()
-                            && let Some(l) = ins.line()
-                        {
-                            self.selected_line =
-                                view.lines.iter().position(|x| (x.file, x.line) == l);
-                        }
-                    });
-                }
-            });
-    }
 }
