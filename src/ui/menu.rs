@@ -42,8 +42,8 @@ pub const SHORTCUT_LIST: &[(&str, &str)] = &[
     ("Ctrl+F", "Filter the results by kernel name"),
     ("Esc", "Clear the filter"),
     (
-        "Ctrl+1 … Ctrl+8",
-        "Details, Raw, Session, Roofline, Occupancy, Compare, Report vs report, Source",
+        "Ctrl+1 … Ctrl+9",
+        "Details, Raw, Session, Roofline, Occupancy, Compare, Report vs report, Source, Rules",
     ),
     (
         "Ctrl+B",

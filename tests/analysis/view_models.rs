@@ -341,3 +341,89 @@ fn selection_and_baseline_visibility_change_only_through_commands() {
     });
     assert_eq!(state.baselines().len(), 1);
 }
+
+/// The Rules page lists every rule result of a result, as ncu's details page prints them (the
+/// same number of OPT, WRN and INF entries and the same estimated speedups), largest
+/// estimate first.
+#[test]
+fn rules_page_lists_every_rule_of_ncus_details_page_largest_speedup_first() {
+    use sightline::app::views::rules::rules_list;
+    let report = load_fixture("h100/kernels_full.ncu-rep.xz");
+    let text = std::fs::read_to_string(common::fixture_path("h100/kernels_full.details.txt"))
+        .expect("details text");
+    // ncu's blocks, one per result: its rule tags and estimated speedups.
+    let mut printed: Vec<(Vec<String>, Vec<f64>)> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("  ") && !line.starts_with("   ") && line.contains(", Context ") {
+            printed.push((Vec::new(), Vec::new()));
+            continue;
+        }
+        let Some((tags, speedups)) = printed.last_mut() else {
+            continue;
+        };
+        let t = line.trim_start();
+        if line.starts_with("    ") && !line.starts_with("     ") {
+            for tag in ["OPT", "WRN", "INF", "ERR"] {
+                if t.starts_with(&format!("{tag} ")) {
+                    tags.push(tag.to_string());
+                }
+            }
+        }
+        for prefix in ["Est. Speedup: ", "Est. Local Speedup: "] {
+            if let Some(at) = t.find(prefix) {
+                let rest = &t[at + prefix.len()..];
+                let number: String = rest.chars().take_while(|c| *c != '%').collect();
+                speedups.push(number.trim().parse().expect("a speedup"));
+            }
+        }
+    }
+    assert_eq!(printed.len(), report.results.len());
+    let mut checked = 0;
+    for (r, (tags, speedups)) in report.results.iter().zip(&printed) {
+        let list = rules_list(r);
+        let mut kinds: Vec<&str> = list.lines.iter().map(|l| l.kind.tag()).collect();
+        let mut expected: Vec<&str> = tags.iter().map(String::as_str).collect();
+        kinds.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(kinds, expected, "{}", r.name.function);
+        let shown: Vec<f64> = list
+            .lines
+            .iter()
+            .filter_map(|l| l.speedup.as_deref())
+            .map(|s| {
+                let n = s.split(": ").nth(1).expect("value").trim_end_matches('%');
+                n.parse().expect("a number")
+            })
+            .collect();
+        assert_eq!(shown.len(), list.with_speedup);
+        let mut sorted = shown.clone();
+        sorted.sort_by(|a, b| b.total_cmp(a));
+        let mut ncu = speedups.clone();
+        ncu.sort_by(|a, b| b.total_cmp(a));
+        assert_eq!(sorted.len(), ncu.len(), "{}", r.name.function);
+        for (a, b) in sorted.iter().zip(&ncu) {
+            // ncu prints four significant digits, the page two decimals.
+            assert!((a - b).abs() <= 0.006 + b.abs() * 5e-4, "{a} vs {b}");
+        }
+        // Whole-workload estimates first, largest first.
+        let globals: Vec<f64> = list
+            .lines
+            .iter()
+            .take_while(|l| {
+                l.speedup
+                    .as_deref()
+                    .is_some_and(|s| s.starts_with("Est. Speedup"))
+            })
+            .map(|l| {
+                let n = l.speedup.as_deref().unwrap_or_default();
+                n.trim_start_matches("Est. Speedup: ")
+                    .trim_end_matches('%')
+                    .parse::<f64>()
+                    .expect("a number")
+            })
+            .collect();
+        assert!(globals.windows(2).all(|w| w[0] >= w[1]), "{globals:?}");
+        checked += list.lines.len();
+    }
+    assert!(checked > 100, "{checked} rules checked");
+}

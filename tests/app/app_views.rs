@@ -463,3 +463,30 @@ fn snapshot_estimated_roofline_from_text() {
     assert_eq!(h.state().settings().page, PageId::Roofline);
     h.snapshot("roofline_estimated");
 }
+
+/// The Rules page (Ctrl+9) lists the selected result's rule results, the largest estimated
+/// speedup first, each with its section: for vector_add, ncu's 43.64% of the Memory Workload
+/// Analysis Chart comes first.
+#[test]
+fn rules_page_ranks_the_rule_results_of_the_selected_result() {
+    let dir = temp_dir("rules_page");
+    let mut h = open_ok(vec![fixture_file(&dir, REPORT)], false);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Num9);
+    h.run();
+    assert_eq!(h.state().settings().page, PageId::Rules);
+    assert_label_containing(&h, "with an estimated speedup; largest first.");
+    let top = h
+        .query_all_by_label_contains("Est. Speedup: ")
+        .map(|n| n.rect().center().y)
+        .fold(f32::INFINITY, f32::min);
+    let largest = h
+        .query_all_by_label("Est. Speedup: 43.64%")
+        .next()
+        .expect("ncu's largest estimate")
+        .rect()
+        .center()
+        .y;
+    assert_eq!(largest, top, "the largest estimate is listed first");
+    assert_label(&h, "in Memory Workload Analysis Chart");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -23,6 +23,8 @@ pub enum PageId {
     ReportDiff,
     /// CUDA lines and SASS with their metrics, hot spots first.
     Source,
+    /// Every rule result of the result, the largest estimated speedup first.
+    Rules,
 }
 
 impl PageId {
@@ -36,6 +38,7 @@ impl PageId {
         PageId::Compare,
         PageId::ReportDiff,
         PageId::Source,
+        PageId::Rules,
     ];
 
     /// The tab label.
@@ -49,6 +52,7 @@ impl PageId {
             PageId::Compare => "Compare",
             PageId::ReportDiff => "Report vs report",
             PageId::Source => "Source",
+            PageId::Rules => "Rules",
         }
     }
 

@@ -3,9 +3,10 @@
 //! a [`PageContext`] (what is selected and open, read-only) and writes through [`PageIo`]
 //! (settings it may change, state shared by pages, commands for the app).
 //!
-//! To add a page: add a variant to [`PageId`] (and to `PageId::ALL`, with its label), write a
-//! file here with a type that implements [`Page`], and give [`Pages`] a field of that type
-//! listed in [`Pages::page_mut`].
+//! To add a page: write its view-model in `app/views/` (what it shows, built when its inputs
+//! change: see [`crate::app::views::rules`]) and one file here that implements [`Page`] for
+//! it and draws it (see [`rules`]); then name it: a variant of [`PageId`] (in `PageId::ALL`,
+//! with its label) and a field of [`Pages`] listed in [`Pages::page_mut`].
 
 pub mod compare;
 pub mod details;
@@ -13,6 +14,7 @@ pub mod occupancy;
 pub mod raw;
 pub mod report_compare;
 pub mod roofline;
+pub mod rules;
 pub mod session;
 pub mod source;
 
@@ -110,6 +112,7 @@ pub struct Pages {
     pub occupancy: occupancy::OccupancyViewState,
     pub compare: crate::app::views::compare::CompareView,
     pub reports: report_compare::ReportCompareState,
+    pub rules: crate::app::views::rules::RulesView,
     pub shared: SharedPageState,
 }
 
@@ -125,6 +128,7 @@ impl Pages {
             PageId::Compare => &mut self.compare,
             PageId::ReportDiff => &mut self.reports,
             PageId::Source => &mut self.source,
+            PageId::Rules => &mut self.rules,
         }
     }
 

@@ -1,0 +1,106 @@
+//! The Rules page's view-model: every rule result of the selected result, from every section,
+//! ranked as a reader triages them: estimated speedups of the whole workload first (largest
+//! first), then local speedups, then the rules without an estimate (warnings before
+//! information), each with the section it belongs to. Built once per result.
+
+use crate::app::core::ids::ResultRef;
+use crate::app::format::{clean_markup, rule_title, speedup_text};
+use crate::model::{KernelResult, RuleKind, RuleResult, SpeedupKind};
+
+/// One rule result as the page lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleLine {
+    pub kind: RuleKind,
+    pub title: String,
+    /// The section it is shown under on the Details page (empty for rules of no section).
+    pub section: String,
+    /// `Est. Speedup: 43.64%`, where the rule estimates one.
+    pub speedup: Option<String>,
+    /// The message without ncu's link markup.
+    pub message: String,
+    /// Key performance indicators: metric and value.
+    pub focus_metrics: Vec<(String, f64)>,
+}
+
+/// The ranked rule results of a result and how many estimate a speedup.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RulesList {
+    pub lines: Vec<RuleLine>,
+    pub with_speedup: usize,
+}
+
+/// Where a rule goes in the list: global estimates, then local ones (each largest first), then
+/// the rest by kind (errors, warnings, optimizations without an estimate, information).
+fn rank(rule: &RuleResult) -> (u8, f64) {
+    match rule.speedup {
+        Some((SpeedupKind::Global, pct)) => (0, -pct),
+        Some((SpeedupKind::Local, pct)) => (1, -pct),
+        None => (
+            match rule.kind {
+                RuleKind::Err => 2,
+                RuleKind::Wrn => 3,
+                RuleKind::Opt => 4,
+                RuleKind::Inf => 5,
+            },
+            0.0,
+        ),
+    }
+}
+
+/// The rule results of `result`, ranked (ties keep the Details page's order).
+pub fn rules_list(result: &KernelResult) -> RulesList {
+    let body = result.body();
+    let mut ranked: Vec<(&str, &RuleResult)> = body
+        .sections
+        .iter()
+        .flat_map(|s| s.rules.iter().map(move |r| (s.name.as_str(), r)))
+        .chain(body.rules.iter().map(|r| ("", r)))
+        .collect();
+    ranked.sort_by(|a, b| {
+        let (ra, rb) = (rank(a.1), rank(b.1));
+        ra.0.cmp(&rb.0).then(ra.1.total_cmp(&rb.1))
+    });
+    RulesList {
+        with_speedup: ranked.iter().filter(|(_, r)| r.speedup.is_some()).count(),
+        lines: ranked
+            .into_iter()
+            .map(|(section, r)| RuleLine {
+                kind: r.kind,
+                title: rule_title(r),
+                section: section.to_string(),
+                speedup: speedup_text(r),
+                message: clean_markup(&r.message),
+                focus_metrics: r.focus_metrics.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// The Rules page's view-model: the list of the result shown last.
+#[derive(Debug, Default)]
+pub struct RulesView {
+    list: Option<(ResultRef, u64, RulesList)>,
+}
+
+impl RulesView {
+    /// The ranked rules of `result` at `at` (`generation`: the open reports' generation),
+    /// built when the result changed.
+    pub fn list(&mut self, at: ResultRef, generation: u64, result: &KernelResult) -> &RulesList {
+        if self
+            .list
+            .as_ref()
+            .is_some_and(|(a, g, _)| (*a, *g) != (at, generation))
+        {
+            self.list = None;
+        }
+        &self
+            .list
+            .get_or_insert_with(|| (at, generation, rules_list(result)))
+            .2
+    }
+
+    /// Drops the list (reports closed).
+    pub fn release(&mut self) {
+        self.list = None;
+    }
+}
