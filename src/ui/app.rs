@@ -228,6 +228,11 @@ impl SightlineApp {
         });
     }
 
+    /// Whether the Report vs report page is building its comparison (for measurements).
+    pub fn report_compare_building(&self) -> bool {
+        self.pages.reports.is_building()
+    }
+
     /// Takes finished loads and file changes into the state.
     pub fn poll_loads(&mut self) {
         self.state.poll_loads();

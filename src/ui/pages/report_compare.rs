@@ -116,6 +116,11 @@ impl ReportCompareState {
         self.job.clear();
     }
 
+    /// Whether the comparison is being built now.
+    pub fn is_building(&self) -> bool {
+        matches!(self.job.status(), Status::Building)
+    }
+
     /// Chooses the two reports.
     pub fn choose(&mut self, base: ReportId, current: ReportId) {
         self.base = Some(base);
