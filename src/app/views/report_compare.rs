@@ -1,12 +1,139 @@
-//! What the Report vs report page shows, computed once per pair of reports, noise threshold
-//! and manual pairs (the page caches it with [`Cached`](crate::app::cache::Cached)): the comparison,
-//! its matched kernels in order of impact, the summary lines with the verdicts that colour
-//! them, and the names "Pair with…" offers. A frame only draws the rows on screen.
+//! The Report vs report page's view-model ([`ReportComparePage`]): which two reports are
+//! compared, and their comparison built on a [`Job`] once per pair of reports, noise threshold
+//! and manual pairs: the comparison, its matched kernels in order of impact, the summary lines
+//! with the verdicts that colour them, and the names "Pair with…" offers. A frame only draws
+//! the rows on screen.
 
-use crate::analysis::compare::export::totals_lines;
+use crate::analysis::compare::export::{DEFAULT_MAX_CHANGES, totals_lines};
 use crate::analysis::compare::metric_diff::delta_pct;
-use crate::analysis::compare::{ReportDiff, Verdict};
+use crate::analysis::compare::{DiffOptions, Keep, ReportDiff, Verdict, diff_reports_keeping};
+use crate::app::core::ids::ReportId;
+use crate::app::core::report_sides::{ReportSides, report_sides};
+use crate::app::core::settings::Settings;
+use crate::app::core::workspace::Workspace;
+use crate::app::job::{Job, Status};
 use crate::model::Report;
+
+/// What a comparison was built from.
+#[derive(Debug, Clone, PartialEq)]
+struct DiffKey {
+    generation: u64,
+    base: ReportId,
+    current: ReportId,
+    threshold_bits: u64,
+    /// The manual pairs (base index, current index) between the two reports.
+    manual: Vec<(usize, usize)>,
+}
+
+/// The page's view-model: the reports chosen by hand, and the comparison.
+pub struct ReportComparePage {
+    base: Option<ReportId>,
+    current: Option<ReportId>,
+    job: Job<DiffKey, ReportCompareView>,
+}
+
+impl Default for ReportComparePage {
+    fn default() -> Self {
+        ReportComparePage {
+            base: None,
+            current: None,
+            job: Job::new("report comparison"),
+        }
+    }
+}
+
+impl ReportComparePage {
+    /// The reports compared now and why the first is the baseline: the chosen ones while
+    /// open, else the selected result's report and its partner in the order
+    /// [`report_sides`] gives.
+    pub fn sides(
+        &self,
+        workspace: &Workspace,
+        selected: ReportId,
+        settings: &Settings,
+    ) -> Option<ReportSides> {
+        let chosen = self.base.zip(self.current);
+        report_sides(
+            workspace,
+            selected,
+            chosen,
+            &settings.baselines,
+            &settings.report_orders,
+        )
+    }
+
+    /// Chooses the two reports.
+    pub fn choose(&mut self, base: ReportId, current: ReportId) {
+        self.base = Some(base);
+        self.current = Some(current);
+    }
+
+    /// The comparison of `base` with `current` under the noise threshold and the manual pairs
+    /// (base index, current index), built in the background when any of them changed (`wake`
+    /// is called when it is done; `wait` waits for it, for screenshots).
+    pub fn status(
+        &mut self,
+        workspace: &Workspace,
+        (base, current): (ReportId, ReportId),
+        threshold_pct: f64,
+        manual: Vec<(usize, usize)>,
+        wait: bool,
+        wake: impl Fn() + Send + 'static,
+    ) -> Status<'_, ReportCompareView> {
+        let key = DiffKey {
+            generation: workspace.generation(),
+            base,
+            current,
+            threshold_bits: threshold_pct.to_bits(),
+            manual,
+        };
+        if !self.job.is_for(&key)
+            && let (Some(b), Some(c)) = (workspace.report(base), workspace.report(current))
+        {
+            let (b_report, c_report) = (b.report.clone(), c.report.clone());
+            let pinned = key.manual.clone();
+            self.job.ensure(
+                key,
+                move |_| {
+                    let opts = DiffOptions {
+                        threshold_pct,
+                        metrics: None,
+                    };
+                    // Of each pair only what the page and its Markdown show: bodies are
+                    // decoded one pair at a time and dropped, and the comparison does not
+                    // hold every metric of every pair.
+                    let diff = diff_reports_keeping(
+                        &b_report,
+                        &c_report,
+                        &opts,
+                        &pinned,
+                        Keep::Shown {
+                            max_changes: DEFAULT_MAX_CHANGES,
+                            also: &|_| false,
+                        },
+                    );
+                    Ok(report_compare_view(diff, &c_report))
+                },
+                wake,
+            );
+        }
+        if wait {
+            self.job.wait()
+        } else {
+            self.job.poll()
+        }
+    }
+
+    /// Whether the comparison is being built now.
+    pub fn is_building(&self) -> bool {
+        matches!(self.job.status(), Status::Building)
+    }
+
+    /// Drops the comparison (reports closed or replaced); it is built again when shown.
+    pub fn release(&mut self) {
+        self.job.clear();
+    }
+}
 
 /// The comparison of two reports as the page shows it.
 #[derive(Debug, Clone)]

@@ -111,7 +111,7 @@ pub struct Pages {
     pub roofline: roofline::RooflineViewState,
     pub occupancy: occupancy::OccupancyViewState,
     pub compare: crate::app::views::compare::CompareView,
-    pub reports: report_compare::ReportCompareState,
+    pub reports: crate::app::views::report_compare::ReportComparePage,
     pub rules: crate::app::views::rules::RulesView,
     pub shared: SharedPageState,
 }

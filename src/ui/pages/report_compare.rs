@@ -5,26 +5,21 @@
 //! context menu pairs a baseline kernel by hand with any current one ("Pair with…"), which the
 //! matching then respects (see [`crate::app::core::manual_pairs`]).
 
-use crate::analysis::compare::export::{
-    DEFAULT_MAX_CHANGES, HEADLINE_METRICS, count_text, delta_text, time_delta_text,
-};
+use crate::analysis::compare::export::{HEADLINE_METRICS, count_text, delta_text, time_delta_text};
 use crate::analysis::compare::{
-    DiffOptions, Keep, MatchKind, MatchedDiff, ReportDiff, Verdict, diff_reports_keeping,
-    rediff_pairs,
+    DiffOptions, MatchKind, MatchedDiff, ReportDiff, Verdict, rediff_pairs,
 };
 use crate::app::core::commands::Command;
 use crate::app::core::ids::{ReportId, ResultRef};
 use crate::app::core::manual_pairs;
 use crate::app::core::page_id::PageId;
-use crate::app::core::report_sides::{
-    ReportSides, SidesRule, capture_text, remember_order, report_sides,
-};
+use crate::app::core::report_sides::{SidesRule, capture_text, remember_order};
 use crate::app::core::settings::Settings;
 use crate::app::core::workspace::Workspace;
 use crate::app::format::value_text;
-use crate::app::job::{Job, Status};
+use crate::app::job::Status;
 use crate::app::names::{REPORT_NAME_CHARS, short_demangled};
-use crate::app::views::report_compare::{ReportCompareView, report_compare_view};
+use crate::app::views::report_compare::{ReportComparePage, ReportCompareView};
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
 use crate::ui::widgets::compare_export::{self, ExportSource};
@@ -32,7 +27,7 @@ use crate::ui::widgets::theme;
 use egui::RichText;
 use egui_extras::{Column, TableBuilder};
 
-impl Page for ReportCompareState {
+impl Page for ReportComparePage {
     fn id(&self) -> PageId {
         PageId::ReportDiff
     }
@@ -49,19 +44,8 @@ impl Page for ReportCompareState {
     }
 
     fn release(&mut self) {
-        ReportCompareState::release(self);
+        ReportComparePage::release(self);
     }
-}
-
-/// What the cached comparison was built from.
-#[derive(Debug, Clone, PartialEq)]
-struct DiffKey {
-    generation: u64,
-    base: ReportId,
-    current: ReportId,
-    threshold_bits: u64,
-    /// The manual pairs (base index, current index) between the two reports.
-    manual: Vec<(usize, usize)>,
 }
 
 /// What a click in the table asks for.
@@ -74,65 +58,11 @@ enum TableAction {
     Unpair(usize),
 }
 
-/// The chosen reports and the comparison, built in the background.
-pub struct ReportCompareState {
-    base: Option<ReportId>,
-    current: Option<ReportId>,
-    job: Job<DiffKey, ReportCompareView>,
-}
-
-impl Default for ReportCompareState {
-    fn default() -> Self {
-        ReportCompareState {
-            base: None,
-            current: None,
-            job: Job::new("report comparison"),
-        }
-    }
-}
-
-impl ReportCompareState {
-    /// The reports compared now and why the first is the baseline: the chosen ones while
-    /// open, else the selected result's report and its partner in the order
-    /// [`report_sides`] gives.
-    pub fn sides(
-        &self,
-        workspace: &Workspace,
-        selected: ReportId,
-        settings: &Settings,
-    ) -> Option<ReportSides> {
-        let chosen = self.base.zip(self.current);
-        report_sides(
-            workspace,
-            selected,
-            chosen,
-            &settings.baselines,
-            &settings.report_orders,
-        )
-    }
-
-    /// Drops the cached comparison (reports closed or replaced); it is built again when shown.
-    pub fn release(&mut self) {
-        self.job.clear();
-    }
-
-    /// Whether the comparison is being built now.
-    pub fn is_building(&self) -> bool {
-        matches!(self.job.status(), Status::Building)
-    }
-
-    /// Chooses the two reports.
-    pub fn choose(&mut self, base: ReportId, current: ReportId) {
-        self.base = Some(base);
-        self.current = Some(current);
-    }
-}
-
 /// Shows the Report vs report page.
 pub fn show(
     ui: &mut egui::Ui,
     cx: &PageContext<'_>,
-    state: &mut ReportCompareState,
+    state: &mut ReportComparePage,
     settings: &mut Settings,
     status: &mut Option<String>,
     commands: &mut Vec<Command>,
@@ -179,50 +109,20 @@ pub fn show(
     }
     sides_reason_ui(ui, workspace, base, current, sides.rule);
     let manual = manual_pairs::resolve(&settings.manual_pairs, workspace, base, current);
-    let key = DiffKey {
-        generation: workspace.generation(),
-        base,
-        current,
-        threshold_bits: settings.threshold_pct().to_bits(),
-        manual: manual.iter().map(|(_, p)| *p).collect(),
-    };
     let threshold_pct = settings.threshold_pct();
-    let (Some(b), Some(c)) = (workspace.report(base), workspace.report(current)) else {
-        return;
+    let pairs = match (workspace.report(base), workspace.report(current)) {
+        (Some(b), Some(c)) => (b.report.results.len(), c.report.results.len()),
+        _ => return,
     };
-    let (b_report, c_report) = (b.report.clone(), c.report.clone());
-    let pairs = (b_report.results.len(), c_report.results.len());
     let ctx = ui.ctx().clone();
-    let pinned = key.manual.clone();
-    state.job.ensure(
-        key,
-        move |_| {
-            let opts = DiffOptions {
-                threshold_pct,
-                metrics: None,
-            };
-            // Of each pair only what the page and its Markdown show: bodies are decoded one
-            // pair at a time and dropped, and the comparison does not hold every metric of
-            // every pair.
-            let diff = diff_reports_keeping(
-                &b_report,
-                &c_report,
-                &opts,
-                &pinned,
-                Keep::Shown {
-                    max_changes: DEFAULT_MAX_CHANGES,
-                    also: &|_| false,
-                },
-            );
-            Ok(report_compare_view(diff, &c_report))
-        },
+    let progress = state.status(
+        workspace,
+        (base, current),
+        threshold_pct,
+        manual.iter().map(|(_, p)| *p).collect(),
+        crate::ui::screenshot_mode(),
         move || ctx.request_repaint(),
     );
-    let progress = if crate::ui::screenshot_mode() {
-        state.job.wait()
-    } else {
-        state.job.poll()
-    };
     let view = match progress {
         Status::Ready(view) => view,
         Status::Building | Status::Idle => {
