@@ -1,7 +1,8 @@
 //! The app with large reports, headless: how long until the results table lists every result
 //! of the files opened (through the same open command as the command line and the File menu,
-//! read on the loading threads), and, with two files, how long Report vs report takes to
-//! compare them; with the longest frame while each happens. Frames are run as eframe runs them
+//! read on the loading threads), and, with two files, how long Report vs report takes to show
+//! its table (compared on the results table's figures) and to compare every metric of every
+//! pair; with the longest frame while each happens. Frames are run as eframe runs them
 //! (the app's UI, then tessellation; no GPU, no window), paced at 60 per second.
 //!
 //! `SIGHTLINE_SCALE_FILES=a.ncu-rep[,b.ncu-rep] cargo bench --bench app_scale`
@@ -133,8 +134,12 @@ fn main() {
         frames.app.settings_mut().page = PageId::ReportDiff;
         // The first frame on the page starts the comparison.
         frames.frame();
-        frames.until("Report vs report ready", |app| {
-            !app.report_compare_building()
+        frames.until("Report vs report: the table", |app| {
+            let (first, every) = app.report_compare_building();
+            !first || !every
+        });
+        frames.until("Report vs report: every metric compared", |app| {
+            !app.report_compare_building().1
         });
     }
 }

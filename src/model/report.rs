@@ -121,6 +121,30 @@ impl Report {
         notes
     }
 
+    /// A copy whose results read on demand hold only their head figures
+    /// ([`KernelResult::head_only`]), for a first comparison that reads nothing from the file;
+    /// `None` when no result is read on demand.
+    pub fn heads_only(&self) -> Option<Report> {
+        let results: Vec<KernelResult> = self
+            .results
+            .iter()
+            .map(KernelResult::head_only)
+            .collect::<Option<_>>()?;
+        Some(Report {
+            source: self.source.clone(),
+            format: self.format,
+            tool_version: self.tool_version.clone(),
+            created: self.created,
+            session: self.session.clone(),
+            devices: self.devices.clone(),
+            results,
+            warnings: self.warnings.clone(),
+            notes: self.notes.clone(),
+            bodies: self.bodies.clone(),
+            graphs: self.graphs.clone(),
+        })
+    }
+
     /// An empty report of a format.
     pub fn new(source: impl Into<PathBuf>, format: Format) -> Self {
         Report {

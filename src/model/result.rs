@@ -268,6 +268,26 @@ impl KernelResult {
         }
     }
 
+    /// For a result read on demand, a copy whose body is its head figures alone (the
+    /// [`super::HEAD_METRICS`] it has and its top rule): what the results table knows, with
+    /// nothing read from the file. `None` for a result held decoded from the start.
+    pub fn head_only(&self) -> Option<KernelResult> {
+        let head = self.content.head()?;
+        let mut metrics = MetricStore::with_capacity(head.metrics.len(), 0);
+        for (name, metric) in super::HEAD_METRICS.iter().zip(&head.metrics) {
+            if let Some(m) = metric {
+                metrics.insert(super::MetricKey::new(name), m.clone());
+            }
+        }
+        let mut copy = self.clone();
+        copy.set_body(ResultBody {
+            metrics,
+            rules: head.top_rule.iter().cloned().collect(),
+            ..ResultBody::default()
+        });
+        Some(copy)
+    }
+
     /// The head figures kept by a result read on demand.
     pub fn body_head(&self) -> Option<&BodyHead> {
         self.content.head()

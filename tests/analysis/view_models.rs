@@ -427,3 +427,55 @@ fn rules_page_lists_every_rule_of_ncus_details_page_largest_speedup_first() {
     }
     assert!(checked > 100, "{checked} rules checked");
 }
+
+/// Report vs report of two reports read on demand shows its table at once: compared on the
+/// results table's figures alone, it reads nothing from the files, and its table (pairs,
+/// durations, headline metrics, order by impact, totals) is the one the comparison of every
+/// metric gives.
+#[test]
+fn report_vs_report_first_compares_the_table_figures_without_reading_the_files() {
+    use sightline::app::views::report_compare::comparison;
+    let dir = common::temp_dir("rvr_heads");
+    let open =
+        |rel: &str| sightline::parse::load_path(&common::fixture_file(&dir, rel)).expect("opens");
+    let base = open("h100/kernels_basic.ncu-rep.xz");
+    let current = open("h100/kernels_full.ncu-rep.xz");
+    let decoded =
+        |r: &sightline::model::Report| r.results.iter().filter(|k| k.is_body_decoded()).count();
+    let (b0, c0) = (decoded(&base), decoded(&current));
+    let quick = comparison(
+        &base.heads_only().expect("read on demand"),
+        &current.heads_only().expect("read on demand"),
+        2.0,
+        &[],
+    );
+    assert_eq!(
+        (decoded(&base), decoded(&current)),
+        (b0, c0),
+        "nothing read"
+    );
+    let full = comparison(&base, &current, 2.0, &[]);
+    assert!(!full.diff.matched.is_empty());
+    assert_eq!(quick.by_impact, full.by_impact);
+    assert_eq!(quick.totals, full.totals);
+    assert_eq!(quick.regressions, full.regressions);
+    assert_eq!(quick.diff.matched.len(), full.diff.matched.len());
+    let headline = sightline::analysis::compare::export::HEADLINE_METRICS;
+    for (q, f) in quick.diff.matched.iter().zip(&full.diff.matched) {
+        assert_eq!(
+            (q.base_index, q.current_index, q.kind, &q.name),
+            (f.base_index, f.current_index, f.kind, &f.name)
+        );
+        assert_eq!(
+            (q.base_duration_ns, q.current_duration_ns),
+            (f.base_duration_ns, f.current_duration_ns)
+        );
+        for (key, label) in headline {
+            let delta = |m: &sightline::analysis::compare::MatchedDiff| {
+                m.diff.get(key).map(|d| (d.base, d.current))
+            };
+            assert_eq!(delta(q), delta(f), "{label} of {}", q.name);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

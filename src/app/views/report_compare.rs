@@ -25,11 +25,26 @@ struct DiffKey {
     manual: Vec<(usize, usize)>,
 }
 
-/// The page's view-model: the reports chosen by hand, and the comparison.
+/// Where the comparison stands.
+pub enum ReportCompareStatus<'a> {
+    Building,
+    Failed(&'a str),
+    /// Ready; `complete` is false while only the figures of the results table are compared
+    /// (every metric of every pair is still being compared; the view is replaced then).
+    Ready {
+        view: &'a ReportCompareView,
+        complete: bool,
+    },
+}
+
+/// The page's view-model: the reports chosen by hand, and the comparison, built twice for
+/// reports read on demand: at once from the results table's figures (nothing read from the
+/// files), then with every metric of every pair.
 pub struct ReportComparePage {
     base: Option<ReportId>,
     current: Option<ReportId>,
-    job: Job<DiffKey, ReportCompareView>,
+    quick: Job<DiffKey, ReportCompareView>,
+    full: Job<DiffKey, ReportCompareView>,
 }
 
 impl Default for ReportComparePage {
@@ -37,9 +52,36 @@ impl Default for ReportComparePage {
         ReportComparePage {
             base: None,
             current: None,
-            job: Job::new("report comparison"),
+            quick: Job::new("report comparison of the table's figures"),
+            full: Job::new("report comparison"),
         }
     }
+}
+
+/// The comparison of `base` and `current` as the page shows it.
+pub fn comparison(
+    base: &Report,
+    current: &Report,
+    threshold_pct: f64,
+    manual: &[(usize, usize)],
+) -> ReportCompareView {
+    let opts = DiffOptions {
+        threshold_pct,
+        metrics: None,
+    };
+    // Of each pair only what the page and its Markdown show: bodies are decoded one pair at a
+    // time and dropped, and the comparison does not hold every metric of every pair.
+    let diff = diff_reports_keeping(
+        base,
+        current,
+        &opts,
+        manual,
+        Keep::Shown {
+            max_changes: DEFAULT_MAX_CHANGES,
+            also: &|_| false,
+        },
+    );
+    report_compare_view(diff, current)
 }
 
 impl ReportComparePage {
@@ -70,7 +112,7 @@ impl ReportComparePage {
 
     /// The comparison of `base` with `current` under the noise threshold and the manual pairs
     /// (base index, current index), built in the background when any of them changed (`wake`
-    /// is called when it is done; `wait` waits for it, for screenshots).
+    /// is called when each build is done; `wait` waits for the whole one, for screenshots).
     pub fn status(
         &mut self,
         workspace: &Workspace,
@@ -78,8 +120,8 @@ impl ReportComparePage {
         threshold_pct: f64,
         manual: Vec<(usize, usize)>,
         wait: bool,
-        wake: impl Fn() + Send + 'static,
-    ) -> Status<'_, ReportCompareView> {
+        wake: impl Fn() + Clone + Send + 'static,
+    ) -> ReportCompareStatus<'_> {
         let key = DiffKey {
             generation: workspace.generation(),
             base,
@@ -87,51 +129,61 @@ impl ReportComparePage {
             threshold_bits: threshold_pct.to_bits(),
             manual,
         };
-        if !self.job.is_for(&key)
+        if !self.full.is_for(&key)
             && let (Some(b), Some(c)) = (workspace.report(base), workspace.report(current))
         {
-            let (b_report, c_report) = (b.report.clone(), c.report.clone());
-            let pinned = key.manual.clone();
-            self.job.ensure(
-                key,
-                move |_| {
-                    let opts = DiffOptions {
-                        threshold_pct,
-                        metrics: None,
-                    };
-                    // Of each pair only what the page and its Markdown show: bodies are
-                    // decoded one pair at a time and dropped, and the comparison does not
-                    // hold every metric of every pair.
-                    let diff = diff_reports_keeping(
-                        &b_report,
-                        &c_report,
-                        &opts,
-                        &pinned,
-                        Keep::Shown {
-                            max_changes: DEFAULT_MAX_CHANGES,
-                            also: &|_| false,
-                        },
-                    );
-                    Ok(report_compare_view(diff, &c_report))
+            let (b, c) = (b.report.clone(), c.report.clone());
+            let (b2, c2, pinned) = (b.clone(), c.clone(), key.manual.clone());
+            // First the table's figures, when both reports are read on demand.
+            self.quick.ensure(
+                key.clone(),
+                move |_| match (b2.heads_only(), c2.heads_only()) {
+                    (Some(b), Some(c)) => Ok(comparison(&b, &c, threshold_pct, &pinned)),
+                    _ => Err("the reports are held whole".into()),
                 },
+                wake.clone(),
+            );
+            let pinned = key.manual.clone();
+            self.full.ensure(
+                key,
+                move |_| Ok(comparison(&b, &c, threshold_pct, &pinned)),
                 wake,
             );
         }
-        if wait {
-            self.job.wait()
+        let _ = if wait {
+            self.full.wait()
         } else {
-            self.job.poll()
+            self.full.poll()
+        };
+        let _ = self.quick.poll();
+        match (self.full.status(), self.quick.status()) {
+            (Status::Ready(view), _) => ReportCompareStatus::Ready {
+                view,
+                complete: true,
+            },
+            (Status::Failed(e), _) => ReportCompareStatus::Failed(e),
+            (_, Status::Ready(view)) => ReportCompareStatus::Ready {
+                view,
+                complete: false,
+            },
+            _ => ReportCompareStatus::Building,
         }
     }
 
-    /// Whether the comparison is being built now.
+    /// Whether the comparison of the table's figures is being built now.
+    pub fn is_building_first(&self) -> bool {
+        matches!(self.quick.status(), Status::Building)
+    }
+
+    /// Whether the comparison of every metric is being built now.
     pub fn is_building(&self) -> bool {
-        matches!(self.job.status(), Status::Building)
+        matches!(self.full.status(), Status::Building)
     }
 
     /// Drops the comparison (reports closed or replaced); it is built again when shown.
     pub fn release(&mut self) {
-        self.job.clear();
+        self.quick.clear();
+        self.full.clear();
     }
 }
 

@@ -17,9 +17,10 @@ use crate::app::core::report_sides::{SidesRule, capture_text, remember_order};
 use crate::app::core::settings::Settings;
 use crate::app::core::workspace::Workspace;
 use crate::app::format::value_text;
-use crate::app::job::Status;
 use crate::app::names::{REPORT_NAME_CHARS, short_demangled};
-use crate::app::views::report_compare::{ReportComparePage, ReportCompareView};
+use crate::app::views::report_compare::{
+    ReportComparePage, ReportCompareStatus, ReportCompareView,
+};
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
 use crate::ui::widgets::compare_export::{self, ExportSource};
@@ -124,8 +125,20 @@ pub fn show(
         move || ctx.request_repaint(),
     );
     let view = match progress {
-        Status::Ready(view) => view,
-        Status::Building | Status::Idle => {
+        ReportCompareStatus::Ready { view, complete } => {
+            if !complete {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("Comparing…");
+                    ui.weak(
+                        "every metric of every pair; the table below compares the results \
+                         table's figures",
+                    );
+                });
+            }
+            view
+        }
+        ReportCompareStatus::Building => {
             ui.horizontal(|ui| {
                 ui.spinner();
                 ui.label("Comparing…");
@@ -136,7 +149,7 @@ pub fn show(
             });
             return;
         }
-        Status::Failed(e) => {
+        ReportCompareStatus::Failed(e) => {
             ui.colored_label(ui.visuals().error_fg_color, e);
             return;
         }
