@@ -5,7 +5,8 @@
   left out; a module and its own submodules do not count as a circle);
 * the layers below the window (parse, model, analysis, app, cli) do not use egui or eframe;
 * nothing under src/ui starts a thread or sorts: pages draw what the view-models in
-  src/app/views built.
+  src/app/views built;
+* the map of src/ in docs/architecture.md is the one scripts/file_map.py prints.
 
 Prints each problem and exits 1 when there is one. Usage: scripts/check_layers.py [ROOT]
 """
@@ -115,6 +116,15 @@ for start in modules:
                     break
             if len(component) > 1:
                 problems.append("import circle: " + " <-> ".join(sorted(component)))
+
+# The map of src/ in docs/architecture.md is the one the code gives.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from file_map import file_map  # noqa: E402
+
+doc = open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8").read()
+found = re.search(r"<!-- file map: scripts/file_map.py -->\n```\n(.*?)\n```\n<!-- end of file map -->", doc, re.S)
+if not found or found.group(1) != file_map(root):
+    problems.append("docs/architecture.md: the map of src/ is out of date (print it with scripts/file_map.py)")
 
 for p in problems:
     print(p)

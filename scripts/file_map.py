@@ -7,7 +7,6 @@ import sys
 import textwrap
 
 root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
-src = os.path.join(root, "src")
 WIDTH = 100
 
 
@@ -56,6 +55,12 @@ def walk(folder, prefix, out):
             walk(path, prefix + ("    " if last else "│   "), out)
 
 
-out = ["src/"]
-walk(src, "", out)
-print("\n".join(line.rstrip() for line in out))
+def file_map(root_dir):
+    """The map of `root_dir`/src as text."""
+    out = ["src/"]
+    walk(os.path.join(root_dir, "src"), "", out)
+    return "\n".join(line.rstrip() for line in out)
+
+
+if __name__ == "__main__":
+    print(file_map(root))
