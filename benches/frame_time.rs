@@ -295,6 +295,7 @@ fn main() {
         (PageId::Occupancy, "idle, Occupancy page"),
         (PageId::ReportDiff, "idle, Report vs report page"),
         (PageId::Source, "idle, Source page"),
+        (PageId::Rules, "idle, Rules page"),
     ] {
         frames.app.settings_mut().page = page;
         frames.measure(name, |_| Vec::new());
