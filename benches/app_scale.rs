@@ -135,11 +135,10 @@ fn main() {
         // The first frame on the page starts the comparison.
         frames.frame();
         frames.until("Report vs report: the table", |app| {
-            let (first, every) = app.report_compare_building();
-            !first || !every
+            app.report_compare_progress().0
         });
         frames.until("Report vs report: every metric compared", |app| {
-            !app.report_compare_building().1
+            app.report_compare_progress().1
         });
     }
 }

@@ -228,13 +228,10 @@ impl SightlineApp {
         });
     }
 
-    /// Whether the Report vs report page is building its comparison: the one of the results
-    /// table's figures, and the one of every metric (for measurements).
-    pub fn report_compare_building(&self) -> (bool, bool) {
-        (
-            self.pages.reports.is_building_first(),
-            self.pages.reports.is_building(),
-        )
+    /// Whether the Report vs report page has its table, and whether it compared every metric
+    /// (for measurements).
+    pub fn report_compare_progress(&self) -> (bool, bool) {
+        self.pages.reports.progress()
     }
 
     /// Takes finished loads and file changes into the state.

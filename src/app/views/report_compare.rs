@@ -129,20 +129,36 @@ impl ReportComparePage {
             threshold_bits: threshold_pct.to_bits(),
             manual,
         };
-        if !self.full.is_for(&key)
-            && let (Some(b), Some(c)) = (workspace.report(base), workspace.report(current))
+        let reports = match (workspace.report(base), workspace.report(current)) {
+            (Some(b), Some(c)) => Some((b.report.clone(), c.report.clone())),
+            _ => None,
+        };
+        // First the table's figures, when both reports are read on demand; the comparison of
+        // every metric starts once that is done, so the first has every core.
+        if !self.quick.is_for(&key)
+            && let Some((b, c)) = reports.clone()
         {
-            let (b, c) = (b.report.clone(), c.report.clone());
-            let (b2, c2, pinned) = (b.clone(), c.clone(), key.manual.clone());
-            // First the table's figures, when both reports are read on demand.
+            self.full.clear();
+            let pinned = key.manual.clone();
             self.quick.ensure(
                 key.clone(),
-                move |_| match (b2.heads_only(), c2.heads_only()) {
+                move |_| match (b.heads_only(), c.heads_only()) {
                     (Some(b), Some(c)) => Ok(comparison(&b, &c, threshold_pct, &pinned)),
                     _ => Err("the reports are held whole".into()),
                 },
                 wake.clone(),
             );
+        }
+        let _ = if wait {
+            self.quick.wait()
+        } else {
+            self.quick.poll()
+        };
+        let first_done = !matches!(self.quick.status(), Status::Building);
+        if first_done
+            && !self.full.is_for(&key)
+            && let Some((b, c)) = reports
+        {
             let pinned = key.manual.clone();
             self.full.ensure(
                 key,
@@ -155,7 +171,6 @@ impl ReportComparePage {
         } else {
             self.full.poll()
         };
-        let _ = self.quick.poll();
         match (self.full.status(), self.quick.status()) {
             (Status::Ready(view), _) => ReportCompareStatus::Ready {
                 view,
@@ -170,14 +185,16 @@ impl ReportComparePage {
         }
     }
 
-    /// Whether the comparison of the table's figures is being built now.
-    pub fn is_building_first(&self) -> bool {
-        matches!(self.quick.status(), Status::Building)
-    }
-
-    /// Whether the comparison of every metric is being built now.
-    pub fn is_building(&self) -> bool {
-        matches!(self.full.status(), Status::Building)
+    /// Whether the page has its table (from either comparison), and whether the comparison
+    /// of every metric is done (for measurements).
+    pub fn progress(&self) -> (bool, bool) {
+        let done =
+            |s: Status<'_, ReportCompareView>| matches!(s, Status::Ready(_) | Status::Failed(_));
+        let complete = done(self.full.status());
+        (
+            complete || matches!(self.quick.status(), Status::Ready(_)),
+            complete,
+        )
     }
 
     /// Drops the comparison (reports closed or replaced); it is built again when shown.
