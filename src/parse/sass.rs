@@ -26,16 +26,18 @@ pub fn disassemble(cubin: &[u8]) -> Result<String, SassError> {
     if let Some(text) = cache.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
         return Ok(text);
     }
-    let dir = std::env::temp_dir().join(format!("sightline-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| SassError::Failed(e.to_string()))?;
-    let input = dir.join(format!("{:016x}.cubin", fnv1a(cubin)));
-    std::fs::write(&input, cubin).map_err(|e| SassError::Failed(e.to_string()))?;
     let Some(tool) = super::nvdisasm::locate() else {
-        let _ = std::fs::remove_file(&input);
         return Err(SassError::NotInstalled);
     };
+    // nvdisasm reads a file: the cubin goes into a folder of its own, removed with it.
+    let dir = tempfile::Builder::new()
+        .prefix("sightline-sass-")
+        .tempdir()
+        .map_err(|e| SassError::Failed(e.to_string()))?;
+    let input = dir.path().join(format!("{:016x}.cubin", fnv1a(cubin)));
+    std::fs::write(&input, cubin).map_err(|e| SassError::Failed(e.to_string()))?;
     let output = Command::new(tool).arg("-c").arg(&input).output();
-    let _ = std::fs::remove_file(&input);
+    drop(dir);
     let output = match output {
         Ok(o) => o,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(SassError::NotInstalled),

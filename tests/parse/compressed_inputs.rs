@@ -1,7 +1,8 @@
 //! Compressed inputs (`.ncu-repz`, and `.gz`, `.xz`, `.zst` copies of any form): each
 //! compressed form of several fixtures opens equal to the plain file (same results, same
 //! metric values, same bodies read on demand), damaged and oversized streams are refused with
-//! an error naming the file, and a report's decompressed copy is removed when it is dropped.
+//! an error naming the file, and a report's decompressed copy is never left behind (it loses
+//! its name once open).
 
 use crate::common;
 
@@ -163,16 +164,41 @@ fn a_compressed_report_reads_bodies_from_its_copy_until_dropped() {
     let bytes = fixture_bytes("h100/kernels_basic.ncu-rep.xz");
     let path = write(&dir, "kernels_basic.ncu-repz", &zstd_frames(&bytes));
     let report = parse::load_path(&path).unwrap();
-    // The decompressed copy lives as long as the report reads from it.
-    assert_eq!(temp_files().len(), 1);
+    // The decompressed copy loses its name once open (the open file stays readable), so no
+    // process leaves it behind, even one that exits without dropping the report.
+    assert!(temp_files().is_empty(), "{:?}", temp_files());
     let result = report.results[3].clone();
     drop(report);
-    assert!(result.metrics().len() > 100);
-    assert_eq!(temp_files().len(), 1, "a result still reads from the copy");
+    assert!(
+        result.metrics().len() > 100,
+        "a result still reads from the copy"
+    );
     drop(result);
-    assert!(temp_files().is_empty(), "{:?}", temp_files());
     // The Source page reads the whole report, decompressed.
     assert_eq!(parse::read_whole(&path).unwrap(), bytes);
+    // The command line exits without freeing its reports: nothing stays in its temporary
+    // folder.
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    for args in [&["summary"][..], &["summary", "--json"], &["sections"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .args(args)
+            .arg(&path)
+            .env("TMPDIR", &tmp)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let left: Vec<_> = std::fs::read_dir(&tmp)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -46,8 +46,17 @@ pub fn open_from(
     };
     let opened = File::open(file).map_err(io_error)?;
     let size = opened.metadata().map_err(io_error)?.len();
-    let source =
-        Arc::new(OnDemand::new(path, File::open(file).map_err(io_error)?, temp).map_err(io_error)?);
+    let reader = File::open(file).map_err(io_error)?;
+    // Where an open file outlives its name (Unix), a decompressed copy is removed now: no
+    // process that ends without dropping the report (or is killed) leaves it behind.
+    let temp = match temp {
+        Some(t) if cfg!(unix) => {
+            t.close().map_err(io_error)?;
+            None
+        }
+        other => other,
+    };
+    let source = Arc::new(OnDemand::new(path, reader, temp).map_err(io_error)?);
     let file = opened;
     let mut walk = Walk {
         input: Input {
