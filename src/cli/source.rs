@@ -133,51 +133,44 @@ pub fn run(args: &SourceArgs) -> i32 {
     }
 }
 
-/// A report read for its Source pages: its bytes (where the code is), its results and the
-/// index of its code.
+/// A report read for its Source pages: its results and its code (the modules and imported
+/// sources, read from the file without the rest of it).
 pub struct Loaded {
     path: PathBuf,
-    bytes: Vec<u8>,
     report: crate::model::Report,
-    index: parse::ncu_rep::CodeIndex,
+    code: parse::ncu_rep::ReportCode,
 }
 
 impl Loaded {
     /// Reads a report; what it skipped is added to `warnings`.
     pub fn read(path: &std::path::Path, warnings: &mut Vec<String>) -> Result<Self, LoadError> {
         // The results are opened with their bodies read on demand (each view decodes a copy);
-        // the bytes are kept for the code the views disassemble.
+        // the code the views disassemble is read apart, without the results around it.
         let report = parse::load_path(path)?;
-        let bytes = parse::read_whole(path)?;
         warnings.extend(
             report
                 .warnings
                 .iter()
                 .map(|w| format!("{}: {w}", path.display())),
         );
-        Self::from_parts(path, bytes, report)
+        let code = match report.format {
+            crate::model::Format::NcuRep => parse::ncu_rep::read_code(path)?,
+            _ => parse::ncu_rep::ReportCode::default(),
+        };
+        Ok(Self::from_parts(path, report, code))
     }
 
-    /// A report already read from `bytes` (the file at `path`).
+    /// A report already read, with its code (the file at `path`).
     pub fn from_parts(
         path: &std::path::Path,
-        bytes: Vec<u8>,
         report: crate::model::Report,
-    ) -> Result<Self, LoadError> {
-        let index = if parse::detect::is_ncu_rep(&bytes) {
-            parse::ncu_rep::CodeIndex::new(&bytes).map_err(|source| LoadError::Parse {
-                path: path.to_path_buf(),
-                source,
-            })?
-        } else {
-            parse::ncu_rep::CodeIndex::default()
-        };
-        Ok(Loaded {
+        code: parse::ncu_rep::ReportCode,
+    ) -> Self {
+        Loaded {
             path: path.to_path_buf(),
-            bytes,
             report,
-            index,
-        })
+            code,
+        }
     }
 
     /// The results whose kernel name contains `kernel` (or is its function name).
@@ -196,9 +189,10 @@ impl Loaded {
         let r = self.report.results[i].transient();
         let r = r.as_ref();
         let mangled = r.name.mangled.as_deref().unwrap_or(&r.name.function);
-        let code = self
-            .index
-            .kernel_code(&self.bytes, mangled, source::function_address(r));
+        let code =
+            self.code
+                .index
+                .kernel_code(&self.code.bytes, mangled, source::function_address(r));
         source::build(r, code.as_ref(), options)
             .map_err(|e| format!("{} (result {}): {e}", r.name.demangled, r.id))
     }

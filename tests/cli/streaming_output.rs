@@ -178,9 +178,10 @@ fn source_pages_are_written_as_the_results_are_read() {
     let n = result_count();
     let (report, source) = repeated(FULL, n);
     let path = report.source.clone();
-    let loaded =
-        sightline::cli::source::Loaded::from_parts(&path, common::fixture_bytes(FULL), report)
+    let code =
+        sightline::parse::ncu_rep::code_reader::read_code_from(&common::fixture_bytes(FULL)[..])
             .unwrap();
+    let loaded = sightline::cli::source::Loaded::from_parts(&path, report, code);
     let options = sightline::analysis::source::SourceOptions::default();
     let mut out = Recorder::new(&source);
     let mut errors = Vec::new();

@@ -7,6 +7,7 @@
 mod common;
 
 mod cli_text;
+mod code_reader;
 mod compressed_inputs;
 mod csv_exports;
 mod gui_copy;

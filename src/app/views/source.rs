@@ -10,7 +10,8 @@ use crate::app::core::ids::ResultRef;
 use crate::app::job::Job;
 use crate::model::KernelResult;
 use crate::model::source::{Cell, SourceView};
-use crate::parse::ncu_rep::CodeIndex;
+use crate::parse::ncu_rep::{ReportCode, read_code};
+use crate::parse::{LoadError, ParseError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -24,11 +25,19 @@ pub fn load(
     let Some(path) = path else {
         return Err("The Source page needs a .ncu-rep report file (made with --set full).".into());
     };
-    let bytes = crate::parse::read_whole(path).map_err(|e| e.to_string())?;
-    if !crate::parse::detect::is_ncu_rep(&bytes) {
-        return Err("The Source page needs a .ncu-rep report: text and CSV exports hold no per-instruction metrics.".into());
+    const NOT_NATIVE: &str = "The Source page needs a .ncu-rep report: text and CSV exports hold no per-instruction metrics.";
+    if !is_ncu_rep(path) {
+        return Err(NOT_NATIVE.into());
     }
-    let index = CodeIndex::new(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Only the code is read: the modules and sources, not the results around them.
+    let ReportCode { bytes, index } = match read_code(path) {
+        Ok(code) => code,
+        Err(LoadError::Parse {
+            source: ParseError::NotAResult(_),
+            ..
+        }) => return Err(NOT_NATIVE.into()),
+        Err(e) => return Err(e.to_string()),
+    };
     let mangled = result
         .name
         .mangled
@@ -41,6 +50,16 @@ pub fn load(
         sass,
     };
     source::build(result, code.as_ref(), &options).map_err(|e| e.to_string())
+}
+
+/// Whether the file at `path` is a `.ncu-rep` report (compressed or not), by its first bytes.
+fn is_ncu_rep(path: &Path) -> bool {
+    let mut head = [0u8; 64];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    let head = &head[..n];
+    crate::parse::detect::is_ncu_rep(head) || crate::parse::compressed::detect(head).is_some()
 }
 
 /// The baseline's Source view and the per-line changes from it, or why there are none.

@@ -1,7 +1,8 @@
 //! The code behind a result, read on demand from a report's full bytes: the module's cubin
 //! (machine code and line table) and the CUDA source files imported with `--import-source yes`.
 
-use super::sources::{Module, SourceFile, modules, source_files};
+use super::container::Entry;
+use super::sources::{Module, SourceFile, modules, modules_of, source_files, source_files_of};
 use crate::parse::ParseError;
 
 /// The modules and imported sources of a report, located once.
@@ -29,6 +30,14 @@ impl CodeIndex {
         Ok(CodeIndex {
             modules: modules(bytes)?,
             sources: source_files(bytes)?,
+        })
+    }
+
+    /// The index of a report's source entries, whose offsets count in the buffer they hold.
+    pub fn of_entries(sources: &[Entry<'_>]) -> Result<Self, ParseError> {
+        Ok(CodeIndex {
+            modules: modules_of(sources)?,
+            sources: source_files_of(sources)?,
         })
     }
 

@@ -8,6 +8,7 @@
 pub mod bodies;
 pub mod body_messages;
 pub mod code;
+pub mod code_reader;
 pub mod container;
 pub mod device_records;
 pub mod graphs;
@@ -26,6 +27,7 @@ pub mod wire;
 pub mod workloads;
 
 pub use code::{CodeIndex, KernelCode};
+pub use code_reader::{ReportCode, read_code};
 pub use open::open;
 pub use sources::{Module, SourceFile, modules, source_files};
 

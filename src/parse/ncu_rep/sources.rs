@@ -1,7 +1,7 @@
 //! Embedded modules (cubins) and imported CUDA source files, decoded only on request. A module
 //! is reported as a byte range of the caller's buffer; nothing large is copied.
 
-use super::container::{self, corrupt};
+use super::container::{self, Entry, corrupt};
 use super::messages::SourceDataHead;
 use super::wire::{FieldIter, WireValue};
 use crate::parse::ParseError;
@@ -33,9 +33,14 @@ pub struct SourceFile {
 
 /// Lists the modules of a report, with the offsets of their cubins.
 pub fn modules(bytes: &[u8]) -> Result<Vec<Module>, ParseError> {
-    let c = container::walk(bytes)?;
+    modules_of(&container::walk(bytes)?.sources)
+}
+
+/// The modules of a report's source entries, with the offsets of their cubins in the buffer
+/// the entries' offsets count in.
+pub fn modules_of(sources: &[Entry<'_>]) -> Result<Vec<Module>, ParseError> {
     let mut out: Vec<Module> = Vec::new();
-    for entry in &c.sources {
+    for entry in sources {
         let head = SourceDataHead::decode(entry.bytes)
             .map_err(|e| corrupt(entry.offset, format!("source data: {e}")))?;
         let reference = head.reference.unwrap_or(0);
@@ -72,9 +77,13 @@ pub fn modules(bytes: &[u8]) -> Result<Vec<Module>, ParseError> {
 
 /// Decodes the CUDA source files imported into a report (`--import-source yes`).
 pub fn source_files(bytes: &[u8]) -> Result<Vec<SourceFile>, ParseError> {
-    let c = container::walk(bytes)?;
+    source_files_of(&container::walk(bytes)?.sources)
+}
+
+/// The CUDA source files of a report's source entries.
+pub fn source_files_of(sources: &[Entry<'_>]) -> Result<Vec<SourceFile>, ParseError> {
     let mut out = Vec::new();
-    for entry in &c.sources {
+    for entry in sources {
         let head = SourceDataHead::decode(entry.bytes)
             .map_err(|e| corrupt(entry.offset, format!("source data: {e}")))?;
         let module = head.reference.unwrap_or(0);
