@@ -6,12 +6,15 @@
 //! - [`report_compare`]: Report vs report;
 //! - [`roofline`], [`occupancy`]: the Roofline and Occupancy pages;
 //! - [`source`]: the Source page's view, read from the report file on demand;
-//! - [`hot_spots`]: the Details page's Source Counters tables.
+//! - [`hot_spots`]: the Details page's Source Counters tables;
+//! - [`section_bodies`]: section bodies as drawn (the Details page's, the Compare page's
+//!   paired bars).
 
 pub mod compare;
 pub mod hot_spots;
 pub mod occupancy;
 pub mod report_compare;
 pub mod roofline;
+pub mod section_bodies;
 pub mod side_by_side;
 pub mod source;
