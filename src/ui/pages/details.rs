@@ -42,7 +42,7 @@ impl Page for DetailsPage {
             at: cx.at,
             path: cx.open.path.clone(),
             result: cx.result,
-            bodies: &bodies,
+            bodies,
             sass_generation: cx.sass_imports.generation(),
             sass: &sass,
         };
