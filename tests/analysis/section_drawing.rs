@@ -151,7 +151,10 @@ fn breakdown_members_are_largest_first_by_the_oracle_values() {
             // The stored values are ncu's, to the last digit the oracle's JSON keeps.
             for (m, v) in &members {
                 let exact = truth_value(t, m);
-                assert!((v - exact).abs() <= 1e-12 * exact.abs(), "{m}: {v} vs {exact}");
+                assert!(
+                    (v - exact).abs() <= 1e-12 * exact.abs(),
+                    "{m}: {v} vs {exact}"
+                );
             }
         }
     }
@@ -199,4 +202,28 @@ fn paired_stall_bars_follow_the_current_side() {
         }
     }
     assert!(stall_charts > 0, "no paired stall chart");
+}
+
+#[test]
+fn the_details_view_model_builds_once_per_result() {
+    use sightline::app::core::ids::{ReportId, ResultRef};
+    use sightline::app::views::section_bodies::SectionBodiesView;
+    use std::sync::Arc;
+    let report = load_fixture("pair/after.ncu-rep.xz");
+    let at = |index| ResultRef {
+        report: ReportId(1),
+        index,
+    };
+    let mut view = SectionBodiesView::default();
+    let first = view.of(&report, at(SAXPY));
+    assert!(Arc::ptr_eq(&first, &view.of(&report, at(SAXPY))));
+    assert_eq!(
+        first.bodies.as_slice(),
+        bodies_of(&report, SAXPY).as_slice()
+    );
+    let other = view.of(&report, at(0));
+    assert!(!Arc::ptr_eq(&first, &other));
+    assert_eq!(other.bodies.as_slice(), bodies_of(&report, 0).as_slice());
+    view.release();
+    assert!(!Arc::ptr_eq(&other, &view.of(&report, at(0))));
 }
