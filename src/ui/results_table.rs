@@ -7,6 +7,7 @@ use crate::app::core::baselines;
 use crate::app::core::commands::Command;
 use crate::app::core::ids::ResultRef;
 use crate::app::core::rows::{RowSummary, SortColumn, SortState};
+use crate::app::core::settings::Settings;
 use crate::app::core::state::AppState;
 use crate::app::core::table_view::{Move, TableView};
 use crate::app::core::workspace::Workspace;
@@ -68,8 +69,11 @@ impl ResultsTable {
             ..
         } = state;
         let workspace = &*workspace;
-        let sort = &mut settings.sort;
-        let baseline_list = &settings.baselines;
+        // The order of the rows (changed by a click on a header) and the baselines.
+        let Settings {
+            sort, baselines, ..
+        } = settings;
+        let baseline_list = &*baselines;
         self.keyboard(ui, view, workspace, *sort, *selection, commands);
         ui.horizontal(|ui| {
             let label = ui.label("Filter kernels");

@@ -11,6 +11,7 @@ mod occupancy;
 mod roofline;
 mod roofline_tensor;
 mod section_bodies_compare;
+mod section_drawing;
 mod section_tables;
 mod sections;
 mod source_compare;

@@ -5,6 +5,7 @@
 pub mod chart;
 pub mod estimate;
 pub mod exact;
+pub mod labels;
 pub mod lanes;
 pub mod rule_text;
 

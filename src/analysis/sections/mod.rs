@@ -2,6 +2,7 @@
 //! templates, or as a text export printed them. Sources without bodies get none, and
 //! [`missing_note`] says which export would have them.
 
+pub mod bars;
 pub mod hot_spots;
 pub mod instances_table;
 pub mod labels;
@@ -13,6 +14,7 @@ pub mod numa;
 pub mod paired;
 pub mod records;
 pub mod resolve;
+pub mod sol_breakdown;
 pub mod stalls;
 pub mod timeline;
 

@@ -309,6 +309,14 @@ pub fn pair(base: &[SectionBodies], current: &[SectionBodies]) -> Vec<PairedSect
 /// it (`Extends` naming its identifier), in order; a section extending one that is absent
 /// stands alone.
 pub fn group_extending(sections: &[PairedSection]) -> Vec<Vec<&PairedSection>> {
+    group_extending_at(sections)
+        .into_iter()
+        .map(|g| g.into_iter().map(|i| &sections[i]).collect())
+        .collect()
+}
+
+/// The groups of [`group_extending`] as positions in `sections`.
+pub fn group_extending_at(sections: &[PairedSection]) -> Vec<Vec<usize>> {
     let parent_of = |s: &PairedSection| {
         s.extends.as_deref().and_then(|e| {
             sections
@@ -316,16 +324,16 @@ pub fn group_extending(sections: &[PairedSection]) -> Vec<Vec<&PairedSection>> {
                 .position(|p| p.identifier.as_deref() == Some(e) && p.extends.is_none())
         })
     };
-    let mut groups: Vec<(usize, Vec<&PairedSection>)> = Vec::new();
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
     for (i, s) in sections.iter().enumerate() {
         match parent_of(s) {
             Some(p) => match groups.iter_mut().find(|g| g.0 == p) {
-                Some(g) => g.1.push(s),
-                None => groups.push((p, vec![&sections[p], s])),
+                Some(g) => g.1.push(i),
+                None => groups.push((p, vec![p, i])),
             },
             None => {
                 if !groups.iter().any(|g| g.0 == i) {
-                    groups.push((i, vec![s]));
+                    groups.push((i, vec![i]));
                 }
             }
         }

@@ -10,6 +10,7 @@ use crate::app::core::baselines::VisibleBaseline;
 use crate::app::core::ids::{ReportId, ResultRef};
 use crate::app::core::workspace::{OpenReport, Workspace};
 use crate::app::job::Job;
+use crate::app::views::section_bodies::PairedBodies;
 use crate::app::views::side_by_side::{
     ResultLookup, Side, SideBySide, SideBySideKey, context_messages, side_by_side, side_of,
 };
@@ -227,7 +228,8 @@ impl ContextCache {
 /// section bodies paired against its first baseline.
 pub struct CompareData {
     pub view: Option<SideBySide>,
-    pub bodies: Arc<Vec<PairedSection>>,
+    /// The section bodies paired, with their bars in order.
+    pub bodies: Arc<PairedBodies>,
     /// What `bodies` were built from (`None`: no bodies).
     pub bodies_key: Option<BodiesKey>,
     /// Whether the context warnings of some pair of reports were still being computed (they
@@ -258,7 +260,7 @@ impl CompareData {
 pub fn build(
     snapshot: &Snapshot,
     key: &SideBySideKey,
-    reuse: Option<(BodiesKey, Arc<Vec<PairedSection>>)>,
+    reuse: Option<(BodiesKey, Arc<PairedBodies>)>,
 ) -> CompareData {
     let view = side_by_side(snapshot, key);
     let bodies_key = view
@@ -267,7 +269,9 @@ pub fn build(
         .map(|base| (key.generation, base.at, key.current));
     let bodies = match (bodies_key, reuse) {
         (Some(k), Some((rk, b))) if k == rk => b,
-        (Some((_, base, current)), _) => Arc::new(snapshot.paired(base, current)),
+        (Some((_, base, current)), _) => {
+            Arc::new(PairedBodies::new(snapshot.paired(base, current)))
+        }
         (None, _) => Arc::default(),
     };
     CompareData {

@@ -7,7 +7,9 @@
 //! - [`roofline`], [`occupancy`]: the Roofline and Occupancy pages;
 //! - [`source`]: the Source page's view, read from the report file on demand;
 //! - [`hot_spots`]: the Details page's Source Counters tables;
-//! - [`rules`]: the Rules page (every rule result of a result, ranked).
+//! - [`rules`]: the Rules page (every rule result of a result, ranked);
+//! - [`section_bodies`]: section bodies as drawn (the Details page's, the Compare page's
+//!   paired bars).
 
 pub mod compare;
 pub mod hot_spots;
@@ -15,5 +17,6 @@ pub mod occupancy;
 pub mod report_compare;
 pub mod roofline;
 pub mod rules;
+pub mod section_bodies;
 pub mod side_by_side;
 pub mod source;

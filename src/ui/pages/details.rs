@@ -2,47 +2,31 @@
 //! metric table, rule results and bodies (charts and tables, with a body selector).
 
 use crate::analysis::roofline::RooflineOptions;
-use crate::analysis::sections::bodies_of;
 use crate::app::cache::Cached;
 use crate::app::core::commands::Command;
-use crate::app::core::ids::ResultRef;
 use crate::app::core::page_id::PageId;
 use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit};
 use crate::app::views::hot_spots::{HotSpotInput, HotSpotsView};
 use crate::app::views::roofline::{RooflineScene, SceneKey, roofline_scene};
+use crate::app::views::section_bodies::{DrawnSection, ResultBodies, SectionBodiesView};
 use crate::model::section_body::ItemKind;
 use crate::model::section_body::SectionBodies;
-use crate::model::{KernelResult, MetricView, Report, RuleKind, RuleResult, Section};
+use crate::model::{KernelResult, MetricView, RuleKind, RuleResult, Section};
 use crate::ui::pages::roofline::{Contexts, context_of};
 use crate::ui::pages::{Page, PageContext, PageIo};
 use crate::ui::widgets::copy_menu::{self, copy_button};
 use crate::ui::widgets::section_body::BodyExtras;
 use crate::ui::widgets::{section_body, sol_bars, theme};
-use std::sync::Arc;
 
-/// The Details page; it keeps the bodies of the result last shown.
+/// The Details page; its view-model keeps the bodies of the result last shown, as drawn.
 #[derive(Debug, Default)]
 pub struct DetailsPage {
-    bodies: Option<(ResultRef, usize, Arc<Vec<SectionBodies>>)>,
+    bodies: SectionBodiesView,
     hot_spots: HotSpotsView,
     /// Whether a hot-spot table was in view last frame (its lines are then read).
     hot_spots_seen: bool,
     /// The rooflines of the shown result, for its roofline section.
     roofline: DetailsRoofline,
-}
-
-impl DetailsPage {
-    /// The bodies of the shown result, resolved once per result.
-    fn bodies(&mut self, report: &Report, at: ResultRef) -> Arc<Vec<SectionBodies>> {
-        match &self.bodies {
-            Some((r, n, b)) if *r == at && *n == report.results.len() => b.clone(),
-            _ => {
-                let b = Arc::new(bodies_of(report, at.index));
-                self.bodies = Some((at, report.results.len(), b.clone()));
-                b
-            }
-        }
-    }
 }
 
 impl Page for DetailsPage {
@@ -51,18 +35,14 @@ impl Page for DetailsPage {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
-        let bodies = self.bodies(&cx.open.report, cx.at);
-        let note = if bodies.is_empty() {
-            crate::analysis::sections::missing_note(&cx.open.report)
-        } else {
-            None
-        };
+        let shown = self.bodies.of(&cx.open.report, cx.at);
+        let bodies = &shown.bodies;
         let sass = || cx.sass_imports.for_kernel(&cx.result.name.demangled);
         let input = HotSpotInput {
             at: cx.at,
             path: cx.open.path.clone(),
             result: cx.result,
-            bodies: &bodies,
+            bodies,
             sass_generation: cx.sass_imports.generation(),
             sass: &sass,
         };
@@ -75,7 +55,7 @@ impl Page for DetailsPage {
             screenshot,
             move || ctx.request_repaint(),
         );
-        let roofline = self.roofline.scene(cx, &bodies);
+        let roofline = self.roofline.scene(cx, bodies);
         let extras = BodyExtras {
             hot_spots: tables,
             lines: Some(lines),
@@ -85,8 +65,7 @@ impl Page for DetailsPage {
         show(
             ui,
             cx.result,
-            &bodies,
-            note,
+            &shown,
             &mut io.settings.show_sol_breakdown,
             &extras,
         );
@@ -102,7 +81,7 @@ impl Page for DetailsPage {
     }
 
     fn release(&mut self) {
-        self.bodies = None;
+        self.bodies.release();
         self.hot_spots.release();
         self.roofline = DetailsRoofline::default();
     }
@@ -164,29 +143,30 @@ fn belongs(b: &SectionBodies, section: &Section) -> bool {
         || (section.identifier.is_some() && b.extends.as_ref() == section.identifier.as_ref())
 }
 
-/// Shows the Details page of a result with its section bodies.
+/// Shows the Details page of a result with its section bodies as drawn.
 pub fn show(
     ui: &mut egui::Ui,
     result: &KernelResult,
-    bodies: &[SectionBodies],
-    missing: Option<&str>,
+    shown: &ResultBodies,
     show_breakdown: &mut bool,
     extras: &BodyExtras<'_>,
 ) {
+    let bodies = shown.bodies.as_slice();
+    let missing = shown.missing;
     egui::ScrollArea::vertical()
         .id_salt("details_page")
         .auto_shrink([false, false])
         .show(ui, |ui| {
             let focus = screenshot_focus();
             if focus.is_none() {
-                sol_bars::show(ui, result, show_breakdown);
+                sol_bars::show(ui, result, &shown.breakdown, show_breakdown);
                 ui.separator();
             }
             if result.sections().is_empty() {
                 ui.weak("This form of report has no sections; the Raw page lists every metric.");
             }
             // The speed-of-light bars above draw that section's chart and breakdown.
-            let mut shown: Vec<bool> = bodies
+            let mut drawn: Vec<bool> = bodies
                 .iter()
                 .map(|b| {
                     b.identifier.as_deref() == Some("SpeedOfLight")
@@ -197,11 +177,11 @@ pub fn show(
                 if focus.is_some_and(|f| !section.name.contains(f)) {
                     continue;
                 }
-                let mut own: Vec<&SectionBodies> = Vec::new();
+                let mut own: Vec<DrawnSection<'_>> = Vec::new();
                 for (k, b) in bodies.iter().enumerate() {
-                    if !shown[k] && belongs(b, section) {
-                        shown[k] = true;
-                        own.push(b);
+                    if !drawn[k] && belongs(b, section) {
+                        drawn[k] = true;
+                        own.extend(shown.drawn(k));
                     }
                 }
                 section_ui(ui, i, section, &own, extras);
@@ -213,19 +193,20 @@ pub fn show(
             }
             // Sections with bodies only (no header table and no rule output); sections
             // extending the same absent section share one selector.
-            let mut groups: Vec<(Option<&str>, Vec<&SectionBodies>)> = Vec::new();
+            let mut groups: Vec<(Option<&str>, Vec<DrawnSection<'_>>)> = Vec::new();
             for (k, b) in bodies.iter().enumerate() {
-                if shown[k] || focus.is_some_and(|f| !b.name.contains(f)) {
+                if drawn[k] || focus.is_some_and(|f| !b.name.contains(f)) {
                     continue;
                 }
+                let Some(d) = shown.drawn(k) else { continue };
                 let key = b.extends.as_deref();
                 match groups.iter_mut().find(|g| key.is_some() && g.0 == key) {
-                    Some(g) => g.1.push(b),
-                    None => groups.push((key, vec![b])),
+                    Some(g) => g.1.push(d),
+                    None => groups.push((key, vec![d])),
                 }
             }
             for (k, (_, group)) in groups.iter().enumerate() {
-                let title = &group[0].name;
+                let title = &group[0].section.name;
                 egui::CollapsingHeader::new(egui::RichText::new(title).strong())
                     .id_salt(("section_bodies_only", title, k))
                     .default_open(true)
@@ -262,7 +243,7 @@ fn section_ui(
     ui: &mut egui::Ui,
     index: usize,
     section: &Section,
-    bodies: &[&SectionBodies],
+    bodies: &[DrawnSection<'_>],
     extras: &BodyExtras<'_>,
 ) {
     let title = if section.name.is_empty() {

@@ -5,8 +5,8 @@
 //! hover.
 
 use super::memory_chart_layout::{self as layout, H, W, unit_rect};
-use crate::analysis::sections::memory_chart::{self, Amount, Link, MemoryChart, Node};
-use crate::model::section_body::BodyItem;
+use crate::analysis::sections::memory_chart::{Amount, Link, MemoryChart, Node, PeakMark};
+use crate::app::views::section_bodies::ChartModel;
 use crate::model::units::format_value;
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2, vec2};
 
@@ -100,19 +100,14 @@ pub fn amount_text(l: &Link, mode: LabelMode) -> String {
     }
 }
 
-/// Draws the memory chart of a body item.
-pub fn show(ui: &mut egui::Ui, item: &BodyItem) {
-    let chart = memory_chart::build(Some(item), None);
-    if chart.links.is_empty() {
+/// Draws the memory chart of a body item, built with its drawing.
+pub fn show(ui: &mut egui::Ui, model: &ChartModel) {
+    if model.chart.links.is_empty() {
         ui.weak("The memory chart's metrics were not collected.");
         return;
     }
     let view = mode_selector(ui);
-    let chart = if view.hide_inactive {
-        chart.without_inactive(|l| !l.is_active())
-    } else {
-        chart
-    };
+    let chart = model.shown(view.hide_inactive);
     let mode = view.mode;
     let label = |l: &Link| amount_text(l, mode);
     let color = |ui: &egui::Ui, l: &Link| default_link_color(ui, l);
@@ -133,13 +128,13 @@ pub fn show(ui: &mut egui::Ui, item: &BodyItem) {
     };
     draw(
         ui,
-        &chart,
+        chart,
         &Style {
             link_label: &label,
             link_color: &color,
             node_figure: &figure,
             link_hover: &hover,
-            legend: Legend::PercentOfPeak,
+            legend: Legend::PercentOfPeak(&model.marks),
         },
     );
 }
@@ -198,10 +193,10 @@ pub fn inactive(ui: &egui::Ui) -> Color32 {
 }
 
 /// What the legend at the right explains.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Legend {
-    /// % of peak on the heat scale, with each link's marker.
-    PercentOfPeak,
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Legend<'a> {
+    /// % of peak on the heat scale, with a marker for each of these links (highest first).
+    PercentOfPeak(&'a [PeakMark]),
     /// The change of a comparison: decrease, no change, increase.
     Change,
 }
@@ -212,7 +207,7 @@ pub struct Style<'a> {
     pub link_color: &'a dyn Fn(&egui::Ui, &Link) -> Color32,
     pub node_figure: &'a dyn Fn(&Node) -> Option<String>,
     pub link_hover: &'a dyn Fn(&mut egui::Ui, &Link),
-    pub legend: Legend,
+    pub legend: Legend<'a>,
 }
 
 /// The colour of a change in percent: blue for less, grey for none, orange for more, fully
@@ -244,7 +239,7 @@ pub fn change_color(ui: &egui::Ui, pct: f64) -> Color32 {
 /// Draws a chart with the given labels, colours and hover text.
 pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
     let legend_w = match style.legend {
-        Legend::PercentOfPeak => 150.0,
+        Legend::PercentOfPeak(_) => 150.0,
         Legend::Change => 70.0,
     };
     let width = (ui.available_width() - legend_w).clamp(300.0, 1400.0);
@@ -372,7 +367,7 @@ pub fn draw(ui: &mut egui::Ui, chart: &MemoryChart, style: &Style<'_>) {
     }
 
     match style.legend {
-        Legend::PercentOfPeak => heat_legend(&painter, chart, rect, legend_w, text),
+        Legend::PercentOfPeak(marks) => heat_legend(&painter, marks, rect, legend_w, text),
         Legend::Change => change_legend(ui, &painter, rect, legend_w, text),
     }
 
@@ -400,7 +395,7 @@ fn scale_bands(painter: &egui::Painter, lg: Rect, color: impl Fn(f32, f32) -> Co
 /// named by its units, spread so that no two names overlap.
 fn heat_legend(
     painter: &egui::Painter,
-    chart: &MemoryChart,
+    marks: &[PeakMark],
     rect: Rect,
     legend_w: f32,
     text: Color32,
@@ -422,7 +417,6 @@ fn heat_legend(
         );
     }
     // Marks: each active link's % of peak, its name beside it.
-    let marks = chart.peak_marks();
     let wanted: Vec<f32> = marks.iter().map(|m| y_of(m.pct)).collect();
     let row_h = 12.0;
     let ys = layout::spread_marks(&wanted, row_h, lg.top() - 6.0, lg.bottom() + 6.0);

@@ -1,16 +1,20 @@
 //! Section bodies on the Details page: one body selector per section and the sections
-//! extending it ("All" or one body), then each item
-//! drawn by kind: bar charts (stall reasons sorted with their meaning on hover, pipe
-//! utilization, instruction mix, warps per scheduler), line charts (occupancy graphs), the
-//! memory chart and memory tables, the PM sampling timeline, and plain tables for the rest.
+//! extending it ("All" or one body), then each item drawn by kind with what the page's
+//! view-model built for it: bar charts (stall reasons largest first with their meaning on
+//! hover, pipe utilization, instruction mix, warps per scheduler), line charts (occupancy
+//! graphs), the memory chart and memory tables, the PM sampling timeline, and plain tables
+//! for the rest.
 
 use super::memory_chart;
 use super::timeline as timeline_widget;
+use crate::analysis::sections::bars::BarOrder;
 use crate::analysis::sections::hot_spots::HotSpotTable;
-use crate::analysis::sections::{memory_table, numa, stalls, timeline};
+use crate::analysis::sections::memory_table::Grid;
+use crate::analysis::sections::{numa, stalls};
 use crate::app::views::hot_spots::Lines;
+use crate::app::views::section_bodies::{DrawnSection, ItemDrawing};
 use crate::model::format::{NOT_MEASURED, value_text as value_text_in};
-use crate::model::section_body::{BodyItem, BodyRow, ItemKind, SectionBodies};
+use crate::model::section_body::{BodyItem, BodyRow, ItemKind};
 use crate::model::units::format_value;
 use crate::model::{Metric, Value};
 use egui::{Color32, RichText, Sense, Stroke, vec2};
@@ -54,17 +58,6 @@ pub fn choose(ui: &mut egui::Ui, section: &str, names: &[String]) -> usize {
     if choice > names.len() { 0 } else { choice }
 }
 
-/// Draws the bodies of a section, those the selector picked.
-pub fn show(ui: &mut egui::Ui, s: &SectionBodies) {
-    show_group(ui, &[s]);
-}
-
-/// Draws the bodies of a section and of the sections extending it under one body selector,
-/// as ncu-ui merges them.
-pub fn show_group(ui: &mut egui::Ui, group: &[&SectionBodies]) {
-    show_group_with(ui, group, &BodyExtras::default());
-}
-
 /// What the Details page adds to the bodies it draws: the hot spots of the Source Counters
 /// tables, located and disassembled as far as the Source view has been read.
 #[derive(Default)]
@@ -77,16 +70,29 @@ pub struct BodyExtras<'a> {
     pub hot_spots_in_view: std::cell::Cell<bool>,
 }
 
-/// As [`show_group`], with what the page adds.
-pub fn show_group_with(ui: &mut egui::Ui, group: &[&SectionBodies], extras: &BodyExtras<'_>) {
+/// Draws the bodies of a section and of the sections extending it under one body selector,
+/// as ncu-ui merges them, each item with its drawing and what the page adds.
+pub fn show_group_with(ui: &mut egui::Ui, group: &[DrawnSection<'_>], extras: &BodyExtras<'_>) {
     chosen_bodies(
         ui,
         group,
-        |s| (&s.name, &s.bodies),
+        |s| (&s.section.name, &s.section.bodies),
         |b| (&b.name, &b.items),
         |i| &i.label,
-        |ui, item, with_label| item_ui_with(ui, item, with_label, extras),
+        |ui, at, with_label| {
+            let drawing = at.section.drawing.item(at.body, at.index);
+            item_ui_with(ui, at.item, drawing, with_label, extras);
+        },
     );
+}
+
+/// An item the body selector chose: its section, the position of its body in the section and
+/// its own position in the body.
+pub struct ItemAt<'a, S, I> {
+    pub section: &'a S,
+    pub body: usize,
+    pub index: usize,
+    pub item: &'a I,
 }
 
 /// The body selector of a group of sections (`S`, with bodies `B` of items `I`), then each
@@ -94,32 +100,31 @@ pub fn show_group_with(ui: &mut egui::Ui, group: &[&SectionBodies], extras: &Bod
 /// (not when a body's only item repeats the body's name).
 pub fn chosen_bodies<S, B, I>(
     ui: &mut egui::Ui,
-    group: &[&S],
+    group: &[S],
     section: impl Fn(&S) -> (&str, &[B]),
     body: impl Fn(&B) -> (&str, &[I]),
     item_label: impl Fn(&I) -> &str,
-    item: impl Fn(&mut egui::Ui, &I, bool),
+    item: impl Fn(&mut egui::Ui, ItemAt<'_, S, I>, bool),
 ) {
     let Some(first) = group.first() else {
         return;
     };
-    let bodies: Vec<(&str, &B)> = group
+    // Every body of the group: its section, its position there, the body.
+    let bodies: Vec<(&S, usize, &B)> = group
         .iter()
-        .flat_map(|s| {
-            let (name, bodies) = section(s);
-            bodies.iter().map(move |b| (name, b))
-        })
+        .flat_map(|s| section(s).1.iter().enumerate().map(move |(k, b)| (s, k, b)))
         .collect();
     let names: Vec<String> = bodies
         .iter()
         .enumerate()
-        .map(|(i, (_, b))| body_name(i, body(b).0))
+        .map(|(i, (_, _, b))| body_name(i, body(b).0))
         .collect();
     let choice = choose(ui, section(first).0, &names);
-    for (i, (section_name, b)) in bodies.iter().enumerate() {
+    for (i, (s, in_section, b)) in bodies.iter().enumerate() {
         if choice != 0 && choice != i + 1 {
             continue;
         }
+        let section_name = section(s).0;
         let (name, items) = body(b);
         if !name.is_empty() {
             ui.add_space(4.0);
@@ -127,18 +132,25 @@ pub fn chosen_bodies<S, B, I>(
         }
         for (k, it) in items.iter().enumerate() {
             let repeats_title = items.len() == 1 && item_label(it) == name;
-            ui.push_id((section_name, i, k), |ui| item(ui, it, !repeats_title));
+            let at = ItemAt {
+                section: *s,
+                body: *in_section,
+                index: k,
+                item: it,
+            };
+            ui.push_id((section_name, i, k), |ui| item(ui, at, !repeats_title));
         }
     }
 }
 
-/// One body item.
-pub fn item_ui(ui: &mut egui::Ui, item: &BodyItem, with_label: bool) {
-    item_ui_with(ui, item, with_label, &BodyExtras::default());
-}
-
-/// One body item, with what the page adds.
-fn item_ui_with(ui: &mut egui::Ui, item: &BodyItem, with_label: bool, extras: &BodyExtras<'_>) {
+/// One body item with its drawing and what the page adds.
+fn item_ui_with(
+    ui: &mut egui::Ui,
+    item: &BodyItem,
+    drawing: &ItemDrawing,
+    with_label: bool,
+    extras: &BodyExtras<'_>,
+) {
     if with_label && !item.label.is_empty() {
         let units = item.rows.iter().map(|r| r.metric.unit.as_str());
         ui.label(RichText::new(stalls::chart_caption(&item.label, units)).italics());
@@ -146,26 +158,25 @@ fn item_ui_with(ui: &mut egui::Ui, item: &BodyItem, with_label: bool, extras: &B
     if let Some(note) = &item.note {
         ui.weak(note);
     }
-    match item.kind {
-        ItemKind::MemoryChart => memory_chart::show(ui, item),
-        k if k.memory_group().is_some() => memory_table_ui(ui, item),
-        ItemKind::BarChart | ItemKind::HistogramChart => bars(ui, item),
-        ItemKind::LineChart => lines(ui, item),
-        ItemKind::Timeline => {
-            let tl = timeline::build(item);
+    match (drawing, item.kind) {
+        (ItemDrawing::MemoryChart(chart), _) => memory_chart::show(ui, chart),
+        (ItemDrawing::MemoryTable(grid), _) => memory_table_ui(ui, grid),
+        (ItemDrawing::Bars(order), _) => bars(ui, item, order),
+        (ItemDrawing::Timeline(tl), _) => {
             let color = bar_color(ui, false);
             timeline_widget::show(
                 ui,
                 &[timeline_widget::Side {
-                    timeline: &tl,
+                    timeline: tl,
                     color,
                     name: "",
                 }],
             );
         }
-        ItemKind::NumaTable => numa_ui(ui, item),
-        ItemKind::MetricInstancesTable => super::instances_table::show(ui, item),
-        ItemKind::RooflineChart => {
+        (_, ItemKind::LineChart) => lines(ui, item),
+        (_, ItemKind::NumaTable) => numa_ui(ui, item),
+        (_, ItemKind::MetricInstancesTable) => super::instances_table::show(ui, item),
+        (_, ItemKind::RooflineChart) => {
             // ncu-ui draws the chart here; its inputs (hundreds of rows for the tensor
             // rooflines) stay one click away.
             let kind = crate::analysis::roofline::ChartKind::ALL
@@ -187,7 +198,7 @@ fn item_ui_with(ui: &mut egui::Ui, item: &BodyItem, with_label: bool, extras: &B
                 .default_open(false)
                 .show(ui, |ui| table(ui, item));
         }
-        ItemKind::SourceMetricTable => {
+        (_, ItemKind::SourceMetricTable) => {
             match extras.hot_spots.iter().find(|t| t.label == item.label) {
                 Some(hot) => {
                     if ui.is_rect_visible(ui.available_rect_before_wrap()) {
@@ -278,65 +289,36 @@ fn bar_row(
     resp
 }
 
-/// A bar chart: one bar per row, or per instance when the rows are instanced (the opcode
-/// mix); stall reasons sorted by value with their meaning on hover.
-fn bars(ui: &mut egui::Ui, item: &BodyItem) {
+/// A bar chart in the order its drawing gives: one bar per row, or per instance when the rows
+/// are instanced (the opcode mix); stall reasons with their meaning on hover.
+fn bars(ui: &mut egui::Ui, item: &BodyItem, order: &BarOrder) {
     let stall = stalls::is_stall_chart(&item.label);
-    // Per-instance bars only where every row is instanced (the opcode mix); a chart of plain
-    // values with one instanced row among them (warps per scheduler) keeps a bar per row.
-    if item.rows.iter().all(|r| !r.metric.instances.is_empty()) {
-        for row in &item.rows {
-            let mut inst: Vec<(String, f64)> = row
-                .metric
-                .instances
-                .iter()
-                .map(|i| {
-                    let id = i.id.as_ref().map(|v| v.to_string()).unwrap_or_default();
-                    (id, i.value.as_f64().unwrap_or(0.0))
-                })
-                .collect();
-            inst.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let max = inst.iter().map(|i| i.1).fold(0.0, f64::max);
-            ui.weak(format!("{} (total {})", row.label, value_text(&row.metric)));
-            for (id, v) in &inst {
-                let text = format_value(*v, &row.metric.unit);
-                bar_row(ui, id, *v, max, &text, false).on_hover_text(format!(
-                    "{}: {id}",
-                    row.metric.name.as_deref().unwrap_or("")
-                ));
+    match order {
+        BarOrder::Instanced(groups) => {
+            for (row, group) in item.rows.iter().zip(groups) {
+                ui.weak(format!("{} (total {})", row.label, value_text(&row.metric)));
+                for (id, v) in &group.bars {
+                    let text = format_value(*v, &row.metric.unit);
+                    bar_row(ui, id, *v, group.max, &text, false).on_hover_text(format!(
+                        "{}: {id}",
+                        row.metric.name.as_deref().unwrap_or("")
+                    ));
+                }
             }
         }
-        return;
-    }
-    let mut rows: Vec<&BodyRow> = item.rows.iter().collect();
-    if stall {
-        rows.sort_by(|a, b| {
-            b.metric
-                .as_f64()
-                .unwrap_or(0.0)
-                .total_cmp(&a.metric.as_f64().unwrap_or(0.0))
-        });
-    }
-    let data_max = rows
-        .iter()
-        .filter_map(|r| r.metric.as_f64())
-        .filter(|v| v.is_finite())
-        .fold(0.0, f64::max);
-    let max = item
-        .value_axis
-        .as_ref()
-        .and_then(|a| a.max)
-        .filter(|m| *m >= data_max && *m > 0.0)
-        .unwrap_or(data_max);
-    for row in rows {
-        let v = row.metric.as_f64().unwrap_or(0.0);
-        let text = match row.metric.as_f64() {
-            Some(v) if v.is_finite() => {
-                format_value(v, stalls::display_unit(&item.label, &row.metric.unit))
+        BarOrder::Rows { order, max } => {
+            for row in order.iter().filter_map(|&k| item.rows.get(k)) {
+                let v = row.metric.as_f64().unwrap_or(0.0);
+                let text = match row.metric.as_f64() {
+                    Some(v) if v.is_finite() => {
+                        format_value(v, stalls::display_unit(&item.label, &row.metric.unit))
+                    }
+                    _ => value_text(&row.metric),
+                };
+                bar_row(ui, &row.label, v, *max, &text, stall)
+                    .on_hover_ui(|ui| row_tooltip(ui, row));
             }
-            _ => value_text(&row.metric),
-        };
-        bar_row(ui, &row.label, v, max, &text, stall).on_hover_ui(|ui| row_tooltip(ui, row));
+        }
     }
 }
 
@@ -609,8 +591,7 @@ pub fn memory_cell_unit(unit: &str) -> &str {
 }
 
 /// A memory table: rows by access type, columns by what is counted; the metric on hover.
-fn memory_table_ui(ui: &mut egui::Ui, item: &BodyItem) {
-    let g = memory_table::grid(item);
+fn memory_table_ui(ui: &mut egui::Ui, g: &Grid) {
     if g.rows.is_empty() {
         ui.weak("No metrics of this table were collected.");
         return;

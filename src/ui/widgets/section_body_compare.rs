@@ -7,11 +7,13 @@
 use super::memory_chart::{self as chart_widget, LabelMode, Legend, Style};
 use super::theme;
 use super::timeline as timeline_widget;
+use crate::analysis::sections::bars::PairedBarOrder;
 use crate::analysis::sections::memory_chart::{Link, MemoryChart, Node};
 use crate::analysis::sections::paired::{
-    Paired, PairedChart, PairedContent, PairedGrid, PairedItem, PairedRow, PairedSection,
+    Paired, PairedChart, PairedContent, PairedGrid, PairedItem, PairedRow,
 };
 use crate::analysis::sections::stalls;
+use crate::app::views::section_bodies::DrawnPairedSection;
 use crate::model::section_body::ItemKind;
 use crate::model::units::format_value;
 use egui::{Color32, RichText, Sense, vec2};
@@ -59,19 +61,28 @@ fn change_color(ui: &egui::Ui, p: &Paired, metric: Option<&str>, threshold: f64)
 
 /// Draws the bodies of the paired sections (a section and those extending it), with one body
 /// selector over all of them.
-pub fn show(ui: &mut egui::Ui, sections: &[&PairedSection], sides: &Sides<'_>) {
+pub fn show(ui: &mut egui::Ui, sections: &[DrawnPairedSection<'_>], sides: &Sides<'_>) {
     super::section_body::chosen_bodies(
         ui,
         sections,
-        |s| (&s.name, &s.bodies),
+        |s| (&s.section.name, &s.section.bodies),
         |b| (&b.name, &b.items),
         |i| &i.label,
-        |ui, item, with_label| item_ui(ui, item, with_label, sides),
+        |ui, at, with_label| {
+            let bars = at.section.drawing.item(at.body, at.index);
+            item_ui(ui, at.item, bars, with_label, sides);
+        },
     );
 }
 
-/// One paired item.
-pub fn item_ui(ui: &mut egui::Ui, item: &PairedItem, with_label: bool, sides: &Sides<'_>) {
+/// One paired item, with its bars in order when it is drawn as bars.
+pub fn item_ui(
+    ui: &mut egui::Ui,
+    item: &PairedItem,
+    bars_order: Option<&PairedBarOrder>,
+    with_label: bool,
+    sides: &Sides<'_>,
+) {
     if with_label && !item.label.is_empty() {
         let rows = match &item.content {
             PairedContent::Rows(rows) => rows.as_slice(),
@@ -106,8 +117,10 @@ pub fn item_ui(ui: &mut egui::Ui, item: &PairedItem, with_label: bool, sides: &S
             }
             timeline_widget::show(ui, &list);
         }
-        PairedContent::Rows(rows) => match item.kind {
-            ItemKind::BarChart | ItemKind::HistogramChart => bars(ui, item, rows, sides),
+        PairedContent::Rows(rows) => match (item.kind, bars_order) {
+            (ItemKind::BarChart | ItemKind::HistogramChart, Some(order)) => {
+                bars(ui, item, rows, order, sides)
+            }
             _ => table(ui, rows, sides),
         },
     }
@@ -212,63 +225,55 @@ fn bar_pair(
     resp
 }
 
-/// Paired bars: the stall reasons sorted by the current value with their meaning on hover;
-/// instanced rows (the opcode mix) one pair per instance.
-fn bars(ui: &mut egui::Ui, item: &PairedItem, rows: &[PairedRow], sides: &Sides<'_>) {
+/// Paired bars in the order their drawing gives: the stall reasons largest first with their
+/// meaning on hover; instanced rows (the opcode mix) one pair per instance.
+fn bars(
+    ui: &mut egui::Ui,
+    item: &PairedItem,
+    rows: &[PairedRow],
+    order: &PairedBarOrder,
+    sides: &Sides<'_>,
+) {
     legend(ui, sides);
-    if !rows.is_empty() && rows.iter().all(|r| !r.instances.is_empty()) {
-        for row in rows {
-            ui.weak(format!(
-                "{} (total {} → {})",
-                row.label,
-                text(row.value.base, &row.unit),
-                text(row.value.current, &row.unit)
-            ));
-            let mut inst: Vec<&(String, Paired)> = row.instances.iter().collect();
-            inst.sort_by(|a, b| b.1.max().total_cmp(&a.1.max()));
-            let max = inst.iter().map(|i| i.1.max()).fold(0.0, f64::max);
-            for (id, p) in inst {
-                bar_pair(ui, id, p, max, "", None, sides).on_hover_ui(|ui| {
-                    value_tooltip(ui, id, row.metric.as_deref(), "", p, sides);
+    match order {
+        PairedBarOrder::Instanced(groups) => {
+            for (row, group) in rows.iter().zip(groups) {
+                ui.weak(format!(
+                    "{} (total {} → {})",
+                    row.label,
+                    text(row.value.base, &row.unit),
+                    text(row.value.current, &row.unit)
+                ));
+                for (id, p) in group.order.iter().filter_map(|&k| row.instances.get(k)) {
+                    bar_pair(ui, id, p, group.max, "", None, sides).on_hover_ui(|ui| {
+                        value_tooltip(ui, id, row.metric.as_deref(), "", p, sides);
+                    });
+                }
+            }
+        }
+        PairedBarOrder::Rows { order, max } => {
+            for row in order.iter().filter_map(|&k| rows.get(k)) {
+                bar_pair(
+                    ui,
+                    &row.label,
+                    &row.value,
+                    *max,
+                    stalls::display_unit(&item.label, &row.unit),
+                    row.metric.as_deref(),
+                    sides,
+                )
+                .on_hover_ui(|ui| {
+                    value_tooltip(
+                        ui,
+                        &row.label,
+                        row.metric.as_deref(),
+                        &row.unit,
+                        &row.value,
+                        sides,
+                    );
                 });
             }
         }
-        return;
-    }
-    let mut rows: Vec<&PairedRow> = rows.iter().collect();
-    if stalls::is_stall_chart(&item.label) {
-        rows.sort_by(|a, b| {
-            let v = |r: &PairedRow| r.value.current.or(r.value.base).unwrap_or(0.0);
-            v(b).total_cmp(&v(a))
-        });
-    }
-    let data_max = rows.iter().map(|r| r.value.max()).fold(0.0, f64::max);
-    let max = item
-        .value_axis
-        .as_ref()
-        .and_then(|a| a.max)
-        .filter(|m| *m >= data_max && *m > 0.0)
-        .unwrap_or(data_max);
-    for row in rows {
-        bar_pair(
-            ui,
-            &row.label,
-            &row.value,
-            max,
-            stalls::display_unit(&item.label, &row.unit),
-            row.metric.as_deref(),
-            sides,
-        )
-        .on_hover_ui(|ui| {
-            value_tooltip(
-                ui,
-                &row.label,
-                row.metric.as_deref(),
-                &row.unit,
-                &row.value,
-                sides,
-            );
-        });
     }
 }
 

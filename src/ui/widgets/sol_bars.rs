@@ -1,6 +1,7 @@
 //! GPU Speed Of Light bars: Compute and Memory throughput on a fixed 0–100 % scale, with the
 //! breakdown (L1/TEX, L2, DRAM and the stored `breakdown:` member lists) on demand.
 
+use crate::analysis::sections::sol_breakdown::SolBreakdown;
 use crate::model::{KernelResult, names};
 use crate::ui::widgets::theme;
 
@@ -9,8 +10,14 @@ const LABEL_WIDTH: f32 = 220.0;
 /// Height of one bar.
 const BAR_HEIGHT: f32 = 16.0;
 
-/// The compute and memory bars, and the breakdown when `show_breakdown` is on.
-pub fn show(ui: &mut egui::Ui, result: &KernelResult, show_breakdown: &mut bool) {
+/// The compute and memory bars, and the breakdown (its members listed largest first) when
+/// `show_breakdown` is on.
+pub fn show(
+    ui: &mut egui::Ui,
+    result: &KernelResult,
+    members: &SolBreakdown,
+    show_breakdown: &mut bool,
+) {
     ui.heading("GPU Speed Of Light Throughput");
     let compute = result.number(names::SOL_COMPUTE);
     let memory = result.number(names::SOL_MEMORY);
@@ -29,12 +36,12 @@ pub fn show(ui: &mut egui::Ui, result: &KernelResult, show_breakdown: &mut bool)
     scale_row(ui);
     ui.checkbox(show_breakdown, "Show throughput breakdown");
     if *show_breakdown {
-        breakdown(ui, result);
+        breakdown(ui, result, members);
     }
 }
 
 /// The unit-level throughputs and the stored breakdown lists.
-fn breakdown(ui: &mut egui::Ui, result: &KernelResult) {
+fn breakdown(ui: &mut egui::Ui, result: &KernelResult, lists: &SolBreakdown) {
     ui.indent("sol_breakdown", |ui| {
         let units = [
             ("L1/TEX Cache Throughput", names::SOL_L1),
@@ -46,37 +53,20 @@ fn breakdown(ui: &mut egui::Ui, result: &KernelResult) {
                 bar_row(ui, label, metric, Some(v), true);
             }
         }
-        for (title, throughput, memory) in [
-            ("Compute Throughput Breakdown", names::SOL_COMPUTE, false),
-            ("Memory Throughput Breakdown", names::SOL_MEMORY, true),
+        for (title, members, memory) in [
+            ("Compute Throughput Breakdown", &lists.compute, false),
+            ("Memory Throughput Breakdown", &lists.memory, true),
         ] {
-            let members = breakdown_members(result, throughput);
             if members.is_empty() {
                 continue;
             }
             ui.add_space(4.0);
             ui.strong(title);
             for (metric, value) in members {
-                bar_row(ui, &breakdown_label(&metric), &metric, Some(value), memory);
+                bar_row(ui, &breakdown_label(metric), metric, Some(*value), memory);
             }
         }
     });
-}
-
-/// The members of `breakdown:<throughput>` that have a value, largest first.
-pub fn breakdown_members(result: &KernelResult, throughput: &str) -> Vec<(String, f64)> {
-    let key = format!("breakdown:{throughput}");
-    let Some(list) = result.metric(&key).and_then(|m| m.value.as_str()) else {
-        return Vec::new();
-    };
-    let mut members: Vec<(String, f64)> = list
-        .split(',')
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-        .filter_map(|m| result.number(m).map(|v| (m.to_string(), v)))
-        .collect();
-    members.sort_by(|a, b| b.1.total_cmp(&a.1));
-    members
 }
 
 /// The row label ncu shows for a breakdown member: `{UNIT}: {Counter Name}`

@@ -3,13 +3,13 @@
 //! per section with the sections extending it, under one body selector.
 
 use super::*;
-use crate::analysis::sections::paired::{PairedSection, group_extending};
+use crate::app::views::section_bodies::{DrawnPairedSection, PairedBodies};
 use crate::ui::widgets::section_body_compare::{self, Sides};
 
 /// Shows the bodies of every section with both sides (against the first baseline).
 pub(super) fn bodies_ui(
     ui: &mut egui::Ui,
-    sections: &[PairedSection],
+    sections: &PairedBodies,
     view: &SideBySide,
     threshold_pct: f64,
     focus: Option<&str>,
@@ -39,20 +39,24 @@ pub(super) fn bodies_ui(
         current_name: &current_name,
         threshold_pct,
     };
-    for (i, group) in group_extending(sections).iter().enumerate() {
-        let Some(first) = group.first() else { continue };
-        if focus.is_some_and(|f| !group.iter().any(|s| s.name.contains(f))) {
+    for (i, at) in sections.groups.iter().enumerate() {
+        let group: Vec<DrawnPairedSection<'_>> =
+            at.iter().filter_map(|&k| sections.drawn(k)).collect();
+        let Some(first) = group.first().map(|d| d.section) else {
+            continue;
+        };
+        if focus.is_some_and(|f| !group.iter().any(|d| d.section.name.contains(f))) {
             continue;
         }
         if group
             .iter()
-            .all(|s| s.bodies.iter().all(|b| b.items.is_empty()))
+            .all(|d| d.section.bodies.iter().all(|b| b.items.is_empty()))
         {
             continue;
         }
         egui::CollapsingHeader::new(RichText::new(&first.name).strong())
             .id_salt(("compare_bodies", &first.name, i))
             .default_open(true)
-            .show(ui, |ui| section_body_compare::show(ui, group, &sides));
+            .show(ui, |ui| section_body_compare::show(ui, &group, &sides));
     }
 }

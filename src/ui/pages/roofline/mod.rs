@@ -6,6 +6,7 @@
 //! result sized by its duration.
 
 use crate::analysis::occupancy::inputs::compute_capability;
+use crate::analysis::roofline::labels::{LabelledRoof, RoofLabel, RoofLabels};
 use crate::analysis::roofline::{
     self, AchievedPoint, Bound, Ceiling, Chart, ChartKind, MemoryLevel, Precision, Roofline,
     RooflineContext, RooflineOptions,
@@ -470,6 +471,8 @@ struct Marker {
 struct PlotSpec<'s> {
     work_unit: &'static str,
     roofs: &'s [Roof],
+    /// The roofs' labels ([`labels_of`]).
+    labels: &'s RoofLabels,
     markers: &'s [Marker],
     /// Arrows from baselines to the selected result.
     arrows: &'s [BaselineArrow],

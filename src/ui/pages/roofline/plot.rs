@@ -37,7 +37,7 @@ pub(super) fn draw_plot(ui: &mut egui::Ui, spec: &PlotSpec<'_>, reset: bool) -> 
         for roof in spec.roofs {
             draw_roof(plot_ui, roof, background);
         }
-        roof_labels(plot_ui, spec.roofs, text_color, spec.work_unit);
+        roof_labels(plot_ui, spec.roofs, spec.labels, text_color, spec.work_unit);
         for m in spec.markers {
             if m.ring {
                 plot_ui.points(
@@ -288,78 +288,36 @@ pub(super) fn draw_roof(plot_ui: &mut egui_plot::PlotUi<'_>, roof: &Roof, backgr
     );
 }
 
-/// Whether two values are the same to display precision.
-pub(super) fn same(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-6 * a.abs().max(b.abs())
+/// The labels of `roofs` (roofs without log geometry have none).
+pub(super) fn labels_of(roofs: &[Roof]) -> RoofLabels {
+    roofline::labels::roof_labels(roofs.iter().enumerate().filter_map(|(index, roof)| {
+        let (ridge, _, _) = roof_geometry(&roof.ceiling)?;
+        Some(LabelledRoof {
+            index,
+            ridge,
+            peak_work: roof.ceiling.peak_work,
+            peak_traffic: roof.ceiling.peak_traffic,
+            peak_name: &roof.peak_name,
+            slope_name: &roof.slope_name,
+        })
+    }))
 }
 
 /// Each distinct peak labelled above its flat roof, right of every ridge; each distinct
 /// bandwidth labelled under its slope, left of its ridge; both with the names of what they
-/// bound (`FP32 66.93 TFLOP/s`, `DRAM 3.35 TB/s`).
+/// bound (`FP32 66.93 TFLOP/s`, `DRAM 3.35 TB/s`); `labels` come highest first.
 pub(super) fn roof_labels(
     plot_ui: &mut egui_plot::PlotUi<'_>,
     roofs: &[Roof],
+    labels: &RoofLabels,
     text_color: Color32,
     work_unit: &str,
 ) {
-    struct Group {
-        value: f64,
-        ridge: f64,
-        color: Color32,
-        names: Vec<String>,
-        count: usize,
-    }
-    fn add(
-        groups: &mut Vec<Group>,
-        value: f64,
-        ridge: f64,
-        color: Color32,
-        name: &str,
-        far: fn(f64, f64) -> f64,
-    ) {
-        match groups.iter_mut().find(|g| same(g.value, value)) {
-            Some(g) => {
-                g.ridge = far(g.ridge, ridge);
-                g.count += 1;
-                if !g.names.iter().any(|n| n == name) {
-                    g.names.push(name.to_string());
-                }
-            }
-            None => groups.push(Group {
-                value,
-                ridge,
-                color,
-                names: vec![name.to_string()],
-                count: 1,
-            }),
-        }
-    }
     let unit = format!("{work_unit}/s");
-    let mut peaks: Vec<Group> = Vec::new();
-    let mut slopes: Vec<Group> = Vec::new();
-    for roof in roofs {
-        let Some((ridge, _, _)) = roof_geometry(&roof.ceiling) else {
-            continue;
-        };
-        let c = &roof.ceiling;
-        add(
-            &mut peaks,
-            c.peak_work,
-            ridge,
-            roof.color,
-            &roof.peak_name,
-            f64::max,
-        );
-        add(
-            &mut slopes,
-            c.peak_traffic,
-            ridge,
-            roof.color,
-            &roof.slope_name,
-            f64::min,
-        );
-    }
-    let color = |g: &Group| if g.count > 1 { text_color } else { g.color };
+    let color = |g: &RoofLabel| match roofs.get(g.first) {
+        Some(roof) if g.count == 1 => roof.color,
+        _ => text_color,
+    };
     // Labels are placed in order of priority (the highest peaks, then the fastest slopes); one
     // that would overlap a placed label is hidden, and shown while the pointer is near it.
     let pointer = plot_ui
@@ -392,11 +350,14 @@ pub(super) fn roof_labels(
     };
     // Right of every ridge, so no slope crosses a peak's label; above its line, or below it
     // when the line above is too close for two labels.
-    let right = peaks.iter().map(|g| g.ridge).fold(f64::MIN, f64::max);
-    peaks.sort_by(|a, b| b.value.total_cmp(&a.value));
+    let right = labels
+        .peaks
+        .iter()
+        .map(|g| g.ridge)
+        .fold(f64::MIN, f64::max);
     let mut previous_line: Option<f32> = None;
     let mut previous_below = false;
-    for g in &peaks {
+    for g in &labels.peaks {
         let Some(y) = to_log(g.value) else { continue };
         let screen_y = plot_ui.screen_from_plot(PlotPoint::new(right, y)).y;
         let crowded = previous_line.is_some_and(|p| (screen_y - p).abs() < 2.0 * LABEL_SIZE);
@@ -418,8 +379,7 @@ pub(super) fn roof_labels(
         );
     }
     let left = plot_ui.plot_bounds().min()[0];
-    slopes.sort_by(|a, b| b.value.total_cmp(&a.value));
-    for g in &slopes {
+    for g in &labels.slopes {
         let Some(b) = to_log(g.value) else { continue };
         // Under the slope, starting half a decade left of the ridge (or at the left edge).
         let x = (g.ridge - 0.6).max(left + 0.05).min(g.ridge - 0.2);

@@ -100,9 +100,11 @@ pub(super) fn chart_plot(
         ui.label("Nothing on this chart can be drawn on log axes.");
         return false;
     };
+    let labels = labels_of(&roofs);
     let spec = PlotSpec {
         work_unit: chart.work_unit,
         roofs: &roofs,
+        labels: &labels,
         markers: &markers,
         arrows,
         shade: chart.points.first().map(|p| p.ceiling).or(Some(0)),

@@ -61,13 +61,13 @@ pub(super) fn wide_view(
         .filter_map(|w| w.duration_ns)
         .fold(0.0f64, f64::max);
     let many_reports = state.scope == Scope::AllReports;
-    let mut markers: Vec<Marker> = wide
+    // The selected result last, so it is drawn on top.
+    let (mut markers, selected): (Vec<Marker>, Vec<Marker>) = wide
         .points
         .iter()
         .filter_map(|w| wide_marker(w, cx.at, longest, many_reports))
-        .collect();
-    // The selected result last, so it is drawn on top.
-    markers.sort_by_key(|m| m.ring);
+        .partition(|m| !m.ring);
+    markers.extend(selected);
 
     let estimated = wide.points.iter().any(|w| w.point.estimated);
     if estimated {
@@ -92,9 +92,11 @@ pub(super) fn wide_view(
         ));
         return;
     };
+    let labels = labels_of(&roofs);
     let spec = PlotSpec {
         work_unit: "FLOP",
         roofs: &roofs,
+        labels: &labels,
         markers: &markers,
         arrows: &[],
         shade: (!roofs.is_empty()).then_some(0),
