@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Checks formatting and lints (warnings are errors), then runs the whole test suite, on a fresh
+# Checks the layering (scripts/check_layers.py: no import circles, no egui below ui, nothing
+# under src/ui that sorts or starts a thread, the map of src/ in docs/architecture.md up to
+# date), formatting and lints (warnings are errors), then runs the whole test suite, on a fresh
 # Debian machine with only the Rust toolchain (rustfmt and clippy included).
 # The UI snapshot tests render on the CPU through Mesa (EGL/llvmpipe); no GPU or display needed.
 set -euo pipefail
@@ -31,6 +33,7 @@ if ! compgen -G "$venv/lib/python3*/site-packages/nvidia/cu*/bin/nvdisasm" >/dev
 fi
 export SIGHTLINE_TEST_VENV="$venv"
 
+python3 scripts/check_layers.py
 cargo fmt --check
 cargo clippy --locked --all-targets -- -D warnings
 cargo test --locked "$@"
