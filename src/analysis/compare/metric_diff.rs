@@ -3,7 +3,7 @@
 
 use super::direction::{Direction, direction_of, direction_of_static, glob_match};
 use crate::model::units::to_base;
-use crate::model::{KernelResult, MetricView, Value, catalog, names};
+use crate::model::{KernelResult, MetricKey, MetricView, Unit, Value, catalog, names};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -96,9 +96,9 @@ pub enum Speed {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MetricDiff {
     /// The metric key (ncu name, or `Section/Label`).
-    pub key: String,
+    pub key: MetricKey,
     /// The base unit of both values.
-    pub unit: String,
+    pub unit: Unit,
     pub base: Value,
     pub current: Value,
     /// (current − base) / |base| × 100; `None` when the base is 0 and the current value is not
@@ -231,12 +231,18 @@ fn canonical_name(key: &str, metric: &MetricView<'_>) -> Option<&'static str> {
 
 /// [`canonical_metrics`] as a list in key order, without copying a key: each canonical key
 /// once, with the first metric in store order that has it.
-fn canonical_list(result: &KernelResult) -> Vec<(&'static str, MetricView<'_>)> {
+fn canonical_list(result: &KernelResult) -> Vec<(MetricKey, MetricView<'_>)> {
     let store = result.metrics();
-    let mut out: Vec<(&'static str, MetricView<'_>)> = Vec::with_capacity(store.len());
+    let mut out: Vec<(MetricKey, MetricView<'_>)> = Vec::with_capacity(store.len());
     let mut in_order = true;
     for (key, metric) in store.iter() {
-        let canonical = canonical_name(&key, &metric).unwrap_or(key.as_str());
+        let canonical = match canonical_name(&key, &metric) {
+            None => key,
+            Some(name) => match metric.name {
+                Some(n) if n.as_str() == name => n,
+                _ => MetricKey::from_static(name),
+            },
+        };
         if let Some(&(last, _)) = out.last() {
             in_order &= last < canonical;
         }
@@ -244,7 +250,7 @@ fn canonical_list(result: &KernelResult) -> Vec<(&'static str, MetricView<'_>)> 
     }
     if !in_order {
         // Stable, so the first of equal keys stays first, as `canonical_metrics` keeps it.
-        out.sort_by(|a, b| a.0.cmp(b.0));
+        out.sort_by(|a, b| a.0.cmp(&b.0));
         out.dedup_by(|later, first| later.0 == first.0);
     }
     out
@@ -293,12 +299,19 @@ pub fn diff_metric(
     threshold_pct: f64,
     speed: Speed,
 ) -> Option<MetricDiff> {
-    diff_metric_with(key, direction_of(key), base, current, threshold_pct, speed)
+    diff_metric_with(
+        MetricKey::new(key),
+        direction_of(key),
+        base,
+        current,
+        threshold_pct,
+        speed,
+    )
 }
 
 /// [`diff_metric`] with the metric's direction already known.
 fn diff_metric_with(
-    key: &str,
+    key: MetricKey,
     direction: Direction,
     base: &MetricView<'_>,
     current: &MetricView<'_>,
@@ -310,11 +323,11 @@ fn diff_metric_with(
     }
     let tolerance = precision_tolerance(base) + precision_tolerance(current);
     let make = |delta_pct, verdict, within_precision| MetricDiff {
-        key: key.to_string(),
+        key,
         unit: if base.unit.is_empty() {
-            current.unit.to_string()
+            current.unit
         } else {
-            base.unit.to_string()
+            base.unit
         },
         base: base.value,
         current: current.value,
@@ -376,8 +389,8 @@ fn diff_metric_with(
 pub fn diff_results(base: &KernelResult, current: &KernelResult, opts: &DiffOptions) -> ResultDiff {
     let base_metrics = canonical_list(base);
     let current_metrics = canonical_list(current);
-    fn find<'a>(list: &[(&'static str, MetricView<'a>)], key: &str) -> Option<MetricView<'a>> {
-        list.binary_search_by(|(k, _)| (*k).cmp(key))
+    fn find<'a>(list: &[(MetricKey, MetricView<'a>)], key: &str) -> Option<MetricView<'a>> {
+        list.binary_search_by(|(k, _)| k.as_str().cmp(key))
             .ok()
             .map(|i| list[i].1)
     }
@@ -405,24 +418,24 @@ pub fn diff_results(base: &KernelResult, current: &KernelResult, opts: &DiffOpti
         match order {
             std::cmp::Ordering::Less => {
                 if let Some((key, _)) = b.next()
-                    && opts.selects(key)
+                    && opts.selects(key.as_str())
                 {
                     only_in_base.push(key.to_string());
                 }
             }
             std::cmp::Ordering::Greater => {
                 if let Some((key, _)) = c.next()
-                    && opts.selects(key)
+                    && opts.selects(key.as_str())
                 {
                     only_in_current.push(key.to_string());
                 }
             }
             std::cmp::Ordering::Equal => {
                 if let (Some((key, bm)), Some((_, cm))) = (b.next(), c.next())
-                    && opts.selects(key)
+                    && opts.selects(key.as_str())
                     && let Some(d) = diff_metric_with(
-                        key,
-                        direction_of_static(key),
+                        *key,
+                        direction_of_static(key.as_str()),
                         bm,
                         cm,
                         opts.threshold_pct,
