@@ -10,34 +10,42 @@ use std::io::{self, Write};
 
 /// serde_json's pretty layout (two spaces per level) with every line, the first included,
 /// indented by `base` more: an element pretty-printed where it sits in a document.
-pub struct Indented<'a> {
-    base: &'a [u8],
+pub struct Indented {
+    /// `,`, a newline, the base and as many spaces as the deepest level so far needs: every
+    /// line break is one slice of it.
+    line: Vec<u8>,
+    base_len: usize,
     level: usize,
     has_value: bool,
 }
 
-impl<'a> Indented<'a> {
+impl Indented {
     /// The layout of a value whose lines start with `base`.
-    pub fn new(base: &'a str) -> Self {
+    pub fn new(base: &str) -> Self {
+        let mut line = Vec::with_capacity(2 + base.len() + 32);
+        line.extend_from_slice(b",\n");
+        line.extend_from_slice(base.as_bytes());
         Indented {
-            base: base.as_bytes(),
+            base_len: base.len(),
+            line,
             level: 0,
             has_value: false,
         }
     }
 
-    fn indent<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
-        out.write_all(self.base)?;
-        for _ in 0..self.level {
-            out.write_all(b"  ")?;
+    /// A line break (after a comma when `comma`) and the indentation of the current level.
+    fn new_line<W: Write + ?Sized>(&mut self, out: &mut W, comma: bool) -> io::Result<()> {
+        let end = 2 + self.base_len + 2 * self.level;
+        if self.line.len() < end {
+            self.line.resize(end, b' ');
         }
-        Ok(())
+        out.write_all(&self.line[usize::from(!comma)..end])
     }
 }
 
 /// The same calls and bytes as `serde_json::ser::PrettyFormatter`, the indentation of each
 /// new line starting with the base.
-impl Formatter for Indented<'_> {
+impl Formatter for Indented {
     fn begin_array<W: Write + ?Sized>(&mut self, out: &mut W) -> io::Result<()> {
         self.level += 1;
         self.has_value = false;
@@ -47,15 +55,13 @@ impl Formatter for Indented<'_> {
     fn end_array<W: Write + ?Sized>(&mut self, out: &mut W) -> io::Result<()> {
         self.level -= 1;
         if self.has_value {
-            out.write_all(b"\n")?;
-            self.indent(out)?;
+            self.new_line(out, false)?;
         }
         out.write_all(b"]")
     }
 
     fn begin_array_value<W: Write + ?Sized>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        out.write_all(if first { b"\n" } else { b",\n" })?;
-        self.indent(out)
+        self.new_line(out, !first)
     }
 
     fn end_array_value<W: Write + ?Sized>(&mut self, _out: &mut W) -> io::Result<()> {
@@ -72,15 +78,13 @@ impl Formatter for Indented<'_> {
     fn end_object<W: Write + ?Sized>(&mut self, out: &mut W) -> io::Result<()> {
         self.level -= 1;
         if self.has_value {
-            out.write_all(b"\n")?;
-            self.indent(out)?;
+            self.new_line(out, false)?;
         }
         out.write_all(b"}")
     }
 
     fn begin_object_key<W: Write + ?Sized>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        out.write_all(if first { b"\n" } else { b",\n" })?;
-        self.indent(out)
+        self.new_line(out, !first)
     }
 
     fn begin_object_value<W: Write + ?Sized>(&mut self, out: &mut W) -> io::Result<()> {
