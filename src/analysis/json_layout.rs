@@ -194,7 +194,11 @@ mod tests {
         ];
         for v in values {
             let direct = serde_json::to_string(&ValueJson(v)).unwrap();
-            assert_eq!(direct, serde_json::to_string(&as_value(v)).unwrap(), "{v:?}");
+            assert_eq!(
+                direct,
+                serde_json::to_string(&as_value(v)).unwrap(),
+                "{v:?}"
+            );
         }
     }
 }

@@ -51,11 +51,7 @@ impl ArrayWriter {
 
     /// Writes one element given as the text [`pretty_indented`] makes of it with
     /// [`ArrayWriter::item_indent`].
-    pub fn item_indented<W: Write + ?Sized>(
-        &mut self,
-        out: &mut W,
-        text: &[u8],
-    ) -> io::Result<()> {
+    pub fn item_indented<W: Write + ?Sized>(&mut self, out: &mut W, text: &[u8]) -> io::Result<()> {
         out.write_all(if self.count == 0 { b"[\n" } else { b",\n" })?;
         self.count += 1;
         out.write_all(text)

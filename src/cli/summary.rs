@@ -1,11 +1,11 @@
 //! `sightline summary`: one row per result of every file, as a table, JSON or CSV.
 
 use super::json_stream;
-use crate::analysis::json_layout::ValueJson;
 use super::loading::errors_json;
 use super::loading::load_all;
 use super::output::{finish, render_rows, report_json};
 use crate::analysis::headline::{device_summary, headline};
+use crate::analysis::json_layout::ValueJson;
 use crate::analysis::path_names::distinct_names;
 use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, RuleResult, Value};

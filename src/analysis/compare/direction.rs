@@ -207,7 +207,12 @@ mod tests {
 
     #[test]
     fn remembered_directions_are_the_table_s() {
-        for key in ["gpu__time_duration.sum", "lts__t_sector_hit_rate.pct", "x", ""] {
+        for key in [
+            "gpu__time_duration.sum",
+            "lts__t_sector_hit_rate.pct",
+            "x",
+            "",
+        ] {
             let key: &'static str = Box::leak(key.to_string().into_boxed_str());
             assert_eq!(direction_of_static(key), direction_of(key), "{key}");
             assert_eq!(direction_of_static(key), direction_of(key), "{key}");

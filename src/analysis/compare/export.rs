@@ -4,10 +4,10 @@
 
 use super::metric_diff::{MetricDiff, Verdict};
 use super::{MatchedDiff, ReportDiff, UnmatchedResult};
-use crate::model::format::stored_value_text;
-use crate::model::units::format_value;
-use crate::model::names;
 use crate::analysis::json_layout::{NumJson, ValueJson, pretty_indented};
+use crate::model::format::stored_value_text;
+use crate::model::names;
+use crate::model::units::format_value;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value as Json, json};
 use std::io::Write;
@@ -481,12 +481,11 @@ pub fn pair_csv(k: &MatchedDiff) -> std::io::Result<Vec<u8>> {
     let (base_id, current_id) = (k.base_id.to_string(), k.current_id.to_string());
     let (mut base, mut current, mut pct, mut delta) =
         (String::new(), String::new(), String::new(), String::new());
-    let metrics = k.diff.duration.iter().chain(
-        k.diff
-            .metrics
-            .iter()
-            .filter(|m| m.key != names::DURATION),
-    );
+    let metrics = k
+        .diff
+        .duration
+        .iter()
+        .chain(k.diff.metrics.iter().filter(|m| m.key != names::DURATION));
     for m in metrics {
         for (cell, v) in [(&mut base, m.base), (&mut current, m.current)] {
             cell.clear();

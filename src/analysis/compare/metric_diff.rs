@@ -407,7 +407,10 @@ pub fn diff_results(base: &KernelResult, current: &KernelResult, opts: &DiffOpti
     let mut metrics = Vec::with_capacity(base_metrics.len().min(current_metrics.len()));
     let mut only_in_base = Vec::new();
     let mut only_in_current = Vec::new();
-    let (mut b, mut c) = (base_metrics.iter().peekable(), current_metrics.iter().peekable());
+    let (mut b, mut c) = (
+        base_metrics.iter().peekable(),
+        current_metrics.iter().peekable(),
+    );
     loop {
         let order = match (b.peek(), c.peek()) {
             (None, None) => break,
