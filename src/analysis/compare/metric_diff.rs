@@ -250,7 +250,7 @@ fn canonical_list(result: &KernelResult) -> Vec<(MetricKey, MetricView<'_>)> {
     }
     if !in_order {
         // Stable, so the first of equal keys stays first, as `canonical_metrics` keeps it.
-        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out.sort_by_key(|e| e.0);
         out.dedup_by(|later, first| later.0 == first.0);
     }
     out
