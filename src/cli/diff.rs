@@ -182,7 +182,7 @@ pub fn run(args: &DiffArgs) -> i32 {
         &manual,
         keep,
         |pair| match format {
-            DiffFormat::Json => export::pair_json_item(pair).map(String::into_bytes),
+            DiffFormat::Json => export::pair_json_bytes(pair),
             DiffFormat::Csv => export::pair_csv(pair),
             _ => Ok(Vec::new()),
         },
@@ -447,7 +447,7 @@ pub fn render_text(
             rows.push(vec![
                 format!("{}→{}", c.kernel.base_id, c.kernel.current_id),
                 short_name(&c.kernel.name, 40),
-                m.key.clone(),
+                m.key.to_string(),
                 stored_value_text(&m.base, &m.unit),
                 stored_value_text(&m.current, &m.unit),
                 delta_text(Some(m)),

@@ -2,8 +2,11 @@
 //! document is laid out with a placeholder for each such array, and each placeholder is
 //! replaced by the elements as they come, each pretty-printed on its own and indented to its
 //! place. The bytes are those of pretty-printing the whole document at once (serde_json's
-//! layout: two spaces per level, `[]` for an empty array).
+//! layout: two spaces per level, `[]` for an empty array). Elements are serialized straight
+//! into their place ([`crate::analysis::json_layout::Indented`]), with no value tree or second pass over their text needed.
 
+pub use crate::analysis::json_layout::pretty_indented;
+use serde::Serialize;
 use serde_json::Value as Json;
 use std::io::{self, Write};
 
@@ -39,6 +42,19 @@ impl ArrayWriter {
     /// How many elements were written.
     pub fn count(&self) -> usize {
         self.count
+    }
+
+    /// The indentation of each element's lines, for [`pretty_indented`].
+    pub fn item_indent(&self) -> &str {
+        &self.item_indent
+    }
+
+    /// Writes one element given as the text [`pretty_indented`] makes of it with
+    /// [`ArrayWriter::item_indent`].
+    pub fn item_indented<W: Write + ?Sized>(&mut self, out: &mut W, text: &[u8]) -> io::Result<()> {
+        out.write_all(if self.count == 0 { b"[\n" } else { b",\n" })?;
+        self.count += 1;
+        out.write_all(text)
     }
 
     /// Writes one element given as its pretty-printed text (as `serde_json::to_string_pretty`
@@ -116,21 +132,36 @@ fn placeholder_in(line: &str) -> Option<(&str, usize, &str)> {
 /// Writes `doc` (whose placeholder `i` stands for report `i`'s results) with the results of
 /// each report made by `result(i, report, k)` on every core, a window at a time (bodies released
 /// after each window), and written in order; `item_extra` as in [`write_document`].
-pub fn write_report_results<W: Write + ?Sized>(
+pub fn write_report_results<W: Write + ?Sized, T: Serialize>(
     out: &mut W,
     doc: &Json,
     item_extra: &str,
     reports: &mut [crate::model::Report],
-    result: impl Fn(usize, &crate::model::Report, usize) -> Json + Sync,
+    result: impl Fn(usize, &crate::model::Report, usize) -> T + Sync,
+) -> io::Result<()> {
+    write_report_texts(out, doc, item_extra, reports, |i, rep, k, indent| {
+        pretty_indented(&result(i, rep, k), indent)
+    })
+}
+
+/// [`write_report_results`] with each result's text made by `text(i, report, k, indent)` (as
+/// [`pretty_indented`] makes it), for results serialized from what they borrow of the report.
+pub fn write_report_texts<W: Write + ?Sized>(
+    out: &mut W,
+    doc: &Json,
+    item_extra: &str,
+    reports: &mut [crate::model::Report],
+    text: impl Fn(usize, &crate::model::Report, usize, &str) -> io::Result<Vec<u8>> + Sync,
 ) -> io::Result<()> {
     write_document(out, doc, item_extra, |out, i, array| {
         let Some(rep) = reports.get_mut(i) else {
             return Ok(());
         };
+        let indent = array.item_indent().to_string();
         crate::analysis::parallel::map_results(
             rep,
-            |rep, k| pretty(&result(i, rep, k)),
-            |_, text| array.item_text(out, &text?),
+            |rep, k| text(i, rep, k, &indent),
+            |_, text| array.item_indented(out, &text?),
         )
     })
 }
@@ -162,6 +193,16 @@ mod tests {
             write_document(&mut out, &doc, "  ", |out, n, array| {
                 for item in items([a, b][n]) {
                     array.item(out, &item)?;
+                }
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), expected);
+            let mut out = Vec::new();
+            write_document(&mut out, &doc, "  ", |out, n, array| {
+                for item in items([a, b][n]) {
+                    let text = pretty_indented(&item, array.item_indent())?;
+                    array.item_indented(out, &text)?;
                 }
                 Ok(())
             })

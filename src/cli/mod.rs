@@ -8,6 +8,7 @@ pub mod occupancy;
 pub mod output;
 pub mod roofline;
 pub mod sections;
+mod sections_json;
 pub mod source;
 pub mod summary;
 pub mod summary_csv;

@@ -77,7 +77,16 @@ pub fn write_json(
         .map(|(i, rep)| report_head_json(rep, json_stream::placeholder(i)))
         .collect();
     let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
-    json_stream::write_report_results(out, &doc, "  ", reports, |_, rep, k| result_json(rep, k))
+    json_stream::write_report_texts(out, &doc, "  ", reports, |_, rep, k, indent| {
+        let r = &rep.results[k];
+        let sections = bodies_of(rep, k);
+        let result = super::sections_json::ResultSections {
+            id: r.id,
+            name: &r.name.demangled,
+            sections: &sections,
+        };
+        json_stream::pretty_indented(&result, indent)
+    })
 }
 
 /// Writes the text form of one report result by result (a window at a time on every core).

@@ -5,11 +5,13 @@ use super::loading::errors_json;
 use super::loading::load_all;
 use super::output::{finish, render_rows, report_json};
 use crate::analysis::headline::{device_summary, headline};
+use crate::analysis::json_layout::ValueJson;
 use crate::analysis::path_names::distinct_names;
 use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, RuleResult, Value};
 use crate::parse::LoadError;
-use serde_json::{Map, Value as Json, json};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Value as Json, json};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -141,23 +143,75 @@ pub(crate) fn row_json(r: &KernelResult) -> Json {
     row
 }
 
-fn result_json(r: &KernelResult) -> Json {
-    let rules: Vec<Json> = r.all_rules().map(rule_json).collect();
-    let mut metrics = Map::new();
-    for (key, m) in r.metrics() {
-        metrics.insert(
-            key.to_string(),
-            json!({"value": value_json(&m.value), "unit": m.unit}),
-        );
+/// A result as `summary --json` lists it: the row's fields in the row's order, then every rule
+/// and metric in place of the top rule. Serialized straight into the output: the fields are
+/// written in the order of their names, as pretty-printing a `serde_json` object writes them.
+struct ResultJson<'a>(&'a KernelResult);
+
+/// One field of a [`ResultJson`].
+enum ResultField<'a> {
+    Row(&'a Json),
+    Rules,
+    Metrics,
+}
+
+impl Serialize for ResultJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let r = self.0;
+        let row = row_json(r);
+        let mut fields: Vec<(&str, ResultField<'_>)> = vec![
+            ("rules", ResultField::Rules),
+            ("metrics", ResultField::Metrics),
+        ];
+        if let Some(row) = row.as_object() {
+            fields.extend(
+                row.iter()
+                    .filter(|(k, _)| k.as_str() != "top_rule")
+                    .map(|(k, v)| (k.as_str(), ResultField::Row(v))),
+            );
+        }
+        fields.sort_by(|a, b| a.0.cmp(b.0));
+        fields.dedup_by(|later, first| later.0 == first.0);
+        let mut map = s.serialize_map(Some(fields.len()))?;
+        for (key, field) in &fields {
+            match field {
+                ResultField::Row(v) => map.serialize_entry(key, v)?,
+                ResultField::Rules => {
+                    let rules: Vec<Json> = r.all_rules().map(rule_json).collect();
+                    map.serialize_entry(key, &rules)?;
+                }
+                ResultField::Metrics => map.serialize_entry(key, &MetricsJson(r))?,
+            }
+        }
+        map.end()
     }
-    // The row's fields in the row's order, then every rule and metric in place of the top rule.
-    let mut out = row_json(r);
-    if let Some(fields) = out.as_object_mut() {
-        fields.remove("top_rule");
-        fields.insert("rules".into(), Json::Array(rules));
-        fields.insert("metrics".into(), Json::Object(metrics));
+}
+
+/// Every metric of a result by key: `{"unit": .., "value": ..}`.
+struct MetricsJson<'a>(&'a KernelResult);
+
+impl Serialize for MetricsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let store = self.0.metrics();
+        // The store is sorted by key text and holds each key once, as a map of them would.
+        let mut map = s.serialize_map(Some(store.len()))?;
+        for (key, m) in store.iter() {
+            map.serialize_entry(key.as_str(), &MetricJson(m.unit.as_str(), m.value))?;
+        }
+        map.end()
     }
-    out
+}
+
+/// One metric: its unit and value.
+struct MetricJson(&'static str, Value);
+
+impl Serialize for MetricJson {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("unit", self.0)?;
+        map.serialize_entry("value", &ValueJson(self.1))?;
+        map.end()
+    }
 }
 
 /// The JSON document of `summary --json`.
@@ -199,8 +253,8 @@ pub fn write_json(
         })
         .collect();
     let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
-    json_stream::write_report_results(out, &doc, "    ", reports, |_, rep, k| {
-        result_json(&rep.results[k])
+    json_stream::write_report_texts(out, &doc, "    ", reports, |_, rep, k, indent| {
+        json_stream::pretty_indented(&ResultJson(&rep.results[k]), indent)
     })
 }
 

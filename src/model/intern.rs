@@ -189,6 +189,12 @@ macro_rules! interned {
             pub fn as_str(&self) -> &'static str {
                 self.0.as_str()
             }
+
+            /// The number standing for the text for the whole process (texts are numbered
+            /// from 0 as they are first seen), to index tables of what is known per text.
+            pub fn id(&self) -> usize {
+                (self.0).0 as usize
+            }
         }
 
         impl Default for $name {

@@ -150,7 +150,7 @@ fn naive_against_tiled_from_the_oracle() {
         .intersection(&valued_keys(FULL_TRUTH, 4))
         .cloned()
         .collect();
-    let compared: BTreeSet<String> = d.metrics.iter().map(|m| m.key.clone()).collect();
+    let compared: BTreeSet<String> = d.metrics.iter().map(|m| m.key.to_string()).collect();
     assert_eq!(compared, shared);
     // The launch configuration changed, but it has no direction.
     let block = d.get(names::BLOCK_SIZE).unwrap();
@@ -196,7 +196,7 @@ fn basic_against_full_from_the_oracle() {
             .intersection(&valued_keys(FULL_TRUTH, i))
             .cloned()
             .collect();
-        let compared: BTreeSet<String> = m.diff.metrics.iter().map(|d| d.key.clone()).collect();
+        let compared: BTreeSet<String> = m.diff.metrics.iter().map(|d| d.key.to_string()).collect();
         assert_eq!(compared, shared, "kernel {i}");
         let only_full: Vec<String> = all_keys(FULL_TRUTH, i)
             .difference(&all_keys(BASIC_TRUTH, i))

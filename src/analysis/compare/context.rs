@@ -283,10 +283,13 @@ fn add_sections_from_metrics(r: &KernelResult, out: &mut BTreeSet<String>) {
         if name.starts_with("launch__") || name.starts_with("device__") {
             continue;
         }
-        if let Some((section, _)) = catalog::label_for(name) {
-            out.insert(section.to_string());
-        } else if !key.contains("__")
-            && let Some((section, _)) = key.split_once('/')
+        let section = match catalog::label_for(name) {
+            Some((section, _)) => Some(section),
+            None if !key.contains("__") => key.split_once('/').map(|(section, _)| section),
+            None => None,
+        };
+        if let Some(section) = section
+            && !out.contains(section)
         {
             out.insert(section.to_string());
         }

@@ -102,6 +102,59 @@ pub fn direction_of(key: &str) -> Direction {
     rule_for(key).direction
 }
 
+/// [`direction_of`] a key that lives for the whole process (an interned metric name or a
+/// catalog name), remembered per thread by the text's address: a comparison asks for the same
+/// few thousand keys once per pair, and matching them against the table's globs each time
+/// took most of its time.
+pub fn direction_of_static(key: &'static str) -> Direction {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static KNOWN: RefCell<HashMap<(usize, usize), Direction, AddressHash>> =
+            RefCell::new(HashMap::default());
+    }
+    let at = (key.as_ptr() as usize, key.len());
+    KNOWN.with(|known| {
+        if let Some(&d) = known.borrow().get(&at) {
+            return d;
+        }
+        let d = direction_of(key);
+        known.borrow_mut().insert(at, d);
+        d
+    })
+}
+
+/// Hashes the address and length of a text (two words) by one multiplication each: the keys
+/// of [`direction_of_static`] are already spread, and SipHash would cost more than the lookup.
+#[derive(Default, Clone, Copy)]
+struct AddressHash;
+
+impl std::hash::BuildHasher for AddressHash {
+    type Hasher = AddressHasher;
+    fn build_hasher(&self) -> AddressHasher {
+        AddressHasher(0)
+    }
+}
+
+struct AddressHasher(u64);
+
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
 /// Matches `text` against a glob where `*` stands for any run of characters.
 pub fn glob_match(pattern: &str, text: &str) -> bool {
     let mut parts = pattern.split('*');
@@ -150,6 +203,20 @@ mod tests {
             .count();
         assert_eq!(rules().len(), lines, "every row has a known direction");
         assert!(rules().iter().all(|r| !r.reason.is_empty()));
+    }
+
+    #[test]
+    fn remembered_directions_are_the_table_s() {
+        for key in [
+            "gpu__time_duration.sum",
+            "lts__t_sector_hit_rate.pct",
+            "x",
+            "",
+        ] {
+            let key: &'static str = Box::leak(key.to_string().into_boxed_str());
+            assert_eq!(direction_of_static(key), direction_of(key), "{key}");
+            assert_eq!(direction_of_static(key), direction_of(key), "{key}");
+        }
     }
 
     #[test]

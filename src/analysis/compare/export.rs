@@ -2,11 +2,13 @@
 //! kernel and metric) and Markdown (for pull-request comments), plus the selection of
 //! headline metrics and biggest changes that the text forms show.
 
-use super::metric_diff::{MetricDiff, Verdict, metric_label};
+use super::metric_diff::{MetricDiff, Verdict};
 use super::{MatchedDiff, ReportDiff, UnmatchedResult};
+use crate::analysis::json_layout::{NumJson, ValueJson, pretty_indented};
 use crate::model::format::stored_value_text;
+use crate::model::names;
 use crate::model::units::format_value;
-use crate::model::{Value, names};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value as Json, json};
 use std::io::Write;
 
@@ -275,28 +277,83 @@ fn num_json(v: Option<f64>) -> Json {
         .map_or(Json::Null, Json::Number)
 }
 
-fn value_json(v: &Value) -> Json {
-    match v {
-        Value::U64(x) => json!(x),
-        Value::I64(x) => json!(x),
-        Value::U32(x) => json!(x),
-        Value::Double(x) => num_json(Some(*x)),
-        Value::Float(x) => num_json(Some(f64::from(*x))),
-        Value::Str(s) => json!(s),
-        Value::Missing => Json::Null,
+/// One metric of a pair as the JSON document lists it, serialized without making a
+/// `serde_json::Value`: the fields in the order of their names, as a `Value` object prints them.
+struct MetricJson<'a>(&'a MetricDiff);
+
+impl Serialize for MetricJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let m = self.0;
+        let mut map = s.serialize_map(Some(7))?;
+        map.serialize_entry("base", &ValueJson(m.base))?;
+        map.serialize_entry("current", &ValueJson(m.current))?;
+        map.serialize_entry("delta_pct", &NumJson(m.delta_pct))?;
+        map.serialize_entry("direction", m.direction.name())?;
+        map.serialize_entry("key", m.key.as_str())?;
+        map.serialize_entry("unit", m.unit.as_str())?;
+        map.serialize_entry("verdict", m.verdict.name())?;
+        map.end()
     }
 }
 
-fn metric_json(m: &MetricDiff) -> Json {
-    json!({
-        "key": m.key,
-        "unit": m.unit,
-        "direction": m.direction.name(),
-        "base": value_json(&m.base),
-        "current": value_json(&m.current),
-        "delta_pct": num_json(m.delta_pct),
-        "verdict": m.verdict.name(),
-    })
+/// Every metric of a pair.
+struct MetricsJson<'a>(&'a [MetricDiff]);
+
+impl Serialize for MetricsJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(MetricJson))
+    }
+}
+
+/// The duration of a pair: both sides, the change and its verdict.
+struct DurationJson<'a>(&'a MatchedDiff);
+
+impl Serialize for DurationJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let k = self.0;
+        let mut map = s.serialize_map(Some(4))?;
+        match &k.diff.duration {
+            Some(d) => {
+                map.serialize_entry("base", &NumJson(d.base_f64()))?;
+                map.serialize_entry("current", &NumJson(d.current_f64()))?;
+                map.serialize_entry("delta_pct", &NumJson(d.delta_pct))?;
+                map.serialize_entry("verdict", d.verdict.name())?;
+            }
+            None => {
+                map.serialize_entry("base", &NumJson(k.base_duration_ns))?;
+                map.serialize_entry("current", &NumJson(k.current_duration_ns))?;
+                map.serialize_entry("delta_pct", &NumJson(None))?;
+                map.serialize_entry("verdict", &NumJson(None))?;
+            }
+        }
+        map.end()
+    }
+}
+
+/// One matched pair as the document's "matched" list holds it, serialized without making a
+/// `serde_json::Value` of its metrics: the fields in the order of their names.
+struct MatchedJson<'a>(&'a MatchedDiff);
+
+impl Serialize for MatchedJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let k = self.0;
+        // The explanations as a `Value`, whose objects print their fields by name.
+        let why = serde_json::to_value(&k.why).map_err(serde::ser::Error::custom)?;
+        let mut map = s.serialize_map(Some(12))?;
+        map.serialize_entry("base_id", &k.base_id)?;
+        map.serialize_entry("changes", &k.changes)?;
+        map.serialize_entry("current_id", &k.current_id)?;
+        map.serialize_entry("duration_ns", &DurationJson(k))?;
+        map.serialize_entry("match", k.kind.name())?;
+        map.serialize_entry("metrics", &MetricsJson(&k.diff.metrics))?;
+        map.serialize_entry("metrics_only_in_base", &k.diff.only_in_base)?;
+        map.serialize_entry("metrics_only_in_current", &k.diff.only_in_current)?;
+        map.serialize_entry("name", &k.name)?;
+        map.serialize_entry("shape_differs", &k.shape_differs)?;
+        map.serialize_entry("time_delta_ns", &NumJson(k.time_delta_ns()))?;
+        map.serialize_entry("why", &why)?;
+        map.end()
+    }
 }
 
 fn unmatched_json(u: &UnmatchedResult) -> Json {
@@ -305,34 +362,7 @@ fn unmatched_json(u: &UnmatchedResult) -> Json {
 
 /// The JSON of one matched pair, as the document's "matched" list holds it.
 pub fn matched_json(k: &MatchedDiff) -> Json {
-    let duration = match &k.diff.duration {
-        Some(d) => json!({
-            "base": num_json(d.base_f64()),
-            "current": num_json(d.current_f64()),
-            "delta_pct": num_json(d.delta_pct),
-            "verdict": d.verdict.name(),
-        }),
-        None => json!({
-            "base": num_json(k.base_duration_ns),
-            "current": num_json(k.current_duration_ns),
-            "delta_pct": Json::Null,
-            "verdict": Json::Null,
-        }),
-    };
-    json!({
-        "base_id": k.base_id,
-        "current_id": k.current_id,
-        "name": k.name,
-        "match": k.kind.name(),
-        "shape_differs": k.shape_differs,
-        "changes": k.changes,
-        "duration_ns": duration,
-        "time_delta_ns": num_json(k.time_delta_ns()),
-        "metrics": k.diff.metrics.iter().map(metric_json).collect::<Vec<_>>(),
-        "why": k.why,
-        "metrics_only_in_base": k.diff.only_in_base,
-        "metrics_only_in_current": k.diff.only_in_current,
-    })
+    serde_json::to_value(MatchedJson(k)).unwrap_or(Json::Null)
 }
 
 /// The JSON document of a comparison.
@@ -391,32 +421,6 @@ fn opt_text(v: Option<f64>) -> String {
     v.map_or_else(String::new, |v| format!("{v}"))
 }
 
-fn pct_cell(v: Option<f64>) -> String {
-    v.map_or_else(String::new, |v| format!("{v:.4}"))
-}
-
-fn metric_row(status: &str, k: &MatchedDiff, m: &MetricDiff) -> Vec<String> {
-    vec![
-        status.into(),
-        k.base_id.to_string(),
-        k.current_id.to_string(),
-        k.name.clone(),
-        m.key.clone(),
-        metric_label(&m.key),
-        m.unit.clone(),
-        m.direction.name().into(),
-        m.base.to_string(),
-        m.current.to_string(),
-        pct_cell(m.delta_pct),
-        m.verdict.name().into(),
-        if m.key == names::DURATION {
-            opt_text(m.delta())
-        } else {
-            String::new()
-        },
-    ]
-}
-
 /// The comparison as CSV: one row per matched kernel and metric (the duration first), then one
 /// row per result only one side has.
 pub fn to_csv(diff: &ReportDiff) -> String {
@@ -469,21 +473,63 @@ fn csv_rows(rows: impl IntoIterator<Item = Vec<String>>) -> std::io::Result<Vec<
         .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
-/// The rows of [`to_csv`] of one matched pair: the duration, then every other metric.
+/// The rows of [`to_csv`] of one matched pair: the duration, then every other metric. The
+/// same cells as one `String` each would give, written from reused buffers instead of a `String` per cell.
 pub fn pair_csv(k: &MatchedDiff) -> std::io::Result<Vec<u8>> {
-    csv_rows(
-        k.diff
-            .duration
-            .iter()
-            .map(|d| metric_row("matched", k, d))
-            .chain(
-                k.diff
-                    .metrics
-                    .iter()
-                    .filter(|m| m.key != names::DURATION)
-                    .map(|m| metric_row("matched", k, m)),
-            ),
-    )
+    use std::fmt::Write as _;
+    let mut w = csv::Writer::from_writer(Vec::with_capacity(256 * (k.diff.metrics.len() + 1)));
+    let (base_id, current_id) = (k.base_id.to_string(), k.current_id.to_string());
+    let (mut base, mut current, mut pct, mut delta) =
+        (String::new(), String::new(), String::new(), String::new());
+    let metrics = k
+        .diff
+        .duration
+        .iter()
+        .chain(k.diff.metrics.iter().filter(|m| m.key != names::DURATION));
+    for m in metrics {
+        for (cell, v) in [(&mut base, m.base), (&mut current, m.current)] {
+            cell.clear();
+            let _ = write!(cell, "{v}");
+        }
+        pct.clear();
+        if let Some(v) = m.delta_pct {
+            let _ = write!(pct, "{v:.4}");
+        }
+        delta.clear();
+        if m.key == names::DURATION
+            && let Some(v) = m.delta()
+        {
+            let _ = write!(delta, "{v}");
+        }
+        w.write_record([
+            "matched",
+            &base_id,
+            &current_id,
+            &k.name,
+            m.key.as_str(),
+            key_label(m.key.as_str()),
+            m.unit.as_str(),
+            m.direction.name(),
+            &base,
+            &current,
+            &pct,
+            m.verdict.name(),
+            &delta,
+        ])?;
+    }
+    w.into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+/// [`super::metric_diff::metric_label`] of a key that lives for the whole process, without copying it.
+fn key_label(key: &'static str) -> &'static str {
+    if let Some((_, label)) = crate::model::catalog::label_for(key) {
+        return label;
+    }
+    match key.split_once('/') {
+        Some((_, label)) if !key.contains("__") => label,
+        _ => key,
+    }
 }
 
 /// The rows of [`to_csv`] after the matched pairs: the results only one side has.
@@ -545,16 +591,12 @@ pub fn json_around_pairs(mut doc: Json) -> std::io::Result<(String, Option<Strin
 /// One item of the "matched" list as [`write_json_with_pairs`] writes it: the pair
 /// pretty-printed, each line indented four spaces (the list's items sit two levels deep).
 pub fn pair_json_item(k: &MatchedDiff) -> std::io::Result<String> {
-    let item = serde_json::to_string_pretty(&matched_json(k))?;
-    let mut out = String::with_capacity(item.len() + item.len() / 8);
-    for (i, line) in item.lines().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        out.push_str("    ");
-        out.push_str(line);
-    }
-    Ok(out)
+    String::from_utf8(pair_json_bytes(k)?).map_err(std::io::Error::other)
+}
+
+/// [`pair_json_item`] as bytes.
+pub fn pair_json_bytes(k: &MatchedDiff) -> std::io::Result<Vec<u8>> {
+    pretty_indented(&MatchedJson(k), "    ")
 }
 
 /// What comes between the items of the "matched" list: before the first, between two, and

@@ -7,7 +7,7 @@
 use super::MatchedDiff;
 use super::export::HEADLINE_METRICS;
 use super::metric_diff::{MetricDiff, Verdict};
-use crate::model::names;
+use crate::model::{MetricKey, names};
 
 /// Which metric differences of each matched pair a comparison keeps.
 #[derive(Clone, Copy)]
@@ -40,6 +40,17 @@ pub struct Kept<'a> {
     top: Vec<Candidate>,
     /// For each pair, the positions in its full metric list of the metrics it keeps.
     positions: Vec<Vec<usize>>,
+    /// Whether each metric key (by [`MetricKey::id`]) is kept for every pair: unknown yet,
+    /// no or yes. The same few thousand keys come in every pair.
+    kept_keys: Vec<KeyKept>,
+}
+
+/// Whether a metric key is kept for every pair, once known.
+#[derive(Clone, Copy, PartialEq)]
+enum KeyKept {
+    Unknown,
+    No,
+    Yes,
 }
 
 /// Whether a metric is among those the comparison tables show for every pair.
@@ -55,6 +66,24 @@ impl<'a> Kept<'a> {
             keep: if restricted { Keep::All } else { keep },
             top: Vec::new(),
             positions: Vec::new(),
+            kept_keys: Vec::new(),
+        }
+    }
+
+    /// Whether `key` is kept for every pair: a headline metric, or one `also` selects.
+    fn keeps_key(&mut self, key: MetricKey, also: &dyn Fn(&str) -> bool) -> bool {
+        let id = key.id();
+        if id >= self.kept_keys.len() {
+            self.kept_keys.resize(id + 1, KeyKept::Unknown);
+        }
+        match self.kept_keys[id] {
+            KeyKept::Yes => true,
+            KeyKept::No => false,
+            KeyKept::Unknown => {
+                let keep = is_headline(&key) || also(&key);
+                self.kept_keys[id] = if keep { KeyKept::Yes } else { KeyKept::No };
+                keep
+            }
         }
     }
 
@@ -66,7 +95,7 @@ impl<'a> Kept<'a> {
         let mut positions = Vec::new();
         let metrics = std::mem::take(&mut m.diff.metrics);
         for (position, metric) in metrics.into_iter().enumerate() {
-            let keep = is_headline(&metric.key) || also(&metric.key);
+            let keep = self.keeps_key(metric.key, also);
             let candidate = !is_headline(&metric.key)
                 && matches!(metric.verdict, Verdict::Better | Verdict::Worse);
             if candidate && max_changes > 0 {

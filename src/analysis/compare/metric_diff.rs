@@ -1,9 +1,9 @@
 //! Diffs two results metric by metric: Δ% in base units, a noise threshold, the printed
 //! precision of text forms, and a verdict from the direction table.
 
-use super::direction::{Direction, direction_of, glob_match};
+use super::direction::{Direction, direction_of, direction_of_static, glob_match};
 use crate::model::units::to_base;
-use crate::model::{KernelResult, MetricView, Value, catalog, names};
+use crate::model::{KernelResult, MetricKey, MetricView, Unit, Value, catalog, names};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -96,9 +96,9 @@ pub enum Speed {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MetricDiff {
     /// The metric key (ncu name, or `Section/Label`).
-    pub key: String,
+    pub key: MetricKey,
     /// The base unit of both values.
-    pub unit: String,
+    pub unit: Unit,
     pub base: Value,
     pub current: Value,
     /// (current − base) / |base| × 100; `None` when the base is 0 and the current value is not
@@ -205,23 +205,55 @@ pub fn metric_number(result: &KernelResult, key: &str) -> Option<f64> {
     result
         .metrics()
         .iter()
-        .find(|(k, m)| canonical_key(k, m) == key)
+        .find(|(k, m)| canonical_name(k, m).unwrap_or(k) == key)
         .and_then(|(_, m)| m.as_f64())
 }
 
 fn canonical_key(key: &str, metric: &MetricView<'_>) -> String {
-    if let Some(name) = metric.name.as_deref()
+    canonical_name(key, metric).unwrap_or(key).to_string()
+}
+
+/// The canonical key of a metric when it is not its store key: its ncu name, or the name the
+/// label catalog gives its `Section/Label` key.
+fn canonical_name(key: &str, metric: &MetricView<'_>) -> Option<&'static str> {
+    if let Some(name) = metric.name
         && !name.is_empty()
     {
-        return name.to_string();
+        return Some(name.as_str());
     }
     if !key.contains("__")
         && let Some((section, label)) = key.split_once('/')
-        && let Some(name) = catalog::metric_for(section, label)
     {
-        return name.to_string();
+        return catalog::metric_for(section, label);
     }
-    key.to_string()
+    None
+}
+
+/// [`canonical_metrics`] as a list in key order, without copying a key: each canonical key
+/// once, with the first metric in store order that has it.
+fn canonical_list(result: &KernelResult) -> Vec<(MetricKey, MetricView<'_>)> {
+    let store = result.metrics();
+    let mut out: Vec<(MetricKey, MetricView<'_>)> = Vec::with_capacity(store.len());
+    let mut in_order = true;
+    for (key, metric) in store.iter() {
+        let canonical = match canonical_name(&key, &metric) {
+            None => key,
+            Some(name) => match metric.name {
+                Some(n) if n.as_str() == name => n,
+                _ => MetricKey::from_static(name),
+            },
+        };
+        if let Some(&(last, _)) = out.last() {
+            in_order &= last < canonical;
+        }
+        out.push((canonical, metric));
+    }
+    if !in_order {
+        // Stable, so the first of equal keys stays first, as `canonical_metrics` keeps it.
+        out.sort_by_key(|e| e.0);
+        out.dedup_by(|later, first| later.0 == first.0);
+    }
+    out
 }
 
 /// A short label for a metric: the label ncu shows for it, else the key.
@@ -267,17 +299,35 @@ pub fn diff_metric(
     threshold_pct: f64,
     speed: Speed,
 ) -> Option<MetricDiff> {
+    diff_metric_with(
+        MetricKey::new(key),
+        direction_of(key),
+        base,
+        current,
+        threshold_pct,
+        speed,
+    )
+}
+
+/// [`diff_metric`] with the metric's direction already known.
+fn diff_metric_with(
+    key: MetricKey,
+    direction: Direction,
+    base: &MetricView<'_>,
+    current: &MetricView<'_>,
+    threshold_pct: f64,
+    speed: Speed,
+) -> Option<MetricDiff> {
     if matches!(base.value, Value::Missing) || matches!(current.value, Value::Missing) {
         return None;
     }
-    let direction = direction_of(key);
     let tolerance = precision_tolerance(base) + precision_tolerance(current);
     let make = |delta_pct, verdict, within_precision| MetricDiff {
-        key: key.to_string(),
+        key,
         unit: if base.unit.is_empty() {
-            current.unit.to_string()
+            current.unit
         } else {
-            base.unit.to_string()
+            base.unit
         },
         base: base.value,
         current: current.value,
@@ -334,40 +384,72 @@ pub fn diff_metric(
 }
 
 /// Compares two results: the duration first (it decides the verdict of throughput-like
-/// metrics), then every selected metric both have.
+/// metrics), then every selected metric both have. Both results' metrics are walked in step,
+/// in canonical key order.
 pub fn diff_results(base: &KernelResult, current: &KernelResult, opts: &DiffOptions) -> ResultDiff {
-    let base_metrics = canonical_metrics(base);
-    let current_metrics = canonical_metrics(current);
+    let base_metrics = canonical_list(base);
+    let current_metrics = canonical_list(current);
+    fn find<'a>(list: &[(MetricKey, MetricView<'a>)], key: &str) -> Option<MetricView<'a>> {
+        list.binary_search_by(|(k, _)| k.as_str().cmp(key))
+            .ok()
+            .map(|i| list[i].1)
+    }
     let duration = match (
-        base_metrics.get(names::DURATION),
-        current_metrics.get(names::DURATION),
+        find(&base_metrics, names::DURATION),
+        find(&current_metrics, names::DURATION),
     ) {
         (Some(b), Some(c)) => {
-            diff_metric(names::DURATION, b, c, opts.threshold_pct, Speed::Unknown)
+            diff_metric(names::DURATION, &b, &c, opts.threshold_pct, Speed::Unknown)
         }
         _ => None,
     };
     let speed = speed_of(duration.as_ref());
-    let mut metrics = Vec::new();
+    let mut metrics = Vec::with_capacity(base_metrics.len().min(current_metrics.len()));
     let mut only_in_base = Vec::new();
-    for (key, b) in &base_metrics {
-        if !opts.selects(key) {
-            continue;
-        }
-        match current_metrics.get(key) {
-            Some(c) => {
-                if let Some(d) = diff_metric(key, b, c, opts.threshold_pct, speed) {
+    let mut only_in_current = Vec::new();
+    let (mut b, mut c) = (
+        base_metrics.iter().peekable(),
+        current_metrics.iter().peekable(),
+    );
+    loop {
+        let order = match (b.peek(), c.peek()) {
+            (None, None) => break,
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (Some((bk, _)), Some((ck, _))) => bk.cmp(ck),
+        };
+        match order {
+            std::cmp::Ordering::Less => {
+                if let Some((key, _)) = b.next()
+                    && opts.selects(key.as_str())
+                {
+                    only_in_base.push(key.to_string());
+                }
+            }
+            std::cmp::Ordering::Greater => {
+                if let Some((key, _)) = c.next()
+                    && opts.selects(key.as_str())
+                {
+                    only_in_current.push(key.to_string());
+                }
+            }
+            std::cmp::Ordering::Equal => {
+                if let (Some((key, bm)), Some((_, cm))) = (b.next(), c.next())
+                    && opts.selects(key.as_str())
+                    && let Some(d) = diff_metric_with(
+                        *key,
+                        direction_of_static(key.as_str()),
+                        bm,
+                        cm,
+                        opts.threshold_pct,
+                        speed,
+                    )
+                {
                     metrics.push(d);
                 }
             }
-            None => only_in_base.push(key.clone()),
         }
     }
-    let only_in_current = current_metrics
-        .keys()
-        .filter(|k| opts.selects(k) && !base_metrics.contains_key(*k))
-        .cloned()
-        .collect();
     ResultDiff {
         duration,
         metrics,
