@@ -1,7 +1,8 @@
 //! The code of a report read as a stream (only its source entries kept) is the code the whole
 //! file gives: the same modules with their functions and load addresses, the same cubin bytes
 //! and the same imported sources, for every native fixture, from the file and from a
-//! compressed copy; damaged files are refused, and memory follows the code, not the file.
+//! compressed copy; damage keeps the code before it, and memory follows the code, not the
+//! file.
 
 use crate::common;
 
@@ -69,15 +70,22 @@ fn the_code_of_a_report_with_many_results_is_its_code_only() {
 }
 
 #[test]
-fn damaged_reports_are_refused() {
+fn damage_keeps_the_code_before_it_and_no_report_is_an_error() {
     let whole = fixture_bytes("h100/kernels_basic.ncu-rep.xz");
-    for cut in [3, 9, whole.len() - 1] {
+    let full = read_code_from(&whole[..]).expect("reads");
+    // Cut inside the file header: no report.
+    for cut in [3, 9] {
         assert!(read_code_from(&whole[..cut]).is_err(), "cut at {cut}");
     }
+    // Cut in the last block: the code of the blocks before it.
+    let cut = read_code_from(&whole[..whole.len() - 1]).expect("kept");
+    assert!(cut.index.modules.len() <= full.index.modules.len());
+    assert!(full.bytes.starts_with(&cut.bytes));
+    // A block header's length prefix claiming 4 GB ends the walk, with no allocation.
     let mut huge = whole.clone();
-    // A block header's length prefix claiming 4 GB: an error, not an allocation.
     let first_block = 4 + 4 + u32::from_le_bytes([whole[4], whole[5], whole[6], whole[7]]) as usize;
     huge[first_block..first_block + 4].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert!(read_code_from(&huge[..]).is_err());
+    let none = read_code_from(&huge[..]).expect("kept");
+    assert!(none.bytes.is_empty() && none.index.modules.is_empty());
     assert!(read_code_from(&b"not a report"[..]).is_err());
 }

@@ -20,6 +20,33 @@ pub struct RuleLine {
     pub message: String,
     /// Key performance indicators: metric and value.
     pub focus_metrics: Vec<(String, f64)>,
+    /// The guidance of each key performance indicator (`metric: 1.153 < 80.000`), as
+    /// `--print-rule-details` prints it.
+    pub guidance: Vec<String>,
+}
+
+impl RuleLine {
+    /// The line of `rule`, shown under `section` (empty: none named). A rule read from a text
+    /// export has no title (its message says it all): the title stays empty.
+    pub fn of(rule: &RuleResult, section: &str) -> Self {
+        RuleLine {
+            kind: rule.kind,
+            title: if !rule.title.trim().is_empty() || rule.identifier.is_some() {
+                rule_title(rule)
+            } else {
+                String::new()
+            },
+            section: section.to_string(),
+            speedup: speedup_text(rule),
+            message: clean_markup(&rule.message),
+            focus_metrics: rule.focus_metrics.clone(),
+            guidance: rule
+                .guidance
+                .iter()
+                .map(|(metric, text)| format!("{metric}: {text}"))
+                .collect(),
+        }
+    }
 }
 
 /// The ranked rule results of a result and how many estimate a speedup.
@@ -64,14 +91,7 @@ pub fn rules_list(result: &KernelResult) -> RulesList {
         with_speedup: ranked.iter().filter(|(_, r)| r.speedup.is_some()).count(),
         lines: ranked
             .into_iter()
-            .map(|(section, r)| RuleLine {
-                kind: r.kind,
-                title: rule_title(r),
-                section: section.to_string(),
-                speedup: speedup_text(r),
-                message: clean_markup(&r.message),
-                focus_metrics: r.focus_metrics.clone(),
-            })
+            .map(|(section, r)| RuleLine::of(r, section))
             .collect(),
     }
 }

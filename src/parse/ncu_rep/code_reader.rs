@@ -89,7 +89,30 @@ impl<R: Read> Counted<R> {
     }
 }
 
-/// Reads the source entries of a report from `input`.
+/// Reads one block, appending its source entries to `bytes` (their places to `spans`) and
+/// passing over the rest of its payload.
+fn read_block<R: Read>(
+    input: &mut Counted<BufReader<R>>,
+    bytes: &mut Vec<u8>,
+    spans: &mut Vec<(usize, usize)>,
+) -> Result<(), ParseError> {
+    let offset = input.pos;
+    let header_bytes = input.message(usize::MAX, "block header")?;
+    let header = BlockHeader::decode(header_bytes.as_slice())
+        .map_err(|e| corrupt(offset + 4, format!("block header: {e}")))?;
+    let payload = header.payload_size.unwrap_or(0) as usize;
+    let counts = check_header(&header, offset, payload)?;
+    let end = input.pos + payload;
+    for _ in 0..counts[0] {
+        let entry = input.message(end - input.pos, "source entry")?;
+        spans.push((bytes.len(), entry.len()));
+        bytes.extend_from_slice(&entry);
+    }
+    input.skip(end - input.pos, "block payload")
+}
+
+/// Reads the source entries of a report from `input`. A stream that is no report at all is an
+/// error; damage after the file header ends the walk with what was read before it.
 pub fn read_code_from(input: impl Read) -> Result<ReportCode, ParseError> {
     let mut input = Counted {
         inner: BufReader::with_capacity(1 << 20, input),
@@ -113,24 +136,19 @@ pub fn read_code_from(input: impl Read) -> Result<ReportCode, ParseError> {
     // (offset in `bytes`, length) of each source entry.
     let mut bytes = Vec::new();
     let mut spans: Vec<(usize, usize)> = Vec::new();
+    // Damage ends the walk, as it ends the reading of the results: the code of the blocks read
+    // before it is kept (the report's warnings say what was lost).
     loop {
-        // A block header is at least its prefix; the stream ends between blocks.
+        // The stream ends between blocks.
         if input.inner.fill_buf().map_or(true, |b| b.is_empty()) {
             break;
         }
-        let offset = input.pos;
-        let header_bytes = input.message(usize::MAX, "block header")?;
-        let header = BlockHeader::decode(header_bytes.as_slice())
-            .map_err(|e| corrupt(offset + 4, format!("block header: {e}")))?;
-        let payload = header.payload_size.unwrap_or(0) as usize;
-        let counts = check_header(&header, offset, payload)?;
-        let end = input.pos + payload;
-        for _ in 0..counts[0] {
-            let entry = input.message(end - input.pos, "source entry")?;
-            spans.push((bytes.len(), entry.len()));
-            bytes.extend_from_slice(&entry);
+        let (kept_bytes, kept_spans) = (bytes.len(), spans.len());
+        if read_block(&mut input, &mut bytes, &mut spans).is_err() {
+            bytes.truncate(kept_bytes);
+            spans.truncate(kept_spans);
+            break;
         }
-        input.skip(end - input.pos, "block payload")?;
     }
     let entries: Vec<Entry<'_>> = spans
         .iter()

@@ -5,18 +5,18 @@ use crate::analysis::roofline::RooflineOptions;
 use crate::app::cache::Cached;
 use crate::app::core::commands::Command;
 use crate::app::core::page_id::PageId;
-use crate::app::format::{clean_markup, rule_title, speedup_text, value_and_unit};
+use crate::app::format::value_and_unit;
 use crate::app::views::hot_spots::{HotSpotInput, HotSpotsView};
 use crate::app::views::roofline::{RooflineScene, SceneKey, roofline_scene};
 use crate::app::views::section_bodies::{DrawnSection, ResultBodies, SectionBodiesView};
 use crate::model::section_body::ItemKind;
 use crate::model::section_body::SectionBodies;
-use crate::model::{KernelResult, MetricView, RuleKind, RuleResult, Section};
+use crate::model::{KernelResult, MetricView, RuleResult, Section};
 use crate::ui::pages::roofline::{Contexts, context_of};
 use crate::ui::pages::{Page, PageContext, PageIo};
 use crate::ui::widgets::copy_menu::{self, copy_button};
 use crate::ui::widgets::section_body::BodyExtras;
-use crate::ui::widgets::{section_body, sol_bars, theme};
+use crate::ui::widgets::{section_body, sol_bars};
 
 /// The Details page; its view-model keeps the bodies of the result last shown, as drawn.
 #[derive(Debug, Default)]
@@ -351,64 +351,9 @@ pub fn metric_tooltip(ui: &mut egui::Ui, label: &str, metric: &MetricView<'_>) {
         });
 }
 
-/// The tag shown for a rule kind.
-pub fn kind_tag(kind: RuleKind) -> &'static str {
-    match kind {
-        RuleKind::Opt => "OPT",
-        RuleKind::Wrn => "WRN",
-        RuleKind::Inf => "INF",
-        RuleKind::Err => "ERR",
-    }
-}
-
-/// Rule results: kind tag in its colour, title, estimated speedup, message (with the key
-/// performance indicators' guidance on hover).
+/// Rule results as cards ([`crate::ui::widgets::rule_card`]).
 pub fn rules_ui(ui: &mut egui::Ui, rules: &[RuleResult]) {
     for rule in rules {
-        ui.add_space(4.0);
-        egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.set_width(ui.available_width());
-            ui.horizontal_wrapped(|ui| {
-                let color = theme::rule_color(ui, rule.kind);
-                ui.label(
-                    egui::RichText::new(kind_tag(rule.kind))
-                        .strong()
-                        .monospace()
-                        .color(color),
-                );
-                // Text exports carry no rule title; the message says it all.
-                if !rule.title.trim().is_empty() || rule.identifier.is_some() {
-                    ui.label(egui::RichText::new(rule_title(rule)).strong());
-                }
-                if let Some(speedup) = speedup_text(rule) {
-                    ui.label(egui::RichText::new(speedup).color(color));
-                }
-            });
-            let message = ui.label(clean_markup(&rule.message));
-            if !rule.guidance.is_empty() {
-                // The guidance of each key performance indicator, as `--print-rule-details`.
-                let guidance: Vec<String> = rule
-                    .guidance
-                    .iter()
-                    .map(|(metric, text)| format!("{metric}: {text}"))
-                    .collect();
-                message.on_hover_text(guidance.join("\n"));
-            }
-            if !rule.focus_metrics.is_empty() {
-                egui::CollapsingHeader::new("Key performance indicators")
-                    .id_salt(("kpi", rule_title(rule)))
-                    .show(ui, |ui| {
-                        egui::Grid::new(("kpi_grid", rule_title(rule)))
-                            .num_columns(2)
-                            .show(ui, |ui| {
-                                for (name, value) in &rule.focus_metrics {
-                                    ui.monospace(name);
-                                    ui.label(crate::app::format::number_text(*value));
-                                    ui.end_row();
-                                }
-                            });
-                    });
-            }
-        });
+        crate::ui::widgets::rule_card::show(ui, &crate::app::views::rules::RuleLine::of(rule, ""));
     }
 }

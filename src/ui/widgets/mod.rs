@@ -11,6 +11,7 @@ pub mod instances_table;
 pub mod memory_chart;
 pub mod memory_chart_layout;
 pub mod plot_util;
+pub mod rule_card;
 pub mod section_body;
 pub mod section_body_compare;
 pub mod sol_bars;

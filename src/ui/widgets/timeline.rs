@@ -115,6 +115,34 @@ fn plot_x(rect: Rect) -> (f32, f32) {
     (rect.left() + LABEL_W, rect.right() - VALUE_W)
 }
 
+/// The highest value of a strip, at its right end.
+fn max_label(ui: &egui::Ui, painter: &egui::Painter, rect: Rect, max: f64, unit: &str) {
+    painter.text(
+        rect.right_center() - vec2(2.0, 0.0),
+        Align2::RIGHT_CENTER,
+        format!("max {}", format_value(max, unit)),
+        FontId::proportional(10.5),
+        ui.visuals().weak_text_color(),
+    );
+}
+
+/// With the pointer over the plot: a line at the pointer, and the time there.
+fn pointer_time(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    resp: &egui::Response,
+    plot: Rect,
+    end: f64,
+) -> Option<f64> {
+    let p = resp.hover_pos().filter(|p| plot.contains(*p))?;
+    painter.vline(
+        p.x,
+        plot.y_range(),
+        Stroke::new(1.0, ui.visuals().text_color().gamma_multiply(0.5)),
+    );
+    Some(f64::from((p.x - plot.left()) / plot.width()) * end)
+}
+
 /// Colours of the metrics of an overlay row, in order (cycling).
 const OVERLAY_COLORS: [[u8; 3]; 6] = [
     [0x4c, 0x9a, 0xe0],
@@ -165,20 +193,8 @@ fn overlay_strip(ui: &mut egui::Ui, group: &Group, end: f64) {
         painter.add(egui::Shape::line(line, Stroke::new(1.4, color(k))));
     }
     let unit = group.series.first().map_or("", |s| s.unit.as_str());
-    painter.text(
-        rect.right_center() - vec2(2.0, 0.0),
-        Align2::RIGHT_CENTER,
-        format!("max {}", format_value(max, unit)),
-        FontId::proportional(10.5),
-        ui.visuals().weak_text_color(),
-    );
-    if let Some(p) = resp.hover_pos().filter(|p| plot.contains(*p)) {
-        painter.vline(
-            p.x,
-            plot.y_range(),
-            Stroke::new(1.0, ui.visuals().text_color().gamma_multiply(0.5)),
-        );
-        let t = f64::from((p.x - plot.left()) / plot.width()) * end;
+    max_label(ui, &painter, rect, max, unit);
+    if let Some(t) = pointer_time(ui, &painter, &resp, plot, end) {
         resp.on_hover_ui_at_pointer(|ui| {
             ui.strong(&group.label);
             ui.label(format!("at {}", time_text(t)));
@@ -279,20 +295,8 @@ fn strip(
         }
         painter.add(egui::Shape::line(line, Stroke::new(1.2, side.color)));
     }
-    painter.text(
-        rect.right_center() - vec2(2.0, 0.0),
-        Align2::RIGHT_CENTER,
-        format!("max {}", format_value(max, &series.unit)),
-        FontId::proportional(10.5),
-        ui.visuals().weak_text_color(),
-    );
-    if let Some(p) = resp.hover_pos().filter(|p| plot.contains(*p)) {
-        painter.vline(
-            p.x,
-            plot.y_range(),
-            Stroke::new(1.0, text.gamma_multiply(0.5)),
-        );
-        let t = f64::from((p.x - plot.left()) / plot.width()) * end;
+    max_label(ui, &painter, rect, max, &series.unit);
+    if let Some(t) = pointer_time(ui, &painter, &resp, plot, end) {
         resp.on_hover_ui_at_pointer(|ui| {
             ui.strong(&series.label);
             if let Some(m) = &series.metric {
