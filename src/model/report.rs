@@ -121,16 +121,10 @@ impl Report {
         notes
     }
 
-    /// A copy whose results read on demand hold only their head figures
-    /// ([`KernelResult::head_only`]), for a first comparison that reads nothing from the file;
-    /// `None` when no result is read on demand.
-    pub fn heads_only(&self) -> Option<Report> {
-        let results: Vec<KernelResult> = self
-            .results
-            .iter()
-            .map(KernelResult::head_only)
-            .collect::<Option<_>>()?;
-        Some(Report {
+    /// A copy of the report holding `results` and `bodies` instead of its own (everything
+    /// else, from the session to the notes, copied).
+    pub fn with_results(&self, results: Vec<KernelResult>, bodies: ReportBodies) -> Report {
+        Report {
             source: self.source.clone(),
             format: self.format,
             tool_version: self.tool_version.clone(),
@@ -140,9 +134,21 @@ impl Report {
             results,
             warnings: self.warnings.clone(),
             notes: self.notes.clone(),
-            bodies: self.bodies.clone(),
+            bodies,
             graphs: self.graphs.clone(),
-        })
+        }
+    }
+
+    /// A copy whose results read on demand hold only their head figures
+    /// ([`KernelResult::head_only`]), for a first comparison that reads nothing from the file;
+    /// `None` when no result is read on demand.
+    pub fn heads_only(&self) -> Option<Report> {
+        let results: Vec<KernelResult> = self
+            .results
+            .iter()
+            .map(KernelResult::head_only)
+            .collect::<Option<_>>()?;
+        Some(self.with_results(results, self.bodies.clone()))
     }
 
     /// An empty report of a format.

@@ -15,7 +15,7 @@ use crate::app::views::side_by_side::{
     ResultLookup, Side, SideBySide, SideBySideKey, context_messages, side_by_side, side_of,
 };
 use crate::model::section_body::ReportBodies;
-use crate::model::{KernelResult, Report};
+use crate::model::KernelResult;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -52,19 +52,7 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
         id: open.id,
         name: open.name.clone(),
         path: open.path.clone(),
-        report: std::sync::Arc::new(Report {
-            source: report.source.clone(),
-            format: report.format,
-            tool_version: report.tool_version.clone(),
-            created: report.created,
-            session: report.session.clone(),
-            devices: report.devices.clone(),
-            results: vec![result.clone()],
-            warnings: report.warnings.clone(),
-            notes: report.notes.clone(),
-            bodies,
-            graphs: report.graphs.clone(),
-        }),
+        report: std::sync::Arc::new(report.with_results(vec![result.clone()], bodies)),
         load_time: open.load_time,
         captured: open.captured,
         opened: open.opened,
