@@ -14,8 +14,8 @@ use crate::app::views::section_bodies::PairedBodies;
 use crate::app::views::side_by_side::{
     ResultLookup, Side, SideBySide, SideBySideKey, context_messages, side_by_side, side_of,
 };
-use crate::model::section_body::ReportBodies;
 use crate::model::KernelResult;
+use crate::model::section_body::ReportBodies;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};

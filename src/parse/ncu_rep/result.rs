@@ -7,7 +7,7 @@ use super::messages::{ClockStatus, MetricValue, NvtxState, ProcessInfo, ResultHe
 use super::sections::{Applicability, build_sections};
 use super::unknown::{
     self, METRIC as METRIC_SHAPE, METRIC_INSTANCE as INSTANCE_SHAPE,
-    METRIC_VALUE as METRIC_VALUE_SHAPE, Unknown, unknown_numbers,
+    METRIC_VALUE as METRIC_VALUE_SHAPE, Unknown,
 };
 use super::wire::{FieldIter, WireValue};
 use super::workloads::{decode_head, layout};
@@ -194,10 +194,7 @@ fn decode_value(bytes: &[u8], offset: usize, unknown: &mut Unknown) -> Result<Va
     let value = MetricValue::decode(bytes)
         .map(take_value)
         .map_err(|e| (offset, format!("metric value: {e}")))?;
-    unknown.add(
-        METRIC_VALUE_SHAPE.name,
-        &unknown_numbers(bytes, |n| (1..=METRIC_VALUE_SHAPE.max).contains(&n)),
-    );
+    unknown::scan(bytes, &METRIC_VALUE_SHAPE, unknown);
     Ok(value)
 }
 
@@ -220,16 +217,19 @@ pub(super) fn decode_metric_with(
     let mut name_id = 0usize;
     let mut value = Value::Missing;
     let mut instances_count = 0usize;
+    // Fields no schema names, each counted once per message (as `unknown::scan` counts).
+    let mut odd: Vec<u32> = Vec::new();
     for field in FieldIter::new(bytes) {
         let field = field.map_err(|e| (e.offset, format!("metric: {}", e.message)))?;
         match (field.number, field.value) {
             (NAME_ID, WireValue::Varint(v)) => name_id = usize::try_from(v).unwrap_or(usize::MAX),
             (METRIC_VALUE, WireValue::Bytes(b)) => value = decode_value(b, field.offset, unknown)?,
             (METRIC_VALUE_LIST, WireValue::Bytes(_)) => instances_count += 1,
-            (n, _) if n == 0 || n > METRIC_SHAPE.max => unknown.add(METRIC_SHAPE.name, &[n]),
+            (n, _) if (n == 0 || n > METRIC_SHAPE.max) && !odd.contains(&n) => odd.push(n),
             _ => {}
         }
     }
+    unknown.add(METRIC_SHAPE.name, &odd);
     let Some(name) = ctx.strings.get(name_id) else {
         return Err((
             0,
@@ -248,6 +248,7 @@ pub(super) fn decode_metric_with(
             };
             let mut id = None;
             let mut value = Value::Missing;
+            odd.clear();
             for part in FieldIter::new(element) {
                 let part = part
                     .map_err(|e| (field.offset + e.offset, format!("instance: {}", e.message)))?;
@@ -262,12 +263,13 @@ pub(super) fn decode_metric_with(
                     (INSTANCE_VALUES, WireValue::Bytes(b)) => {
                         on_instance_value(instances.len(), decode_value(b, at, unknown)?);
                     }
-                    (n, _) if n == 0 || n > INSTANCE_SHAPE.max => {
-                        unknown.add(INSTANCE_SHAPE.name, &[n]);
+                    (n, _) if (n == 0 || n > INSTANCE_SHAPE.max) && !odd.contains(&n) => {
+                        odd.push(n);
                     }
                     _ => {}
                 }
             }
+            unknown.add(INSTANCE_SHAPE.name, &odd);
             instances.push(Instance { id, value });
         }
     }
