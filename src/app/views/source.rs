@@ -26,10 +26,8 @@ pub fn load(
         return Err("The Source page needs a .ncu-rep report file (made with --set full).".into());
     };
     const NOT_NATIVE: &str = "The Source page needs a .ncu-rep report: text and CSV exports hold no per-instruction metrics.";
-    if !is_ncu_rep(path) {
-        return Err(NOT_NATIVE.into());
-    }
-    // Only the code is read: the modules and sources, not the results around them.
+    // Only the code is read: the modules and sources, not the results around them. A file
+    // that is no `.ncu-rep` (compressed or not) is told apart by its first bytes.
     let ReportCode { bytes, index } = match read_code(path) {
         Ok(code) => code,
         Err(LoadError::Parse {
@@ -50,16 +48,6 @@ pub fn load(
         sass,
     };
     source::build(result, code.as_ref(), &options).map_err(|e| e.to_string())
-}
-
-/// Whether the file at `path` is a `.ncu-rep` report (compressed or not), by its first bytes.
-fn is_ncu_rep(path: &Path) -> bool {
-    let mut head = [0u8; 64];
-    let n = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .unwrap_or(0);
-    let head = &head[..n];
-    crate::parse::detect::is_ncu_rep(head) || crate::parse::compressed::detect(head).is_some()
 }
 
 /// The baseline's Source view and the per-line changes from it, or why there are none.
@@ -261,6 +249,9 @@ pub struct SourcePageView {
     data: Option<(DataKey, Result<SourceData, String>)>,
     pub choice: SourceChoice,
     listing: Option<(SourceChoice, Listing)>,
+    /// An instruction to select once the data of its result is read (a hot spot clicked
+    /// elsewhere): the result and the address.
+    jump: Option<(ResultRef, u64)>,
 }
 
 impl Default for SourcePageView {
@@ -270,6 +261,7 @@ impl Default for SourcePageView {
             data: None,
             choice: SourceChoice::default(),
             listing: None,
+            jump: None,
         }
     }
 }
@@ -304,6 +296,12 @@ impl SourcePageView {
             self.data = Some((key, out));
             self.listing = None;
         }
+        if let Some((_, address)) = self
+            .jump
+            .take_if(|(at, _)| *at == key.0 && self.data.is_some())
+        {
+            self.select_instruction(address);
+        }
         match &self.data {
             Some((_, Ok(data))) => {
                 if let Ok(view) = &data.view
@@ -323,8 +321,12 @@ impl SourcePageView {
     }
 
     /// Selects the line of the instruction at `address` (a hot spot clicked elsewhere) and
-    /// shows its SASS.
-    pub fn jump_to(&mut self, address: u64) {
+    /// shows its SASS, once the data is read.
+    pub fn jump_to(&mut self, at: ResultRef, address: u64) {
+        self.jump = Some((at, address));
+    }
+
+    fn select_instruction(&mut self, address: u64) {
         let Some((_, Ok(SourceData { view: Ok(view), .. }))) = &self.data else {
             return;
         };
@@ -346,5 +348,6 @@ impl SourcePageView {
         self.data = None;
         self.listing = None;
         self.choice.selected_line = None;
+        self.jump = None;
     }
 }

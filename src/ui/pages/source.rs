@@ -45,22 +45,19 @@ impl Page for SourcePage {
                 baseline,
             )
         };
-        let ctx = ui.ctx().clone();
-        let wait = crate::ui::screenshot_mode();
         if let Some((at, address)) = io.shared.source_jump
             && at == cx.at
-            && matches!(
-                self.view.status(key, sources, wait, {
-                    let ctx = ctx.clone();
-                    move || ctx.request_repaint()
-                }),
-                SourceStatus::Ready { .. }
-            )
         {
             io.shared.source_jump = None;
-            self.view.jump_to(address);
+            self.view.jump_to(at, address);
         }
-        let mut choice = self.view.choice.clone();
+        let ctx = ui.ctx().clone();
+        let wait = crate::ui::screenshot_mode();
+        // What the page changes this frame; the view-model may change the choice itself while
+        // answering (a hot spot's line selected once read), so only a change made here is
+        // written back.
+        let asked = self.view.choice.clone();
+        let mut choice = asked.clone();
         match self
             .view
             .status(key, sources, wait, move || ctx.request_repaint())
@@ -92,7 +89,9 @@ impl Page for SourcePage {
                 (Ok(_), None) => {}
             },
         }
-        self.view.choice = choice;
+        if choice != asked {
+            self.view.choice = choice;
+        }
     }
 
     fn release(&mut self) {
