@@ -114,8 +114,9 @@ impl Report {
     /// what a reader passed over grows as bodies are read.
     pub fn all_notes(&self) -> Vec<String> {
         let mut notes = self.notes.clone();
-        // Every result of a report read on demand shares one source.
-        if let Some(source) = self.results.iter().find_map(|r| r.content.source()) {
+        // Every result of a report read on demand shares one source (a report held whole has
+        // none): the first result's says it.
+        if let Some(source) = self.results.first().and_then(|r| r.content.source()) {
             notes.extend(source.notes());
         }
         notes

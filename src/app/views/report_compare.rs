@@ -129,14 +129,14 @@ impl ReportComparePage {
             threshold_bits: threshold_pct.to_bits(),
             manual,
         };
-        let reports = match (workspace.report(base), workspace.report(current)) {
+        let reports = || match (workspace.report(base), workspace.report(current)) {
             (Some(b), Some(c)) => Some((b.report.clone(), c.report.clone())),
             _ => None,
         };
         // First the table's figures, when both reports are read on demand; the comparison of
         // every metric starts once that is done, so the first has every core.
         if !self.quick.is_for(&key)
-            && let Some((b, c)) = reports.clone()
+            && let Some((b, c)) = reports()
         {
             self.full.clear();
             let pinned = key.manual.clone();
@@ -157,7 +157,7 @@ impl ReportComparePage {
         let first_done = !matches!(self.quick.status(), Status::Building);
         if first_done
             && !self.full.is_for(&key)
-            && let Some((b, c)) = reports
+            && let Some((b, c)) = reports()
         {
             let pinned = key.manual.clone();
             self.full.ensure(
