@@ -2,6 +2,7 @@
 
 use crate::model::Report;
 use crate::parse::LoadError;
+use rayon::prelude::*;
 use serde_json::{Value as Json, json};
 use std::io::Write;
 
@@ -14,24 +15,28 @@ pub fn render_rows(rows: &[Vec<String>], right: &[usize]) -> String {
             *w = (*w).max(cell.chars().count());
         }
     }
-    let mut out = String::new();
-    for row in rows {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            let pad = " ".repeat(widths[i].saturating_sub(cell.chars().count()));
-            if right.contains(&i) {
-                line.push_str(&pad);
-                line.push_str(cell);
-            } else {
-                line.push_str(cell);
-                line.push_str(&pad);
+    // Lines are built on every core, in order.
+    let lines: Vec<String> = rows
+        .par_iter()
+        .map(|row| {
+            let mut line = String::new();
+            for (i, cell) in row.iter().enumerate() {
+                let pad = " ".repeat(widths[i].saturating_sub(cell.chars().count()));
+                if right.contains(&i) {
+                    line.push_str(&pad);
+                    line.push_str(cell);
+                } else {
+                    line.push_str(cell);
+                    line.push_str(&pad);
+                }
+                line.push_str("  ");
             }
-            line.push_str("  ");
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+            line.truncate(line.trim_end().len());
+            line.push('\n');
+            line
+        })
+        .collect();
+    lines.concat()
 }
 
 /// The JSON document of `summary`, `occupancy` and `roofline`: the reports that loaded and the

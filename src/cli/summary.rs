@@ -10,6 +10,7 @@ use crate::analysis::path_names::distinct_names;
 use crate::model::units::format_value;
 use crate::model::{Dim3, KernelResult, Report, RuleResult, Value};
 use crate::parse::LoadError;
+use rayon::prelude::*;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value as Json, json};
 use std::io::Write;
@@ -277,7 +278,8 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
     ]];
     let names = distinct_names(&reports.iter().map(|r| &r.source).collect::<Vec<_>>());
     for (rep, file) in reports.iter().zip(names) {
-        for r in &rep.results {
+        // Rows are formatted on every core, in order.
+        rows.par_extend(rep.results.par_iter().map(|r| {
             let h = headline(r);
             let shape = match (r.grid, r.block) {
                 (Some(g), Some(b)) => format!("{g}x{b}"),
@@ -293,7 +295,7 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
                     }
                 },
             );
-            rows.push(vec![
+            vec![
                 file.clone(),
                 r.id.to_string(),
                 if r.kind.is_kernel() {
@@ -308,8 +310,8 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
                 opt_pct(h.sol_memory_pct),
                 opt_pct(h.achieved_occupancy_pct),
                 rule,
-            ]);
-        }
+            ]
+        }));
     }
     render_rows(&rows, &[1, 4, 5, 6, 7])
 }

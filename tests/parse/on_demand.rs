@@ -258,3 +258,59 @@ fn cut_reports_open_as_they_parse() {
         }
     }
 }
+
+/// A result message larger than the chunks a file is read in (here 5 MB, with a field no
+/// schema names) opens as reading the bytes whole does, with its neighbours intact.
+#[test]
+fn a_result_larger_than_a_read_chunk_opens_as_it_parses() {
+    use prost::Message;
+    use sightline::parse::ncu_rep::messages::BlockHeader;
+    let bytes = fixture_bytes("h100/kernels_basic.ncu-rep.xz");
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap()) as usize;
+    let mut out = bytes[..8 + u32_at(4)].to_vec();
+    let mut off = out.len();
+    let mut grown = 0;
+    while off < bytes.len() {
+        let len = u32_at(off);
+        let mut header = BlockHeader::decode(&bytes[off + 4..off + 4 + len]).unwrap();
+        let payload = off + 4 + len;
+        let end = payload + header.payload_size.unwrap() as usize;
+        let block = off..end;
+        off = end;
+        if grown == 3 || header.num_results.unwrap_or(0) == 0 || header.num_sources.unwrap_or(0) > 0
+        {
+            out.extend_from_slice(&bytes[block]);
+            continue;
+        }
+        // The block's first result gets a 5 MB field 999 (length-delimited).
+        grown += 1;
+        let n = u32_at(payload);
+        let mut result = bytes[payload + 4..payload + 4 + n].to_vec();
+        let big = vec![0x5a_u8; 5 << 20];
+        prost::encoding::encode_key(999, prost::encoding::WireType::LengthDelimited, &mut result);
+        prost::encoding::encode_varint(big.len() as u64, &mut result);
+        result.extend_from_slice(&big);
+        let rest = &bytes[payload + 4 + n..end];
+        header.payload_size = Some((4 + result.len() + rest.len()) as u32);
+        let header = header.encode_to_vec();
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(&header);
+        out.extend_from_slice(&(result.len() as u32).to_le_bytes());
+        out.extend_from_slice(&result);
+        out.extend_from_slice(rest);
+    }
+    assert_eq!(grown, 3, "three results grown");
+    let file = TempFile::new("big-result.ncu-rep", &out);
+    let mut whole = ncu_rep::parse(&out).unwrap();
+    whole.source = file.0.clone();
+    let mut opened = load_path(&file.0).unwrap();
+    assert_eq!(opened.results.len(), 13);
+    assert!(
+        opened.notes.iter().any(|n| n.contains("999")),
+        "{:?}",
+        opened.notes
+    );
+    assert_eq!(opened.notes, whole.notes);
+    assert_eq!(opened.warnings, whole.warnings);
+    assert_same(&mut opened, &whole, "grown results");
+}
