@@ -161,7 +161,7 @@ pub fn run(args: &DiffArgs) -> i32 {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut spill = match args.format {
         DiffFormat::Json => match tempfile::tempfile() {
-            Ok(file) => Some(std::io::BufWriter::new(file)),
+            Ok(file) => Some(std::io::BufWriter::with_capacity(1 << 20, file)),
             Err(e) => {
                 eprintln!("error: no temporary file for the comparison: {e}");
                 return EXIT_UNREADABLE;
@@ -259,8 +259,8 @@ pub fn run(args: &DiffArgs) -> i32 {
 
 /// Writes the JSON document with its "matched" list taken from `pairs`, the file the pairs'
 /// items were written to (separated as the list separates them; `none` says none was).
-fn write_json(
-    out: &mut dyn Write,
+fn write_json<W: Write>(
+    out: &mut W,
     doc: serde_json::Value,
     pairs: Option<std::io::BufWriter<std::fs::File>>,
     none: bool,
@@ -274,6 +274,8 @@ fn write_json(
     if let Some(pairs) = pairs {
         let mut file = pairs.into_inner().map_err(|e| e.into_error())?;
         file.seek(std::io::SeekFrom::Start(0))?;
+        // From file to standard output by the kernel where it can (the writer's concrete type
+        // lets the copy see both ends): gigabytes for a large pair of reports.
         std::io::copy(&mut file, out)?;
     }
     if !none {
