@@ -1,32 +1,44 @@
 //! Work on many independent results on every core, in order and a bounded window at a time:
-//! a window of results is derived in parallel (a work-stealing pool), then handed on in order,
-//! so whatever the work decodes or builds for a result is dropped before the next window
-//! starts, and memory does not grow with the number of results.
+//! a window of results is derived in parallel (a work-stealing pool), then handed on in order
+//! while the next window is derived, so whatever the work decodes or builds for a result is
+//! dropped within two windows, and memory does not grow with the number of results.
 
 use rayon::prelude::*;
 
-/// How many results are in flight at once: a few per core, so that uneven results keep every
-/// core busy, and at most 256.
+/// How many results a window holds: two per core, so that uneven results keep every core busy
+/// (with the window handed on while the next is worked on, four per core are in flight), and
+/// at most 256.
 pub fn window_len() -> usize {
-    (rayon::current_num_threads() * 4).clamp(8, 256)
+    (rayon::current_num_threads() * 2).clamp(8, 256)
 }
 
 /// Runs `work` on `0..len` in windows of [`window_len`] indices, each window in parallel, and
-/// hands each outcome to `each` in index order. Stops at the first error of `each`.
+/// hands each outcome to `each` in index order, on the calling thread, while the next window
+/// is worked on. Stops at the first error of `each`.
 pub fn map_ordered<T: Send, E>(
     len: usize,
     work: impl Fn(usize) -> T + Sync,
     mut each: impl FnMut(usize, T) -> Result<(), E>,
 ) -> Result<(), E> {
     let window = window_len();
+    let range = |start: usize| start..start.saturating_add(window).min(len);
+    let run = |start: usize| -> Vec<T> { range(start).into_par_iter().map(&work).collect() };
     let mut start = 0;
+    let mut done = if len > 0 { run(0) } else { Vec::new() };
     while start < len {
-        let end = start.saturating_add(window).min(len);
-        let done: Vec<T> = (start..end).into_par_iter().map(&work).collect();
-        for (i, t) in (start..end).zip(done) {
-            each(i, t)?;
-        }
-        start = end;
+        let this = range(start);
+        let mut next = None;
+        rayon::in_place_scope(|scope| {
+            if this.end < len {
+                scope.spawn(|_| next = Some(run(this.end)));
+            }
+            for (i, t) in this.clone().zip(done.drain(..)) {
+                each(i, t)?;
+            }
+            Ok(())
+        })?;
+        done = next.unwrap_or_default();
+        start = this.end;
     }
     Ok(())
 }
