@@ -300,7 +300,7 @@ pub fn view_json(view: &SourceView, base: Option<&SourceView>) -> Json {
             json!({
                 "file": file(l.file),
                 "line": l.line,
-                "source": view.files.get(l.file).and_then(|f| f.line_text(l.line)),
+                "source": view.text_of(l),
                 "metrics": metrics_json(view, &l.cells),
                 "stall_reasons": stalls_json(view, &l.cells),
             })

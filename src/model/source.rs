@@ -114,6 +114,13 @@ impl SourceView {
         self.columns.iter().position(|c| c == name)
     }
 
+    /// The CUDA text of one of the lines with code, when its file's text is known.
+    pub fn text_of(&self, line: &SourceLine) -> Option<&str> {
+        self.files
+            .get(line.file)
+            .and_then(|f| f.line_text(line.line))
+    }
+
     /// Line indices ordered by a column, largest first (ties by file and line).
     pub fn hottest_lines(&self, column: usize) -> Vec<usize> {
         let value = |i: usize| {

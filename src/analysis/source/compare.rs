@@ -54,9 +54,7 @@ pub fn compare(base: &SourceView, current: &SourceView) -> SourceComparison {
     };
     let text = |v: &SourceView, i: usize| {
         let l = &v.lines[i];
-        v.files
-            .get(l.file)
-            .and_then(|f| f.line_text(l.line))
+        v.text_of(l)
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .map(|t| (file_name(&v.files[l.file].path).to_string(), t.to_string()))

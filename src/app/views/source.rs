@@ -161,13 +161,7 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
         .or_else(|| numeric.first().copied())
         .unwrap_or(0);
     let query = choice.search.to_lowercase();
-    let line_text = |i: usize| {
-        let l = &view.lines[i];
-        view.files
-            .get(l.file)
-            .and_then(|f| f.line_text(l.line))
-            .unwrap_or("")
-    };
+    let line_text = |i: usize| view.text_of(&view.lines[i]).unwrap_or("");
     let mut lines: Vec<usize> = if choice.hottest_first {
         view.hottest_lines(column)
     } else {

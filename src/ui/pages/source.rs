@@ -162,15 +162,27 @@ fn ptx_list(ui: &mut egui::Ui, view: &SourceView, listing: &Listing) {
         );
         return;
     }
+    monospace_rows(ui, "source_ptx", &listing.ptx, |ui, i| {
+        let text = format!("{:>5}  {}", i + 1, view.ptx[i]);
+        ui.label(egui::RichText::new(text).monospace());
+    });
+}
+
+/// A pane of monospace rows, one for each index of `order`, drawn only where they show.
+fn monospace_rows(
+    ui: &mut egui::Ui,
+    id: &str,
+    order: &[usize],
+    mut row: impl FnMut(&mut egui::Ui, usize),
+) {
     let row_height =
         ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
     egui::ScrollArea::both()
-        .id_salt("source_ptx")
+        .id_salt(id)
         .auto_shrink([false, false])
-        .show_rows(ui, row_height, listing.ptx.len(), |ui, rows| {
-            for &i in &listing.ptx[rows] {
-                let text = format!("{:>5}  {}", i + 1, view.ptx[i]);
-                ui.label(egui::RichText::new(text).monospace());
+        .show_rows(ui, row_height, order.len(), |ui, rows| {
+            for &i in &order[rows] {
+                row(ui, i);
             }
         });
 }
@@ -266,13 +278,7 @@ fn lines_list(
         ui.label("No line information: build with `nvcc -lineinfo` to see CUDA lines.");
         return;
     }
-    let text_of = |i: usize| {
-        let l = &view.lines[i];
-        view.files
-            .get(l.file)
-            .and_then(|f| f.line_text(l.line))
-            .unwrap_or("")
-    };
+    let text_of = |i: usize| view.text_of(&view.lines[i]).unwrap_or("");
     let (order, max) = (&listing.lines, listing.line_max);
     let comparison = match baseline {
         Some((base, c)) => {
@@ -294,51 +300,44 @@ fn lines_list(
         },
         metric,
     );
-    let row_height =
-        ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
-    egui::ScrollArea::both()
-        .id_salt("source_lines")
-        .auto_shrink([false, false])
-        .show_rows(ui, row_height, order.len(), |ui, rows| {
-            for &i in &order[rows] {
-                let line = &view.lines[i];
-                let v = number(&line.cells, column);
-                ui.horizontal(|ui| {
-                    heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
-                    let delta = comparison.map(|c| {
-                        c.lines
-                            .get(i)
-                            .and_then(|d| d.delta.get(column).copied().flatten())
-                    });
-                    let text = match delta {
-                        Some(d) => format!(
-                            "{:>5} {:>10} {:>9}  {}",
-                            line.line,
-                            cell_text(v),
-                            delta_text(d),
-                            text_of(i).trim_end()
-                        ),
-                        None => format!(
-                            "{:>5} {:>10}  {}",
-                            line.line,
-                            cell_text(v),
-                            text_of(i).trim_end()
-                        ),
-                    };
-                    let selected = choice.selected_line == Some(i);
-                    let label = egui::RichText::new(text).monospace();
-                    // The pane scrolls sideways; the whole line is also on hover.
-                    let response = ui.selectable_label(selected, label).on_hover_text(format!(
-                        "line {}: {}",
-                        line.line,
-                        text_of(i).trim()
-                    ));
-                    if response.clicked() {
-                        choice.selected_line = Some(i);
-                    }
-                });
+    monospace_rows(ui, "source_lines", order, |ui, i| {
+        let line = &view.lines[i];
+        let v = number(&line.cells, column);
+        ui.horizontal(|ui| {
+            heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+            let delta = comparison.map(|c| {
+                c.lines
+                    .get(i)
+                    .and_then(|d| d.delta.get(column).copied().flatten())
+            });
+            let text = match delta {
+                Some(d) => format!(
+                    "{:>5} {:>10} {:>9}  {}",
+                    line.line,
+                    cell_text(v),
+                    delta_text(d),
+                    text_of(i).trim_end()
+                ),
+                None => format!(
+                    "{:>5} {:>10}  {}",
+                    line.line,
+                    cell_text(v),
+                    text_of(i).trim_end()
+                ),
+            };
+            let selected = choice.selected_line == Some(i);
+            let label = egui::RichText::new(text).monospace();
+            // The pane scrolls sideways; the whole line is also on hover.
+            let response = ui.selectable_label(selected, label).on_hover_text(format!(
+                "line {}: {}",
+                line.line,
+                text_of(i).trim()
+            ));
+            if response.clicked() {
+                choice.selected_line = Some(i);
             }
         });
+    });
 }
 
 /// The SASS of the selected line, or of the whole function.
@@ -364,35 +363,27 @@ fn sass_list(ui: &mut egui::Ui, choice: &mut SourceChoice, view: &SourceView, li
         ),
         view.columns.get(column).map_or("", String::as_str),
     );
-    let row_height =
-        ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
-    egui::ScrollArea::both()
-        .id_salt("source_sass")
-        .auto_shrink([false, false])
-        .show_rows(ui, row_height, order.len(), |ui, rows| {
-            for &i in &order[rows] {
-                let ins = &view.instructions[i];
-                let v = number(&ins.cells, column);
-                ui.horizontal(|ui| {
-                    heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
-                    let line = ins.line().map_or(String::new(), |(_, l)| l.to_string());
-                    let text = format!(
-                        "{:#x} {:>10} {:>5}  {}",
-                        ins.address,
-                        cell_text(v),
-                        line,
-                        ins.sass.as_deref().unwrap_or("")
-                    );
-                    let label = egui::RichText::new(text).monospace();
-                    let response = ui.selectable_label(false, label);
-                    // Jump to the instruction's line.
-                    if response.clicked()
-                        && let Some(l) = ins.line()
-                    {
-                        choice.selected_line =
-                            view.lines.iter().position(|x| (x.file, x.line) == l);
-                    }
-                });
+    monospace_rows(ui, "source_sass", order, |ui, i| {
+        let ins = &view.instructions[i];
+        let v = number(&ins.cells, column);
+        ui.horizontal(|ui| {
+            heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+            let line = ins.line().map_or(String::new(), |(_, l)| l.to_string());
+            let text = format!(
+                "{:#x} {:>10} {:>5}  {}",
+                ins.address,
+                cell_text(v),
+                line,
+                ins.sass.as_deref().unwrap_or("")
+            );
+            let label = egui::RichText::new(text).monospace();
+            let response = ui.selectable_label(false, label);
+            // Jump to the instruction's line.
+            if response.clicked()
+                && let Some(l) = ins.line()
+            {
+                choice.selected_line = view.lines.iter().position(|x| (x.file, x.line) == l);
             }
         });
+    });
 }

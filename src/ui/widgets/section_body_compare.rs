@@ -262,19 +262,22 @@ fn bars(
                     row.metric.as_deref(),
                     sides,
                 )
-                .on_hover_ui(|ui| {
-                    value_tooltip(
-                        ui,
-                        &row.label,
-                        row.metric.as_deref(),
-                        &row.unit,
-                        &row.value,
-                        sides,
-                    );
-                });
+                .on_hover_ui(|ui| row_tooltip(ui, row, sides));
             }
         }
     }
+}
+
+/// A paired row's values on hover: [`value_tooltip`] of its label, metric, unit and values.
+fn row_tooltip(ui: &mut egui::Ui, row: &PairedRow, sides: &Sides<'_>) {
+    value_tooltip(
+        ui,
+        &row.label,
+        row.metric.as_deref(),
+        &row.unit,
+        &row.value,
+        sides,
+    );
 }
 
 /// The two sides' swatches.
@@ -315,16 +318,7 @@ fn table(ui: &mut egui::Ui, rows: &[PairedRow], sides: &Sides<'_>) {
                 if grouped {
                     ui.weak(row.group.as_deref().unwrap_or(""));
                 }
-                let tip = |ui: &mut egui::Ui| {
-                    value_tooltip(
-                        ui,
-                        &row.label,
-                        row.metric.as_deref(),
-                        &row.unit,
-                        &row.value,
-                        sides,
-                    );
-                };
+                let tip = |ui: &mut egui::Ui| row_tooltip(ui, row, sides);
                 ui.label(&row.label).on_hover_ui(tip);
                 ui.label(text(row.value.base, &row.unit));
                 ui.label(text(row.value.current, &row.unit));

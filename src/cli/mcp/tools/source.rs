@@ -121,7 +121,7 @@ fn hotspots(view: &SourceView, column: usize, limit: usize) -> (Json, Vec<String
             json!({
                 "file": file(l.file),
                 "line": l.line,
-                "source": view.files.get(l.file).and_then(|f| f.line_text(l.line)).map(str::trim),
+                "source": view.text_of(l).map(str::trim),
                 "value": v,
                 "share_pct": share(v, total),
                 "stall_reasons": stalls_json(view, &l.cells),
