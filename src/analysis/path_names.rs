@@ -1,6 +1,8 @@
 //! Names for open reports that tell them apart: the file name, lengthened by as many parent
 //! folders as it takes to differ from every other report with the same file name
-//! (`a/run/report.ncu-rep` next to `b/run/report.ncu-rep`).
+//! (`a/run/report.ncu-rep` next to `b/run/report.ncu-rep`); and the short labels of a narrow
+//! column, the part of each name the others do not share (`naive` and `variant1` for
+//! `Swagatam18_naive.ncu-rep` and `Swagatam18_variant1.ncu-rep`).
 
 use std::path::{Component, Path};
 
@@ -54,9 +56,94 @@ pub fn distinct_names<P: AsRef<Path>>(paths: &[P]) -> Vec<String> {
         .collect()
 }
 
+/// Whether `c` separates the words of a file name.
+fn is_separator(c: char) -> bool {
+    matches!(c, '_' | '-' | '.' | '/' | ' ' | '\\')
+}
+
+/// One label per name, in the same order: the name without the start and end every name
+/// shares (cut at word separators: `_`, `-`, `.`, `/`, space), so that reports whose names
+/// differ only in the middle can be told apart in a narrow column. Where that leaves a label
+/// empty or two labels equal, or fewer than two names are given, the names stay whole.
+pub fn distinguishing_labels(names: &[&str]) -> Vec<String> {
+    let whole = || names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+    if names.len() < 2 {
+        return whole();
+    }
+    let chars: Vec<Vec<char>> = names.iter().map(|n| n.chars().collect()).collect();
+    let shortest = chars.iter().map(Vec::len).min().unwrap_or(0);
+    let same_at = |at: &dyn Fn(&Vec<char>) -> char| chars.iter().all(|c| at(c) == at(&chars[0]));
+    let mut prefix = 0;
+    while prefix < shortest && same_at(&|c| c[prefix]) {
+        prefix += 1;
+    }
+    // Back to the end of the last whole word of the shared start.
+    while prefix > 0 && !is_separator(chars[0][prefix - 1]) {
+        prefix -= 1;
+    }
+    let mut suffix = 0;
+    while suffix < shortest - prefix && same_at(&|c| c[c.len() - 1 - suffix]) {
+        suffix += 1;
+    }
+    // Forward to the start of the first whole word of the shared end.
+    while suffix > 0 && !is_separator(chars[0][chars[0].len() - suffix]) {
+        suffix -= 1;
+    }
+    let labels: Vec<String> = chars
+        .iter()
+        .map(|c| {
+            c[prefix..c.len() - suffix]
+                .iter()
+                .collect::<String>()
+                .trim_matches(is_separator)
+                .to_string()
+        })
+        .collect();
+    let distinct = labels
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+        == labels.len();
+    if labels.iter().any(String::is_empty) || !distinct {
+        return whole();
+    }
+    labels
+}
+
 #[cfg(test)]
 mod tests {
-    use super::distinct_names;
+    use super::{distinct_names, distinguishing_labels};
+
+    #[test]
+    fn labels_keep_what_tells_names_apart() {
+        assert_eq!(
+            distinguishing_labels(&["Swagatam18_naive.ncu-rep", "Swagatam18_variant1.ncu-rep"]),
+            ["naive", "variant1"]
+        );
+        assert_eq!(
+            distinguishing_labels(&["before.ncu-rep", "after.ncu-rep", "after.details.txt"]),
+            ["before.ncu-rep", "after.ncu-rep", "after.details.txt"]
+        );
+        assert_eq!(
+            distinguishing_labels(&["gemm_v1.ncu-rep", "gemm_v2.ncu-rep", "gemm_v10.ncu-rep"]),
+            ["v1", "v2", "v10"]
+        );
+        // One name, or names one of which is the shared part: whole.
+        assert_eq!(distinguishing_labels(&["a.ncu-rep"]), ["a.ncu-rep"]);
+        assert_eq!(
+            distinguishing_labels(&["run.ncu-rep", "run.ncu-rep"]),
+            ["run.ncu-rep", "run.ncu-rep"]
+        );
+        // Shared ends are cut at whole words only.
+        assert_eq!(
+            distinguishing_labels(&["profile.ncu-rep", "profile_2.ncu-rep"]),
+            ["profile", "profile_2"]
+        );
+        assert_eq!(
+            distinguishing_labels(&["run1.txt", "run2.txt"]),
+            ["run1", "run2"]
+        );
+    }
 
     #[test]
     fn names_grow_only_as_far_as_needed() {

@@ -10,7 +10,7 @@ use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
 use crate::analysis::compare::html;
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
-use crate::analysis::compare::{DiffOptions, Keep, ReportDiff, diff_reports_each};
+use crate::analysis::compare::{DiffOptions, Keep, RenamePolicy, ReportDiff, diff_reports_each};
 use crate::analysis::html_page::escape;
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
@@ -64,6 +64,11 @@ pub struct DiffArgs {
     /// comma list). The other kernels are matched around them.
     #[arg(long = "pair", value_delimiter = ',', value_parser = parse_pair, value_name = "BASE_ID=CUR_ID")]
     pub pairs: Vec<(u64, u64)>,
+    /// Do not pair renamed kernels automatically: a kernel only the base has and one only the
+    /// current has, with the same parameters, launch count and places, are then only
+    /// suggested (and count as removed and added).
+    #[arg(long)]
+    pub no_auto_pair: bool,
     /// The baseline report (any form: .ncu-rep, CLI text or log, CSV, GUI copy).
     pub base: PathBuf,
     /// The report to compare against the baseline.
@@ -133,6 +138,10 @@ pub fn run(args: &DiffArgs) -> i32 {
     let opts = DiffOptions {
         threshold_pct: args.threshold,
         metrics: args.metrics.clone().filter(|m| !m.is_empty()),
+        renames: RenamePolicy {
+            auto_pair: !args.no_auto_pair,
+            unpaired: Vec::new(),
+        },
     };
     let manual = match resolve_pairs(&args.pairs, &base, &current) {
         Ok(m) => m,
@@ -480,6 +489,12 @@ pub fn render_text(
                 u.id,
                 short_name(&u.name, MAX_NAME_CHARS)
             ));
+        }
+    }
+    if !diff.renamed.is_empty() {
+        out.push_str("\nPaired as renamed:\n");
+        for line in export::renamed_lines(diff) {
+            out.push_str(&format!("  {line}\n"));
         }
     }
     if !diff.suggested_pairs.is_empty() {

@@ -50,6 +50,43 @@ impl KernelName {
     }
 }
 
+/// A demangled name as ncu prints it: reports store template values with C-style casts
+/// (`matmul_tiled<(int)32>`, `std::array<char *, (unsigned long)2>`), which ncu's kernel lines
+/// and exports leave out (`matmul_tiled<32>`). A cast is dropped only where it stands before a
+/// number at the start of a template argument.
+pub fn ncu_spelling(demangled: &str) -> String {
+    let mut out = String::with_capacity(demangled.len());
+    let mut rest = demangled;
+    while let Some(open) = rest.find('(') {
+        let (head, tail) = rest.split_at(open);
+        out.push_str(head);
+        let after = &tail[1..];
+        let argument_start = matches!(out.trim_end().chars().last(), Some('<' | ','));
+        let cast_end = after.find(')').filter(|&close| {
+            let inner = &after[..close];
+            let mut follows = after[close + 1..].chars();
+            let first = follows.next();
+            let number = first.is_some_and(|c| c.is_ascii_digit())
+                || (first == Some('-') && follows.next().is_some_and(|c| c.is_ascii_digit()));
+            argument_start
+                && number
+                && !inner.trim().is_empty()
+                && inner
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ' ' || c == ':')
+        });
+        match cast_end {
+            Some(close) => rest = &after[close + 1..],
+            None => {
+                out.push('(');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The function name of a demangled signature: no return type, namespaces, template arguments
 /// or parameters (`void cutlass::Kernel<...>(T1::Params)` gives `Kernel`).
 pub fn short_function_name(demangled: &str) -> String {
@@ -367,7 +404,32 @@ impl KernelResult {
 
 #[cfg(test)]
 mod tests {
-    use super::{KernelResult, NvtxRange, ResultKind, nvtx_path, short_function_name};
+    use super::{
+        KernelResult, NvtxRange, ResultKind, ncu_spelling, nvtx_path, short_function_name,
+    };
+
+    #[test]
+    fn names_are_spelled_as_ncu_prints_them() {
+        assert_eq!(
+            ncu_spelling("void matmul_tiled<(int)32>(const float *, const float *, float *, int)"),
+            "void matmul_tiled<32>(const float *, const float *, float *, int)"
+        );
+        assert_eq!(
+            ncu_spelling(
+                "void at::native::vectorized_elementwise_kernel<(int)4, at::native::F<float>, \
+                 std::array<char *, (unsigned long)2>>(int, T2, T3)"
+            ),
+            "void at::native::vectorized_elementwise_kernel<4, at::native::F<float>, \
+             std::array<char *, 2>>(int, T2, T3)"
+        );
+        assert_eq!(ncu_spelling("k<(Kind)-1, (bool)0>(int)"), "k<-1, 0>(int)");
+        // Parameter lists and casts elsewhere stay.
+        assert_eq!(ncu_spelling("f(int)"), "f(int)");
+        assert_eq!(
+            ncu_spelling("(anonymous namespace)::k<(int)2>((int)3)"),
+            "(anonymous namespace)::k<2>((int)3)"
+        );
+    }
 
     #[test]
     fn range_names_follow_their_nvtx_path() {

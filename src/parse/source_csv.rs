@@ -74,7 +74,8 @@ pub fn parse(bytes: &[u8]) -> Result<SourceExport, ParseError> {
         match cell(0) {
             "Kernel Name" => {
                 out.sass.push(SassListing {
-                    kernel: cell(1).to_string(),
+                    // As ncu's kernel lines print it (the export keeps `<(int)32>`).
+                    kernel: crate::model::result::ncu_spelling(cell(1)),
                     ..SassListing::default()
                 });
                 state = In::Nothing;

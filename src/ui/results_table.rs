@@ -303,9 +303,9 @@ fn row_cells(
     baseline: Option<(egui::Color32, bool)>,
 ) {
     row.col(|ui| {
-        // Shortened in the middle: the end of a file name (`.details.txt`, `_after.ncu-rep`)
-        // tells reports apart as often as its start.
-        let shown = elide_to_fit(ui, &r.report_name, ui.available_width());
+        // What tells the report apart from the others (`naive`, `variant1`), shortened in the
+        // middle where it is still too long; the whole name on hover.
+        let shown = elide_to_fit(ui, &r.report_label, ui.available_width());
         let response = ui.add(egui::Label::new(&shown).truncate().selectable(false));
         if shown != r.report_name {
             response.on_hover_text(&r.report_name);

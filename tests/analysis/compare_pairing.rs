@@ -136,18 +136,33 @@ fn expected_changes(b: &TruthResult, c: &TruthResult) -> Vec<String> {
 }
 
 /// The designed pairing of `fixtures/pair/README.md`: launches of the same function at the
-/// same place pair; `histogram_old`/`bias_relu` and `normalize`/`normalize_rows` do not.
+/// same place pair, and so does the rename `normalize` → `normalize_rows` (the only function
+/// of its parameter list each side alone has); `histogram_old`/`bias_relu` (other parameters)
+/// do not.
 fn designed_pairs(before: &[TruthResult], after: &[TruthResult]) -> Vec<(usize, usize)> {
-    let pairs: Vec<(usize, usize)> = (0..before.len().min(after.len()))
+    let same: Vec<(usize, usize)> = (0..before.len().min(after.len()))
         .filter(|&i| before[i].function == after[i].function)
         .map(|i| (i, i))
         .collect();
     assert_eq!(
-        pairs,
+        same,
         vec![(0, 0), (1, 1), (2, 2), (3, 3), (5, 5), (6, 6), (8, 8)],
         "the oracle agrees with the fixture's README"
     );
-    pairs
+    assert_eq!(
+        (before[7].function.as_str(), after[7].function.as_str()),
+        ("normalize", "normalize_rows")
+    );
+    vec![
+        (0, 0),
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (5, 5),
+        (6, 6),
+        (7, 7),
+        (8, 8),
+    ]
 }
 
 #[test]
@@ -175,47 +190,46 @@ fn pair_matches_as_designed_in_every_combination_of_forms() {
             assert_eq!(got, expected, "{what}");
             let only_base: Vec<usize> = diff.only_in_base.iter().map(|u| u.index).collect();
             let only_current: Vec<usize> = diff.only_in_current.iter().map(|u| u.index).collect();
-            assert_eq!(only_base, vec![4, 7], "{what}");
-            assert_eq!(only_current, vec![4, 7], "{what}");
+            assert_eq!(only_base, vec![4], "{what}");
+            assert_eq!(only_current, vec![4], "{what}");
             for m in &diff.matched {
                 let (b, c) = (&before_truth[m.base_index], &after_truth[m.current_index]);
-                assert_eq!(m.changes, expected_changes(b, c), "{what}: {}", m.name);
+                let mut want_changes = expected_changes(b, c);
                 let template_changed = truth_template_args(b) != truth_template_args(c);
-                let want = if template_changed {
+                let want = if b.function != c.function {
+                    want_changes
+                        .insert(0, format!("name changed: {} → {}", b.function, c.function));
+                    MatchKind::Renamed
+                } else if template_changed {
                     MatchKind::TemplateArgs
                 } else {
                     MatchKind::Exact
                 };
+                assert_eq!(m.changes, want_changes, "{what}: {}", m.name);
                 assert_eq!(m.kind, want, "{what}: {}", m.name);
             }
-            // The rename is suggested for its parameters; the removed and added kernels,
-            // which sit in one place with the same grid and threads per block, only as that.
-            let renames: Vec<&String> = diff
-                .match_notes
-                .iter()
-                .map(|n| &n.message)
-                .filter(|m| m.starts_with("possibly renamed"))
-                .filter(|m| !m.contains(": same grid and threads per block;"))
-                .collect();
-            assert_eq!(renames.len(), 1, "{what}: {renames:?}");
-            let suggested: Vec<(usize, usize)> = diff
+            // The rename is paired and said once; the removed and added kernels, which sit in
+            // one place with the same grid and threads per block, are only suggested.
+            let labels: Vec<String> = diff.renamed.iter().map(|r| r.label()).collect();
+            assert_eq!(
+                labels,
+                vec![format!(
+                    "paired as renamed: `{}` → `{}`, same parameters and launch shape, 1 launch",
+                    before_truth[7].function, after_truth[7].function
+                )],
+                "{what}"
+            );
+            let suggested: Vec<(usize, usize, &str)> = diff
                 .suggested_pairs
                 .iter()
-                .map(|s| (s.base, s.current))
+                .map(|s| (s.base, s.current, s.reason.as_str()))
                 .collect();
-            assert_eq!(suggested, vec![(4, 4), (7, 7)], "{what}");
-            assert!(
-                renames[0].contains(&format!(
-                    "`{}` (base {}) → `{}` (current {})",
-                    before_truth[7].function,
-                    base.results[7].id,
-                    after_truth[7].function,
-                    current.results[7].id
-                )),
-                "{what}: {}",
-                renames[0]
+            assert_eq!(
+                suggested,
+                vec![(4, 4, "same grid and threads per block")],
+                "{what}"
             );
-            // Paired by hand, the rename is compared too.
+            // Paired by hand, the rename is a manual pair.
             let manual = diff_reports_with(base, current, &DiffOptions::default(), &[(7, 7)]);
             let m = manual
                 .matched
@@ -230,7 +244,8 @@ fn pair_matches_as_designed_in_every_combination_of_forms() {
                     before_truth[7].function, after_truth[7].function
                 )]
             );
-            assert_eq!(manual.matched.len(), expected.len() + 1, "{what}");
+            assert_eq!(manual.matched.len(), expected.len(), "{what}");
+            assert!(manual.renamed.is_empty(), "{what}");
         }
     }
 }
@@ -246,11 +261,11 @@ fn pair_totals_count_removed_and_added_time() {
     let t = diff.totals();
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1.0);
     let sum = |truth: &[TruthResult], idx: &[usize]| idx.iter().map(|&i| duration(&truth[i])).sum();
-    let matched = [0, 1, 2, 3, 5, 6, 8];
+    let matched = [0, 1, 2, 3, 5, 6, 7, 8];
     assert!(close(t.matched_base_ns, sum(&before_truth, &matched)));
     assert!(close(t.matched_current_ns, sum(&after_truth, &matched)));
-    assert!(close(t.only_in_base_ns, sum(&before_truth, &[4, 7])));
-    assert!(close(t.only_in_current_ns, sum(&after_truth, &[4, 7])));
+    assert!(close(t.only_in_base_ns, sum(&before_truth, &[4])));
+    assert!(close(t.only_in_current_ns, sum(&after_truth, &[4])));
     let all = |truth: &[TruthResult]| truth.iter().map(duration).sum::<f64>();
     assert!(close(t.net_ns(), all(&after_truth) - all(&before_truth)));
     assert_eq!(t.noise_ns, 0.0, "a report stores exact values");
@@ -500,7 +515,12 @@ fn fail_on_and_pair_exit_codes() {
         "{kernels:?}"
     );
     assert!(kernels.contains(&("only-in-base".into(), before_truth[4].function.clone())));
-    assert!(kernels.contains(&("only-in-base".into(), before_truth[7].function.clone())));
+    // normalize → normalize_rows is paired as renamed: no failure.
+    assert!(
+        !kernels.iter().any(|(_, k)| *k == before_truth[7].function),
+        "{kernels:?}"
+    );
+    assert_eq!(doc["renamed"][0]["base_function"], "normalize");
     assert!(
         doc["matched"][2]["changes"][0]
             .as_str()
@@ -521,13 +541,15 @@ fn fail_on_and_pair_exit_codes() {
     assert_eq!(code(&["--fail-on", "duration>5"]), Some(2));
     assert_eq!(code(&["--pair", "7-7"]), Some(2));
     assert_eq!(code(&["--pair", "99=7"]), Some(2));
-    // Pairing the rename by hand takes it out of only-in-base; histogram_old stays there.
+    // Paired by hand (with renames only suggested), the rename leaves only-in-base;
+    // histogram_old stays there.
     let out = run_diff(
         &[
             "--fail-on",
             "only-in-base",
             "--pair",
             "7=7",
+            "--no-auto-pair",
             "--format",
             "json",
         ],

@@ -7,6 +7,7 @@ mod common;
 
 mod compare;
 mod compare_pairing;
+mod compare_renames;
 mod occupancy;
 mod roofline;
 mod roofline_tensor;

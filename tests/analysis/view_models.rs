@@ -204,7 +204,7 @@ fn side_by_side_rows_of_naive_and_tiled_matmul() {
     assert_eq!(truth[naive].function, "matmul_naive");
     assert_eq!(truth[tiled].function, "matmul_tiled");
     let v = compare(&state, tiled, &[naive], 2.0);
-    assert_eq!(v.current.title, "matmul_tiled<(int)32> · ID 4");
+    assert_eq!(v.current.title, "matmul_tiled<32> · ID 4");
     assert_eq!(v.current.color, None);
     assert_eq!(v.bases[0].title, "matmul_naive · ID 3");
     assert_eq!(v.current.report_name, "kernels_basic.ncu-rep");
@@ -448,13 +448,20 @@ fn report_vs_report_first_compares_the_table_figures_without_reading_the_files()
         &current.heads_only().expect("read on demand"),
         2.0,
         &[],
+        &sightline::analysis::compare::RenamePolicy::default(),
     );
     assert_eq!(
         (decoded(&base), decoded(&current)),
         (b0, c0),
         "nothing read"
     );
-    let full = comparison(&base, &current, 2.0, &[]);
+    let full = comparison(
+        &base,
+        &current,
+        2.0,
+        &[],
+        &sightline::analysis::compare::RenamePolicy::default(),
+    );
     assert!(!full.diff.matched.is_empty());
     assert_eq!(quick.by_impact, full.by_impact);
     assert_eq!(quick.totals, full.totals);

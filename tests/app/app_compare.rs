@@ -313,7 +313,7 @@ fn report_vs_report_lists_matched_kernels_and_opens_a_pair() {
 /// (so the kernel that got 11x faster reads as better), says why, and a swap is kept for that
 /// pair of files.
 #[test]
-fn report_vs_report_takes_the_older_capture_as_baseline() {
+fn report_vs_report_follows_the_order_given_and_swaps_to_the_older_capture() {
     let dir = temp_dir("report_vs_report_direction");
     let before = fixture_file(&dir, "pair/before.ncu-rep.xz");
     let after = fixture_file(&dir, "pair/after.ncu-rep.xz");
@@ -322,9 +322,29 @@ fn report_vs_report_takes_the_older_capture_as_baseline() {
     assert_eq!(h.state().workspace().reports()[0].name, "after.ncu-rep");
     select_in(&mut h, "after.ncu-rep", 0);
     show_page(&mut h, PageId::ReportDiff);
-    assert_label_containing(&h, "Baseline report: it was captured first");
+    // The report opened first is the baseline; it was captured later, which the page says.
+    assert_label_containing(
+        &h,
+        "Direction unconfirmed: the baseline after.ncu-rep was captured after before.ncu-rep",
+    );
     // saxpy_strided: 185.44 us in the older run, 16.35 us in the newer one.
     let saxpy = "saxpy_strided(float, const float *, float *, int)";
+    let as_opened = format!(
+        "{:+.2}%",
+        pct(
+            duration("pair/after.ncu-rep.xz", 1),
+            duration("pair/before.ncu-rep.xz", 1)
+        )
+    );
+    assert!(as_opened.starts_with('+'), "{as_opened}");
+    assert_in_row(&h, saxpy, &as_opened);
+    // The comparison shown can be saved as the page `diff --format html` writes.
+    assert_label(&h, "Save HTML…");
+    // Swap takes the older capture as the baseline: the user's choice, kept for these files.
+    h.get_by_label("Swap to capture order").click();
+    h.step();
+    until_compared(&mut h);
+    assert_label_containing(&h, "Baseline report: as chosen");
     let expected = format!(
         "{:+.2}%",
         pct(
@@ -332,18 +352,10 @@ fn report_vs_report_takes_the_older_capture_as_baseline() {
             duration("pair/after.ncu-rep.xz", 1)
         )
     );
-    assert!(expected.starts_with('-'), "{expected}");
     assert_in_row(&h, saxpy, &expected);
-    // The comparison shown can be saved as the page `diff --format html` writes.
-    assert_label(&h, "Save HTML…");
-    // A swap is the user's choice, kept for these two files.
-    h.get_by_label("Swap").click();
-    h.step();
-    until_compared(&mut h);
-    assert_label_containing(&h, "Baseline report: as chosen");
     let orders = &h.state().settings().report_orders;
     assert_eq!(orders.len(), 1);
-    assert!(orders[0].base.ends_with("after.ncu-rep"), "{orders:?}");
+    assert!(orders[0].base.ends_with("before.ncu-rep"), "{orders:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -366,7 +378,7 @@ fn report_vs_report_of_reports_read_on_demand_leaves_no_body_decoded() {
     };
     select_in(&mut h, "after.ncu-rep", 0);
     show_page(&mut h, PageId::ReportDiff);
-    assert_label(&h, "7 kernels matched");
+    assert_label(&h, "8 kernels matched");
     // At most the results selected so far (the Details page showed them), not the 9 + 9
     // results compared.
     assert!(decoded(&h) <= 2, "{} bodies decoded", decoded(&h));
@@ -376,6 +388,7 @@ fn report_vs_report_of_reports_read_on_demand_leaves_no_body_decoded() {
     let opts = DiffOptions {
         threshold_pct: h.state().settings().threshold_pct(),
         metrics: None,
+        ..DiffOptions::default()
     };
     let (b, c) = (load_path(&before).unwrap(), load_path(&after).unwrap());
     let whole = diff_reports(&b, &c, &opts);
@@ -467,22 +480,21 @@ fn report_vs_report_shows_the_totals_and_what_changed_in_a_pair() {
     let (before, after) = pair_truth();
     let ns = |t: &TruthResult| t.number(names::DURATION);
     let text = |v: f64| sightline::model::units::format_value(v, "ns");
-    // fixtures/pair/README.md: base 4 (histogram_old) and 7 (normalize) only in base, current
-    // 4 (bias_relu) and 7 (normalize_rows) only in current; the other seven pair by place.
-    assert_label(&h, "7 kernels matched");
+    // fixtures/pair/README.md: base 4 (histogram_old) only in base, current 4 (bias_relu)
+    // only in current; normalize → normalize_rows paired as renamed, the other seven by place.
+    assert_label(&h, "8 kernels matched");
     assert_label(
         &h,
-        &format!(
-            "Only in base (2 removed): {}",
-            text(ns(&before[4]) + ns(&before[7]))
-        ),
+        "Paired as renamed: `normalize` → `normalize_rows`, same parameters and launch shape, \
+         1 launch",
     );
     assert_label(
         &h,
-        &format!(
-            "Only in current (2 added): {}",
-            text(ns(&after[4]) + ns(&after[7]))
-        ),
+        &format!("Only in base (1 removed): {}", text(ns(&before[4]))),
+    );
+    assert_label(
+        &h,
+        &format!("Only in current (1 added): {}", text(ns(&after[4]))),
     );
     let (all_before, all_after) = (
         before.iter().map(ns).sum::<f64>(),
@@ -537,20 +549,14 @@ fn report_vs_report_compares_the_first_opened_report_against_the_next_by_default
     let (before, after) = pair_truth();
     let ns = |t: &TruthResult| t.number(names::DURATION);
     let text = |v: f64| sightline::model::units::format_value(v, "ns");
-    // fixtures/pair/README.md: base 4 and 7 are only in "before", 4 and 7 only in "after".
+    // fixtures/pair/README.md: base 4 is only in "before", 4 only in "after".
     assert_label(
         &h,
-        &format!(
-            "Only in base (2 removed): {}",
-            text(ns(&before[4]) + ns(&before[7]))
-        ),
+        &format!("Only in base (1 removed): {}", text(ns(&before[4]))),
     );
     assert_label(
         &h,
-        &format!(
-            "Only in current (2 added): {}",
-            text(ns(&after[4]) + ns(&after[7]))
-        ),
+        &format!("Only in current (1 added): {}", text(ns(&after[4]))),
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -856,4 +862,141 @@ fn snapshot_report_vs_report() {
     select_in(&mut h, FULL_NAME, MATMUL_TILED);
     show_page(&mut h, PageId::ReportDiff);
     h.snapshot("compare_reports");
+}
+
+/// The rewrite of `fixtures/renames`, whose "after" build was profiled first, opened in the
+/// order the user gives: the "before" report first.
+fn open_renames(dir: &std::path::Path) -> AppHarness {
+    let files = [
+        fixture_file(dir, "renames/before.ncu-rep.xz"),
+        fixture_file(dir, "renames/after.ncu-rep.xz"),
+    ];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    open_in_order(app, &files, false)
+}
+
+#[test]
+fn report_vs_report_keeps_the_order_given_and_asks_when_the_captures_disagree() {
+    let dir = temp_dir("renames_order");
+    let mut h = open_renames(&dir);
+    select_in(&mut h, "after.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    let before = load_truth("renames/before.truth.json.xz");
+    let ns = |t: &TruthResult| t.number(names::DURATION);
+    let text = |v: f64| sightline::model::units::format_value(v, "ns");
+    // The report opened first is the baseline although it was captured later: the four
+    // kernels only "before" has are the removed ones.
+    assert_label(
+        &h,
+        &format!(
+            "Only in base (4 removed): {}",
+            text(ns(&before[4]) + ns(&before[5]) + ns(&before[6]) + ns(&before[7]))
+        ),
+    );
+    assert_label_containing(
+        &h,
+        "Direction unconfirmed: the baseline before.ncu-rep was captured after after.ncu-rep",
+    );
+    assert!(h.state().settings().report_orders.is_empty());
+    h.get_by_label("Keep this order").click();
+    until_compared(&mut h);
+    assert!(!has_label_containing_text(&h, "was captured after"));
+    let orders = &h.state().settings().report_orders;
+    assert_eq!(orders.len(), 1);
+    assert!(orders[0].base.ends_with("before.ncu-rep"), "{orders:?}");
+    // Swap from the pickers' button: the other way round, and kept.
+    h.get_by_label("Swap").click();
+    until_compared(&mut h);
+    let orders = &h.state().settings().report_orders;
+    assert!(orders[0].base.ends_with("after.ncu-rep"), "{orders:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn has_label_containing_text(h: &AppHarness, part: &str) -> bool {
+    common::app_harness::has_label_containing(h, part)
+}
+
+#[test]
+fn report_vs_report_pairs_renames_says_so_and_unpairs_them() {
+    let dir = temp_dir("renames_unpair");
+    let mut h = open_renames(&dir);
+    select_in(&mut h, "before.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    assert_label(&h, "5 kernels matched");
+    let gemm = "Paired as renamed: `naive_gemm` → `sgemm_global_mem_coalesce`, same parameters, 2 launches";
+    assert_label(&h, gemm);
+    // The transpose and the smooth kernels have two candidates each: offered, not paired.
+    assert_label_containing(&h, "Renamed? `transpose_naive`");
+    assert_label_containing(&h, "Renamed? `smooth_a`");
+    // Unpair the GEMM: its launches are removed and added, and offered again.
+    let unpair = h
+        .query_all_by_role_and_label(Role::Button, "Unpair")
+        .min_by(|a, b| a.rect().center().y.total_cmp(&b.rect().center().y))
+        .expect("an Unpair button");
+    unpair.click();
+    until_compared(&mut h);
+    assert_eq!(
+        h.state().settings().unpaired_renames,
+        vec![(
+            "naive_gemm".to_string(),
+            "sgemm_global_mem_coalesce".to_string()
+        )]
+    );
+    assert!(!has_label(&h, gemm));
+    assert_label(&h, "3 kernels matched");
+    assert_label_containing(&h, "Renamed? `naive_gemm`");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_pair_made_by_the_comparison_gets_verdicts_on_the_compare_page() {
+    let dir = temp_dir("renames_verdict");
+    let mut h = open_renames(&dir);
+    select_in(&mut h, "before.ncu-rep", 0);
+    show_page(&mut h, PageId::ReportDiff);
+    // Open the renamed transpose from its row (the model paired it; the names differ).
+    let (before, after) = (
+        ResultRef {
+            report: report_id(&h, "before.ncu-rep"),
+            index: 4,
+        },
+        ResultRef {
+            report: report_id(&h, "after.ncu-rep"),
+            index: 4,
+        },
+    );
+    h.state_mut().handle(Command::ComparePair {
+        base: before,
+        current: after,
+    });
+    until_compared(&mut h);
+    assert_eq!(h.state().settings().page, PageId::Compare);
+    assert!(!has_label_containing_text(&h, "shown without a verdict"));
+    assert_label_containing(&h, "paired with transpose_tiled by the comparison");
+    assert_label_containing(&h, "better");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_baseline_the_comparison_pairs_as_renamed_gets_verdicts() {
+    let dir = temp_dir("renames_baseline");
+    let mut h = open_renames(&dir);
+    // naive_gemm (before) as the baseline of sgemm_global_mem_coalesce (after): other names,
+    // one kernel renamed as the comparison pairs it.
+    baseline_in(&mut h, "before.ncu-rep", 1);
+    let current = result_at(&h, "after.ncu-rep", 1);
+    h.state_mut().select(Some(current));
+    until_compared(&mut h);
+    show_page(&mut h, PageId::Compare);
+    assert!(!has_label_containing_text(&h, "shown without a verdict"));
+    assert_label_containing(
+        &h,
+        "paired with sgemm_global_mem_coalesce by the comparison",
+    );
+    // A baseline of another kernel the comparison does not pair stays without a verdict.
+    let other = result_at(&h, "after.ncu-rep", 5);
+    h.state_mut().select(Some(other));
+    until_compared(&mut h);
+    assert_label_containing(&h, "shown without a verdict");
+    let _ = std::fs::remove_dir_all(&dir);
 }

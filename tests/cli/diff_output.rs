@@ -185,3 +185,64 @@ fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `sightline diff` on the renaming rewrite of `fixtures/renames`: every format says which
+/// kernels it paired as renamed; `--no-auto-pair` only suggests them, and then the default
+/// `--fail-on` counts the renamed kernels as removed.
+#[test]
+fn every_diff_format_names_the_renamed_pairs() {
+    let dir = temp_dir("diff_renames");
+    let base = fixture_file(&dir, "renames/before.ncu-rep.xz");
+    let current = fixture_file(&dir, "renames/after.ncu-rep.xz");
+    let gemm = "paired as renamed: `naive_gemm` → `sgemm_global_mem_coalesce`, same parameters, 2 launches";
+    for format in ["text", "md", "html", "json", "csv"] {
+        let out = run_diff(&["--format", format], &base, &current);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        match format {
+            "json" => {
+                let doc: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+                let renamed = doc["renamed"].as_array().expect("renamed list");
+                assert_eq!(renamed.len(), 1);
+                assert_eq!(renamed[0]["base_function"], "naive_gemm");
+                assert_eq!(renamed[0]["current_function"], "sgemm_global_mem_coalesce");
+                assert_eq!(renamed[0]["launches"], 2);
+                let kinds: Vec<&str> = doc["matched"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|m| m["match"].as_str().or(m["kind"].as_str()))
+                    .filter(|k| *k == "renamed")
+                    .collect();
+                assert_eq!(kinds.len(), 2, "two launches paired as renamed");
+            }
+            "csv" => {
+                let renamed_rows: std::collections::BTreeSet<(String, String)> =
+                    csv::Reader::from_reader(stdout.as_bytes())
+                        .records()
+                        .map(|r| r.unwrap())
+                        .filter(|r| &r[0] == "renamed")
+                        .map(|r| (r[1].to_string(), r[2].to_string()))
+                        .collect();
+                assert_eq!(renamed_rows.len(), 2, "{renamed_rows:?}");
+            }
+            // HTML escapes the backticks' neighbours but not the words.
+            "html" => assert!(
+                stdout.contains("naive_gemm") && stdout.contains("Paired as renamed"),
+                "{format}"
+            ),
+            _ => assert!(stdout.contains(gemm), "{format}: {stdout}"),
+        }
+        // The kernels only the base has (other parameters, two candidates) fail the default
+        // rule; the renamed ones are not among them.
+        assert_eq!(out.status.code(), Some(1), "{format}");
+    }
+    let out = run_diff(&["--no-auto-pair"], &base, &current);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("paired as renamed"), "{stdout}");
+    assert!(
+        stdout.contains("renamed? `naive_gemm` → `sgemm_global_mem_coalesce` (2 launches"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Only in base: 6"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

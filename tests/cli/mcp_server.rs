@@ -103,6 +103,15 @@ impl Client {
         structured
     }
 
+    /// Calls a tool that must succeed; its one-line summary for people.
+    fn summary_of(&mut self, tool: &str, arguments: Json) -> String {
+        let result = self.call(tool, arguments);
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+
     fn initialize(&mut self) -> Json {
         let reply = self.request(
             "initialize",
@@ -321,6 +330,28 @@ fn every_tool_answers_with_the_oracle_values() {
     }
     assert!(cmp["totals"]["noise_ns"].is_number());
     assert_eq!(cmp["threshold_pct"], 2.0);
+    // The rename normalize → normalize_rows is paired and said; the removed and added
+    // kernels of other parameters are only suggested.
+    let renamed = cmp["renamed"].as_array().unwrap();
+    assert_eq!(renamed.len(), 1);
+    assert_eq!(renamed[0]["base_function"], "normalize");
+    assert_eq!(renamed[0]["current_function"], "normalize_rows");
+    assert!(
+        c.summary_of(
+            "compare",
+            json!({"base": "before.ncu-rep", "current": "after.ncu-rep"})
+        )
+        .contains("Paired as renamed: `normalize` → `normalize_rows`")
+    );
+    let unpaired = c.structured(
+        "compare",
+        json!({"base": "before.ncu-rep", "current": "after.ncu-rep", "auto_pair": false}),
+    );
+    assert!(unpaired["renamed"].as_array().unwrap().is_empty());
+    assert_eq!(
+        unpaired["matched_count"].as_u64().unwrap() + 1,
+        cmp["matched_count"].as_u64().unwrap()
+    );
     let suggested = cmp["suggested_pairs"].as_array().unwrap();
     assert!(!suggested.is_empty(), "the pair fixture renames kernels");
     let pairs: Vec<String> = suggested

@@ -32,7 +32,8 @@ pub(crate) fn report_fixtures() -> Vec<String> {
 /// Reports: `.txt`, `.csv`, `.ncu-rep`, each maybe xz-compressed; not the truth oracles, notes,
 /// sources, scripts or the tool version note, nor the files kept beside reports that hold none:
 /// a profiling run's own messages (`*.cli_log.txt`), the recorded tool help and versions
-/// (`tools/`), disassembly (`*.nvdisasm*`) and Source page exports (`*.source_*.csv`).
+/// (`tools/`), disassembly (`*.nvdisasm*`, `*.life_ranges*`) and Source page exports
+/// (`*.source_*.csv`).
 fn is_report_fixture(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let base = name.strip_suffix(".xz").unwrap_or(name);
@@ -42,6 +43,7 @@ fn is_report_fixture(rel: &str) -> bool {
     if rel.starts_with("tools/")
         || base.ends_with(".cli_log.txt")
         || base.contains(".nvdisasm")
+        || base.contains(".life_ranges")
         || base.contains(".source_")
     {
         return false;

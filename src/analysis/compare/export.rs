@@ -211,6 +211,16 @@ pub fn totals_lines(diff: &ReportDiff) -> Vec<String> {
     lines
 }
 
+/// The kernels paired as renamed, one line each (`paired as renamed: `naive` → `coalesced`,
+/// same parameters, 2 launches`), and how to keep them apart.
+pub fn renamed_lines(diff: &ReportDiff) -> Vec<String> {
+    let mut lines: Vec<String> = diff.renamed.iter().map(|r| r.label()).collect();
+    if !lines.is_empty() {
+        lines.push("to compare them as different kernels, run again with --no-auto-pair".into());
+    }
+    lines
+}
+
 /// The suggested pairs for people: one line per renamed function (`renamed? `naive` →
 /// `coalesced` (2 launches: 0=0, 1=1), same parameters`), then the ready `--pair` argument.
 pub fn suggested_lines(diff: &ReportDiff) -> Vec<String> {
@@ -396,6 +406,8 @@ fn json_with(diff: &ReportDiff, matched: Vec<Json>) -> Json {
             "net_changed": totals.net_changed(),
             "noise_ns": totals.noise_ns,
         },
+        "renamed": diff.renamed,
+        "suggested_pairs": diff.suggested_pairs,
         "warnings": diff.warnings,
     })
 }
@@ -479,6 +491,12 @@ pub fn pair_csv(k: &MatchedDiff) -> std::io::Result<Vec<u8>> {
     use std::fmt::Write as _;
     let mut w = csv::Writer::from_writer(Vec::with_capacity(256 * (k.diff.metrics.len() + 1)));
     let (base_id, current_id) = (k.base_id.to_string(), k.current_id.to_string());
+    // A pair the comparison made of a renamed kernel says so.
+    let status = if k.kind == super::MatchKind::Renamed {
+        "renamed"
+    } else {
+        "matched"
+    };
     let (mut base, mut current, mut pct, mut delta) =
         (String::new(), String::new(), String::new(), String::new());
     let metrics = k
@@ -502,7 +520,7 @@ pub fn pair_csv(k: &MatchedDiff) -> std::io::Result<Vec<u8>> {
             let _ = write!(delta, "{v}");
         }
         w.write_record([
-            "matched",
+            status,
             &base_id,
             &current_id,
             &k.name,
@@ -778,6 +796,12 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
             ));
         }
     }
+    if !diff.renamed.is_empty() {
+        out.push_str("\n#### Paired as renamed\n\n");
+        for line in renamed_lines(diff) {
+            out.push_str(&format!("- {}\n", md_text(&line)));
+        }
+    }
     if !diff.suggested_pairs.is_empty() {
         out.push_str("\n#### Renamed?\n\n");
         for line in suggested_lines(diff) {
@@ -811,14 +835,14 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
 }
 
 /// How many explanations the text forms list per kernel.
-pub const MAX_WHY: usize = 5;
+pub const MAX_WHY: usize = 16;
 
 /// How many of the listed explanations are kept for those that point against the way the
 /// duration went (a faster kernel's new bank conflicts or barrier stalls).
-const MAX_WHY_AGAINST: usize = 2;
+const MAX_WHY_AGAINST: usize = 8;
 
 /// The explanations every output lists for a pair (window, text, Markdown, HTML): the
-/// [`MAX_WHY`] first of the ranked list, except that up to two that point against the
+/// [`MAX_WHY`] first of the ranked list, except that up to half that point against the
 /// duration's way are never crowded out by those that agree with it.
 pub fn listed_why(why: &[super::Explanation]) -> Vec<&super::Explanation> {
     let against: Vec<&super::Explanation> = why
@@ -877,24 +901,19 @@ mod tests {
             agrees,
             score: 1.0,
         };
-        // A faster kernel: six reasons agree, two new problems point the other way.
-        let mut why: Vec<Explanation> = (0..6).map(|i| w(&format!("ok{i}"), Some(true))).collect();
-        why.push(w("new bank conflicts", Some(false)));
-        why.push(w("new barrier stalls", Some(false)));
+        // A faster kernel: twenty reasons agree, ten new problems point the other way; half
+        // the list is kept for these.
+        let mut why: Vec<Explanation> = (0..20).map(|i| w(&format!("ok{i}"), Some(true))).collect();
+        why.extend((0..10).map(|i| w(&format!("new problem {i}"), Some(false))));
         let listed: Vec<&str> = super::listed_why(&why)
             .iter()
             .map(|e| e.subject.as_str())
             .collect();
-        assert_eq!(
-            listed,
-            [
-                "ok0",
-                "ok1",
-                "ok2",
-                "new bank conflicts",
-                "new barrier stalls"
-            ]
-        );
+        let want: Vec<String> = (0..8)
+            .map(|i| format!("ok{i}"))
+            .chain((0..8).map(|i| format!("new problem {i}")))
+            .collect();
+        assert_eq!(listed, want);
         // With few that agree, the rest fill up in their ranked order.
         let few = vec![
             w("ok", Some(true)),

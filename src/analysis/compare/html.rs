@@ -5,7 +5,7 @@
 
 use super::export::{
     DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, count_text, delta_text, listed_changes,
-    listed_why, short_name, suggested_lines, time_delta_text, totals_lines,
+    listed_why, renamed_lines, short_name, suggested_lines, time_delta_text, totals_lines,
 };
 use super::{MatchedDiff, ReportDiff, UnmatchedResult};
 use crate::analysis::html_page::{Bar, bar_chart, escape, page};
@@ -239,6 +239,13 @@ pub fn diff_html(diff: &ReportDiff, base: &Report, current: &Report, title: &str
     body.push_str(&changes_table(diff));
     body.push_str(&unmatched_table("Only in base", &diff.only_in_base));
     body.push_str(&unmatched_table("Only in current", &diff.only_in_current));
+    if !diff.renamed.is_empty() {
+        body.push_str("<h2>Paired as renamed</h2>\n<ul class=\"renamed\">\n");
+        for line in renamed_lines(diff) {
+            body.push_str(&format!("<li><code>{}</code></li>\n", escape(&line)));
+        }
+        body.push_str("</ul>\n");
+    }
     if !diff.suggested_pairs.is_empty() {
         body.push_str(
             "<h2>Renamed?</h2>\n<p>Not paired; each pair below has a new name on one kernel.</p>\n<ul class=\"suggested\">\n",

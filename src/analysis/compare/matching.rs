@@ -1,12 +1,14 @@
 //! Matches the results of two reports: a sequence alignment of their launches on kernel keys
 //! (signature and launch shape, then signature, then the function's base name), pairs chosen by
-//! hand, and notes on what a reader should know (renames, launch counts, loose matches).
+//! hand, renames paired where they are unambiguous (one function only the base has and one only
+//! the current has, with the same parameters, launch count and places), and notes on what a
+//! reader should know (renames suggested, launch counts, loose matches).
 
 use super::alignment::{self, Gap, Launch, Level};
 use super::normalize::{KernelIdentity, Specificity, display_name};
 use crate::model::{Dim3, KernelResult};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How a pair was matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -19,6 +21,10 @@ pub enum MatchKind {
     NameOnly,
     /// Same function, different template arguments, in the same place of the launch order.
     TemplateArgs,
+    /// A new name for the same kernel: the only function of its parameter list that the base
+    /// alone has, against the only one the current alone has, launched as often in the same
+    /// places (see [`Rename`]).
+    Renamed,
     /// Paired by hand.
     Manual,
 }
@@ -30,6 +36,7 @@ impl MatchKind {
             MatchKind::Exact => "exact",
             MatchKind::NameOnly => "name_only",
             MatchKind::TemplateArgs => "template_args",
+            MatchKind::Renamed => "renamed",
             MatchKind::Manual => "manual",
         }
     }
@@ -47,12 +54,74 @@ pub struct KernelMatch {
     pub changes: Vec<String>,
 }
 
+/// What a [`MatchNote`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoteKind {
+    /// Unmatched kernels that look like one kernel renamed (one note per pair of names).
+    PossibleRename,
+    /// A kernel launched a different number of times on the two sides.
+    LaunchCount,
+    /// A pair chosen by hand that could not be used.
+    ManualPair,
+}
+
 /// Something about the matching a reader should know.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MatchNote {
+    pub kind: NoteKind,
     /// The kernel concerned (a display name).
     pub kernel: String,
     pub message: String,
+}
+
+/// How renamed kernels are paired: automatically where unambiguous (the default), except the
+/// renames the user unpaired; `auto_pair: false` (`--no-auto-pair`) only suggests them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenamePolicy {
+    pub auto_pair: bool,
+    /// Renames the user unpaired, as (base function, current function): suggested only.
+    pub unpaired: Vec<(String, String)>,
+}
+
+impl Default for RenamePolicy {
+    fn default() -> Self {
+        RenamePolicy {
+            auto_pair: true,
+            unpaired: Vec::new(),
+        }
+    }
+}
+
+/// A kernel paired as renamed: every launch of `base_function` (which only the base has) with
+/// every launch of `current_function` (which only the current has).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rename {
+    pub base_function: String,
+    pub current_function: String,
+    /// How many launches were paired (each side has as many).
+    pub launches: usize,
+    /// What the two have in common (`same parameters`).
+    pub reason: String,
+}
+
+impl Rename {
+    /// The line every surface shows: ``paired as renamed: `naive` → `coalesced`, same
+    /// parameters, 2 launches``.
+    pub fn label(&self) -> String {
+        format!(
+            "paired as renamed: `{}` → `{}`, {}, {} {}",
+            self.base_function,
+            self.current_function,
+            self.reason,
+            self.launches,
+            if self.launches == 1 {
+                "launch"
+            } else {
+                "launches"
+            }
+        )
+    }
 }
 
 /// The matching of two result lists.
@@ -68,6 +137,8 @@ pub struct Matching {
     pub notes: Vec<MatchNote>,
     /// Unmatched pairs that look like one kernel renamed, offered for pairing by hand.
     pub suggested: Vec<SuggestedPair>,
+    /// Kernels paired as renamed (their launches are among `pairs`, of kind `Renamed`).
+    pub renamed: Vec<Rename>,
 }
 
 /// A base and a current result left unmatched that look like one kernel under a new name.
@@ -200,17 +271,20 @@ pub(crate) fn unify_bools(s: &str) -> String {
     out
 }
 
-/// Matches the results of a base report to those of a current one.
+/// Matches the results of a base report to those of a current one (renames paired where
+/// unambiguous).
 pub fn match_results(base: &[KernelResult], current: &[KernelResult]) -> Matching {
-    match_results_with(base, current, &[])
+    match_results_with(base, current, &[], &RenamePolicy::default())
 }
 
 /// Matches the results of two reports, with pairs chosen by hand (`(base index, current
-/// index)`) taken as they are; the other results are aligned around them.
+/// index)`) taken as they are; the other results are aligned around them, and renames paired
+/// as `renames` says.
 pub fn match_results_with(
     base: &[KernelResult],
     current: &[KernelResult],
     manual: &[(usize, usize)],
+    renames: &RenamePolicy,
 ) -> Matching {
     let use_mangled = all_mangled(base) && all_mangled(current);
     let base_launches = launches(base, use_mangled);
@@ -222,6 +296,7 @@ pub fn match_results_with(
     for &(b, c) in manual {
         let (Some(bl), Some(cl)) = (base_launches.get(b), current_launches.get(c)) else {
             notes.push(MatchNote {
+                kind: NoteKind::ManualPair,
                 kernel: String::new(),
                 message: format!("manual pair {b}={c} names a result that does not exist"),
             });
@@ -229,6 +304,7 @@ pub fn match_results_with(
         };
         if base_manual[b] || current_manual[c] {
             notes.push(MatchNote {
+                kind: NoteKind::ManualPair,
                 kernel: cl.name.clone(),
                 message: format!("manual pair {}={} repeats a result; ignored", bl.id, cl.id),
             });
@@ -264,18 +340,52 @@ pub fn match_results_with(
         };
         pairs.push(describe_pair(b, c, kind));
     }
+    let (renamed_pairs, renamed) = if renames.auto_pair {
+        pair_renames(
+            &aligned.gaps,
+            (&free_base, &free_current),
+            (&base_launches, &current_launches),
+            &renames.unpaired,
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let (mut paired_base, mut paired_current) = (BTreeSet::new(), BTreeSet::new());
+    for &(i, j) in &renamed_pairs {
+        pairs.push(describe_pair(
+            &free_base[i],
+            &free_current[j],
+            MatchKind::Renamed,
+        ));
+        paired_base.insert(i);
+        paired_current.insert(j);
+    }
     pairs.sort_by_key(|p| (p.current, p.base));
     let mut only_in_base = Vec::new();
     let mut only_in_current = Vec::new();
     let mut suggested = Vec::new();
     for gap in &aligned.gaps {
+        let gap = Gap {
+            base: gap
+                .base
+                .iter()
+                .copied()
+                .filter(|i| !paired_base.contains(i))
+                .collect(),
+            current: gap
+                .current
+                .iter()
+                .copied()
+                .filter(|j| !paired_current.contains(j))
+                .collect(),
+        };
         only_in_base.extend(gap.base.iter().map(|&i| free_base[i].index));
         only_in_current.extend(gap.current.iter().map(|&j| free_current[j].index));
-        suggested.extend(suggest_renames(gap, &free_base, &free_current));
+        suggested.extend(suggest_renames(&gap, &free_base, &free_current));
     }
     only_in_base.sort_unstable();
     only_in_current.sort_unstable();
-    notes.extend(suggested.iter().map(rename_note));
+    notes.extend(rename_notes(&suggested));
     note_counts(&base_launches, &current_launches, &pairs, &mut notes);
     Matching {
         pairs,
@@ -283,7 +393,96 @@ pub fn match_results_with(
         only_in_current,
         notes,
         suggested,
+        renamed,
     }
+}
+
+/// Each function's launch count and the parameter lists its launches have.
+fn functions(launches: &[Launch]) -> BTreeMap<&str, (usize, BTreeSet<Option<&str>>)> {
+    let mut out: BTreeMap<&str, (usize, BTreeSet<Option<&str>>)> = BTreeMap::new();
+    for l in launches {
+        let e = out.entry(l.identity.function.as_str()).or_default();
+        e.0 += 1;
+        e.1.insert(l.parameters());
+    }
+    out
+}
+
+/// The renames that are unambiguous, paired launch by launch (positions into the free launch
+/// lists), and what each is. A rename is paired when, of the functions only the base has and
+/// those only the current has, exactly one on each side has a given parameter list (the
+/// normalised one: `const` and spacing aside), both are launched as often, each gap of the
+/// alignment holds as many launches of one as of the other (they sit in the same places), and
+/// the user did not unpair them. Anything less certain (two candidates, other parameters, the
+/// same grid alone) stays a suggestion.
+fn pair_renames(
+    gaps: &[Gap],
+    (base, current): (&[Launch], &[Launch]),
+    (all_base, all_current): (&[Launch], &[Launch]),
+    unpaired: &[(String, String)],
+) -> (Vec<(usize, usize)>, Vec<Rename>) {
+    let (in_base, in_current) = (functions(all_base), functions(all_current));
+    // Functions one side alone has, by their one parameter list.
+    let mut by_parameters: BTreeMap<&str, (Vec<&str>, Vec<&str>)> = BTreeMap::new();
+    for (function, (_, params)) in &in_base {
+        if !in_current.contains_key(function)
+            && let [Some(p)] = params.iter().copied().collect::<Vec<_>>().as_slice()
+        {
+            by_parameters.entry(p).or_default().0.push(function);
+        }
+    }
+    for (function, (_, params)) in &in_current {
+        if !in_base.contains_key(function)
+            && let [Some(p)] = params.iter().copied().collect::<Vec<_>>().as_slice()
+        {
+            by_parameters.entry(p).or_default().1.push(function);
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut renames = Vec::new();
+    for (bs, cs) in by_parameters.values() {
+        let ([bf], [cf]) = (bs.as_slice(), cs.as_slice()) else {
+            continue;
+        };
+        let count = in_base.get(bf).map_or(0, |e| e.0);
+        if count != in_current.get(cf).map_or(0, |e| e.0)
+            || unpaired.iter().any(|(b, c)| b == bf && c == cf)
+        {
+            continue;
+        }
+        let mut these = Vec::new();
+        let same_places = gaps.iter().all(|gap| {
+            let of = |ids: &[usize], ls: &[Launch], f: &str| -> Vec<usize> {
+                ids.iter()
+                    .copied()
+                    .filter(|&i| ls[i].identity.function == f)
+                    .collect()
+            };
+            let (gb, gc) = (of(&gap.base, base, bf), of(&gap.current, current, cf));
+            these.extend(gb.iter().copied().zip(gc.iter().copied()));
+            gb.len() == gc.len()
+        });
+        // Every launch must be in a gap: one paired by hand is not a rename of the others.
+        if !same_places || these.len() != count {
+            continue;
+        }
+        let same_shape = these
+            .iter()
+            .all(|&(i, j)| base[i].shape == current[j].shape);
+        renames.push(Rename {
+            base_function: bf.to_string(),
+            current_function: cf.to_string(),
+            launches: count,
+            reason: if same_shape {
+                "same parameters and launch shape"
+            } else {
+                "same parameters"
+            }
+            .to_string(),
+        });
+        pairs.extend(these);
+    }
+    (pairs, renames)
 }
 
 /// A pair with what differs between its two launches spelled out.
@@ -391,22 +590,52 @@ fn suggest_renames(gap: &Gap, base: &[Launch], current: &[Launch]) -> Vec<Sugges
     out
 }
 
-/// The note a suggested pair gives.
-fn rename_note(s: &SuggestedPair) -> MatchNote {
-    MatchNote {
-        kernel: s.current_name.clone(),
-        message: format!(
-            "possibly renamed: `{}` (base {}) → `{}` (current {}): {}; pair them by hand \
-             ({}={}) to compare",
-            s.base_function,
-            s.base_id,
-            s.current_function,
-            s.current_id,
-            s.reason,
-            s.base_id,
-            s.current_id
-        ),
+/// The notes the suggested pairs give: one per pair of names, with its launches.
+fn rename_notes(suggested: &[SuggestedPair]) -> Vec<MatchNote> {
+    let mut groups: Vec<(&SuggestedPair, Vec<&SuggestedPair>)> = Vec::new();
+    for s in suggested {
+        match groups.iter_mut().find(|(first, _)| {
+            (&first.base_function, &first.current_function, &first.reason)
+                == (&s.base_function, &s.current_function, &s.reason)
+        }) {
+            Some((_, all)) => all.push(s),
+            None => groups.push((s, vec![s])),
+        }
     }
+    groups
+        .into_iter()
+        .map(|(s, all)| {
+            let ids = |f: fn(&SuggestedPair) -> u64| {
+                all.iter()
+                    .map(|p| f(p).to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let pairs: Vec<String> = all
+                .iter()
+                .map(|p| format!("{}={}", p.base_id, p.current_id))
+                .collect();
+            let launches = if all.len() == 1 {
+                String::new()
+            } else {
+                format!(", {} launches", all.len())
+            };
+            MatchNote {
+                kind: NoteKind::PossibleRename,
+                kernel: s.current_name.clone(),
+                message: format!(
+                    "possibly renamed: `{}` (base {}) → `{}` (current {}): {}{launches}; pair \
+                     them by hand ({}) to compare",
+                    s.base_function,
+                    ids(|p| p.base_id),
+                    s.current_function,
+                    ids(|p| p.current_id),
+                    s.reason,
+                    pairs.join(",")
+                ),
+            }
+        })
+        .collect()
 }
 
 /// The `--pair` argument that pairs `suggested` by hand (`--pair 7=7,8=8`).
@@ -449,6 +678,7 @@ fn note_counts(
     for (b, c, paired, name) in counts.values() {
         if *b > 0 && *c > 0 && b != c {
             notes.push(MatchNote {
+                kind: NoteKind::LaunchCount,
                 kernel: name.to_string(),
                 message: format!(
                     "launched {b} times in base and {c} times in current; {paired} launches paired"
@@ -542,8 +772,17 @@ mod tests {
         );
     }
 
+    /// The matching with renames only suggested.
+    fn suggesting(base: &[KernelResult], current: &[KernelResult]) -> Matching {
+        let policy = RenamePolicy {
+            auto_pair: false,
+            unpaired: Vec::new(),
+        };
+        match_results_with(base, current, &[], &policy)
+    }
+
     #[test]
-    fn renames_are_suggested_and_manual_pairs_respected() {
+    fn renames_are_paired_suggested_and_manual_pairs_respected() {
         let base = vec![
             launch(0, "a(int)", 1),
             launch(1, "normalize(float *, int)", 8),
@@ -554,18 +793,42 @@ mod tests {
             launch(1, "normalize_rows(float *, int)", 8),
             launch(2, "b(int)", 1),
         ];
+        // One function each side alone has, same parameters, same place: one kernel renamed.
         let m = match_results(&base, &current);
+        assert!(m.only_in_base.is_empty() && m.only_in_current.is_empty());
+        assert_eq!(m.pairs[1].kind, MatchKind::Renamed);
+        assert_eq!(
+            m.pairs[1].changes,
+            vec!["name changed: normalize → normalize_rows".to_string()]
+        );
+        assert_eq!(
+            m.renamed[0].label(),
+            "paired as renamed: `normalize` → `normalize_rows`, same parameters and launch \
+             shape, 1 launch"
+        );
+        assert!(m.notes.is_empty() && m.suggested.is_empty());
+        // Not paired automatically: suggested, with one note.
+        let m = suggesting(&base, &current);
         assert_eq!(
             (m.only_in_base.clone(), m.only_in_current.clone()),
             (vec![1], vec![1])
         );
         assert_eq!(m.notes.len(), 1, "{:?}", m.notes);
+        assert_eq!(m.notes[0].kind, NoteKind::PossibleRename);
         assert!(
             m.notes[0].message.starts_with(
                 "possibly renamed: `normalize` (base 1) → `normalize_rows` (current 1)"
             )
         );
-        let m = match_results_with(&base, &current, &[(1, 1)]);
+        // Unpaired by the user: suggested only.
+        let policy = RenamePolicy {
+            auto_pair: true,
+            unpaired: vec![("normalize".into(), "normalize_rows".into())],
+        };
+        let m = match_results_with(&base, &current, &[], &policy);
+        assert!(m.renamed.is_empty());
+        assert_eq!(m.suggested.len(), 1);
+        let m = match_results_with(&base, &current, &[(1, 1)], &policy);
         let got: Vec<(usize, usize, MatchKind)> = m
             .pairs
             .iter()
@@ -585,13 +848,55 @@ mod tests {
         );
         assert!(m.notes.is_empty());
         // A manual pair across the order does not disturb the others.
-        let m = match_results_with(&base, &current, &[(0, 2)]);
+        let m = match_results_with(&base, &current, &[(0, 2)], &policy);
         assert!(m.pairs.iter().any(|p| (p.base, p.current) == (0, 2)));
         assert!(m.only_in_base.contains(&2) && m.only_in_current.contains(&0));
     }
 
     #[test]
-    fn a_rewrite_with_a_new_name_and_a_reshaped_block_is_suggested_in_place() {
+    fn only_unambiguous_renames_are_paired() {
+        // Two functions of one parameter list on each side: which is which is a guess.
+        let base = vec![
+            launch(0, "smooth_a(float *, int)", 8),
+            launch(1, "smooth_b(float *, int)", 8),
+        ];
+        let current = vec![
+            launch(0, "smooth_c(float *, int)", 8),
+            launch(1, "smooth_d(float *, int)", 8),
+        ];
+        let m = match_results(&base, &current);
+        assert!(m.pairs.is_empty() && m.renamed.is_empty());
+        assert_eq!(m.suggested.len(), 2);
+        // Other parameters at the same place and shape: two kernels, suggested only.
+        let m = match_results(
+            &[launch(0, "scale_old(float *, float, int)", 8)],
+            &[launch(0, "fused_bias_relu(float *, const float *, int)", 8)],
+        );
+        assert!(m.pairs.is_empty());
+        assert_eq!(m.suggested[0].reason, "same grid and threads per block");
+        // Another launch count: not the same kernel's launches.
+        let m = match_results(
+            &[launch(0, "k1(float *)", 8), launch(1, "k1(float *)", 8)],
+            &[launch(0, "k2(float *)", 8)],
+        );
+        assert!(m.renamed.is_empty());
+        // Not in the same place: one launch before a common kernel, the other after it.
+        let m = match_results(
+            &[launch(0, "k1(float *)", 8), launch(1, "x(int)", 1)],
+            &[launch(0, "x(int)", 1), launch(1, "k2(float *)", 8)],
+        );
+        assert!(m.renamed.is_empty());
+        // `const` dropped is still the same parameter list.
+        let m = match_results(
+            &[launch(0, "t_naive(float *, const float *, int)", 8)],
+            &[launch(0, "t_tiled(float *, float *, int)", 8)],
+        );
+        assert_eq!(m.renamed.len(), 1);
+        assert_eq!(m.pairs[0].kind, MatchKind::Renamed);
+    }
+
+    #[test]
+    fn a_rewrite_with_a_new_name_and_a_reshaped_block_is_paired_in_place() {
         let launch_of = |i: u64, name: &str, block: (u64, u64)| {
             let mut r = launch(i, name, 64);
             r.block = Some(Dim3 {
@@ -611,6 +916,19 @@ mod tests {
             launch_of(1, "coalesced(float *, float *, float *, int)", (1024, 1)),
         ];
         let m = match_results(&base, &current);
+        let got: Vec<(usize, usize, MatchKind)> = m
+            .pairs
+            .iter()
+            .map(|p| (p.base, p.current, p.kind))
+            .collect();
+        assert_eq!(
+            got,
+            vec![(0, 0, MatchKind::Renamed), (1, 1, MatchKind::Renamed)]
+        );
+        assert_eq!(m.renamed.len(), 1, "one line for both launches");
+        assert_eq!(m.renamed[0].launches, 2);
+        assert_eq!(m.renamed[0].reason, "same parameters");
+        let m = suggesting(&base, &current);
         assert!(m.pairs.is_empty());
         let got: Vec<(usize, usize, &str)> = m
             .suggested
@@ -621,6 +939,13 @@ mod tests {
             got,
             vec![(0, 0, "same parameters"), (1, 1, "same parameters")]
         );
+        assert_eq!(
+            m.notes.len(),
+            1,
+            "one note for both launches: {:?}",
+            m.notes
+        );
+        assert!(m.notes[0].message.contains("2 launches"), "{:?}", m.notes);
         assert_eq!(pair_argument(&m.suggested), "--pair 0=0,1=1");
         // Other parameters, but the same grid and threads per block: still offered.
         let current: Vec<KernelResult> = (0..2)

@@ -18,6 +18,8 @@ pub struct DiffOptions {
     /// When set, only these metrics are compared: ncu names, `Section/Label` keys, labels
     /// (`Duration`, case-insensitive) or globs (`*hit_rate*`). The duration is always compared.
     pub metrics: Option<Vec<String>>,
+    /// How renamed kernels are paired.
+    pub renames: super::matching::RenamePolicy,
 }
 
 impl Default for DiffOptions {
@@ -25,6 +27,7 @@ impl Default for DiffOptions {
         DiffOptions {
             threshold_pct: DEFAULT_THRESHOLD_PCT,
             metrics: None,
+            renames: super::matching::RenamePolicy::default(),
         }
     }
 }

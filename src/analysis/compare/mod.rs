@@ -27,8 +27,8 @@ pub use context::{
 pub use direction::{Direction, direction_of};
 pub use kept::Keep;
 pub use matching::{
-    KernelMatch, MatchKind, MatchNote, Matching, SuggestedPair, match_results, match_results_with,
-    pair_argument, relate,
+    KernelMatch, MatchKind, MatchNote, Matching, NoteKind, Rename, RenamePolicy, SuggestedPair,
+    match_results, match_results_with, pair_argument, relate,
 };
 pub use metric_diff::{DiffOptions, MetricDiff, ResultDiff, Verdict, diff_results, metric_number};
 pub use normalize::{KernelIdentity, normalize_kernel_name};
@@ -103,6 +103,8 @@ pub struct ReportDiff {
     pub match_notes: Vec<MatchNote>,
     /// Unmatched kernels that look like one kernel renamed, offered for pairing by hand.
     pub suggested_pairs: Vec<SuggestedPair>,
+    /// Kernels paired as renamed (their pairs are in `matched`, of kind `renamed`).
+    pub renamed: Vec<Rename>,
     pub threshold_pct: f64,
     /// Whether the comparison was restricted to chosen metrics.
     pub restricted: bool,
@@ -194,7 +196,7 @@ pub fn diff_reports_each<T: Send>(
     render: impl Fn(&MatchedDiff) -> T + Sync,
     each: impl FnMut(T),
 ) -> ReportDiff {
-    let matching = match_results_with(&base.results, &current.results, manual);
+    let matching = match_results_with(&base.results, &current.results, manual, &opts.renames);
     compare_matched(
         base,
         current,
@@ -255,7 +257,7 @@ pub fn diff_reports_streamed(
     keep: Keep<'_>,
     observe: &mut dyn FnMut(&Report, &Report),
 ) -> ReportDiff {
-    let matching = match_results_with(&base.results, &current.results, manual);
+    let matching = match_results_with(&base.results, &current.results, manual, &opts.renames);
     // Matching reads the launch shape, which a result without one takes from its metrics.
     base.release_bodies(0);
     current.release_bodies(0);
@@ -444,6 +446,7 @@ fn assemble(
         context,
         match_notes: matching.notes,
         suggested_pairs: matching.suggested,
+        renamed: matching.renamed,
         threshold_pct: opts.threshold_pct,
         restricted: opts.metrics.is_some(),
     }

@@ -1,7 +1,9 @@
 //! Why a kernel changed: a ranked list of explanations for one compared pair, from what both
 //! results measured: rules that appeared, disappeared or changed their estimated speedup; the
-//! warp-stall reasons that moved; memory traffic per level (L1, L2, DRAM); instructions
-//! executed; the occupancy limiter and occupancy.
+//! warp-stall reasons that moved, appeared or went (with their sampled counts); shared-memory
+//! bank conflicts; memory traffic per level (L1, L2, DRAM); instructions executed; registers
+//! per thread and shared memory per block; the occupancy limiter and occupancy. What points
+//! against the duration's change is kept, ranked after what points with it.
 
 use super::metric_diff::{Speed, delta_pct, metric_number};
 use crate::model::format::value_text;
@@ -16,7 +18,10 @@ const MIN_SPEEDUP_CHANGE_PP: f64 = 5.0;
 /// Smallest move of one stall reason worth explaining, as a share of all stalls, in points.
 const MIN_STALL_SHARE_PP: f64 = 5.0;
 /// How many stall reasons are listed at most.
-const MAX_STALLS: usize = 3;
+const MAX_STALLS: usize = 5;
+/// Smallest share of all stalls a reason that was absent (zero) on one side must have to be
+/// listed as appeared or gone, in points.
+const MIN_NEW_STALL_SHARE_PP: f64 = 2.0;
 /// Smallest occupancy change worth explaining, in percentage points.
 const MIN_OCCUPANCY_PP: f64 = 5.0;
 
@@ -28,8 +33,11 @@ pub enum WhyKind {
     RuleDisappeared,
     RuleSpeedupChanged,
     StallMoved,
+    BankConflicts,
     MemoryTraffic,
     Instructions,
+    Registers,
+    SharedMemory,
     OccupancyLimiter,
     Occupancy,
 }
@@ -60,8 +68,10 @@ pub fn explain(base: &KernelResult, current: &KernelResult, speed: Speed) -> Vec
     }
     rules(base, current, speed, &mut out);
     stalls(base, current, speed, &mut out);
+    bank_conflicts(base, current, speed, &mut out);
     traffic(base, current, speed, &mut out);
     instructions(base, current, speed, &mut out);
+    resources(base, current, speed, &mut out);
     occupancy(base, current, speed, &mut out);
     out.sort_by(|a, b| {
         let rank = |e: &Explanation| match e.agrees {
@@ -231,6 +241,14 @@ fn stall_reasons(r: &KernelResult) -> BTreeMap<String, f64> {
         .collect()
 }
 
+const STALL_SAMPLES_PREFIX: &str = "smsp__pcsamp_warps_issue_stalled_";
+
+/// How many warp-state samples a stall reason got (the Warp State Sampling section).
+fn stall_samples(r: &KernelResult, reason: &str) -> Option<f64> {
+    r.number(&format!("{STALL_SAMPLES_PREFIX}{reason}"))
+        .filter(|v| v.is_finite() && *v >= 0.0)
+}
+
 fn stalls(base: &KernelResult, current: &KernelResult, speed: Speed, out: &mut Vec<Explanation>) {
     let b = stall_reasons(base);
     let c = stall_reasons(current);
@@ -238,28 +256,142 @@ fn stalls(base: &KernelResult, current: &KernelResult, speed: Speed, out: &mut V
     if b.is_empty() || c.is_empty() || tb <= 0.0 || tc <= 0.0 {
         return;
     }
-    let mut moved: Vec<(String, f64, f64, f64)> = b
-        .iter()
-        .filter_map(|(reason, &x)| {
-            let y = *c.get(reason)?;
-            let share_pp = (y / tc - x / tb) * 100.0;
-            Some((reason.clone(), x, y, share_pp))
+    // Every reason either side measured; one the other side did not list stalled it nothing.
+    let reasons: std::collections::BTreeSet<&String> = b.keys().chain(c.keys()).collect();
+    let mut moved: Vec<(String, f64, f64, f64)> = reasons
+        .into_iter()
+        .map(|reason| {
+            let x = b.get(reason).copied().unwrap_or(0.0);
+            let y = c.get(reason).copied().unwrap_or(0.0);
+            (reason.clone(), x, y, (y / tc - x / tb) * 100.0)
         })
-        .filter(|(_, x, y, share)| share.abs() >= MIN_STALL_SHARE_PP && x != y)
+        .filter(|(_, x, y, share)| {
+            let appeared_or_gone = (*x == 0.0) != (*y == 0.0);
+            x != y
+                && (share.abs() >= MIN_STALL_SHARE_PP
+                    || (appeared_or_gone && share.abs() >= MIN_NEW_STALL_SHARE_PP))
+        })
         .collect();
     moved.sort_by(|a, b| b.3.abs().total_cmp(&a.3.abs()).then(a.0.cmp(&b.0)));
     for (reason, x, y, share) in moved.into_iter().take(MAX_STALLS) {
+        let what = match (x == 0.0, y == 0.0) {
+            (true, false) => "new stall",
+            (false, true) => "stall gone",
+            _ => "stall",
+        };
+        let samples = match (
+            stall_samples(base, &reason),
+            stall_samples(current, &reason),
+        ) {
+            (Some(sx), Some(sy)) if sx != sy => {
+                format!("; {} → {} samples", value_text(sx, ""), value_text(sy, ""))
+            }
+            _ => String::new(),
+        };
         out.push(Explanation {
             kind: WhyKind::StallMoved,
             subject: reason.clone(),
             text: format!(
-                "stall {reason}: {x:.2} → {y:.2} cycles per issued instruction ({:+.1} pp of all stalls)",
-                share
+                "{what} {reason}: {x:.2} → {y:.2} cycles per issued instruction ({share:+.1} pp \
+                 of all stalls{samples})"
             ),
             base: Some(x),
             current: Some(y),
             agrees: agrees_with(y > x, speed),
-            score: share.abs(),
+            // A stall that appeared or went weighs as much as a large move.
+            score: if what == "stall" {
+                share.abs()
+            } else {
+                share.abs().max(MIN_STALL_SHARE_PP * 2.0)
+            },
+        });
+    }
+}
+
+const BANK_CONFLICTS: &str = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum";
+const BANK_CONFLICT_PARTS: [&str; 2] = [
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+];
+
+/// Shared-memory bank conflicts (all operations, else loads and stores), when measured.
+pub fn bank_conflicts_of(r: &KernelResult) -> Option<f64> {
+    metric_number(r, BANK_CONFLICTS).or_else(|| {
+        let parts: Vec<f64> = BANK_CONFLICT_PARTS
+            .iter()
+            .filter_map(|k| metric_number(r, k))
+            .collect();
+        (!parts.is_empty()).then(|| parts.iter().sum())
+    })
+}
+
+fn bank_conflicts(
+    base: &KernelResult,
+    current: &KernelResult,
+    speed: Speed,
+    out: &mut Vec<Explanation>,
+) {
+    if let (Some(x), Some(y)) = (bank_conflicts_of(base), bank_conflicts_of(current))
+        && let Some(e) = count_change(
+            WhyKind::BankConflicts,
+            BANK_CONFLICTS,
+            "shared memory bank conflicts",
+            (x, y),
+            "",
+            speed,
+        )
+    {
+        out.push(e);
+    }
+}
+
+/// Registers per thread and shared memory per block (static and dynamic), when they changed.
+fn resources(
+    base: &KernelResult,
+    current: &KernelResult,
+    speed: Speed,
+    out: &mut Vec<Explanation>,
+) {
+    const REGISTERS: &str = "launch__registers_per_thread";
+    const SHARED: [&str; 2] = [
+        "launch__shared_mem_per_block_static",
+        "launch__shared_mem_per_block_dynamic",
+    ];
+    if let (Some(x), Some(y)) = (
+        metric_number(base, REGISTERS),
+        metric_number(current, REGISTERS),
+    ) && x != y
+    {
+        out.push(Explanation {
+            kind: WhyKind::Registers,
+            subject: REGISTERS.to_string(),
+            text: format!("registers per thread: {x} → {y}"),
+            base: Some(x),
+            current: Some(y),
+            // More registers per thread can only lower occupancy.
+            agrees: agrees_with(y > x, speed),
+            score: delta_pct(x, y).map_or(100.0, |p| p.abs().min(100.0)),
+        });
+    }
+    let shared = |r: &KernelResult| -> Option<f64> {
+        let parts: Vec<f64> = SHARED.iter().filter_map(|k| metric_number(r, k)).collect();
+        (!parts.is_empty()).then(|| parts.iter().sum())
+    };
+    if let (Some(x), Some(y)) = (shared(base), shared(current))
+        && x != y
+    {
+        out.push(Explanation {
+            kind: WhyKind::SharedMemory,
+            subject: SHARED[0].to_string(),
+            text: format!(
+                "shared memory per block: {} → {}",
+                value_text(x, "byte"),
+                value_text(y, "byte")
+            ),
+            base: Some(x),
+            current: Some(y),
+            agrees: agrees_with(y > x, speed),
+            score: delta_pct(x, y).map_or(100.0, |p| p.abs().min(100.0)),
         });
     }
 }

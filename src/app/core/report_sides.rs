@@ -1,9 +1,13 @@
 //! Which two open reports the Report vs report page compares, and which of them is the
 //! baseline. The pair is the selected result's report and the report holding the user's
 //! baselines (else the first other open report). Its order, first rule that decides:
-//! the user's own choice (a pick or a swap on the page, remembered for that pair of files),
-//! then the report holding the baselines the user set, then the older capture (an `.ncu-rep`'s
-//! creation time, a text file's modification time), then the order the files were opened.
+//! the user's own choice (a pick, a swap or a confirmation on the page, remembered for that
+//! pair of files), then the report holding the baselines the user set, then the order the user
+//! gave (the command line's, File > Open's, a drop's: the order the reports were opened), and
+//! only where that says nothing the older capture. When the captures (an `.ncu-rep`'s
+//! creation time, a text file's modification time) are in the other order than the one given,
+//! the sides say so ([`CaptureConflict`]): people re-profile the "before" build after the
+//! "after" one, and the page asks before it calls anything won or lost.
 
 use crate::app::core::baselines::Baseline;
 use crate::app::core::ids::ReportId;
@@ -34,10 +38,10 @@ pub enum SidesRule {
     Remembered,
     /// The baseline report holds the baselines the user set.
     Baselines,
-    /// The baseline report was captured first.
-    OlderCapture,
-    /// Neither capture time is known (or they are equal): the report opened first.
+    /// The baseline report was opened first (the order the user gave).
     OpenedFirst,
+    /// The order they were opened says nothing: the baseline report was captured first.
+    OlderCapture,
 }
 
 impl SidesRule {
@@ -47,10 +51,18 @@ impl SidesRule {
             SidesRule::Chosen => "as chosen",
             SidesRule::Remembered => "as chosen before for these two files",
             SidesRule::Baselines => "it holds the baselines you set",
+            SidesRule::OpenedFirst => "it was opened first",
             SidesRule::OlderCapture => "it was captured first",
-            SidesRule::OpenedFirst => "it was opened first (capture times unknown or too close)",
         }
     }
+}
+
+/// The baseline report was captured after the current one, although the order the user gave
+/// makes it the baseline: the page says so and asks to swap or keep the order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaptureConflict {
+    pub base_captured: SystemTime,
+    pub current_captured: SystemTime,
 }
 
 /// The two reports compared and why the first is the baseline.
@@ -59,6 +71,9 @@ pub struct ReportSides {
     pub base: ReportId,
     pub current: ReportId,
     pub rule: SidesRule,
+    /// Set when the order given decided against the capture times (never for an order the
+    /// user chose, remembered or set through baselines).
+    pub conflict: Option<CaptureConflict>,
 }
 
 /// The sides of the comparison: `chosen` (the page's pick, kept while both are open) when it
@@ -80,6 +95,7 @@ pub fn report_sides(
             base,
             current,
             rule: SidesRule::Chosen,
+            conflict: None,
         });
     }
     let holds_baselines = |id: ReportId| {
@@ -99,6 +115,7 @@ pub fn report_sides(
         base: base.id,
         current: current.id,
         rule,
+        conflict: None,
     };
     if let (Some(pa), Some(pb)) = (a.path.as_deref(), b.path.as_deref())
         && let Some(order) = remembered_order(remembered, pa, pb)
@@ -114,28 +131,53 @@ pub fn report_sides(
         (false, true) => return Some(ordered(b, a, SidesRule::Baselines)),
         _ => {}
     }
-    if let (Some(ta), Some(tb)) = (a.captured, b.captured) {
-        // File times (text forms) count only when far apart: copying or checking out files
-        // gives them times a few seconds apart in any order.
-        let margin = if ta.from_file_time || tb.from_file_time {
-            FILE_TIME_MARGIN
-        } else {
-            Duration::ZERO
-        };
-        let apart = |x: SystemTime, y: SystemTime| y.duration_since(x).is_ok_and(|d| d > margin);
-        if apart(ta.at, tb.at) {
-            return Some(ordered(a, b, SidesRule::OlderCapture));
-        }
-        if apart(tb.at, ta.at) {
-            return Some(ordered(b, a, SidesRule::OlderCapture));
-        }
-    }
     let first = |r: &OpenReport| workspace.reports().iter().position(|o| o.id == r.id);
-    Some(if first(a) <= first(b) {
-        ordered(a, b, SidesRule::OpenedFirst)
+    let (older, newer) = match captured_order(a, b) {
+        Some(true) => (Some(a), Some(b)),
+        Some(false) => (Some(b), Some(a)),
+        None => (None, None),
+    };
+    let (base, current) = match (first(a), first(b)) {
+        (Some(x), Some(y)) if x < y => (a, b),
+        (Some(x), Some(y)) if y < x => (b, a),
+        _ => {
+            return Some(match (older, newer) {
+                (Some(o), Some(n)) => ordered(o, n, SidesRule::OlderCapture),
+                _ => ordered(a, b, SidesRule::OpenedFirst),
+            });
+        }
+    };
+    let mut sides = ordered(base, current, SidesRule::OpenedFirst);
+    if older.is_some_and(|o| o.id == current.id)
+        && let (Some(bc), Some(cc)) = (base.captured, current.captured)
+    {
+        sides.conflict = Some(CaptureConflict {
+            base_captured: bc.at,
+            current_captured: cc.at,
+        });
+    }
+    Some(sides)
+}
+
+/// Whether `a` was captured before `b` (`Some(false)`: after), where both capture times are
+/// known and far enough apart to tell.
+fn captured_order(a: &OpenReport, b: &OpenReport) -> Option<bool> {
+    let (ta, tb) = (a.captured?, b.captured?);
+    // File times (text forms) count only when far apart: copying or checking out files gives
+    // them times a few seconds apart in any order.
+    let margin = if ta.from_file_time || tb.from_file_time {
+        FILE_TIME_MARGIN
     } else {
-        ordered(b, a, SidesRule::OpenedFirst)
-    })
+        Duration::ZERO
+    };
+    let apart = |x: SystemTime, y: SystemTime| y.duration_since(x).is_ok_and(|d| d > margin);
+    if apart(ta.at, tb.at) {
+        Some(true)
+    } else if apart(tb.at, ta.at) {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// Whether `a` is the remembered baseline of the pair `a`, `b` (`Some(false)`: `b` is).
@@ -211,14 +253,23 @@ mod tests {
     }
 
     #[test]
-    fn the_older_capture_is_the_baseline_whichever_was_opened_first() {
-        // The newer run opened first.
+    fn the_order_given_decides_and_a_later_capture_of_the_baseline_is_flagged() {
+        // The "before" run opened first but captured later (re-profiled).
         let (ws, ids) = workspace(&[Some(2_000), Some(1_000)]);
         for selected in [ids[0], ids[1]] {
             let s = report_sides(&ws, selected, None, &[], &[]).unwrap();
-            assert_eq!((s.base, s.current), (ids[1], ids[0]));
-            assert_eq!(s.rule, SidesRule::OlderCapture);
+            assert_eq!((s.base, s.current), (ids[0], ids[1]));
+            assert_eq!(s.rule, SidesRule::OpenedFirst);
+            let c = s.conflict.expect("the captures are in the other order");
+            assert!(c.base_captured > c.current_captured);
         }
+        // Opened in capture order: nothing to flag.
+        let (ws, ids) = workspace(&[Some(1_000), Some(2_000)]);
+        let s = report_sides(&ws, ids[1], None, &[], &[]).unwrap();
+        assert_eq!((s.base, s.current, s.conflict), (ids[0], ids[1], None));
+        // A choice the user made (or remembered) is never flagged.
+        let s = report_sides(&ws, ids[1], Some((ids[1], ids[0])), &[], &[]).unwrap();
+        assert_eq!((s.rule, s.conflict), (SidesRule::Chosen, None));
     }
 
     #[test]
@@ -264,7 +315,7 @@ mod tests {
     }
 
     #[test]
-    fn unknown_or_close_file_times_fall_back_to_the_opening_order() {
+    fn close_file_times_say_nothing_far_ones_are_flagged() {
         let (mut ws, ids) = workspace(&[None, None]);
         let s = report_sides(&ws, ids[1], None, &[], &[]).unwrap();
         assert_eq!(
@@ -283,12 +334,14 @@ mod tests {
         ws.set_captured(ids[1], file_time(t));
         let s = report_sides(&ws, ids[1], None, &[], &[]).unwrap();
         assert_eq!(s.rule, SidesRule::OpenedFirst);
-        // An hour apart they do.
+        assert_eq!(s.conflict, None);
+        // An hour apart they do: the order given still decides, and the page is told.
         ws.set_captured(ids[0], file_time(t + Duration::from_secs(3_600)));
         let s = report_sides(&ws, ids[0], None, &[], &[]).unwrap();
         assert_eq!(
             (s.base, s.current, s.rule),
-            (ids[1], ids[0], SidesRule::OlderCapture)
+            (ids[0], ids[1], SidesRule::OpenedFirst)
         );
+        assert!(s.conflict.is_some());
     }
 }

@@ -114,6 +114,9 @@ pub struct RowSummary {
     /// Position of the report in the open list (for sorting by report).
     pub report_order: usize,
     pub report_name: String,
+    /// What the Report column shows: the part of the report's name the other open reports'
+    /// names do not share (`naive` next to `variant1`), else the name.
+    pub report_label: String,
     pub id: u64,
     /// The short function name.
     pub kernel: String,
@@ -214,6 +217,7 @@ pub fn summarize_report(report_id: ReportId, name: &str, report: &Report) -> Vec
                 },
                 report_order: 0,
                 report_name: name.to_string(),
+                report_label: name.to_string(),
                 id: r.id,
                 kernel: kernel_cell(r, report),
                 kernel_full: r.name.demangled.clone(),
@@ -362,6 +366,7 @@ mod tests {
             },
             report_order: 0,
             report_name: "r".into(),
+            report_label: "r".into(),
             id: index as u64,
             kernel: kernel.into(),
             kernel_full: format!("void {kernel}(int)"),

@@ -51,6 +51,9 @@ pub struct Settings {
     /// Which of two report files the report comparison takes as the baseline, as the user
     /// picked or swapped them (most recent first).
     pub report_orders: Vec<crate::app::core::report_sides::ReportOrder>,
+    /// Renames the comparison paired and the user unpaired, as (base function, current
+    /// function): suggested only from then on.
+    pub unpaired_renames: Vec<(String, String)>,
     /// Changes smaller than this percentage count as unchanged in comparisons.
     pub compare_threshold_pct: f64,
     /// The side-by-side comparison lists only metrics that changed.
@@ -139,6 +142,7 @@ impl Default for Settings {
             baselines: Vec::new(),
             manual_pairs: Vec::new(),
             report_orders: Vec::new(),
+            unpaired_renames: Vec::new(),
             compare_threshold_pct: crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT,
             compare_changed_only: false,
             reload_changed_files: false,
@@ -163,6 +167,23 @@ impl Settings {
         saved.baselines.retain(|b| b.path.is_some());
         saved.manual_pairs.retain(|p| p.can_be_saved());
         saved
+    }
+
+    /// How the comparisons pair renamed kernels: automatically, but for those unpaired.
+    pub fn rename_policy(&self) -> crate::analysis::compare::RenamePolicy {
+        crate::analysis::compare::RenamePolicy {
+            auto_pair: true,
+            unpaired: self.unpaired_renames.clone(),
+        }
+    }
+
+    /// Unpairs a rename, or pairs it again.
+    pub fn set_unpaired(&mut self, base_function: &str, current_function: &str, unpaired: bool) {
+        let pair = (base_function.to_string(), current_function.to_string());
+        self.unpaired_renames.retain(|p| *p != pair);
+        if unpaired {
+            self.unpaired_renames.push(pair);
+        }
     }
 
     /// The comparison threshold, made sane (finite, 0–100 %).

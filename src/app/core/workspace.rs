@@ -1,7 +1,7 @@
 //! The open reports, the files still loading and the files that failed: what the app shows,
 //! never persisted.
 
-use crate::analysis::path_names::distinct_names;
+use crate::analysis::path_names::{distinct_names, distinguishing_labels};
 use crate::app::core::error::OpenError;
 use crate::app::core::ids::LoadId;
 use crate::app::core::ids::{ReportId, ResultRef};
@@ -251,17 +251,28 @@ impl Workspace {
         for (i, name) in renamed {
             self.reports[i].name = name;
         }
-        let place: HashMap<ReportId, (usize, &str)> = self
+        let labels = distinguishing_labels(
+            &self
+                .reports
+                .iter()
+                .map(|r| r.name.as_str())
+                .collect::<Vec<_>>(),
+        );
+        let place: HashMap<ReportId, (usize, &str, &str)> = self
             .reports
             .iter()
+            .zip(&labels)
             .enumerate()
-            .map(|(order, r)| (r.id, (order, r.name.as_str())))
+            .map(|(order, (r, label))| (r.id, (order, r.name.as_str(), label.as_str())))
             .collect();
         for row in &mut self.rows {
-            if let Some(&(order, name)) = place.get(&row.result.report) {
+            if let Some(&(order, name, label)) = place.get(&row.result.report) {
                 row.report_order = order;
                 if row.report_name != name {
                     row.report_name = name.to_string();
+                }
+                if row.report_label != label {
+                    row.report_label = label.to_string();
                 }
             }
         }
@@ -300,6 +311,7 @@ impl Workspace {
         self.rows.retain(|r| r.result.report != id);
         let at = at.min(self.rows.len());
         self.rows.splice(at..at, rows);
+        self.renumber();
         self.generation += 1;
         Some(old)
     }

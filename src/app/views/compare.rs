@@ -3,13 +3,16 @@
 //! [`Snapshot`] of the few results compared, so a selection change costs the UI thread only
 //! the copy of those results (a body read on demand is copied undecoded) and the start.
 
-use crate::analysis::compare::{ContextWarning, context_warnings};
+use crate::analysis::compare::{
+    ContextWarning, RenamePolicy, context_warnings, match_results_with,
+};
 use crate::analysis::sections::bodies_of;
 use crate::analysis::sections::paired::{PairedSection, pair};
 use crate::app::core::baselines::VisibleBaseline;
 use crate::app::core::ids::{ReportId, ResultRef};
+use crate::app::core::manual_pairs::{self, ManualPair};
 use crate::app::core::workspace::{OpenReport, Workspace};
-use crate::app::job::Job;
+use crate::app::job::{Job, Status};
 use crate::app::views::section_bodies::PairedBodies;
 use crate::app::views::side_by_side::{
     ResultLookup, Side, SideBySide, SideBySideKey, context_messages, side_by_side, side_of,
@@ -299,6 +302,9 @@ pub enum CompareStatus<'a> {
 pub struct CompareView {
     /// (base, current): shown instead of the baselines while `current` is selected.
     pinned: Option<(ResultRef, ResultRef)>,
+    /// The pairs (base index, current index) the comparison model makes between a baseline's
+    /// report and the selected result's, matched in the background.
+    pairing: Job<PairingKey, Vec<(usize, usize)>>,
     job: Job<SideBySideKey, CompareData>,
     /// The comparison built last and what it was built from.
     ready: Option<(SideBySideKey, Result<CompareData, String>)>,
@@ -309,6 +315,7 @@ impl Default for CompareView {
     fn default() -> Self {
         CompareView {
             pinned: None,
+            pairing: Job::new("kernel matching"),
             job: Job::new("comparison builder"),
             ready: None,
             context: ContextCache::default(),
@@ -322,7 +329,17 @@ pub struct CompareInput<'a> {
     pub at: ResultRef,
     pub baselines: &'a [VisibleBaseline],
     pub threshold_pct: f64,
+    /// The pairs made by hand in the report comparison: a baseline paired with the selected
+    /// result so is the same kernel, whatever its name.
+    pub manual_pairs: &'a [ManualPair],
+    /// How the comparison pairs renamed kernels (a baseline it pairs with the selected result
+    /// as renamed is the same kernel too).
+    pub renames: RenamePolicy,
 }
+
+/// What the pairs of two reports were matched from: the workspace generation, the two
+/// reports, the rename policy.
+type PairingKey = (u64, ReportId, ReportId, RenamePolicy);
 
 impl CompareView {
     /// Compares `current` with `base` until another result is selected.
@@ -342,6 +359,7 @@ impl CompareView {
 
     /// Drops the comparisons (reports closed or replaced); they are built again when shown.
     pub fn release(&mut self) {
+        self.pairing.clear();
         self.job.clear();
         self.ready = None;
         self.context = ContextCache::default();
@@ -357,7 +375,12 @@ impl CompareView {
                     .iter()
                     .find(|b| b.at == base)
                     .map_or(PAIR_COLOR, |b| b.color);
+                // A partner picked in the report comparison is a pair it made.
                 side_of(input.workspace, base, Some(color))
+                    .map(|side| Side {
+                        paired: true,
+                        ..side
+                    })
                     .into_iter()
                     .collect()
             }
@@ -365,9 +388,90 @@ impl CompareView {
                 .baselines
                 .iter()
                 .filter(|b| b.at != input.at)
-                .filter_map(|b| side_of(input.workspace, b.at, Some(b.color)))
+                .filter_map(|b| {
+                    let side = side_of(input.workspace, b.at, Some(b.color))?;
+                    let by_hand = manual_pairs::resolve(
+                        input.manual_pairs,
+                        input.workspace,
+                        b.at.report,
+                        input.at.report,
+                    )
+                    .iter()
+                    .any(|(_, pair)| *pair == (b.at.index, input.at.index));
+                    let by_model = self
+                        .model_pairs(input, b.at.report)
+                        .is_some_and(|pairs| pairs.contains(&(b.at.index, input.at.index)));
+                    Some(Side {
+                        paired: by_hand || by_model,
+                        ..side
+                    })
+                })
                 .collect(),
         }
+    }
+
+    /// The pairs the comparison model made between `base_report` and the selected result's
+    /// report, once matched.
+    fn model_pairs(
+        &self,
+        input: &CompareInput<'_>,
+        base_report: ReportId,
+    ) -> Option<&[(usize, usize)]> {
+        let key = self.pairing.key()?;
+        if (key.0, key.1, key.2) != (input.workspace.generation(), base_report, input.at.report)
+            || key.3 != input.renames
+        {
+            return None;
+        }
+        match self.pairing.status() {
+            Status::Ready(pairs) => Some(pairs),
+            _ => None,
+        }
+    }
+
+    /// Matches the first baseline report other than the selected result's with it, in the
+    /// background, so that a baseline the comparison pairs as renamed gets verdicts.
+    fn ensure_pairing(
+        &mut self,
+        input: &CompareInput<'_>,
+        wait: bool,
+        wake: impl Fn() + Send + 'static,
+    ) {
+        let other = input
+            .baselines
+            .iter()
+            .map(|b| b.at.report)
+            .find(|&r| r != input.at.report);
+        let (Some(base), Some(current)) = (
+            other.and_then(|r| input.workspace.report(r)),
+            input.workspace.report(input.at.report),
+        ) else {
+            return;
+        };
+        let key = (
+            input.workspace.generation(),
+            base.id,
+            current.id,
+            input.renames.clone(),
+        );
+        let (b, c, policy) = (
+            Arc::clone(&base.report),
+            Arc::clone(&current.report),
+            input.renames.clone(),
+        );
+        self.pairing.ensure(
+            key,
+            move |_| {
+                let m = match_results_with(&b.results, &c.results, &[], &policy);
+                Ok(m.pairs.iter().map(|p| (p.base, p.current)).collect())
+            },
+            wake,
+        );
+        let _ = if wait {
+            self.pairing.wait()
+        } else {
+            self.pairing.poll()
+        };
     }
 
     /// The comparison of `input`, built in the background when it changed (`wake` is called
@@ -381,6 +485,7 @@ impl CompareView {
         if self.pinned.is_some_and(|p| p.1 != input.at) {
             self.pinned = None;
         }
+        self.ensure_pairing(input, wait, wake.clone());
         let bases = self.bases(input);
         if bases.is_empty() {
             let only_itself =

@@ -6,7 +6,9 @@
 
 use crate::analysis::compare::export::{DEFAULT_MAX_CHANGES, totals_lines};
 use crate::analysis::compare::metric_diff::delta_pct;
-use crate::analysis::compare::{DiffOptions, Keep, ReportDiff, Verdict, diff_reports_keeping};
+use crate::analysis::compare::{
+    DiffOptions, Keep, RenamePolicy, ReportDiff, Verdict, diff_reports_keeping,
+};
 use crate::app::core::ids::ReportId;
 use crate::app::core::report_sides::{ReportSides, report_sides};
 use crate::app::core::settings::Settings;
@@ -23,6 +25,7 @@ struct DiffKey {
     threshold_bits: u64,
     /// The manual pairs (base index, current index) between the two reports.
     manual: Vec<(usize, usize)>,
+    renames: RenamePolicy,
 }
 
 /// Where the comparison stands.
@@ -64,10 +67,12 @@ pub fn comparison(
     current: &Report,
     threshold_pct: f64,
     manual: &[(usize, usize)],
+    renames: &RenamePolicy,
 ) -> ReportCompareView {
     let opts = DiffOptions {
         threshold_pct,
         metrics: None,
+        renames: renames.clone(),
     };
     // Of each pair only what the page and its Markdown show: bodies are decoded one pair at a
     // time and dropped, and the comparison does not hold every metric of every pair.
@@ -110,15 +115,18 @@ impl ReportComparePage {
         self.current = Some(current);
     }
 
-    /// The comparison of `base` with `current` under the noise threshold and the manual pairs
-    /// (base index, current index), built in the background when any of them changed (`wake`
-    /// is called when each build is done; `wait` waits for the whole one, for screenshots).
+    /// The comparison of `base` with `current` under the noise threshold, the manual pairs
+    /// (base index, current index) and the rename policy, built in the background when any of
+    /// them changed (`wake` is called when each build is done; `wait` waits for the whole one,
+    /// for screenshots).
+    #[allow(clippy::too_many_arguments)]
     pub fn status(
         &mut self,
         workspace: &Workspace,
         (base, current): (ReportId, ReportId),
         threshold_pct: f64,
         manual: Vec<(usize, usize)>,
+        renames: RenamePolicy,
         wait: bool,
         wake: impl Fn() + Clone + Send + 'static,
     ) -> ReportCompareStatus<'_> {
@@ -128,6 +136,7 @@ impl ReportComparePage {
             current,
             threshold_bits: threshold_pct.to_bits(),
             manual,
+            renames,
         };
         let reports = || match (workspace.report(base), workspace.report(current)) {
             (Some(b), Some(c)) => Some((b.report.clone(), c.report.clone())),
@@ -140,10 +149,11 @@ impl ReportComparePage {
         {
             self.full.clear();
             let pinned = key.manual.clone();
+            let renames = key.renames.clone();
             self.quick.ensure(
                 key.clone(),
                 move |_| match (b.heads_only(), c.heads_only()) {
-                    (Some(b), Some(c)) => Ok(comparison(&b, &c, threshold_pct, &pinned)),
+                    (Some(b), Some(c)) => Ok(comparison(&b, &c, threshold_pct, &pinned, &renames)),
                     _ => Err("the reports are held whole".into()),
                 },
                 wake.clone(),
@@ -160,9 +170,10 @@ impl ReportComparePage {
             && let Some((b, c)) = reports()
         {
             let pinned = key.manual.clone();
+            let renames = key.renames.clone();
             self.full.ensure(
                 key,
-                move |_| Ok(comparison(&b, &c, threshold_pct, &pinned)),
+                move |_| Ok(comparison(&b, &c, threshold_pct, &pinned, &renames)),
                 wake,
             );
         }

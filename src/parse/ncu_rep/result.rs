@@ -549,10 +549,12 @@ pub(super) fn identity(
     let process = entry.process.and_then(|i| ctx.processes.get(i));
     let mangled = head.kernel_mangled_name.clone().unwrap_or_default();
     let function = head.kernel_function_name.clone().unwrap_or_default();
+    // As ncu prints it: without the casts the report keeps in template values.
     let demangled = head
         .kernel_demangled_name
-        .clone()
+        .as_deref()
         .filter(|n| !n.is_empty())
+        .map(crate::model::result::ncu_spelling)
         .or_else(|| Some(function.clone()).filter(|n| !n.is_empty()))
         .unwrap_or_else(|| mangled.clone());
     // A graph has no launch shape of its own; ncu shows the one its kernels share, which the

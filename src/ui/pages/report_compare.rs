@@ -7,13 +7,14 @@
 
 use crate::analysis::compare::export::{HEADLINE_METRICS, count_text, delta_text, time_delta_text};
 use crate::analysis::compare::{
-    DiffOptions, MatchKind, MatchedDiff, ReportDiff, Verdict, rediff_pairs,
+    DiffOptions, MatchKind, MatchedDiff, NoteKind, Rename, ReportDiff, SuggestedPair, Verdict,
+    rediff_pairs,
 };
 use crate::app::core::commands::Command;
 use crate::app::core::ids::{ReportId, ResultRef};
 use crate::app::core::manual_pairs;
 use crate::app::core::page_id::PageId;
-use crate::app::core::report_sides::{SidesRule, capture_text, remember_order};
+use crate::app::core::report_sides::{CaptureConflict, SidesRule, capture_text, remember_order};
 use crate::app::core::settings::Settings;
 use crate::app::core::workspace::Workspace;
 use crate::app::format::value_text;
@@ -92,23 +93,30 @@ pub fn show(
     if (new_base, new_current) != (base, current) {
         state.choose(new_base, new_current);
         // The order of two files the user set is kept for the next time they are compared.
-        if new_base != new_current
-            && let (Some(b), Some(c)) = (
-                workspace.report(new_base).and_then(|r| r.path.as_deref()),
-                workspace
-                    .report(new_current)
-                    .and_then(|r| r.path.as_deref()),
-            )
-        {
-            remember_order(&mut settings.report_orders, b, c);
-        }
+        remember_pair_order(workspace, settings, new_base, new_current);
     }
     let (base, current) = (new_base, new_current);
     if base == current {
         ui.label("Pick two different reports.");
         return;
     }
-    sides_reason_ui(ui, workspace, base, current, sides.rule);
+    // The order given disagrees with the capture times: say so, and claim nothing won or lost
+    // until the user swaps or keeps the order.
+    let conflict = sides
+        .conflict
+        .filter(|_| (sides.base, sides.current) == (base, current));
+    match sides_reason_ui(ui, workspace, base, current, sides.rule, conflict) {
+        Some(OrderAction::Swap) => {
+            state.choose(current, base);
+            remember_pair_order(workspace, settings, current, base);
+        }
+        Some(OrderAction::Keep) => {
+            state.choose(base, current);
+            remember_pair_order(workspace, settings, base, current);
+        }
+        None => {}
+    }
+    let neutral = conflict.is_some();
     let manual = manual_pairs::resolve(&settings.manual_pairs, workspace, base, current);
     let threshold_pct = settings.threshold_pct();
     let pairs = match (workspace.report(base), workspace.report(current)) {
@@ -121,6 +129,7 @@ pub fn show(
         (base, current),
         threshold_pct,
         manual.iter().map(|(_, p)| *p).collect(),
+        settings.rename_policy(),
         crate::ui::screenshot_mode(),
         move || ctx.request_repaint(),
     );
@@ -158,6 +167,7 @@ pub fn show(
     let opts = DiffOptions {
         threshold_pct,
         metrics: None,
+        ..DiffOptions::default()
     };
     // The CSV lists every metric: the pairs are compared again as it is written.
     let every_metric = |each: &mut dyn FnMut(&MatchedDiff)| {
@@ -167,14 +177,16 @@ pub fn show(
     };
     let name = |id: ReportId| workspace.report(id).map_or("-", |r| r.name.as_str());
     // Suggested renames are offered below with a Pair button, not repeated as warnings.
-    for w in diff
-        .warnings
-        .iter()
-        .filter(|w| !w.contains(": possibly renamed: `"))
-    {
+    let warnings = diff.context.iter().map(|c| c.message.clone()).chain(
+        diff.match_notes
+            .iter()
+            .filter(|n| n.kind != NoteKind::PossibleRename)
+            .map(|n| format!("{}: {}", n.kernel, n.message)),
+    );
+    for w in warnings {
         ui.label(RichText::new(format!("Warning: {w}")).color(ui.visuals().warn_fg_color));
     }
-    summary_ui(ui, view);
+    summary_ui(ui, view, neutral);
     compare_export::buttons(
         ui,
         &ExportSource {
@@ -197,20 +209,15 @@ pub fn show(
     if let Some(i) = manual_pairs_ui(ui, settings, &manual) {
         settings.manual_pairs.remove(i);
     }
-    if let Some(i) = suggested_pairs_ui(ui, diff) {
-        let pairs: Vec<(usize, usize)> = match i {
-            Some(i) => diff
-                .suggested_pairs
-                .get(i)
-                .map(|p| (p.base, p.current))
-                .into_iter()
-                .collect(),
-            None => diff
-                .suggested_pairs
-                .iter()
-                .map(|p| (p.base, p.current))
-                .collect(),
-        };
+    if let Some(r) = renamed_ui(ui, diff) {
+        settings.set_unpaired(&r.base_function, &r.current_function, true);
+    }
+    if let Some(chosen) = suggested_pairs_ui(ui, diff) {
+        let pairs: Vec<(usize, usize)> = chosen
+            .iter()
+            .filter_map(|&i| diff.suggested_pairs.get(i))
+            .map(|p| (p.base, p.current))
+            .collect();
         for (b, c) in pairs {
             manual_pairs::add(
                 &mut settings.manual_pairs,
@@ -224,7 +231,7 @@ pub fn show(
         "Sorted by time won or lost. Click a kernel to see the pair side by side; right-click \
          a baseline kernel to pair it by hand.",
     );
-    match table_ui(ui, view) {
+    match table_ui(ui, view, neutral) {
         Some(TableAction::Open(b, c)) => commands.push(Command::ComparePair {
             base: ResultRef {
                 report: base,
@@ -250,6 +257,54 @@ pub fn show(
         }
         None => {}
     }
+}
+
+/// Remembers that `base` is the baseline of `current` (both files), for the next time they
+/// are compared.
+fn remember_pair_order(
+    workspace: &Workspace,
+    settings: &mut Settings,
+    base: ReportId,
+    current: ReportId,
+) {
+    if base != current
+        && let (Some(b), Some(c)) = (
+            workspace.report(base).and_then(|r| r.path.as_deref()),
+            workspace.report(current).and_then(|r| r.path.as_deref()),
+        )
+    {
+        remember_order(&mut settings.report_orders, b, c);
+    }
+}
+
+/// The kernels the comparison paired as renamed, each with a button that unpairs it; returns
+/// the one to unpair.
+fn renamed_ui<'d>(ui: &mut egui::Ui, diff: &'d ReportDiff) -> Option<&'d Rename> {
+    let mut unpair = None;
+    for r in &diff.renamed {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(upper_first(&r.label()));
+            if ui
+                .small_button("Unpair")
+                .on_hover_text(
+                    "Compare these as two different kernels: one removed, one added (the \
+                     pairing stays suggested)",
+                )
+                .clicked()
+            {
+                unpair = Some(r);
+            }
+        });
+    }
+    unpair
+}
+
+/// `text` with its first letter upper-case.
+fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
 }
 
 /// The manual pairs between the two reports, each with a button that removes it; returns the
@@ -281,30 +336,47 @@ fn manual_pairs_ui(
     remove
 }
 
-/// The pairs the matching suggests (a kernel renamed), each with a button that pairs it by
-/// hand, and one for all; returns `Some(Some(i))` for one pair, `Some(None)` for all.
-fn suggested_pairs_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<Option<usize>> {
+/// The pairs the matching suggests (a kernel renamed), one line per pair of names with its
+/// launches and a button that pairs them all by hand, and one for every suggestion; returns
+/// the indices into the suggestions to pair.
+fn suggested_pairs_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<Vec<usize>> {
     let mut clicked = None;
+    let mut groups: Vec<(&SuggestedPair, Vec<usize>)> = Vec::new();
     for (i, p) in diff.suggested_pairs.iter().enumerate() {
+        let same = |g: &&mut (&SuggestedPair, Vec<usize>)| {
+            (&g.0.base_function, &g.0.current_function, &g.0.reason)
+                == (&p.base_function, &p.current_function, &p.reason)
+        };
+        match groups.iter_mut().find(|g| same(g)) {
+            Some(g) => g.1.push(i),
+            None => groups.push((p, vec![i])),
+        }
+    }
+    for (p, members) in &groups {
+        let launches = if members.len() == 1 {
+            format!("(ID {} → ID {})", p.base_id, p.current_id)
+        } else {
+            format!("({} launches)", members.len())
+        };
         ui.horizontal_wrapped(|ui| {
             ui.label(
                 RichText::new(format!(
-                    "Renamed? `{}` (ID {}) → `{}` (ID {}): {}",
-                    p.base_function, p.base_id, p.current_function, p.current_id, p.reason
+                    "Renamed? `{}` → `{}` {launches}: {}",
+                    p.base_function, p.current_function, p.reason
                 ))
                 .color(ui.visuals().warn_fg_color),
             );
             if ui
                 .small_button("Pair")
-                .on_hover_text("Compare these two as one kernel")
+                .on_hover_text("Compare these as one kernel")
                 .clicked()
             {
-                clicked = Some(Some(i));
+                clicked = Some(members.clone());
             }
         });
     }
-    if diff.suggested_pairs.len() > 1 && ui.button("Pair all suggested").clicked() {
-        clicked = Some(None);
+    if groups.len() > 1 && ui.button("Pair all suggested").clicked() {
+        clicked = Some((0..diff.suggested_pairs.len()).collect());
     }
     clicked
 }
@@ -338,16 +410,58 @@ fn pair_menu(
     });
 }
 
+/// What the order line asks for.
+enum OrderAction {
+    Swap,
+    /// Keep the order given although the captures say otherwise.
+    Keep,
+}
+
 /// One line under the pickers: why the baseline report is the baseline, with both capture
-/// times where they decided it.
+/// times where they decided it; where the order given disagrees with the captures, a warning
+/// with Swap and Keep this order.
 fn sides_reason_ui(
     ui: &mut egui::Ui,
     workspace: &Workspace,
     base: ReportId,
     current: ReportId,
     rule: SidesRule,
-) {
+    conflict: Option<CaptureConflict>,
+) -> Option<OrderAction> {
     let captured = |id: ReportId| workspace.report(id).and_then(|r| r.captured.map(|c| c.at));
+    let name = |id: ReportId| workspace.report(id).map_or("-", |r| r.name.as_str());
+    if let Some(c) = conflict {
+        let mut action = None;
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                RichText::new(format!(
+                    "Direction unconfirmed: the baseline {} was captured after {} ({} vs {}). It is the baseline \
+                     because it was opened first; nothing is called won or lost until you \
+                     swap to capture order or keep this order.",
+                    name(base),
+                    name(current),
+                    capture_text(c.base_captured),
+                    capture_text(c.current_captured)
+                ))
+                .color(ui.visuals().warn_fg_color),
+            );
+            if ui
+                .button("Swap to capture order")
+                .on_hover_text("Take the report captured first as the baseline")
+                .clicked()
+            {
+                action = Some(OrderAction::Swap);
+            }
+            if ui
+                .button("Keep this order")
+                .on_hover_text("The report opened first is the baseline (kept for these files)")
+                .clicked()
+            {
+                action = Some(OrderAction::Keep);
+            }
+        });
+        return action;
+    }
     let mut text = format!("Baseline report: {}", rule.reason());
     if rule == SidesRule::OlderCapture
         && let (Some(b), Some(c)) = (captured(base), captured(current))
@@ -360,6 +474,7 @@ fn sides_reason_ui(
     }
     text.push_str(". Swap or pick to change it; the choice is kept for these files.");
     ui.weak(text);
+    None
 }
 
 /// A combo box of the open reports, after its label.
@@ -379,8 +494,8 @@ fn report_picker(ui: &mut egui::Ui, workspace: &Workspace, label: &str, chosen: 
         .labelled_by(label.id);
 }
 
-/// Counts and the total time won or lost.
-fn summary_ui(ui: &mut egui::Ui, view: &ReportCompareView) {
+/// Counts and the total time won or lost (`neutral`: without the colours of won and lost).
+fn summary_ui(ui: &mut egui::Ui, view: &ReportCompareView, neutral: bool) {
     let diff = &view.diff;
     let worse = view.regressions;
     ui.horizontal_wrapped(|ui| {
@@ -407,7 +522,7 @@ fn summary_ui(ui: &mut egui::Ui, view: &ReportCompareView) {
         } else {
             format!("{worse} got worse beyond {}%", diff.threshold_pct)
         });
-        ui.label(if worse == 0 {
+        ui.label(if worse == 0 || neutral {
             text
         } else {
             text.color(theme::verdict_color(ui, Verdict::Worse))
@@ -418,6 +533,7 @@ fn summary_ui(ui: &mut egui::Ui, view: &ReportCompareView) {
     for (line, verdict) in &view.totals {
         let text = RichText::new(line);
         ui.label(match verdict {
+            Some(_) if neutral => text.strong(),
             Some(v) if *v != Verdict::Unchanged => {
                 text.strong().color(theme::verdict_color(ui, *v))
             }
@@ -447,7 +563,10 @@ const ADDED: &str = "added";
 
 /// The table of matched kernels by impact, then the unmatched ones; returns what a click or
 /// the context menu of a row asks for (`candidates`: the current results, for "Pair with…").
-fn table_ui(ui: &mut egui::Ui, view: &ReportCompareView) -> Option<TableAction> {
+fn table_ui(ui: &mut egui::Ui, view: &ReportCompareView, neutral: bool) -> Option<TableAction> {
+    let verdict_text = |ui: &egui::Ui, text: String, verdict: Option<Verdict>| {
+        verdict_text(ui, text, verdict.filter(|_| !neutral))
+    };
     let diff = &view.diff;
     let candidates = &view.candidates;
     let rows: Vec<&MatchedDiff> = view

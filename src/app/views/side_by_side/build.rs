@@ -55,6 +55,7 @@ pub fn side_of<W: ResultLookup + ?Sized>(
         full_name: result.name.demangled.clone(),
         report_name: open.name.clone(),
         color,
+        paired: false,
     })
 }
 
@@ -293,17 +294,29 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
     let opts = DiffOptions {
         threshold_pct: threshold,
         metrics: None,
+        ..DiffOptions::default()
     };
-    // Against other kernels only (none of the baselines is the same function) the changes
-    // are shown, but neither side is an improvement on the other.
-    let other_kernel = bases.iter().all(|b| !relate(b, cur).0);
+    // Against other kernels only (none of the baselines is the same function, nor paired
+    // with the current result by the comparison) the changes are shown, but neither side is
+    // an improvement on the other.
+    let other_kernel = key
+        .bases
+        .iter()
+        .zip(&bases)
+        .all(|(side, b)| !side.paired && !relate(b, cur).0);
     for (side, (_, b)) in key.bases.iter().zip(&base_results) {
         let shapes = (launch_shape(b), launch_shape(cur));
         let shape_differs = matches!(shapes, (Some(x), Some(y)) if x != y);
         let (base_name, cur_name) = (kernel_name(b), kernel_name(cur));
         // Labelled as `diff` labels a pair: template arguments, grid and block.
         let (same_function, changes) = relate(b, cur);
-        if !same_function {
+        if !same_function && side.paired {
+            notes.push(format!(
+                "{} paired with {cur_name} by the comparison: {}.",
+                side.title,
+                changes.join("; ")
+            ));
+        } else if !same_function {
             let launch: Vec<&str> = changes
                 .iter()
                 .map(String::as_str)
@@ -349,7 +362,7 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
             changes,
             base_duration_ns: metric_number(b, names::DURATION),
             current_duration_ns: metric_number(cur, names::DURATION),
-            diff: if same_function {
+            diff: if same_function || side.paired {
                 full_diff
             } else {
                 full_diff.without_verdicts()
@@ -368,6 +381,7 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         context: Vec::new(),
         match_notes: Vec::new(),
         suggested_pairs: Vec::new(),
+        renamed: Vec::new(),
         threshold_pct: threshold,
         restricted: false,
     };

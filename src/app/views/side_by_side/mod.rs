@@ -26,6 +26,9 @@ pub struct Side {
     /// The side's colour, red, green, blue; `None`: the theme's strong text colour (the
     /// current result).
     pub color: Option<[u8; 3]>,
+    /// The comparison model paired this side with the current result (by name, as renamed or
+    /// by hand): it is the same kernel and gets verdicts, whatever the names say.
+    pub paired: bool,
 }
 
 /// What the comparison is built from; it is built again when this changes.

@@ -12,7 +12,8 @@ use crate::analysis::compare::export::{
 };
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
 use crate::analysis::compare::{
-    DiffOptions, Keep, MatchedDiff, MetricDiff, ReportDiff, diff_reports_keeping, pair_argument,
+    DiffOptions, Keep, MatchedDiff, MetricDiff, RenamePolicy, ReportDiff, diff_reports_keeping,
+    pair_argument,
 };
 use crate::cli::summary::{num_json, value_json};
 use crate::model::Report;
@@ -27,7 +28,7 @@ const DEFAULT_LIMIT: usize = 10;
 pub(super) const ENTRY: Entry = Entry {
     name: NAME,
     title: "Compare two reports or two results",
-    description: "Compares a baseline report with a current one kernel by kernel (or, with base_result_id and current_result_id, two results): matched kernels sorted by time won or lost, each with its duration verdict (better, worse, unchanged within the threshold) and why it changed; totals with the noise band of printed values; kernels only in one report; suggested pairings of renamed kernels (pass them back as `pairs`). `threshold` is the noise threshold in percent (default 2).",
+    description: "Compares a baseline report with a current one kernel by kernel (or, with base_result_id and current_result_id, two results): matched kernels sorted by time won or lost, each with its duration verdict (better, worse, unchanged within the threshold) and why it changed; totals with the noise band of printed values; kernels only in one report; kernels paired as renamed (unambiguous renames: same parameters, launch count and places; `auto_pair: false` turns that off) and suggested pairings of the others (pass them back as `pairs`). `threshold` is the noise threshold in percent (default 2).",
     input: input_schema::<Args>,
     output,
     call,
@@ -58,6 +59,11 @@ struct Args {
     /// Compare only these metrics (ncu names, labels such as "Duration", or globs).
     #[serde(default)]
     metrics: Option<Vec<String>>,
+    /// Pair renamed kernels automatically where unambiguous (default true): a kernel only the
+    /// base has and one only the current has, with the same parameters, launch count and
+    /// places. false only suggests them.
+    #[serde(default)]
+    auto_pair: Option<bool>,
     /// How many matched kernels, unmatched kernels and metric changes to list (default 10).
     #[serde(default)]
     limit: Option<usize>,
@@ -103,6 +109,12 @@ fn output() -> Json {
         "biggest_changes": {"type": "array"},
         "only_in_base": {"type": "array", "items": side.clone()},
         "only_in_current": {"type": "array", "items": side},
+        "renamed": {"type": "array", "description": "kernels paired as renamed", "items": object_schema(json!({
+            "base_function": {"type": "string"},
+            "current_function": {"type": "string"},
+            "launches": {"type": "integer"},
+            "reason": {"type": "string"},
+        }))},
         "suggested_pairs": {"type": "array", "items": object_schema(json!({
             "base_id": {"type": "integer"},
             "current_id": {"type": "integer"},
@@ -308,6 +320,9 @@ fn answer(
             diff.only_in_current.len()
         ));
     }
+    for r in &diff.renamed {
+        summary.push_str(&format!(" {}.", upper_first(&r.label())));
+    }
     if let Some(h) = &pair_hint {
         summary.push_str(&format!(" Renamed kernels suggested: {h}."));
     }
@@ -328,6 +343,7 @@ fn answer(
             "biggest_changes": changes,
             "only_in_base": only_in_base,
             "only_in_current": only_in_current,
+            "renamed": diff.renamed,
             "suggested_pairs": suggested,
             "pair_hint": pair_hint,
             "warnings": diff.warnings,
@@ -351,6 +367,10 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     let opts = DiffOptions {
         threshold_pct: threshold,
         metrics: args.metrics.clone().filter(|m| !m.is_empty()),
+        renames: RenamePolicy {
+            auto_pair: args.auto_pair.unwrap_or(true),
+            unpaired: Vec::new(),
+        },
     };
     let (base_entry, base_hit) = open(cx, &args.base)?;
     let (current_entry, current_hit) = open(cx, &args.current)?;
@@ -403,4 +423,12 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
         current_entry.trim();
     }
     Ok(out)
+}
+
+/// `text` with its first letter upper-case.
+fn upper_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
 }

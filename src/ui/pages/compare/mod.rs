@@ -84,6 +84,8 @@ pub fn show(
         at: cx.at,
         baselines: cx.baselines,
         threshold_pct: settings.threshold_pct(),
+        manual_pairs: &settings.manual_pairs,
+        renames: settings.rename_policy(),
     };
     let data = match view.status(&input, crate::ui::screenshot_mode(), move || {
         ctx.request_repaint()
