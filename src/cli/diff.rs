@@ -347,7 +347,7 @@ fn json_document(
         obj.insert("failed".into(), (!failures.is_empty()).into());
         obj.insert(
             "groups".into(),
-            serde_json::to_value(groups(&base.results, &current.results))
+            serde_json::to_value(groups(&base.results, &current.results, &diff.renamed))
                 .unwrap_or(serde_json::Value::Null),
         );
         obj.insert(
@@ -503,7 +503,7 @@ pub fn render_text(
             out.push_str(&format!("  {line}\n"));
         }
     }
-    let repeated: Vec<_> = groups(&base.results, &current.results)
+    let repeated: Vec<_> = groups(&base.results, &current.results, &diff.renamed)
         .into_iter()
         .filter(|g| g.base.is_some_and(|s| s.count > 1) || g.current.is_some_and(|s| s.count > 1))
         .take(DEFAULT_MAX_CHANGES)

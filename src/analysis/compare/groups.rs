@@ -1,7 +1,7 @@
 //! Repeated launches of one kernel compared as a group: count, total, mean, minimum and
-//! maximum duration per kernel on each side.
+//! maximum duration per kernel on each side (a kernel paired as renamed is one group).
 
-use super::matching::unify_bools;
+use super::matching::{Rename, unify_bools};
 use super::metric_diff::metric_number;
 use super::normalize::{KernelIdentity, display_name};
 use crate::model::{KernelResult, names};
@@ -61,12 +61,40 @@ fn stats(results: &[&KernelResult]) -> GroupStats {
     }
 }
 
-/// The launches of both reports grouped per kernel, the largest change of total time first.
-pub fn groups(base: &[KernelResult], current: &[KernelResult]) -> Vec<KernelGroup> {
+/// The launches of both reports grouped per kernel, the largest change of total time first;
+/// the launches of a kernel paired as renamed are one group, under the current name.
+pub fn groups(
+    base: &[KernelResult],
+    current: &[KernelResult],
+    renamed: &[Rename],
+) -> Vec<KernelGroup> {
     type Sides<'a> = (Vec<&'a KernelResult>, Vec<&'a KernelResult>);
+    // The current group of each renamed base function.
+    let mut current_key: BTreeMap<&str, String> = BTreeMap::new();
+    for r in current {
+        if let Some(rename) = renamed
+            .iter()
+            .find(|n| n.current_function == KernelIdentity::of(r).function)
+        {
+            current_key
+                .entry(rename.base_function.as_str())
+                .or_insert_with(|| group_key(r));
+        }
+    }
+    let mut renamed_from: BTreeMap<String, &str> = BTreeMap::new();
     let mut by_key: BTreeMap<String, Sides<'_>> = BTreeMap::new();
     for r in base {
-        by_key.entry(group_key(r)).or_default().0.push(r);
+        let function = KernelIdentity::of(r).function;
+        let key = match current_key.get(function.as_str()) {
+            Some(key) => {
+                if let Some(rename) = renamed.iter().find(|n| n.base_function == function) {
+                    renamed_from.insert(key.clone(), &rename.base_function);
+                }
+                key.clone()
+            }
+            None => group_key(r),
+        };
+        by_key.entry(key).or_default().0.push(r);
     }
     for r in current {
         by_key.entry(group_key(r)).or_default().1.push(r);
@@ -79,6 +107,10 @@ pub fn groups(base: &[KernelResult], current: &[KernelResult]) -> Vec<KernelGrou
                 .or(b.first())
                 .map(|r| display_name(r).to_string())
                 .unwrap_or_default();
+            let name = match renamed_from.get(&key) {
+                Some(old) => format!("{old} → {name}"),
+                None => name,
+            };
             KernelGroup {
                 key,
                 name,

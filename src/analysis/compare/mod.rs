@@ -431,11 +431,14 @@ fn assemble(
             })
             .collect()
     };
+    // Suggested renames have their own list (`suggested_pairs`) on every surface: the
+    // warnings say the rest.
     let mut warnings: Vec<String> = context.iter().map(|w| w.message.clone()).collect();
     warnings.extend(
         matching
             .notes
             .iter()
+            .filter(|n| n.kind != NoteKind::PossibleRename)
             .map(|n| format!("{}: {}", n.kernel, n.message)),
     );
     ReportDiff {
