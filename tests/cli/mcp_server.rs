@@ -409,17 +409,38 @@ fn the_server_reads_only_under_its_roots_and_survives_bad_requests() {
         assert_eq!(r["isError"], true, "{path} must be refused: {r}");
         r["content"][0]["text"].as_str().unwrap().to_string()
     };
-    let text = refused(&mut c, secret.to_str().unwrap());
-    assert!(text.contains("outside"), "{text}");
-    let text = refused(&mut c, "../outside/secret.ncu-rep");
-    assert!(text.contains("outside"), "{text}");
+    // One answer for every refusal, whatever the reason: a file outside that exists and one
+    // that does not, a `..` escape, a symlink pointing out, a file inside that is missing.
+    let reason = |text: &str, path: &str| {
+        assert!(
+            text.starts_with(&format!("{path}: not readable here")),
+            "{text}"
+        );
+        text[path.len()..].to_string()
+    };
+    let secret_path = secret.to_str().unwrap().to_string();
+    let absent_outside = outside.join("absent.ncu-rep");
+    let absent_outside = absent_outside.to_str().unwrap().to_string();
+    let same = reason(&refused(&mut c, &secret_path), &secret_path);
+    assert_eq!(
+        reason(&refused(&mut c, &absent_outside), &absent_outside),
+        same,
+        "an absent file outside reads as an existing one"
+    );
+    let dotdot = "../outside/secret.ncu-rep";
+    assert_eq!(reason(&refused(&mut c, dotdot), dotdot), same);
     #[cfg(unix)]
-    {
-        let text = refused(&mut c, "link.ncu-rep");
-        assert!(text.contains("outside"), "{text}");
-    }
-    let text = refused(&mut c, "missing.ncu-rep");
-    assert!(text.contains("missing.ncu-rep"), "{text}");
+    assert_eq!(
+        reason(&refused(&mut c, "link.ncu-rep"), "link.ncu-rep"),
+        same
+    );
+    assert_eq!(
+        reason(&refused(&mut c, "missing.ncu-rep"), "missing.ncu-rep"),
+        same
+    );
+    // A directory is no report file.
+    std::fs::create_dir_all(root.join("adir")).unwrap();
+    assert_eq!(reason(&refused(&mut c, "adir"), "adir"), same);
 
     // A report inside is read, by a relative and by an absolute path.
     let ok = c.structured("list_results", json!({"report": "basic.ncu-rep"}));
@@ -474,4 +495,75 @@ fn the_server_reads_only_under_its_roots_and_survives_bad_requests() {
     // Still serving.
     let ok = c.structured("roofline", json!({"report": "basic.ncu-rep"}));
     assert!(ok["roofline"].is_object());
+}
+
+/// A directory under the root swapped again and again with a symlink to a directory outside
+/// while the server is asked for a report in it: the path is never checked apart from the
+/// file opened, so no answer ever holds the outside report.
+#[cfg(unix)]
+#[test]
+fn a_directory_swapped_for_a_symlink_never_leaks_a_report_outside_the_root() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = Dir::new("race");
+    let root = dir.0.join("root");
+    let outside = dir.0.join("outside");
+    std::fs::create_dir_all(root.join("racedir")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(
+        root.join("racedir/r.ncu-rep"),
+        common::fixture_bytes("h100/kernels_basic.ncu-rep.xz"),
+    )
+    .unwrap();
+    // The outside report has kernels the inside one does not.
+    std::fs::write(
+        outside.join("r.ncu-rep"),
+        common::fixture_bytes("pair/before.ncu-rep.xz"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("racelink")).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (root, stop) = (root.clone(), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            let (d, link, held) = (
+                root.join("racedir"),
+                root.join("racelink"),
+                root.join("racedir.held"),
+            );
+            let mut swaps = 0u64;
+            while !stop.load(Ordering::Relaxed) && swaps < 2_000_000 {
+                // racedir: the real directory, then the symlink, then the real one again.
+                let _ = std::fs::rename(&d, &held);
+                let _ = std::fs::rename(&link, &d);
+                let _ = std::fs::rename(&d, &link);
+                let _ = std::fs::rename(&held, &d);
+                swaps += 1;
+            }
+            swaps
+        })
+    };
+    let mut c = Client::start(&[&root]);
+    c.initialize();
+    let (mut leaked, mut served, mut refused) = (0, 0, 0);
+    for _ in 0..2_000 {
+        let r = c.call("list_results", json!({"report": "racedir/r.ncu-rep"}));
+        let text = r.to_string();
+        if text.contains("histogram_old") || text.contains("saxpy_strided") {
+            leaked += 1;
+        } else if r["isError"] == true {
+            refused += 1;
+        } else {
+            served += 1;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swapper.join().unwrap();
+    eprintln!("{swaps} swaps: {served} served, {refused} refused");
+    assert!(swaps > 0);
+    assert_eq!(
+        leaked, 0,
+        "{leaked} answers held the outside report ({served} served, {refused} refused)"
+    );
+    assert!(served + refused == 2_000);
 }

@@ -1,10 +1,12 @@
-//! Reports opened by the MCP server, kept while the connection lasts: each file is read once
-//! and reused until its modification time or size changes.
+//! Reports opened by the MCP server, kept while the connection lasts: each file is read once,
+//! through the descriptor confinement opened and checked, and reused until its modification
+//! time or size changes.
 
+use super::confinement::Opened;
 use crate::model::Report;
 use crate::parse::{self, LoadError};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
@@ -14,8 +16,10 @@ const KEPT_BODIES: usize = 16;
 /// One opened report.
 #[derive(Debug)]
 pub struct CachedReport {
-    /// The canonical path it was read from.
+    /// The real path it was checked at.
     pub path: PathBuf,
+    /// The file, open while the report is kept: every read goes through it.
+    opened: Opened,
     report: Mutex<Report>,
     /// The file's bytes, read the first time the Source page of one of its results is asked
     /// for (the page needs the report's modules).
@@ -40,7 +44,7 @@ impl CachedReport {
         if let Some(b) = slot.as_ref() {
             return Ok(Arc::clone(b));
         }
-        let read = std::fs::read(&self.path).map_err(|source| LoadError::Io {
+        let read = std::fs::read(self.opened.reading_path()).map_err(|source| LoadError::Io {
             path: self.path.clone(),
             source,
         })?;
@@ -57,9 +61,9 @@ struct Stamp {
     len: u64,
 }
 
-fn stamp(path: &Path) -> Result<Stamp, LoadError> {
-    let meta = std::fs::metadata(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
+fn stamp(opened: &Opened) -> Result<Stamp, LoadError> {
+    let meta = opened.file.metadata().map_err(|source| LoadError::Io {
+        path: opened.real_path.clone(),
         source,
     })?;
     Ok(Stamp {
@@ -75,26 +79,30 @@ pub struct ReportCache {
 }
 
 impl ReportCache {
-    /// The report at a canonical path, read now unless the cache holds the same version of
-    /// the file; and whether it came from the cache.
-    pub fn get(&self, path: &Path) -> Result<(Arc<CachedReport>, bool), LoadError> {
-        let now = stamp(path)?;
+    /// The report of a file opened under the roots, read now (through the open descriptor)
+    /// unless the cache holds the same version of the file; and whether it came from the
+    /// cache.
+    pub fn get(&self, opened: Opened) -> Result<(Arc<CachedReport>, bool), LoadError> {
+        let now = stamp(&opened)?;
+        let path = opened.real_path.clone();
         {
             let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((s, cached)) = entries.get(path)
+            if let Some((s, cached)) = entries.get(&path)
                 && *s == now
             {
                 return Ok((Arc::clone(cached), true));
             }
         }
-        let report = parse::load_path(path)?;
+        let mut report = parse::load_path(&opened.reading_path()).map_err(|e| e.naming(&path))?;
+        report.source = path.clone();
         let cached = Arc::new(CachedReport {
-            path: path.to_path_buf(),
+            path: path.clone(),
+            opened,
             report: Mutex::new(report),
             bytes: Mutex::new(None),
         });
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.insert(path.to_path_buf(), (now, Arc::clone(&cached)));
+        entries.insert(path, (now, Arc::clone(&cached)));
         Ok((cached, false))
     }
 }

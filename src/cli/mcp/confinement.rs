@@ -1,10 +1,14 @@
 //! Which files the MCP server may read: report files under the roots it was started with.
 //!
-//! A requested path is resolved against the first root when relative, then canonicalized
-//! (every symlink and `..` resolved) and must lie under one of the canonical roots. So a path
-//! outside, a `..` escape and a symlink pointing out are all refused, and the server opens
-//! nothing else.
+//! Confinement by construction: a requested path is opened first, and the decision is made on
+//! what was opened. The open file's real path (the kernel's name for the descriptor, every
+//! symlink and `..` resolved) must lie under one of the canonical roots, and the file must be
+//! a regular file; the report is then read through that descriptor, never through the path
+//! again. A directory swapped for a symlink between a check and an open cannot send the server
+//! outside, since there is no such gap. Every refusal, whatever its reason (absent, outside,
+//! not a file, unreadable), is the same error, so the answers tell nothing of what lies outside.
 
+use std::fs::File;
 use std::path::{Component, Path, PathBuf};
 
 /// Why a path was refused.
@@ -19,17 +23,46 @@ pub enum ConfinementError {
     RootNotDirectory(PathBuf),
     #[error("an empty path names no report")]
     Empty,
-    #[error("{path}: cannot be read: {source}")]
-    Unreadable {
-        path: String,
-        source: std::io::Error,
-    },
     #[error(
-        "{path}: outside the directories this server may read ({roots}); give a report under one of them"
+        "{path}: not readable here: give a report file under the directories this server may read ({roots})"
     )]
-    Outside { path: String, roots: String },
-    #[error("{0}: not a regular file")]
-    NotAFile(String),
+    NotReadableHere { path: String, roots: String },
+}
+
+/// A report file opened under the roots: the descriptor and the real path it was checked at.
+#[derive(Debug)]
+pub struct Opened {
+    pub file: File,
+    pub real_path: PathBuf,
+}
+
+impl Opened {
+    /// A path that reads this very file again (not whatever the requested path names by
+    /// then): the descriptor's entry in `/proc/self/fd` where there is one, else the real path.
+    pub fn reading_path(&self) -> PathBuf {
+        descriptor_path(&self.file).unwrap_or_else(|| self.real_path.clone())
+    }
+}
+
+#[cfg(unix)]
+fn descriptor_path(file: &File) -> Option<PathBuf> {
+    use std::os::fd::AsRawFd;
+    let path = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+    path.exists().then_some(path)
+}
+
+#[cfg(not(unix))]
+fn descriptor_path(_: &File) -> Option<PathBuf> {
+    None
+}
+
+/// The real path of an open file: what the kernel names its descriptor.
+fn real_path_of(file: &File, opened_as: &Path) -> std::io::Result<PathBuf> {
+    match descriptor_path(file) {
+        Some(link) => std::fs::read_link(link),
+        // Without /proc the path is resolved again (a check after the open, not before it).
+        None => std::fs::canonicalize(opened_as),
+    }
 }
 
 /// The canonical directories the server may read report files under.
@@ -66,40 +99,35 @@ impl Roots {
         &self.roots
     }
 
-    /// The canonical path of a report file the server may read, or why it may not.
-    pub fn resolve(&self, requested: &str) -> Result<PathBuf, ConfinementError> {
+    /// Opens a report file the server may read, or says it is not readable here.
+    pub fn open(&self, requested: &str) -> Result<Opened, ConfinementError> {
         if requested.trim().is_empty() {
             return Err(ConfinementError::Empty);
         }
-        let path = Path::new(requested);
-        let outside = || ConfinementError::Outside {
+        let refused = || ConfinementError::NotReadableHere {
             path: requested.to_string(),
             roots: self.roots_text(),
         };
+        let path = Path::new(requested);
         let joined = if path.is_absolute() {
             path.to_path_buf()
         } else {
             // A relative path that climbs out of the root is refused before it is looked up.
             if escapes(path) {
-                return Err(outside());
+                return Err(refused());
             }
             match self.roots.first() {
                 Some(root) => root.join(path),
-                None => return Err(outside()),
+                None => return Err(refused()),
             }
         };
-        let canonical =
-            std::fs::canonicalize(&joined).map_err(|source| ConfinementError::Unreadable {
-                path: requested.to_string(),
-                source,
-            })?;
-        if !self.roots.iter().any(|root| canonical.starts_with(root)) {
-            return Err(outside());
+        let file = File::open(&joined).map_err(|_| refused())?;
+        let real_path = real_path_of(&file, &joined).map_err(|_| refused())?;
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
+        if !regular || !self.roots.iter().any(|root| real_path.starts_with(root)) {
+            return Err(refused());
         }
-        if !canonical.is_file() {
-            return Err(ConfinementError::NotAFile(requested.to_string()));
-        }
-        Ok(canonical)
+        Ok(Opened { file, real_path })
     }
 
     fn roots_text(&self) -> String {

@@ -115,11 +115,11 @@ fn arguments<T: DeserializeOwned>(tool: &str, value: Json) -> Result<T, ToolErro
 
 /// Opens a report under the roots (from the cache when it was read before).
 fn open(cx: &ToolContext<'_>, path: &str) -> Result<(Arc<CachedReport>, bool), ToolError> {
-    let canonical = cx
+    let opened = cx
         .roots
-        .resolve(path)
+        .open(path)
         .map_err(|e| ToolError::Failed(e.to_string()))?;
-    cx.cache.get(&canonical).map_err(|e| {
+    cx.cache.get(opened).map_err(|e| {
         ToolError::Failed(
             e.to_string()
                 .split_whitespace()
