@@ -257,8 +257,9 @@ pub fn run(args: &DiffArgs) -> i32 {
             }
         },
     };
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = written.and_then(|()| out.flush());
+    if super::output::write_failed(written.and_then(|()| out.flush())) {
+        return EXIT_UNREADABLE;
+    }
     if failures.is_empty() {
         EXIT_OK
     } else {

@@ -93,13 +93,12 @@ pub(crate) fn print_reports(
     } else {
         table(&mut stdout, &mut reports)
     };
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = written.and_then(|()| stdout.flush());
+    let write_failed = super::output::write_failed(written.and_then(|()| stdout.flush()));
     drop(stdout);
     let code = super::output::finish("", &errors, as_json);
     let failed = super::warnings::report_problems(&reports, strict);
     leave_for_exit(reports);
-    exit_code(code, failed)
+    exit_code(code, failed || write_failed)
 }
 
 /// A command's exit code once the reports' problems are told: 2 where one is an error (a

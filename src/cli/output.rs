@@ -58,18 +58,35 @@ pub fn report_json(rep: &Report, result: impl Fn(&crate::model::KernelResult) ->
     })
 }
 
+/// Whether writing a command's output failed. A closed pipe (`| head`) ends the output on
+/// purpose and is no failure; any other write error (a full disk, `/dev/full`) is told on
+/// stderr, and the command exits 2.
+pub fn write_failed(written: std::io::Result<()>) -> bool {
+    match written {
+        Ok(()) => false,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => false,
+        Err(e) => {
+            eprintln!("error: writing the output: {e}");
+            true
+        }
+    }
+}
+
 /// Prints the output, then the load errors (table mode), and returns the exit code: 0 when
-/// every file loaded, 2 otherwise.
+/// every file loaded and the output was written, 2 otherwise.
 pub fn finish(out: &str, errors: &[LoadError], as_json: bool) -> i32 {
     let mut stdout = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = stdout.write_all(out.as_bytes());
+    let failed = write_failed(
+        stdout
+            .write_all(out.as_bytes())
+            .and_then(|()| stdout.flush()),
+    );
     if !as_json {
         for e in errors {
             eprintln!("error: {e}");
         }
     }
-    if errors.is_empty() { 0 } else { 2 }
+    if errors.is_empty() && !failed { 0 } else { 2 }
 }
 
 /// The `errors` array of the JSON outputs: each failed file with a one-line reason.

@@ -46,8 +46,7 @@ pub fn run(files: &[PathBuf], baseline: Option<&Path>, as_json: bool, strict: bo
             .iter_mut()
             .try_for_each(|r| write_text(&mut stdout, r)),
     };
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = written.and_then(|()| stdout.flush());
+    let write_failed = super::output::write_failed(written.and_then(|()| stdout.flush()));
     drop(stdout);
     let code = finish("", &errors, as_json);
     let failed = match &baseline {
@@ -60,7 +59,7 @@ pub fn run(files: &[PathBuf], baseline: Option<&Path>, as_json: bool, strict: bo
     if let Some(base) = baseline {
         leave_for_exit(vec![base]);
     }
-    super::loading::exit_code(code, failed)
+    super::loading::exit_code(code, failed || write_failed)
 }
 
 /// Writes the JSON document of `sections --json` result by result: a window of results at a

@@ -112,8 +112,7 @@ pub fn run(args: &SourceArgs) -> i32 {
             &mut view_errors,
         )
     };
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = written.and_then(|()| stdout.flush());
+    let write_failed = super::output::write_failed(written.and_then(|()| stdout.flush()));
     drop(stdout);
     if !args.json {
         for e in &errors {
@@ -126,7 +125,7 @@ pub fn run(args: &SourceArgs) -> i32 {
     for w in &warnings {
         eprintln!("{}: {w}", if args.strict { "error" } else { "warning" });
     }
-    if errors.is_empty() && (!args.strict || warnings.is_empty()) {
+    if errors.is_empty() && (!args.strict || warnings.is_empty()) && !write_failed {
         0
     } else {
         2

@@ -44,17 +44,20 @@ pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
     let code = match form {
         Form::Json => {
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            // A closed pipe (`| head`) is not an error worth a panic.
-            let _ = write_json(&mut stdout, &mut reports, &errors).and_then(|()| stdout.flush());
-            if errors.is_empty() { 0 } else { 2 }
+            let failed = super::output::write_failed(
+                write_json(&mut stdout, &mut reports, &errors).and_then(|()| stdout.flush()),
+            );
+            if errors.is_empty() && !failed { 0 } else { 2 }
         }
         Form::Csv => {
             for e in &errors {
                 eprintln!("error: {e}");
             }
             let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            let _ = super::summary_csv::write_csv(stdout, &mut reports);
-            if errors.is_empty() { 0 } else { 2 }
+            let failed = super::output::write_failed(
+                super::summary_csv::write_csv(stdout, &mut reports).map_err(std::io::Error::other),
+            );
+            if errors.is_empty() && !failed { 0 } else { 2 }
         }
         Form::Table => finish(&render_table(&reports, &errors), &errors, false),
         Form::Html => {

@@ -9,5 +9,6 @@ mod cli_warnings;
 mod diff_output;
 mod html_pages;
 mod mcp_server;
+mod output_errors;
 mod streaming_output;
 mod summary_cli;

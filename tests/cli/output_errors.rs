@@ -1,0 +1,78 @@
+//! Every command's output errors: writing into a full device (`/dev/full`) is an error named
+//! on stderr with exit code 2, never a silent partial output with exit 0; a reader that stops
+//! early (`| head`) is no error.
+
+use crate::common;
+
+use common::{fixture_file, temp_dir};
+use std::io::Read;
+use std::process::{Command, Stdio};
+
+/// The commands with their arguments before the report file(s).
+fn commands(report: &str, other: &str) -> Vec<Vec<String>> {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    vec![
+        s(&["summary", report]),
+        s(&["summary", "--json", report]),
+        s(&["summary", "--csv", report]),
+        s(&["summary", "--format", "html", report]),
+        s(&["sections", report]),
+        s(&["sections", "--json", report]),
+        s(&["occupancy", report]),
+        s(&["roofline", report]),
+        s(&["source", "--json", report]),
+        s(&["diff", report, other]),
+        s(&["diff", "--format", "json", report, other]),
+        s(&["diff", "--format", "csv", report, other]),
+        s(&["diff", "--format", "md", report, other]),
+        s(&["diff", "--format", "html", report, other]),
+    ]
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_device_is_an_error_with_exit_code_2() {
+    let dir = temp_dir("output_full");
+    let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let other = fixture_file(&dir, "h100/kernels_basic.ncu-rep.xz");
+    let (report, other) = (report.to_str().unwrap(), other.to_str().unwrap());
+    for args in commands(report, other) {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let out = Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .args(&args)
+            .stdout(Stdio::from(full))
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("error: writing the output: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_reader_that_stops_early_is_no_error() {
+    let dir = temp_dir("output_closed");
+    let report = fixture_file(&dir, "big/many_basic.ncu-rep.xz");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .args(["summary", report.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the first bytes, then close the pipe as `head` does.
+    let mut first = [0u8; 64];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("writing the output"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
