@@ -15,6 +15,10 @@ pub fn escape(text: &str) -> String {
             '\'' => out.push_str("&#39;"),
             // A run of slashes never reads as the start of an address.
             '/' => out.push_str("&#47;"),
+            // Control and bidirectional characters are shown, not obeyed.
+            c if crate::model::safe_text::is_hidden(c) => {
+                out.push_str(&format!("&lt;U+{:04X}&gt;", c as u32));
+            }
             c => out.push(c),
         }
     }

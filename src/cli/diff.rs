@@ -215,7 +215,8 @@ pub fn run(args: &DiffArgs) -> i32 {
         Some(e) => Err(e),
         None => match args.format {
             DiffFormat::Text => {
-                out.write_all(render_text(&diff, &base, &current, &failures).as_bytes())
+                let text = render_text(&diff, &base, &current, &failures);
+                out.write_all(crate::model::safe_text::visible(&text).as_bytes())
             }
             DiffFormat::Md => {
                 let text = export::to_markdown(

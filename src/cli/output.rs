@@ -1,6 +1,7 @@
 //! Output shared by the headless commands: aligned text columns and the JSON document.
 
 use crate::model::Report;
+use crate::model::safe_text::visible;
 use crate::parse::LoadError;
 use rayon::prelude::*;
 use serde_json::{Value as Json, json};
@@ -8,6 +9,12 @@ use std::io::Write;
 
 /// Lays out rows as aligned columns; columns in `right` are right-aligned.
 pub fn render_rows(rows: &[Vec<String>], right: &[usize]) -> String {
+    // Control and bidirectional characters in names are shown, not obeyed by the terminal.
+    let shown: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| row.iter().map(|c| visible(c).into_owned()).collect())
+        .collect();
+    let rows = &shown;
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
     let mut widths = vec![0usize; cols];
     for row in rows {
@@ -76,6 +83,12 @@ pub fn write_failed(written: std::io::Result<()>) -> bool {
 /// every file loaded and the output was written, 2 otherwise.
 pub fn finish(out: &str, errors: &[LoadError], as_json: bool) -> i32 {
     let mut stdout = std::io::stdout().lock();
+    // Text for a terminal shows control and bidirectional characters instead of obeying them.
+    let out = if as_json {
+        std::borrow::Cow::Borrowed(out)
+    } else {
+        visible(out)
+    };
     let failed = write_failed(
         stdout
             .write_all(out.as_bytes())

@@ -13,6 +13,7 @@ pub mod report;
 pub mod result;
 pub mod result_kind;
 pub mod rule_catalog;
+pub mod safe_text;
 pub mod section;
 pub mod section_body;
 pub mod source;

@@ -7,6 +7,7 @@ mod common;
 
 mod cli_warnings;
 mod diff_output;
+mod hostile_names;
 mod html_pages;
 mod mcp_server;
 mod output_errors;

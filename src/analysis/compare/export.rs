@@ -214,9 +214,36 @@ pub fn totals_lines(diff: &ReportDiff) -> Vec<String> {
 /// The kernels paired as renamed, one line each (`paired as renamed: `naive` → `coalesced`,
 /// same parameters, 2 launches`), and how to keep them apart.
 pub fn renamed_lines(diff: &ReportDiff) -> Vec<String> {
-    let mut lines: Vec<String> = diff.renamed.iter().map(|r| r.label()).collect();
+    renamed_lines_with(diff, &|name| format!("`{name}`"), &|text| text.to_string())
+}
+
+/// [`renamed_lines`] with names quoted by `code` and the other words written by `text`.
+fn renamed_lines_with(
+    diff: &ReportDiff,
+    code: &dyn Fn(&str) -> String,
+    text: &dyn Fn(&str) -> String,
+) -> Vec<String> {
+    let mut lines: Vec<String> = diff
+        .renamed
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} → {}{}",
+                text("paired as renamed:"),
+                code(&r.base_function),
+                code(&r.current_function),
+                text(&format!(
+                    ", {}, {}",
+                    r.reason,
+                    count_text(r.launches, "launch", "launches")
+                ))
+            )
+        })
+        .collect();
     if !lines.is_empty() {
-        lines.push("to compare them as different kernels, run again with --no-auto-pair".into());
+        lines.push(text(
+            "to compare them as different kernels, run again with --no-auto-pair",
+        ));
     }
     lines
 }
@@ -224,6 +251,15 @@ pub fn renamed_lines(diff: &ReportDiff) -> Vec<String> {
 /// The suggested pairs for people: one line per renamed function (`renamed? `naive` →
 /// `coalesced` (2 launches: 0=0, 1=1), same parameters`), then the ready `--pair` argument.
 pub fn suggested_lines(diff: &ReportDiff) -> Vec<String> {
+    suggested_lines_with(diff, &|name| format!("`{name}`"), &|text| text.to_string())
+}
+
+/// [`suggested_lines`] with names quoted by `code` and the other words written by `text`.
+fn suggested_lines_with(
+    diff: &ReportDiff,
+    code: &dyn Fn(&str) -> String,
+    text: &dyn Fn(&str) -> String,
+) -> Vec<String> {
     let mut groups: Vec<(&str, &str, &str, Vec<String>)> = Vec::new();
     for s in &diff.suggested_pairs {
         let pair = format!("{}={}", s.base_id, s.current_id);
@@ -239,17 +275,23 @@ pub fn suggested_lines(diff: &ReportDiff) -> Vec<String> {
         .into_iter()
         .map(|(b, c, reason, pairs)| {
             format!(
-                "renamed? `{b}` → `{c}` ({}: {}), {reason}",
-                count_text(pairs.len(), "launch", "launches"),
-                pairs.join(", ")
+                "{} {} → {} {}",
+                text("renamed?"),
+                code(b),
+                code(c),
+                text(&format!(
+                    "({}: {}), {reason}",
+                    count_text(pairs.len(), "launch", "launches"),
+                    pairs.join(", ")
+                ))
             )
         })
         .collect();
     if !diff.suggested_pairs.is_empty() {
-        lines.push(format!(
+        lines.push(text(&format!(
             "to compare them, run again with {}",
             super::pair_argument(&diff.suggested_pairs)
-        ));
+        )));
     }
     lines
 }
@@ -681,11 +723,11 @@ impl Default for MarkdownOptions {
 
 /// Escapes text for a Markdown table cell inside a code span.
 fn md_code(s: &str) -> String {
-    format!("`{}`", s.replace('`', "'").replace('|', "\\|"))
+    crate::model::safe_text::markdown_code(s)
 }
 
 fn md_text(s: &str) -> String {
-    s.replace('|', "\\|")
+    crate::model::safe_text::markdown_text(s)
 }
 
 /// The comparison as Markdown: warnings, a table of matched kernels sorted by impact, the time
@@ -798,14 +840,14 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
     }
     if !diff.renamed.is_empty() {
         out.push_str("\n#### Paired as renamed\n\n");
-        for line in renamed_lines(diff) {
-            out.push_str(&format!("- {}\n", md_text(&line)));
+        for line in renamed_lines_with(diff, &md_code, &md_text) {
+            out.push_str(&format!("- {line}\n"));
         }
     }
     if !diff.suggested_pairs.is_empty() {
         out.push_str("\n#### Renamed?\n\n");
-        for line in suggested_lines(diff) {
-            out.push_str(&format!("- {}\n", md_text(&line)));
+        for line in suggested_lines_with(diff, &md_code, &md_text) {
+            out.push_str(&format!("- {line}\n"));
         }
     }
     let explained: Vec<&MatchedDiff> = diff

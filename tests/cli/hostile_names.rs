@@ -1,0 +1,42 @@
+//! Kernel names crafted to hurt (HTML, Markdown syntax, backticks, terminal escapes and bidi
+//! controls) stay inert in every output form: escaped in HTML and Markdown, shown by code
+//! point in text.
+
+use crate::common;
+
+use common::{fixture_bytes, run_diff, temp_dir};
+
+/// A hostile spelling of `normalize`: markup, a backtick, an escape sequence, bidi controls.
+const HOSTILE: &str = "norm`al\"><img src=x onerror=alert(1)>\u{1b}[31m\u{202E}ize\u{2066}";
+
+#[test]
+fn hostile_kernel_names_stay_inert_in_every_diff_format() {
+    let dir = temp_dir("hostile_names");
+    // The details text of the pair, its renamed kernel given a hostile name in the base.
+    let text = String::from_utf8(fixture_bytes("pair/before.details.txt.xz")).unwrap();
+    assert!(text.contains("  normalize(float *, int, int)"));
+    let hostile = text.replace(
+        "  normalize(float *, int, int)",
+        &format!("  {HOSTILE}(float *, int, int)"),
+    );
+    let base = dir.join("before.txt");
+    std::fs::write(&base, hostile).unwrap();
+    let current = dir.join("after.txt");
+    std::fs::write(&current, fixture_bytes("pair/after.details.txt.xz")).unwrap();
+    for format in ["text", "md", "html"] {
+        let out = run_diff(&["--format", format], &base, &current);
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        // Paired as renamed: the hostile name is in the output, made harmless.
+        assert!(stdout.contains("norm"), "{format}: {stdout}");
+        for raw in ['\u{202E}', '\u{2066}', '\u{1b}'] {
+            assert!(!stdout.contains(raw), "{format}: raw {raw:?}");
+        }
+        assert!(stdout.contains("U+202E"), "{format}");
+        assert!(!stdout.contains("<img"), "{format}: raw HTML");
+        if format == "md" {
+            // The name sits whole in one code span, fenced past its backtick.
+            assert!(stdout.contains("``norm`al"), "{stdout}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
