@@ -375,6 +375,15 @@ fn describe(r: &Report) -> String {
     )
 }
 
+/// A duration for people; one that is no number is named as damage.
+fn duration_text(ns: f64) -> String {
+    if ns.is_finite() {
+        format_value(ns, "ns")
+    } else {
+        format!("damaged ({ns})")
+    }
+}
+
 /// The plain-text comparison.
 pub fn render_text(
     diff: &ReportDiff,
@@ -418,7 +427,7 @@ pub fn render_text(
         ];
         for k in diff.by_impact() {
             let d = k.diff.duration.as_ref();
-            let value = |v: Option<f64>| v.map_or_else(|| "-".into(), |x| format_value(x, "ns"));
+            let value = |v: Option<f64>| v.map_or_else(|| "-".into(), duration_text);
             let mut row = vec![
                 format!("{}→{}", k.base_id, k.current_id),
                 short_name(&k.name, MAX_NAME_CHARS),
@@ -485,7 +494,7 @@ pub fn render_text(
         for u in list {
             let duration = u
                 .duration_ns
-                .map_or_else(String::new, |d| format!("  {}", format_value(d, "ns")));
+                .map_or_else(String::new, |d| format!("  {}", duration_text(d)));
             out.push_str(&format!(
                 "  {}  {}{duration}\n",
                 u.id,
@@ -516,8 +525,7 @@ pub fn render_text(
             s.map_or_else(
                 || "-".to_string(),
                 |s| {
-                    let ns =
-                        |v: Option<f64>| v.map_or_else(|| "-".into(), |x| format_value(x, "ns"));
+                    let ns = |v: Option<f64>| v.map_or_else(|| "-".into(), duration_text);
                     format!(
                         "{}× {} (mean {}, {}–{})",
                         s.count,

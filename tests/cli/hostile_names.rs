@@ -40,3 +40,32 @@ fn hostile_kernel_names_stay_inert_in_every_diff_format() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_duration_that_is_no_number_is_damage_and_fails_the_default_rule() {
+    let dir = temp_dir("nan_duration");
+    let base = dir.join("before.txt");
+    std::fs::write(&base, fixture_bytes("pair/before.details.txt.xz")).unwrap();
+    // The second kernel's duration printed as ncu prints a failed value.
+    let text = String::from_utf8(fixture_bytes("pair/after.details.txt.xz")).unwrap();
+    let line = "    Duration                         us        16.35";
+    assert!(text.contains(line));
+    let damaged = text.replacen(
+        line,
+        "    Duration                         us          nan",
+        1,
+    );
+    let current = dir.join("after.txt");
+    std::fs::write(&current, damaged).unwrap();
+    // Only the duration rule: the kernel is otherwise faster, so only damage can fire it.
+    let out = run_diff(&["--fail-on", "duration>5%"], &base, &current);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("damaged (NaN)"), "{stdout}");
+    assert!(!stdout.contains("NaN ns"), "{stdout}");
+    assert!(
+        stdout.contains("gpu__time_duration.sum is NaN in current: damaged"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

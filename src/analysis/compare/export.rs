@@ -320,6 +320,9 @@ pub fn short_name(name: &str, max: usize) -> String {
 
 /// Time won or lost as text: `12.00 us lost`, `3.10 ms won`.
 pub fn time_delta_text(delta_ns: f64) -> String {
+    if !delta_ns.is_finite() {
+        return format!("damaged ({delta_ns})");
+    }
     let word = if delta_ns > 0.0 { "lost" } else { "won" };
     format!("{} {word}", format_value(delta_ns.abs(), "ns"))
 }

@@ -210,6 +210,12 @@ fn parse_metric_rule(item: &str) -> Result<FailRule, FailOnError> {
 
 /// Whether a metric moved the bad way by more than the threshold; the move as text if so.
 fn fires(m: &MetricDiff, threshold: Threshold) -> Option<String> {
+    // A value that is no number (NaN, an infinity) is damage, not a change within the rule.
+    for (side, v) in [("base", m.base_f64()), ("current", m.current_f64())] {
+        if let Some(v) = v.filter(|v| !v.is_finite()) {
+            return Some(format!("{} is {v} in {side}: damaged", m.key));
+        }
+    }
     if m.verdict == Verdict::Unchanged {
         return None;
     }

@@ -82,11 +82,16 @@ pub fn totals(diff: &ReportDiff) -> Totals {
     let mut t = Totals {
         matched_base_ns: 0.0,
         matched_current_ns: 0.0,
-        only_in_base_ns: diff.only_in_base.iter().filter_map(|u| u.duration_ns).sum(),
+        // A duration that is no number (damage, named by the failures) adds nothing.
+        only_in_base_ns: diff
+            .only_in_base
+            .iter()
+            .filter_map(|u| u.duration_ns.filter(|d| d.is_finite()))
+            .sum(),
         only_in_current_ns: diff
             .only_in_current
             .iter()
-            .filter_map(|u| u.duration_ns)
+            .filter_map(|u| u.duration_ns.filter(|d| d.is_finite()))
             .sum(),
         unpaired_duration_base_ns: 0.0,
         unpaired_duration_current_ns: 0.0,
@@ -98,6 +103,7 @@ pub fn totals(diff: &ReportDiff) -> Totals {
             .duration
             .as_ref()
             .and_then(|d| Some((d.base_f64()?, d.current_f64()?, d.tolerance)))
+            .filter(|(b, c, _)| b.is_finite() && c.is_finite())
         {
             Some((b, c, tolerance)) => {
                 t.matched_base_ns += b;
@@ -105,8 +111,9 @@ pub fn totals(diff: &ReportDiff) -> Totals {
                 t.noise_ns += tolerance;
             }
             None => {
-                t.unpaired_duration_base_ns += m.base_duration_ns.unwrap_or(0.0);
-                t.unpaired_duration_current_ns += m.current_duration_ns.unwrap_or(0.0);
+                let finite = |v: Option<f64>| v.filter(|d| d.is_finite()).unwrap_or(0.0);
+                t.unpaired_duration_base_ns += finite(m.base_duration_ns);
+                t.unpaired_duration_current_ns += finite(m.current_duration_ns);
             }
         }
     }
