@@ -96,8 +96,18 @@ fn load_compressed(
             ),
         });
     }
-    let file = Path::to_path_buf(&decompressed.path);
-    load_plain(path, &file, &head, Some(decompressed), &mut second_half)
+    let file = decompressed.path.clone();
+    let stopped = decompressed.damage.clone();
+    let mut report = load_plain(path, &file, &head, Some(decompressed), &mut second_half)?;
+    // Where the copy ended at a damaged block, the report says so (with whatever damage the
+    // reading itself found there).
+    if let Some(damage) = stopped {
+        report.warnings.push(format!(
+            "the {} stream was decompressed up to a damaged block and no further: {damage}",
+            kind.name()
+        ));
+    }
+    Ok(report)
 }
 
 /// Loads the plain content of `file` (starting with `head`) as the file at `path`; `temp` is
@@ -110,7 +120,7 @@ fn load_plain(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Report, LoadError> {
     if detect::is_ncu_rep(head) {
-        let mut report = ncu_rep::open::open_from(path, file, temp.map(|t| t.path), progress)?;
+        let mut report = ncu_rep::open::open_from(path, file, temp.map(|t| t.keep), progress)?;
         report.source = path.to_path_buf();
         return Ok(report);
     }
@@ -220,6 +230,6 @@ fn unreachable_binary() -> Result<Report, ParseError> {
 }
 
 /// Text forms have no NUL bytes in their first kilobytes.
-fn looks_binary(bytes: &[u8]) -> bool {
+pub(crate) fn looks_binary(bytes: &[u8]) -> bool {
     bytes[..bytes.len().min(8192)].contains(&0)
 }

@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bombs;
 mod cli_text;
 mod code_reader;
 mod compressed_inputs;

@@ -1,9 +1,16 @@
 //! Compressed inputs: `.ncu-repz` (zstd) and `.gz`, `.xz` or `.zst` copies of any form
 //! sightline reads. The compression is recognised by its magic bytes, never by the file name.
-//! A file is decompressed once, into a temporary file that is removed when the last user of it
-//! is dropped, so memory stays as flat as for a plain file; bytes already in memory (a drop,
-//! a paste) are decompressed in memory. Both are bounded: a stream that decompresses to more
-//! than [`MAX_DECOMPRESSED`] bytes is refused.
+//! A file is decompressed once, into a temporary file, so memory stays as flat as for a plain
+//! file; bytes already in memory (a drop, a paste) are decompressed in memory.
+//!
+//! Decompression stops early where the content says it should: its first bytes decide what it
+//! is (binary content that is no report, or a second layer of compression, is refused at
+//! once; text is bounded by [`crate::parse::MAX_TEXT_BYTES`]); a report's container is checked
+//! block by block as it streams ([`crate::parse::ncu_rep::stream_check`]) and the copy ends at
+//! its first damaged block; and the copy may not grow past [`MAX_DECOMPRESSED`] nor past the
+//! free space of the temporary folder. On Linux the copy never has a name (an unnamed
+//! temporary file read through its descriptor), so no signal, crash or kill can leave it
+//! behind; elsewhere it is removed when dropped.
 
 pub mod zstd_frames;
 
@@ -74,6 +81,23 @@ pub enum DecompressError {
     /// The temporary file could not be written (a full disk, no temporary folder).
     #[error("writing the decompressed copy into {}: {source}", dir.display())]
     TempFile { dir: PathBuf, source: io::Error },
+    /// The copy would not fit the temporary folder's free space.
+    #[error(
+        "{format} stream decompresses to more than the {free} bytes free in {}; refused (set TMPDIR to a folder with more room)",
+        dir.display()
+    )]
+    NoRoom {
+        format: &'static str,
+        free: u64,
+        dir: PathBuf,
+    },
+    /// The first decompressed bytes are no content sightline reads.
+    #[error("{format} stream holds {what}; refused after its first {seen} bytes")]
+    NotAReport {
+        format: &'static str,
+        what: &'static str,
+        seen: u64,
+    },
 }
 
 /// A decoder reading every frame or member of a `kind` stream.
@@ -111,12 +135,32 @@ pub fn decompress_bytes(
     Ok(out)
 }
 
-/// A decompressed copy of a file in the temporary folder; removed when dropped.
+/// Bytes decoded at a time.
+const BUFFER: usize = 1 << 20;
+
+/// A decompressed copy of a file in the temporary folder, read through [`Decompressed::path`]
+/// while it is kept; nothing of it is left once it is dropped.
 #[derive(Debug)]
 pub struct Decompressed {
-    pub path: TempPath,
+    /// Where the copy is read from: its descriptor's entry under `/proc/self/fd` (Linux: the
+    /// copy has no name), else the temporary file's path.
+    pub path: PathBuf,
+    /// What keeps the copy: the unnamed file, or the named one removed when dropped.
+    pub keep: TempCopy,
     /// Bytes of decompressed content.
     pub size: u64,
+    /// Where a report's container was found damaged: the copy ends after that block's chunk,
+    /// and the report opens with the results before it and a note of the damage.
+    pub damage: Option<String>,
+}
+
+/// What keeps a decompressed copy alive.
+#[derive(Debug)]
+pub enum TempCopy {
+    /// An open file without a name.
+    Unnamed(File),
+    /// A named file, removed when dropped.
+    Named(TempPath),
 }
 
 /// Why decompressing a file stopped.
@@ -127,11 +171,71 @@ pub enum FileError {
     Decompress(DecompressError),
 }
 
-/// Bytes decoded at a time.
-const BUFFER: usize = 1 << 20;
+/// What the first decompressed bytes say the content is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Content {
+    Report,
+    Text,
+}
+
+/// Decides from the first decompressed bytes what the content is, or refuses it.
+fn sniff(head: &[u8], kind: Compression) -> Result<Content, DecompressError> {
+    let refuse = |what| DecompressError::NotAReport {
+        format: kind.name(),
+        what,
+        seen: head.len() as u64,
+    };
+    if crate::parse::detect::is_ncu_rep(head) {
+        Ok(Content::Report)
+    } else if detect(head).is_some() {
+        Err(refuse(
+            "another layer of compression (decompress the outer layer first)",
+        ))
+    } else if head.is_empty() {
+        Ok(Content::Text)
+    } else if crate::parse::looks_binary(head) {
+        Err(refuse("binary content that is not an .ncu-rep report"))
+    } else {
+        Ok(Content::Text)
+    }
+}
+
+/// Bytes free for an unprivileged writer in `dir`, where the platform says.
+#[cfg(unix)]
+fn free_space(dir: &Path) -> Option<u64> {
+    let s = rustix::fs::statvfs(dir).ok()?;
+    Some(s.f_bavail.saturating_mul(s.f_frsize))
+}
+
+#[cfg(not(unix))]
+fn free_space(_: &Path) -> Option<u64> {
+    None
+}
+
+/// A new temporary file in `dir` for a decompressed copy, and the path it is read through.
+fn temp_copy(dir: &Path) -> io::Result<(File, PathBuf, TempCopy)> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let file = tempfile::tempfile_in(dir)?;
+        let path = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+        if path.exists() {
+            let writer = file.try_clone()?;
+            return Ok((writer, path, TempCopy::Unnamed(file)));
+        }
+    }
+    let named = tempfile::Builder::new()
+        .prefix(&format!("sightline-{}-", std::process::id()))
+        .suffix(".decompressed")
+        .tempfile_in(dir)?;
+    let writer = named.reopen()?;
+    let path = named.path().to_path_buf();
+    Ok((writer, path, TempCopy::Named(named.into_temp_path())))
+}
 
 /// Decompresses the file at `path` into a temporary file, refusing more than `limit` bytes of
-/// output. `progress` is told the compressed bytes read so far and the compressed size.
+/// output (less where the content or the free space says so: see the module's notes).
+/// `progress` is told the compressed bytes read so far and the compressed size.
 pub fn decompress_file(
     path: &Path,
     kind: Compression,
@@ -157,14 +261,18 @@ pub fn decompress_file(
             source,
         })
     };
-    let mut out = tempfile::Builder::new()
-        .prefix(&format!("sightline-{}-", std::process::id()))
-        .suffix(".decompressed")
-        .tempfile_in(&dir)
-        .map_err(temp_error)?;
+    // Room for the copy: what the folder has free, less a margin for everyone else.
+    let room = free_space(&dir).map(|free| (free, free - free / 20));
+    let (writer, copy_path, keep) = temp_copy(&dir).map_err(temp_error)?;
+    let mut out = io::BufWriter::with_capacity(BUFFER, writer);
     let mut decoder = decoder(kind, input);
     let mut buffer = vec![0u8; BUFFER];
     let mut written = 0u64;
+    let mut limit = limit;
+    let mut head: Vec<u8> = Vec::new();
+    let mut content = None;
+    let mut check = crate::parse::ncu_rep::stream_check::ContainerCheck::default();
+    let mut damage = None;
     loop {
         let n = match decoder.read(&mut buffer) {
             Ok(0) => break,
@@ -180,6 +288,19 @@ pub fn decompress_file(
                 }));
             }
         };
+        let chunk = &buffer[..n];
+        // The first bytes decide what the content is before much is written.
+        if content.is_none() {
+            head.extend_from_slice(
+                &chunk[..chunk.len().min(crate::parse::HEAD_BYTES - head.len())],
+            );
+            if head.len() >= crate::parse::HEAD_BYTES {
+                content = Some(sniff(&head, kind).map_err(FileError::Decompress)?);
+                if content == Some(Content::Text) {
+                    limit = limit.min(crate::parse::MAX_TEXT_BYTES);
+                }
+            }
+        }
         written += n as u64;
         if written > limit {
             return Err(FileError::Decompress(DecompressError::TooLarge {
@@ -187,13 +308,46 @@ pub fn decompress_file(
                 limit,
             }));
         }
-        out.write_all(&buffer[..n]).map_err(temp_error)?;
+        if let Some((free, usable)) = room
+            && written > usable
+        {
+            return Err(FileError::Decompress(DecompressError::NoRoom {
+                format: kind.name(),
+                free,
+                dir: dir.clone(),
+            }));
+        }
+        // Text forms hold no NUL byte: text followed by binary content stops where it starts.
+        if content == Some(Content::Text) && memchr::memchr(0, chunk).is_some() {
+            return Err(FileError::Decompress(DecompressError::NotAReport {
+                format: kind.name(),
+                what: "binary content after text",
+                seen: written,
+            }));
+        }
+        out.write_all(chunk).map_err(temp_error)?;
         progress(read.get().min(size), size);
+        // A report is checked block by block: the copy ends at its first damaged block.
+        if crate::parse::detect::is_ncu_rep(&head)
+            && let Err(e) = check.feed(chunk)
+        {
+            damage = Some(e);
+            break;
+        }
+    }
+    if content.is_none() {
+        sniff(&head, kind).map_err(FileError::Decompress)?;
+    }
+    if damage.is_none() && crate::parse::detect::is_ncu_rep(&head) {
+        damage = check.finish().err();
     }
     out.flush().map_err(temp_error)?;
+    drop(out);
     Ok(Decompressed {
-        path: out.into_temp_path(),
+        path: copy_path,
+        keep,
         size: written,
+        damage,
     })
 }
 

@@ -217,6 +217,10 @@ pub fn check_header(
     offset: usize,
     payload_size: usize,
 ) -> Result<[u32; 5], ParseError> {
+    // A header with nothing in it is no block a profiler writes: zeros, most often.
+    if *header == BlockHeader::default() {
+        return Err(corrupt(offset, "empty block header"));
+    }
     // Validate the session piece before merging it.
     if let Some(piece) = &header.session_details {
         SessionDetails::decode(piece.as_slice())

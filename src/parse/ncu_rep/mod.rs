@@ -21,6 +21,7 @@ pub mod rules;
 pub mod sections;
 pub mod session;
 pub mod sources;
+pub mod stream_check;
 pub mod units;
 pub mod unknown;
 pub mod wire;

@@ -43,7 +43,7 @@ pub fn open(path: &Path, progress: &mut dyn FnMut(u64, u64)) -> Result<Report, L
 pub fn open_from(
     path: &Path,
     file: &Path,
-    temp: Option<tempfile::TempPath>,
+    temp: Option<crate::parse::compressed::TempCopy>,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Report, LoadError> {
     let io_error = |source| LoadError::Io {
@@ -55,12 +55,15 @@ pub fn open_from(
     let reader = File::open(file).map_err(io_error)?;
     // Where an open file outlives its name (Unix), a decompressed copy is removed now: no
     // process that ends without dropping the report (or is killed) leaves it behind.
+    // An unnamed copy lives on in the reader's own descriptor.
+    use crate::parse::compressed::TempCopy;
     let temp = match temp {
-        Some(t) if cfg!(unix) => {
+        Some(TempCopy::Named(t)) if cfg!(unix) => {
             t.close().map_err(io_error)?;
             None
         }
-        other => other,
+        Some(TempCopy::Named(t)) => Some(t),
+        Some(TempCopy::Unnamed(_)) | None => None,
     };
     let source = Arc::new(OnDemand::new(path, reader, temp).map_err(io_error)?);
     let chunks = usize::try_from(size / CHUNK as u64).unwrap_or(usize::MAX);

@@ -1,0 +1,191 @@
+//! Decompression bombs and damaged streams stop early: zeros in every compression are
+//! refused at their first bytes; a report followed by gigabytes of zeros opens with its
+//! results and stops at the first damaged block; text followed by binary content stops where
+//! that starts; and no signal during a long decompression leaves a temporary file behind.
+
+use crate::common;
+
+use common::{fixture_bytes, temp_dir};
+use sightline::parse::{self, LoadError, compressed};
+use std::io::Write;
+
+/// Largest zstd block.
+const BLOCK: usize = 128 << 10;
+
+/// One zstd block.
+enum Block<'a> {
+    Raw(&'a [u8]),
+    /// `n` copies of a byte.
+    Rle(u8, usize),
+}
+
+/// A zstd frame of the blocks, made by hand: RLE blocks make a stream of gigabytes from a file
+/// of kilobytes, as a bomb does.
+fn zstd(blocks: &[Block<'_>]) -> Vec<u8> {
+    // (block type, regenerated size, bytes stored).
+    let mut parts: Vec<(u32, usize, &[u8])> = Vec::new();
+    let bytes_of: Vec<[u8; 1]> = blocks
+        .iter()
+        .map(|b| match b {
+            Block::Rle(byte, _) => [*byte],
+            Block::Raw(_) => [0],
+        })
+        .collect();
+    for (b, byte) in blocks.iter().zip(&bytes_of) {
+        match b {
+            Block::Raw(bytes) => parts.extend(bytes.chunks(BLOCK).map(|c| (0, c.len(), c))),
+            Block::Rle(_, n) => parts.extend(
+                (0..*n)
+                    .step_by(BLOCK)
+                    .map(|i| (1, (n - i).min(BLOCK), &byte[..])),
+            ),
+        }
+    }
+    // Magic; no content size, checksum or dictionary; a 128 KiB window.
+    let mut out = vec![0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x38];
+    let last = parts.len().saturating_sub(1);
+    for (i, (kind, size, stored)) in parts.into_iter().enumerate() {
+        let header = ((size as u32) << 3) | (kind << 1) | u32::from(i == last);
+        out.extend_from_slice(&header.to_le_bytes()[..3]);
+        out.extend_from_slice(stored);
+    }
+    out
+}
+
+fn gzip_zeros(n: usize) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..n >> 20 {
+        e.write_all(&zeros).unwrap();
+    }
+    e.finish().unwrap()
+}
+
+fn xz_zeros(n: usize) -> Vec<u8> {
+    let mut e = xz2::write::XzEncoder::new(Vec::new(), 0);
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..n >> 20 {
+        e.write_all(&zeros).unwrap();
+    }
+    e.finish().unwrap()
+}
+
+#[test]
+fn zeros_in_every_compression_are_refused_at_their_first_bytes() {
+    let dir = temp_dir("bombs_zeros");
+    for (name, bytes) in [
+        ("zeros.zst", zstd(&[Block::Rle(0, 2 << 30)])),
+        ("zeros.gz", gzip_zeros(256 << 20)),
+        ("zeros.xz", xz_zeros(64 << 20)),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let err = parse::load_path(&path).expect_err(name);
+        let text = err.to_string();
+        assert!(
+            matches!(err, LoadError::Decompress { .. }),
+            "{name}: {text}"
+        );
+        assert!(
+            text.contains("binary content that is not an .ncu-rep report; refused after its first"),
+            "{name}: {text}"
+        );
+        assert!(
+            text.contains(name),
+            "{name}: the error names the file: {text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_report_followed_by_zeros_opens_and_stops_at_the_first_damaged_block() {
+    let dir = temp_dir("bombs_report_zeros");
+    let report = fixture_bytes("h100/kernels_basic.ncu-rep.xz");
+    let bomb = zstd(&[Block::Raw(&report), Block::Rle(0, 1 << 30)]);
+    let path = dir.join("kernels_basic.ncu-repz");
+    std::fs::write(&path, &bomb).unwrap();
+    // The copy ends within a chunk of the damaged block, not a gigabyte later.
+    let copy = compressed::decompress_file(
+        &path,
+        compressed::Compression::Zstd,
+        compressed::MAX_DECOMPRESSED,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert!(
+        copy.size <= report.len() as u64 + (2 << 20),
+        "{} bytes written",
+        copy.size
+    );
+    assert_eq!(
+        copy.damage.as_deref(),
+        Some(format!("the block at byte {} has an empty header", report.len()).as_str())
+    );
+    drop(copy);
+    // The report opens with every result before the damage, and says where it stopped.
+    let opened = parse::load_path(&path).unwrap();
+    let plain = parse::parse_bytes(&path, &report).unwrap();
+    assert_eq!(opened.results.len(), plain.results.len());
+    assert!(
+        opened
+            .warnings
+            .iter()
+            .any(|w| w.contains("decompressed up to a damaged block")),
+        "{:?}",
+        opened.warnings
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn text_followed_by_binary_content_stops_where_it_starts() {
+    let dir = temp_dir("bombs_text_zeros");
+    let text = fixture_bytes("h100/kernels_basic.details.txt");
+    let bomb = zstd(&[Block::Raw(&text), Block::Rle(0, 1 << 30)]);
+    let path = dir.join("details.txt.zst");
+    std::fs::write(&path, &bomb).unwrap();
+    let err = parse::load_path(&path).unwrap_err().to_string();
+    assert!(err.contains("binary content after text"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A signal in the middle of a long decompression (gigabytes of text) leaves nothing in the
+/// temporary folder, at any moment: the copy never has a name.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_during_decompression_leaves_no_temporary_file() {
+    let dir = temp_dir("bombs_signal");
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let path = dir.join("long.txt.zst");
+    std::fs::write(&path, zstd(&[Block::Rle(b'a', 3 << 30)])).unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .arg("summary")
+        .arg(&path)
+        .env("TMPDIR", &tmp)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let listing = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(&tmp)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect()
+    };
+    for _ in 0..20 {
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        assert!(listing().is_empty(), "named while running: {:?}", listing());
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success(), "stopped by the signal");
+    assert!(listing().is_empty(), "left {:?}", listing());
+    let _ = std::fs::remove_dir_all(&dir);
+}
