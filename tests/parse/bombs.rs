@@ -189,3 +189,35 @@ fn a_signal_during_decompression_leaves_no_temporary_file() {
     assert!(listing().is_empty(), "left {:?}", listing());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn damaged_zstd_streams_are_told_in_words() {
+    let dir = temp_dir("bombs_words");
+    let report = fixture_bytes("h100/kernels_basic.ncu-rep.xz");
+    let whole = zstd(&[Block::Raw(&report)]);
+    // Cut off inside a block; then a whole frame followed by bytes that are no frame.
+    let cut = whole[..whole.len() / 2].to_vec();
+    let mut trailing = whole.clone();
+    trailing.extend_from_slice(b"\x1f\x8b not zstd at all");
+    for (name, bytes, words) in [
+        ("cut.ncu-repz", cut, "the stream is cut off"),
+        ("trailing.ncu-repz", trailing, "no zstd frame starts here"),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let text = match parse::load_path(&path) {
+            Err(e) => e.to_string(),
+            Ok(r) => r.warnings.join("; "),
+        };
+        assert!(text.contains(words), "{name}: {text}");
+        for debug in [
+            "Error {",
+            "kind:",
+            "BadMagicNumber",
+            "BlockContentReadError",
+        ] {
+            assert!(!text.contains(debug), "{name}: {text}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

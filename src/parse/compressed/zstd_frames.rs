@@ -59,7 +59,11 @@ impl<R: BufRead> ZstdFrames<R> {
                     }
                 }
                 Err(e) => {
-                    return Err(damaged(&format!("frame {}: {e}", self.frames + 1)));
+                    return Err(damaged(&format!(
+                        "frame {}: {}",
+                        self.frames + 1,
+                        in_words(&e.to_string())
+                    )));
                 }
             }
         }
@@ -90,7 +94,13 @@ impl<R: BufRead> Read for ZstdFrames<R> {
                 while self.decoder.can_collect() == 0 && !self.decoder.is_finished() {
                     self.decoder
                         .decode_blocks(&mut self.source, BlockDecodingStrategy::UptoBlocks(1))
-                        .map_err(|e| damaged(&format!("frame {}: {e}", self.frames)))?;
+                        .map_err(|e| {
+                            damaged(&format!(
+                                "frame {}: {}",
+                                self.frames,
+                                in_words(&e.to_string())
+                            ))
+                        })?;
                 }
                 let n = self.decoder.read(buf)?;
                 if n > 0 {
@@ -103,6 +113,37 @@ impl<R: BufRead> Read for ZstdFrames<R> {
                 return Ok(0);
             }
         }
+    }
+}
+
+/// A decoder error in words: its messages print nested Rust values
+/// (`BlockContentReadError(Error { kind: UnexpectedEof, … })`, `BadMagicNumber(134777631)`).
+fn in_words(message: &str) -> String {
+    if message.contains("UnexpectedEof") || message.contains("failed to fill whole buffer") {
+        return "the stream is cut off".into();
+    }
+    if message.contains("BadMagicNumber") {
+        return "no zstd frame starts here (the bytes are no zstd data)".into();
+    }
+    if !message.contains(['(', '{']) {
+        return message.to_string();
+    }
+    // The outermost name, `SomeKindOfError`, as words.
+    let name: String = message
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    let mut words = String::new();
+    for c in name.chars() {
+        if c.is_ascii_uppercase() && !words.is_empty() {
+            words.push(' ');
+        }
+        words.push(c.to_ascii_lowercase());
+    }
+    if words.is_empty() {
+        "the data is damaged".into()
+    } else {
+        format!("the data is damaged ({words})")
     }
 }
 
