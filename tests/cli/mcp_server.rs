@@ -16,7 +16,7 @@ const WAIT: Duration = Duration::from_secs(120);
 /// A running server and the lines it writes.
 struct Client {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     next_id: u64,
 }
@@ -47,16 +47,34 @@ impl Client {
         });
         Client {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines: rx,
             next_id: 1,
         }
     }
 
     fn send_raw(&mut self, text: &str) {
-        self.stdin.write_all(text.as_bytes()).expect("write");
-        self.stdin.write_all(b"\n").expect("write");
-        self.stdin.flush().expect("flush");
+        let stdin = self.stdin.as_mut().expect("input open");
+        stdin.write_all(text.as_bytes()).expect("write");
+        stdin.write_all(b"\n").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// Closes the server's input, as a client that goes away does.
+    fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Whether the server ended within `within`.
+    fn ends_within(&mut self, within: Duration) -> bool {
+        let start = std::time::Instant::now();
+        while start.elapsed() < within {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
     }
 
     /// The next message the server writes.
@@ -566,4 +584,55 @@ fn a_directory_swapped_for_a_symlink_never_leaks_a_report_outside_the_root() {
         "{leaked} answers held the outside report ({served} served, {refused} refused)"
     );
     assert!(served + refused == 2_000);
+}
+
+/// A slow call (every pair of a 400-result report compared) holds up no other request; a
+/// call the client cancels is not answered; and the server ends when its input closes, even
+/// with a slow call still running.
+#[test]
+fn slow_calls_hold_up_nothing_and_the_server_ends_with_its_input() {
+    let dir = Dir::new("concurrent");
+    dir.add("big.ncu-rep", "big/many_basic.ncu-rep.xz");
+    dir.add("small.ncu-rep", "h100/kernels_basic.ncu-rep.xz");
+    let mut c = Client::start(&[&dir.0]);
+    c.initialize();
+    let call = |id: u64, name: &str, arguments: Json| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+               "params": {"name": name, "arguments": arguments}})
+        .to_string()
+    };
+    let slow = json!({"base": "big.ncu-rep", "current": "big.ncu-rep", "limit": 400});
+    c.send_raw(&call(900, "compare", slow.clone()));
+    c.send_raw(&call(
+        901,
+        "list_results",
+        json!({"report": "small.ncu-rep"}),
+    ));
+    c.send_raw(r#"{"jsonrpc": "2.0", "id": 902, "method": "tools/list"}"#);
+    let order: Vec<Json> = (0..3).map(|_| c.next()).map(|m| m["id"].clone()).collect();
+    assert_eq!(
+        order.last(),
+        Some(&json!(900)),
+        "the slow call answers last: {order:?}"
+    );
+    // Cancelled: the slow call is not answered; the next request is.
+    c.send_raw(&call(903, "compare", slow.clone()));
+    c.send_raw(
+        r#"{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 903}}"#,
+    );
+    c.send_raw(r#"{"jsonrpc": "2.0", "id": 904, "method": "ping"}"#);
+    let pong = c.next();
+    assert_eq!(pong["id"], 904, "{pong}");
+    // Input closed while a slow call runs: the server ends.
+    c.send_raw(&call(905, "compare", slow));
+    c.close_input();
+    assert!(
+        c.ends_within(WAIT),
+        "the server kept running after its input closed"
+    );
+    // Nothing answered the cancelled call.
+    while let Ok(line) = c.lines.recv_timeout(Duration::from_millis(200)) {
+        let m: Json = serde_json::from_str(&line).unwrap();
+        assert_ne!(m["id"], 903, "the cancelled call was answered: {m}");
+    }
 }

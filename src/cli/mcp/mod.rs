@@ -50,12 +50,16 @@ pub fn run(args: &McpArgs) -> i32 {
 fn serve(args: &McpArgs) -> Result<(), McpError> {
     use rmcp::ServiceExt;
     let roots = confinement::Roots::new(&args.roots)?;
+    let parallel = std::thread::available_parallelism().map_or(2, |n| n.get());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        // Tool calls take at most `parallel` of these (the server's own bound); standard input
+        // and output are read and written on the others, so they never wait for a call.
+        .max_blocking_threads(parallel + 4)
         .build()
         .map_err(McpError::Runtime)?;
-    runtime.block_on(async {
-        let running = server::SightlineServer::new(roots)
+    let served = runtime.block_on(async {
+        let running = server::SightlineServer::new(roots, parallel)
             .serve(rmcp::transport::stdio())
             .await
             .map_err(|e| McpError::Initialize(e.to_string()))?;
@@ -64,5 +68,8 @@ fn serve(args: &McpArgs) -> Result<(), McpError> {
             .await
             .map(|_| ())
             .map_err(|e| McpError::Stopped(e.to_string()))
-    })
+    });
+    // The input closed: the server ends now, whatever calls are still running.
+    runtime.shutdown_background();
+    served
 }

@@ -1,6 +1,8 @@
 //! The MCP server: the `rmcp` handler that lists and calls the tools, answering tool errors
 //! as JSON-RPC errors (unknown tool, bad arguments) or as results marked `isError` (a file
-//! refused or unreadable), and keeps serving after either.
+//! refused or unreadable), and keeps serving after either. Tool calls run on a bounded pool of
+//! threads (one per core), so a slow call (a large report being read) holds up no other
+//! request; a call the client cancels (`notifications/cancelled`) is answered no more.
 
 use super::cache::ReportCache;
 use super::confinement::Roots;
@@ -11,24 +13,39 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use std::sync::Arc;
+use tokio::sync::Semaphore;
 
 /// What the server tells a client about itself.
 const INSTRUCTIONS: &str = "Reads NVIDIA Nsight Compute reports (.ncu-rep, ncu text or CSV output) under the directories the server was started with. Start with list_results to see a report's kernels and their IDs; then result_details, source_hotspots, occupancy and roofline for one result; compare for two reports or two results. Lists are cut to a limit; each answer says what it left out and how to ask for more.";
 
 /// The server's state for one connection.
 pub struct SightlineServer {
+    shared: Arc<Shared>,
+    /// Tool calls running at once, at most.
+    slots: Arc<Semaphore>,
+}
+
+/// What every tool call reads: the roots and the reports opened so far.
+struct Shared {
     roots: Roots,
     cache: ReportCache,
 }
 
 impl SightlineServer {
-    pub fn new(roots: Roots) -> Self {
+    /// A server that runs at most `parallel` tool calls at once.
+    pub fn new(roots: Roots, parallel: usize) -> Self {
         SightlineServer {
-            roots,
-            cache: ReportCache::default(),
+            shared: Arc::new(Shared {
+                roots,
+                cache: ReportCache::default(),
+            }),
+            slots: Arc::new(Semaphore::new(parallel.max(1))),
         }
     }
+}
 
+impl Shared {
     fn answer(&self, request: &CallToolRequestParams) -> Result<CallToolResult, ErrorData> {
         let cx = ToolContext {
             roots: &self.roots,
@@ -71,8 +88,25 @@ impl ServerHandler for SightlineServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.answer(&request).map(CallToolResponse::from)
+        let cancelled = || ErrorData::internal_error("the call was cancelled", None);
+        let slot = tokio::select! {
+            slot = Arc::clone(&self.slots).acquire_owned() => {
+                slot.map_err(|e| ErrorData::internal_error(e.to_string(), None))?
+            }
+            () = context.ct.cancelled() => return Err(cancelled()),
+        };
+        let shared = Arc::clone(&self.shared);
+        let work = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            shared.answer(&request)
+        });
+        tokio::select! {
+            done = work => done
+                .map_err(|e| ErrorData::internal_error(format!("the tool failed: {e}"), None))?
+                .map(CallToolResponse::from),
+            () = context.ct.cancelled() => Err(cancelled()),
+        }
     }
 }
