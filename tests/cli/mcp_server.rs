@@ -466,8 +466,27 @@ fn the_server_reads_only_under_its_roots_and_survives_bad_requests() {
     let ok = c.structured("list_results", json!({"report": inside.to_str().unwrap()}));
     assert_eq!(ok["report"]["cached"], true, "the same file is opened once");
 
-    // Malformed JSON is ignored (no id to answer); the next request is answered.
-    c.send_raw("{this is not json");
+    // Malformed JSON, nesting deeper than the parser allows, a number out of range: each is
+    // answered with the parse error and a null id; a request over the size bound with an
+    // invalid request; the next request is answered.
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    for bad in [
+        "{this is not json".to_string(),
+        deep,
+        r#"{"jsonrpc": "2.0", "id": 1e400, "method": "ping"}"#.to_string(),
+    ] {
+        c.send_raw(&bad);
+        let err = c.next();
+        assert_eq!(err["error"]["code"], -32700, "{err}");
+        assert!(err["id"].is_null(), "{err}");
+    }
+    let huge = format!(
+        r#"{{"jsonrpc": "2.0", "id": 5, "method": "ping", "pad": "{}"}}"#,
+        "x".repeat(20 << 20)
+    );
+    c.send_raw(&huge);
+    let err = c.next();
+    assert_eq!(err["error"]["code"], -32600, "{err}");
     let pong = c.request("ping", json!({}));
     assert!(pong["result"].is_object(), "{pong}");
     // JSON that is no JSON-RPC message: Invalid Request.

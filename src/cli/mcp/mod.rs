@@ -5,10 +5,12 @@
 //! - [`confinement`]: which files it may read (report files under its roots, nothing else);
 //! - [`cache`]: reports opened once per connection, by canonical path and modification time;
 //! - [`tools`]: the tools, their schemas and their answers;
+//! - [`framing`]: the stdio lines, read to a bound and checked before the handler;
 //! - [`server`]: the protocol handler.
 
 pub mod cache;
 pub mod confinement;
+pub mod framing;
 pub mod server;
 pub mod tools;
 
@@ -59,15 +61,32 @@ fn serve(args: &McpArgs) -> Result<(), McpError> {
         .build()
         .map_err(McpError::Runtime)?;
     let served = runtime.block_on(async {
+        // The client's lines reach the handler through `framing`, which answers what it
+        // refuses; the handler's answers go out through it too, a whole line at a time.
+        let (to_handler, handler_reads) = tokio::io::duplex(1 << 16);
+        let (handler_writes, from_handler) = tokio::io::duplex(1 << 16);
+        let (answers, refused) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(framing::forward_requests(
+            tokio::io::stdin(),
+            to_handler,
+            answers,
+        ));
+        let output = tokio::spawn(framing::write_answers(
+            from_handler,
+            tokio::io::stdout(),
+            refused,
+        ));
         let running = server::SightlineServer::new(roots, parallel)
-            .serve(rmcp::transport::stdio())
+            .serve((handler_reads, handler_writes))
             .await
             .map_err(|e| McpError::Initialize(e.to_string()))?;
-        running
+        let done = running
             .waiting()
             .await
             .map(|_| ())
-            .map_err(|e| McpError::Stopped(e.to_string()))
+            .map_err(|e| McpError::Stopped(e.to_string()));
+        let _ = output.await;
+        done
     });
     // The input closed: the server ends now, whatever calls are still running.
     runtime.shutdown_background();
