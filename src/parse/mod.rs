@@ -16,7 +16,7 @@ pub mod number;
 pub mod number_format;
 pub mod nvdisasm;
 pub mod other_text;
-mod read;
+pub mod read;
 pub mod sass;
 pub mod session;
 pub mod skipped;

@@ -24,7 +24,11 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, LoadError> {
         size,
     };
     let mut file = File::open(path).map_err(io)?;
-    let size_hint = file.metadata().map_or(0, |m| m.len());
+    let meta = file.metadata().ok();
+    let size_hint = meta.as_ref().map_or(0, |m| m.len());
+    // A regular file is read to the size it had when opened: one that grows meanwhile (a log
+    // still being written) is read as it was, not followed; a pipe is read to the limit.
+    let regular = meta.as_ref().is_some_and(|m| m.is_file()) && size_hint > 0;
     if size_hint > limit {
         return Err(too_large(size_hint));
     }
@@ -36,10 +40,12 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, LoadError> {
     bytes
         .try_reserve_exact(size)
         .map_err(|_| io(io::ErrorKind::OutOfMemory.into()))?;
-    (&file)
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
+    let bound = if regular {
+        size_hint
+    } else {
+        limit.saturating_add(1)
+    };
+    (&file).take(bound).read_to_end(&mut bytes).map_err(io)?;
     let read = bytes.len() as u64;
     if read > limit {
         // The file grew past the limit while it was read.

@@ -221,3 +221,34 @@ fn damaged_zstd_streams_are_told_in_words() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A pipe is read to the bound and refused past it with an error that names it.
+#[cfg(unix)]
+#[test]
+fn a_pipe_is_read_to_a_bound() {
+    let dir = temp_dir("bombs_pipe");
+    let fifo = dir.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            // The reader stops at its bound and closes the pipe: the writer's last writes fail.
+            if let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&fifo) {
+                for _ in 0..48 {
+                    if f.write_all(&[b'x'; 1 << 16]).is_err() {
+                        break;
+                    }
+                }
+            }
+        })
+    };
+    let err = parse::read::read_file(&fifo, 1 << 20).unwrap_err();
+    writer.join().unwrap();
+    assert!(matches!(err, LoadError::TooLarge { .. }), "{err}");
+    assert!(err.to_string().contains("pipe"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
