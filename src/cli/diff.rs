@@ -348,6 +348,10 @@ fn json_document(
         obj.insert("current".into(), side(current));
         obj.insert("failed".into(), (!failures.is_empty()).into());
         obj.insert(
+            "base_captured_after_current".into(),
+            capture_order_note(base, current).is_some().into(),
+        );
+        obj.insert(
             "groups".into(),
             serde_json::to_value(groups(&base.results, &current.results, &diff.renamed))
                 .unwrap_or(serde_json::Value::Null),
@@ -361,6 +365,21 @@ fn json_document(
         );
     }
     doc
+}
+
+/// Where the base was captured after the current report (both say when), the line that says
+/// so: `diff A B` keeps A as the base whatever the capture times, and the reader should know.
+pub fn capture_order_note(base: &Report, current: &Report) -> Option<String> {
+    let (b, c) = (base.created?, current.created?);
+    (b > c).then(|| {
+        let at = crate::parse::ncu_rep::session::format_utc;
+        format!(
+            "the base was captured after the current report ({} UTC vs {} UTC); the order given \
+             decides: swap the files to compare the other way",
+            at(b),
+            at(c)
+        )
+    })
 }
 
 fn describe(r: &Report) -> String {
@@ -395,6 +414,9 @@ pub fn render_text(
     out.push_str(&format!("base:    {}\n", describe(base)));
     out.push_str(&format!("current: {}\n", describe(current)));
     out.push_str(&format!("noise threshold: {}%\n", diff.threshold_pct));
+    if let Some(note) = capture_order_note(base, current) {
+        out.push_str(&format!("note: {note}\n"));
+    }
     if !diff.warnings.is_empty() {
         out.push_str("\nWarnings:\n");
         for w in &diff.warnings {

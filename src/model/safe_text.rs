@@ -38,7 +38,8 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 }
 
 /// `text` as Markdown that reads as the text itself: hidden characters shown, HTML's `<`, `>`
-/// and `&` as entities, Markdown's active characters behind a backslash.
+/// and `&` as entities, Markdown's active characters behind a backslash (not `_`: kernel and
+/// file names are full of it, and inside a word it emphasises nothing).
 pub fn markdown_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in visible(text).chars() {
@@ -46,7 +47,7 @@ pub fn markdown_text(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '#' | '~' => {
+            '\\' | '`' | '*' | '[' | ']' | '|' | '#' | '~' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -88,7 +89,7 @@ mod tests {
             markdown_text("q\"><img src=x onerror=alert(1)>"),
             "q\"&gt;&lt;img src=x onerror=alert(1)&gt;"
         );
-        assert_eq!(markdown_text("a_b*c|d"), "a\\_b\\*c\\|d");
+        assert_eq!(markdown_text("a_b*c|d"), "a_b\\*c\\|d");
         assert_eq!(markdown_code("k<int>"), "`k<int>`");
         assert_eq!(markdown_code("a`b``c"), "```a`b``c```");
         assert_eq!(markdown_code("`x"), "`` `x ``");

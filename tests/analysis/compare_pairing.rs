@@ -580,6 +580,10 @@ fn fail_on_and_pair_exit_codes() {
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(md.contains("#### Why it changed"), "{md}");
     assert!(md.contains("UncoalescedGlobalAccess"), "{md}");
-    assert!(md.contains("template args changed: <16> → <32>"), "{md}");
+    // (Markdown writes `<` and `>` as entities: they render as the text.)
+    assert!(
+        md.contains("template args changed: &lt;16&gt; → &lt;32&gt;"),
+        "{md}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

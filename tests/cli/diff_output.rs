@@ -201,6 +201,8 @@ fn every_diff_format_names_the_renamed_pairs() {
         match format {
             "json" => {
                 let doc: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+                // "after" was profiled first: the base given was captured later.
+                assert_eq!(doc["base_captured_after_current"], true);
                 let renamed = doc["renamed"].as_array().expect("renamed list");
                 assert_eq!(renamed.len(), 1);
                 assert_eq!(renamed[0]["base_function"], "naive_gemm");
@@ -232,10 +234,19 @@ fn every_diff_format_names_the_renamed_pairs() {
             ),
             _ => assert!(stdout.contains(gemm), "{format}: {stdout}"),
         }
+        if format == "text" {
+            assert!(
+                stdout.contains("note: the base was captured after the current report"),
+                "{stdout}"
+            );
+        }
         // The kernels only the base has (other parameters, two candidates) fail the default
         // rule; the renamed ones are not among them.
         assert_eq!(out.status.code(), Some(1), "{format}");
     }
+    // The other way round, in capture order: no note.
+    let out = run_diff(&[], &current, &base);
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("captured after"));
     let out = run_diff(&["--no-auto-pair"], &base, &current);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stdout.contains("paired as renamed"), "{stdout}");

@@ -122,6 +122,15 @@ impl Rename {
             }
         )
     }
+
+    /// [`Rename::label`] as a sentence of its own (`Paired as renamed: …`).
+    pub fn sentence(&self) -> String {
+        let label = self.label();
+        let mut chars = label.chars();
+        chars.next().map_or_else(String::new, |c| {
+            c.to_uppercase().chain(chars).collect::<String>()
+        })
+    }
 }
 
 /// The matching of two result lists.
@@ -772,6 +781,14 @@ mod tests {
         );
     }
 
+    /// Each pair as (base, current, kind).
+    fn kinds(m: &Matching) -> Vec<(usize, usize, MatchKind)> {
+        m.pairs
+            .iter()
+            .map(|p| (p.base, p.current, p.kind))
+            .collect()
+    }
+
     /// The matching with renames only suggested.
     fn suggesting(base: &[KernelResult], current: &[KernelResult]) -> Matching {
         let policy = RenamePolicy {
@@ -829,13 +846,8 @@ mod tests {
         assert!(m.renamed.is_empty());
         assert_eq!(m.suggested.len(), 1);
         let m = match_results_with(&base, &current, &[(1, 1)], &policy);
-        let got: Vec<(usize, usize, MatchKind)> = m
-            .pairs
-            .iter()
-            .map(|p| (p.base, p.current, p.kind))
-            .collect();
         assert_eq!(
-            got,
+            kinds(&m),
             vec![
                 (0, 0, MatchKind::Exact),
                 (1, 1, MatchKind::Manual),
@@ -916,13 +928,8 @@ mod tests {
             launch_of(1, "coalesced(float *, float *, float *, int)", (1024, 1)),
         ];
         let m = match_results(&base, &current);
-        let got: Vec<(usize, usize, MatchKind)> = m
-            .pairs
-            .iter()
-            .map(|p| (p.base, p.current, p.kind))
-            .collect();
         assert_eq!(
-            got,
+            kinds(&m),
             vec![(0, 0, MatchKind::Renamed), (1, 1, MatchKind::Renamed)]
         );
         assert_eq!(m.renamed.len(), 1, "one line for both launches");

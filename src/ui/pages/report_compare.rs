@@ -283,7 +283,7 @@ fn renamed_ui<'d>(ui: &mut egui::Ui, diff: &'d ReportDiff) -> Option<&'d Rename>
     let mut unpair = None;
     for r in &diff.renamed {
         ui.horizontal_wrapped(|ui| {
-            ui.label(upper_first(&r.label()));
+            ui.label(r.sentence());
             if ui
                 .small_button("Unpair")
                 .on_hover_text(
@@ -297,14 +297,6 @@ fn renamed_ui<'d>(ui: &mut egui::Ui, diff: &'d ReportDiff) -> Option<&'d Rename>
         });
     }
     unpair
-}
-
-/// `text` with its first letter upper-case.
-fn upper_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().chain(chars).collect::<String>()
-    })
 }
 
 /// The manual pairs between the two reports, each with a button that removes it; returns the

@@ -321,7 +321,7 @@ fn answer(
         ));
     }
     for r in &diff.renamed {
-        summary.push_str(&format!(" {}.", upper_first(&r.label())));
+        summary.push_str(&format!(" {}.", r.sentence()));
     }
     if let Some(h) = &pair_hint {
         summary.push_str(&format!(" Renamed kernels suggested: {h}."));
@@ -423,12 +423,4 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
         current_entry.trim();
     }
     Ok(out)
-}
-
-/// `text` with its first letter upper-case.
-fn upper_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().chain(chars).collect::<String>()
-    })
 }
