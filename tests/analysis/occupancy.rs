@@ -319,3 +319,46 @@ fn older_layout_with_an_assumed_architecture() {
         Err(occupancy::OccupancyError::UnknownCc)
     ));
 }
+
+/// A GTX 1080 (CC 6.1, Pascal) report of ncu 2019, from `../shared/corpus/public`: the
+/// calculator's own block limits, theoretical warps and occupancy equal the ones ncu stored.
+#[test]
+fn pascal_occupancy_equals_the_stored_limits() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/public/jhiems__PMKID_Brute-Force__FinalProfile.ncu-rep.xz");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let report = sightline::parse::parse_bytes(&path, &bytes).unwrap();
+    let r = &report.results[0];
+    let a = occupancy::analyze(r, report.device_of(r), &OccupancyOptions::default())
+        .expect("occupancy for CC 6.1");
+    assert_eq!(a.cc, (6, 1));
+    let o = &a.occupancy;
+    let limit = |v: Option<u32>| v.map(f64::from);
+    assert_eq!(
+        limit(o.limits.registers),
+        Some(truth_number(r, "launch__occupancy_limit_registers"))
+    );
+    assert_eq!(
+        limit(o.limits.shared_mem),
+        Some(truth_number(r, "launch__occupancy_limit_shared_mem"))
+    );
+    assert_eq!(
+        limit(o.limits.warps),
+        Some(truth_number(r, "launch__occupancy_limit_warps"))
+    );
+    assert_eq!(
+        f64::from(o.limits.blocks),
+        truth_number(r, "launch__occupancy_limit_blocks")
+    );
+    // And the table alone, without the report's device attributes, gives the same.
+    let table = occupancy::analyze(
+        r,
+        report.device_of(r),
+        &OccupancyOptions {
+            assumed_cc: None,
+            table_only: true,
+        },
+    )
+    .unwrap();
+    assert_eq!(table.occupancy.limits, o.limits);
+}

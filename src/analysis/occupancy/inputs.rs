@@ -212,15 +212,21 @@ pub fn launch_inputs(
         }
         (s, d) => (s.unwrap_or(0), d.unwrap_or(0)),
     };
-    let config = match metric(SHARED_MEM_CONFIG) {
-        Some(m) => bytes(
+    // An architecture of one fixed shared memory size (Maxwell, Pascal) has no carve-out to
+    // configure: what older reports store under that name is something else.
+    let config = match (
+        limits.shared_mem_configs.as_slice(),
+        metric(SHARED_MEM_CONFIG),
+    ) {
+        ([only], _) => Some(*only),
+        (_, Some(m)) => bytes(
             m,
             &limits.shared_mem_configs,
             unit,
             "Shared Memory Configuration Size",
             &mut notes,
         ),
-        None => None,
+        (_, None) => None,
     };
     let config = config.unwrap_or_else(|| {
         let need = (stat + dynamic + driver).div_ceil(unit.max(1)) * unit.max(1);

@@ -214,8 +214,12 @@ mod tests {
     #[test]
     fn table_has_every_listed_architecture() {
         let ccs: Vec<_> = GpuLimits::table_ccs().collect();
-        assert_eq!(ccs.len(), 12);
-        assert_eq!(ccs.first(), Some(&(7, 0)));
+        assert_eq!(ccs.len(), 18);
+        assert_eq!(ccs.first(), Some(&(5, 0)));
+        // Maxwell and Pascal: every CC ncu has supported.
+        for cc in [(5, 0), (5, 2), (5, 3), (6, 0), (6, 1), (6, 2)] {
+            assert!(GpuLimits::for_cc(cc).is_some(), "{cc:?}");
+        }
         assert_eq!(ccs.last(), Some(&(12, 1)));
         let h100 = GpuLimits::for_cc((9, 0)).unwrap();
         assert_eq!(h100.max_warps_per_sm, 64);
