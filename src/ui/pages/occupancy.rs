@@ -75,8 +75,11 @@ pub fn architecture_picker(ui: &mut egui::Ui, assumed: &mut Option<(u32, u32)>) 
                 .color(ui.visuals().warn_fg_color),
         );
         let text = assumed.map_or_else(|| "choose…".to_string(), cc_text);
+        // Tall enough for every architecture of the table (Maxwell to Blackwell) at once.
+        let rows = GpuLimits::table_ccs().count() as f32 + 1.0;
         egui::ComboBox::from_label("Assumed architecture")
             .selected_text(text)
+            .height(rows * ui.spacing().interact_size.y)
             .show_ui(ui, |ui| {
                 for cc in GpuLimits::table_ccs() {
                     ui.selectable_value(assumed, Some(cc), cc_text(cc));
