@@ -87,15 +87,8 @@ fn load_compressed(
         let share = u128::from(done.min(size)) * u128::from(total - total / 2) / u128::from(size);
         progress(total / 2 + share as u64, total);
     };
+    // (A second layer of compression was refused by the decompression's first bytes.)
     let head = read::read_head(&decompressed.path, HEAD_BYTES).map_err(|e| e.naming(path))?;
-    if compressed::detect(&head).is_some() {
-        return Err(LoadError::Parse {
-            path: path.to_path_buf(),
-            source: ParseError::NotAResult(
-                "compressed twice: decompress the outer layer first".into(),
-            ),
-        });
-    }
     let file = decompressed.path.clone();
     let stopped = decompressed.damage.clone();
     let mut report = load_plain(path, &file, &head, Some(decompressed), &mut second_half)?;

@@ -252,3 +252,17 @@ fn a_pipe_is_read_to_a_bound() {
     assert!(err.to_string().contains("pipe"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_second_layer_of_compression_is_refused_at_its_first_bytes() {
+    let dir = temp_dir("bombs_twice");
+    let inner = gzip_zeros(1 << 20);
+    let path = dir.join("twice.gz.zst");
+    std::fs::write(&path, zstd(&[Block::Raw(&inner)])).unwrap();
+    let err = parse::load_path(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("another layer of compression (decompress the outer layer first)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -226,19 +226,7 @@ fn renamed_lines_with(
     let mut lines: Vec<String> = diff
         .renamed
         .iter()
-        .map(|r| {
-            format!(
-                "{} {} → {}{}",
-                text("paired as renamed:"),
-                code(&r.base_function),
-                code(&r.current_function),
-                text(&format!(
-                    ", {}, {}",
-                    r.reason,
-                    count_text(r.launches, "launch", "launches")
-                ))
-            )
-        })
+        .map(|r| r.label_with(code, text))
         .collect();
     if !lines.is_empty() {
         lines.push(text(
@@ -260,29 +248,24 @@ fn suggested_lines_with(
     code: &dyn Fn(&str) -> String,
     text: &dyn Fn(&str) -> String,
 ) -> Vec<String> {
-    let mut groups: Vec<(&str, &str, &str, Vec<String>)> = Vec::new();
-    for s in &diff.suggested_pairs {
-        let pair = format!("{}={}", s.base_id, s.current_id);
-        match groups
-            .iter_mut()
-            .find(|g| (g.0, g.1, g.2) == (&s.base_function, &s.current_function, &s.reason))
-        {
-            Some(g) => g.3.push(pair),
-            None => groups.push((&s.base_function, &s.current_function, &s.reason, vec![pair])),
-        }
-    }
-    let mut lines: Vec<String> = groups
+    let mut lines: Vec<String> = super::matching::group_suggestions(&diff.suggested_pairs)
         .into_iter()
-        .map(|(b, c, reason, pairs)| {
+        .map(|group| {
+            let s = group[0];
+            let pairs: Vec<String> = group
+                .iter()
+                .map(|p| format!("{}={}", p.base_id, p.current_id))
+                .collect();
             format!(
                 "{} {} → {} {}",
                 text("renamed?"),
-                code(b),
-                code(c),
+                code(&s.base_function),
+                code(&s.current_function),
                 text(&format!(
-                    "({}: {}), {reason}",
+                    "({}: {}), {}",
                     count_text(pairs.len(), "launch", "launches"),
-                    pairs.join(", ")
+                    pairs.join(", "),
+                    s.reason
                 ))
             )
         })

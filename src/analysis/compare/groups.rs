@@ -69,9 +69,10 @@ pub fn groups(
     renamed: &[Rename],
 ) -> Vec<KernelGroup> {
     type Sides<'a> = (Vec<&'a KernelResult>, Vec<&'a KernelResult>);
-    // The current group of each renamed base function.
+    // The current group of each renamed base function (no kernel's identity is worked out
+    // again where nothing was renamed).
     let mut current_key: BTreeMap<&str, String> = BTreeMap::new();
-    for r in current {
+    for r in current.iter().filter(|_| !renamed.is_empty()) {
         if let Some(rename) = renamed
             .iter()
             .find(|n| n.current_function == KernelIdentity::of(r).function)
@@ -84,12 +85,16 @@ pub fn groups(
     let mut renamed_from: BTreeMap<String, &str> = BTreeMap::new();
     let mut by_key: BTreeMap<String, Sides<'_>> = BTreeMap::new();
     for r in base {
-        let function = KernelIdentity::of(r).function;
-        let key = match current_key.get(function.as_str()) {
-            Some(key) => {
-                if let Some(rename) = renamed.iter().find(|n| n.base_function == function) {
-                    renamed_from.insert(key.clone(), &rename.base_function);
-                }
+        let renamed_to = (!current_key.is_empty())
+            .then(|| {
+                let function = KernelIdentity::of(r).function;
+                let rename = renamed.iter().find(|n| n.base_function == function)?;
+                Some((current_key.get(function.as_str())?, rename))
+            })
+            .flatten();
+        let key = match renamed_to {
+            Some((key, rename)) => {
+                renamed_from.insert(key.clone(), &rename.base_function);
                 key.clone()
             }
             None => group_key(r),

@@ -109,17 +109,31 @@ impl Rename {
     /// The line every surface shows: ``paired as renamed: `naive` → `coalesced`, same
     /// parameters, 2 launches``.
     pub fn label(&self) -> String {
+        self.label_with(&|name| format!("`{name}`"), &|text| text.to_string())
+    }
+
+    /// [`Rename::label`] with the names quoted by `code` and the other words written by `text`
+    /// (Markdown escapes them).
+    pub fn label_with(
+        &self,
+        code: &dyn Fn(&str) -> String,
+        text: &dyn Fn(&str) -> String,
+    ) -> String {
         format!(
-            "paired as renamed: `{}` → `{}`, {}, {} {}",
-            self.base_function,
-            self.current_function,
-            self.reason,
-            self.launches,
-            if self.launches == 1 {
-                "launch"
-            } else {
-                "launches"
-            }
+            "{} {} → {}{}",
+            text("paired as renamed:"),
+            code(&self.base_function),
+            code(&self.current_function),
+            text(&format!(
+                ", {}, {} {}",
+                self.reason,
+                self.launches,
+                if self.launches == 1 {
+                    "launch"
+                } else {
+                    "launches"
+                }
+            ))
         )
     }
 
@@ -599,21 +613,28 @@ fn suggest_renames(gap: &Gap, base: &[Launch], current: &[Launch]) -> Vec<Sugges
     out
 }
 
-/// The notes the suggested pairs give: one per pair of names, with its launches.
-fn rename_notes(suggested: &[SuggestedPair]) -> Vec<MatchNote> {
-    let mut groups: Vec<(&SuggestedPair, Vec<&SuggestedPair>)> = Vec::new();
+/// The suggested pairs grouped by pair of names (and reason), in the order they first come:
+/// the launches of one renamed kernel are one group, its first pair standing for them all.
+pub fn group_suggestions(suggested: &[SuggestedPair]) -> Vec<Vec<&SuggestedPair>> {
+    fn key(p: &SuggestedPair) -> (&str, &str, &str) {
+        (&p.base_function, &p.current_function, &p.reason)
+    }
+    let mut groups: Vec<Vec<&SuggestedPair>> = Vec::new();
     for s in suggested {
-        match groups.iter_mut().find(|(first, _)| {
-            (&first.base_function, &first.current_function, &first.reason)
-                == (&s.base_function, &s.current_function, &s.reason)
-        }) {
-            Some((_, all)) => all.push(s),
-            None => groups.push((s, vec![s])),
+        match groups.iter_mut().find(|g| key(g[0]) == key(s)) {
+            Some(g) => g.push(s),
+            None => groups.push(vec![s]),
         }
     }
     groups
+}
+
+/// The notes the suggested pairs give: one per pair of names, with its launches.
+fn rename_notes(suggested: &[SuggestedPair]) -> Vec<MatchNote> {
+    group_suggestions(suggested)
         .into_iter()
-        .map(|(s, all)| {
+        .map(|all| {
+            let s = all[0];
             let ids = |f: fn(&SuggestedPair) -> u64| {
                 all.iter()
                     .map(|p| f(p).to_string())

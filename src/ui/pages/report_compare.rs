@@ -7,7 +7,7 @@
 
 use crate::analysis::compare::export::{HEADLINE_METRICS, count_text, delta_text, time_delta_text};
 use crate::analysis::compare::{
-    DiffOptions, MatchKind, MatchedDiff, NoteKind, Rename, ReportDiff, SuggestedPair, Verdict,
+    DiffOptions, MatchKind, MatchedDiff, Rename, ReportDiff, Verdict, group_suggestions,
     rediff_pairs,
 };
 use crate::app::core::commands::Command;
@@ -176,14 +176,8 @@ pub fn show(
         }
     };
     let name = |id: ReportId| workspace.report(id).map_or("-", |r| r.name.as_str());
-    // Suggested renames are offered below with a Pair button, not repeated as warnings.
-    let warnings = diff.context.iter().map(|c| c.message.clone()).chain(
-        diff.match_notes
-            .iter()
-            .filter(|n| n.kind != NoteKind::PossibleRename)
-            .map(|n| format!("{}: {}", n.kernel, n.message)),
-    );
-    for w in warnings {
+    // The warnings leave out the suggested renames, offered below with a Pair button.
+    for w in &diff.warnings {
         ui.label(RichText::new(format!("Warning: {w}")).color(ui.visuals().warn_fg_color));
     }
     summary_ui(ui, view, neutral);
@@ -212,12 +206,7 @@ pub fn show(
     if let Some(r) = renamed_ui(ui, diff) {
         settings.set_unpaired(&r.base_function, &r.current_function, true);
     }
-    if let Some(chosen) = suggested_pairs_ui(ui, diff) {
-        let pairs: Vec<(usize, usize)> = chosen
-            .iter()
-            .filter_map(|&i| diff.suggested_pairs.get(i))
-            .map(|p| (p.base, p.current))
-            .collect();
+    if let Some(pairs) = suggested_pairs_ui(ui, diff) {
         for (b, c) in pairs {
             manual_pairs::add(
                 &mut settings.manual_pairs,
@@ -330,21 +319,12 @@ fn manual_pairs_ui(
 
 /// The pairs the matching suggests (a kernel renamed), one line per pair of names with its
 /// launches and a button that pairs them all by hand, and one for every suggestion; returns
-/// the indices into the suggestions to pair.
-fn suggested_pairs_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<Vec<usize>> {
+/// the (base index, current index) pairs to make.
+fn suggested_pairs_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<Vec<(usize, usize)>> {
     let mut clicked = None;
-    let mut groups: Vec<(&SuggestedPair, Vec<usize>)> = Vec::new();
-    for (i, p) in diff.suggested_pairs.iter().enumerate() {
-        let same = |g: &&mut (&SuggestedPair, Vec<usize>)| {
-            (&g.0.base_function, &g.0.current_function, &g.0.reason)
-                == (&p.base_function, &p.current_function, &p.reason)
-        };
-        match groups.iter_mut().find(|g| same(g)) {
-            Some(g) => g.1.push(i),
-            None => groups.push((p, vec![i])),
-        }
-    }
-    for (p, members) in &groups {
+    let groups = group_suggestions(&diff.suggested_pairs);
+    for members in &groups {
+        let p = members[0];
         let launches = if members.len() == 1 {
             format!("(ID {} → ID {})", p.base_id, p.current_id)
         } else {
@@ -363,12 +343,17 @@ fn suggested_pairs_ui(ui: &mut egui::Ui, diff: &ReportDiff) -> Option<Vec<usize>
                 .on_hover_text("Compare these as one kernel")
                 .clicked()
             {
-                clicked = Some(members.clone());
+                clicked = Some(members.iter().map(|s| (s.base, s.current)).collect());
             }
         });
     }
     if groups.len() > 1 && ui.button("Pair all suggested").clicked() {
-        clicked = Some((0..diff.suggested_pairs.len()).collect());
+        clicked = Some(
+            diff.suggested_pairs
+                .iter()
+                .map(|s| (s.base, s.current))
+                .collect(),
+        );
     }
     clicked
 }
