@@ -9,10 +9,11 @@ use std::io::Write;
 
 /// Lays out rows as aligned columns; columns in `right` are right-aligned.
 pub fn render_rows(rows: &[Vec<String>], right: &[usize]) -> String {
-    // Control and bidirectional characters in names are shown, not obeyed by the terminal.
-    let shown: Vec<Vec<String>> = rows
+    // Control and bidirectional characters in names are shown, not obeyed by the terminal
+    // (a cell is copied only where it holds one).
+    let shown: Vec<Vec<std::borrow::Cow<'_, str>>> = rows
         .iter()
-        .map(|row| row.iter().map(|c| visible(c).into_owned()).collect())
+        .map(|row| row.iter().map(|c| visible(c)).collect())
         .collect();
     let rows = &shown;
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
