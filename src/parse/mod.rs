@@ -23,6 +23,7 @@ pub mod skipped;
 pub mod source_csv;
 pub mod source_lookup;
 pub mod text_clean;
+pub mod text_windows;
 
 pub use detect::Detected;
 pub use error::{LoadError, ParseError};
@@ -127,8 +128,14 @@ fn load_plain(
     if looks_binary(head) {
         return Err(refuse("binary content that is not an .ncu-rep report"));
     }
+    // A large text is read in windows, its results' bodies parsed again when asked for.
+    let mut keep = temp.map(|t| t.keep);
+    let windows = text_windows::Windows::default();
+    if let Some(report) = text_windows::load(path, file, &mut keep, windows, progress)? {
+        return Ok(report);
+    }
     let bytes = read_file(file, MAX_TEXT_BYTES).map_err(|e| e.naming(path))?;
-    drop(temp);
+    drop(keep);
     progress(bytes.len() as u64, bytes.len() as u64);
     parse_bytes(path, &bytes)
 }

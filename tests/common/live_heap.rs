@@ -21,6 +21,7 @@ pub struct LiveHeap;
 
 static LIVE: AtomicIsize = AtomicIsize::new(0);
 static LIVE_UI: AtomicIsize = AtomicIsize::new(0);
+static PEAK: AtomicIsize = AtomicIsize::new(0);
 
 thread_local! {
     static ON_UI_THREAD: Cell<bool> = const { Cell::new(false) };
@@ -41,7 +42,8 @@ fn on_ui_thread() -> bool {
 }
 
 fn count(bytes: isize, ui: bool) {
-    LIVE.fetch_add(bytes, Ordering::Relaxed);
+    let live = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
+    PEAK.fetch_max(live, Ordering::Relaxed);
     if ui {
         LIVE_UI.fetch_add(bytes, Ordering::Relaxed);
     }
@@ -132,6 +134,16 @@ unsafe impl GlobalAlloc for LiveHeap {
             base.add(offset)
         }
     }
+}
+
+/// The most bytes live at once since the last [`reset_peak`].
+pub fn peak_bytes() -> isize {
+    PEAK.load(Ordering::Relaxed)
+}
+
+/// Starts measuring the peak from the bytes live now.
+pub fn reset_peak() {
+    PEAK.store(LIVE.load(Ordering::Relaxed), Ordering::Relaxed);
 }
 
 /// Marks the calling thread as the UI thread: what it allocates from now on is counted apart.

@@ -27,3 +27,4 @@ mod session_page;
 mod skipped_lines;
 mod text_public;
 mod text_robustness;
+mod text_windows;

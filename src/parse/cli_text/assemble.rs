@@ -137,20 +137,30 @@ fn next_result_start(text: &str, from: usize) -> Option<usize> {
             .iter()
             .position(|&b| b == b'\n')
             .map_or(bytes.len(), |i| pos + i);
-        let line = text.get(pos..end)?;
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let indent = leading_spaces(line);
-        if indent <= 3 {
-            let rest = &line[indent..];
-            if !rest.starts_with("==")
-                && (process_line(rest).is_some() || kernel_line(rest).is_some())
-            {
-                return Some(pos);
-            }
+        if starts_result(text.get(pos..end)?) {
+            return Some(pos);
         }
         pos = end + 1;
     }
     None
+}
+
+/// Whether a line (cleaned, without its line end) opens a result or names a process: where
+/// a text can be cut.
+pub fn starts_result(line: &str) -> bool {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    let indent = leading_spaces(line);
+    if indent > 3 {
+        return false;
+    }
+    let rest = &line[indent..];
+    !rest.starts_with("==") && (process_line(rest).is_some() || kernel_line(rest).is_some())
+}
+
+/// Reads one window of a larger text cut at [`starts_result`] lines, in the number format
+/// its own blocks tell; `last` for the window that ends the text.
+pub fn read_window(text: &str, last: bool) -> Part {
+    read_part_in(text, last, 0, &format_changes(text))
 }
 
 /// Joins parts in order: renumbers results, gives results at the start of a part the process

@@ -22,7 +22,8 @@ mod reader;
 mod rule_text;
 mod table;
 
-pub use assemble::PARALLEL_MIN_BYTES;
+pub use assemble::{PARALLEL_MIN_BYTES, merge, read_window, starts_result};
+pub use reader::Part;
 pub use reader::RAW_SECTION;
 
 use super::ParseError;

@@ -147,7 +147,14 @@ fn cell(row: &StringRecord, col: Option<usize>) -> &str {
 
 /// Parses a `--csv` details export, wherever its header row is.
 pub fn parse(text: &str) -> Result<Report, ParseError> {
+    parse_window(text, 0)
+}
+
+/// Parses a window of a larger export whose first line is line `lines_before + 1` of the
+/// whole text (see `parse::text_windows`); lines in warnings are numbered as in the whole.
+pub fn parse_window(text: &str, lines_before: usize) -> Result<Report, ParseError> {
     let mut export = Export::find(text);
+    export.lines_before += lines_before;
     let mut reader = csv_reader(export.body);
     let mut rows = reader.records();
     let header = header_row(&mut rows)?;

@@ -1,0 +1,123 @@
+//! Where a text can be cut into windows: before a line that opens a result, so that every
+//! result lies whole inside one window. The CLI text opens results with its process and kernel
+//! lines; a CSV export with a row outside any quoted cell (the details export only where the
+//! result ID changes, since one result spans many rows).
+
+use super::Form;
+use crate::parse::cli_text::starts_result;
+use crate::parse::text_clean;
+
+/// Decides, line by line in file order, which lines may start a window.
+pub struct Cutter {
+    form: Form,
+    /// Lines before this one never start a window and are not looked at (what comes before a
+    /// CSV export's first row: the program's output, the header and units rows).
+    first_cut_line: usize,
+    line: usize,
+    /// Whether the line starts inside a quoted CSV cell.
+    in_quotes: bool,
+    /// The first cell of the last CSV row (its result ID in the details export).
+    last_id: Vec<u8>,
+}
+
+impl Cutter {
+    /// A cutter for `form` that cuts nowhere before line `first_cut_line` (0-based).
+    pub fn new(form: Form, first_cut_line: usize) -> Self {
+        Cutter {
+            form,
+            first_cut_line,
+            line: 0,
+            in_quotes: false,
+            last_id: Vec::new(),
+        }
+    }
+
+    /// Whether `raw` (the next line of the file, with its line end) may start a window.
+    pub fn may_start(&mut self, raw: &[u8]) -> bool {
+        let line = self.line;
+        self.line += 1;
+        if line < self.first_cut_line {
+            return false;
+        }
+        match self.form {
+            Form::CliText => starts_result(first_line(&text_clean::clean(raw))),
+            Form::CsvDetails | Form::CsvRaw => {
+                let starts_row = !self.in_quotes && raw.first() == Some(&b'"');
+                if memchr::memchr_iter(b'"', raw).count() % 2 == 1 {
+                    self.in_quotes = !self.in_quotes;
+                }
+                if !starts_row {
+                    return false;
+                }
+                if self.form == Form::CsvRaw {
+                    return true;
+                }
+                let id = first_cell(raw);
+                let changed = id != self.last_id.as_slice();
+                if changed {
+                    self.last_id = id.to_vec();
+                }
+                changed
+            }
+        }
+    }
+}
+
+/// The first line of cleaned text (a lone CR in the raw line ends a line too).
+fn first_line(text: &str) -> &str {
+    text.split('\n').next().unwrap_or_default()
+}
+
+/// The content of a row's first quoted cell.
+fn first_cell(raw: &[u8]) -> &[u8] {
+    let rest = raw.get(1..).unwrap_or_default();
+    let end = memchr::memchr(b'"', rest).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_text_cuts_at_process_and_kernel_lines_only() {
+        let mut cut = Cutter::new(Form::CliText, 0);
+        let lines: &[&[u8]] = &[
+            b"==PROF== Connected to process 1\n",
+            b"[1842] kernels@127.0.0.1\n",
+            b"  vector_add(const float *, float *, int) (256, 1, 1)x(256, 1, 1), Context 1, Stream 7, Device 0, CC 9.0\n",
+            b"    Section: GPU Speed Of Light Throughput\n",
+            b"    DRAM Frequency   Ghz   2.62\r\n",
+        ];
+        let cuts: Vec<bool> = lines.iter().map(|l| cut.may_start(l)).collect();
+        assert_eq!(cuts, [false, true, true, false, false]);
+    }
+
+    #[test]
+    fn csv_details_cuts_where_the_id_changes_outside_quotes() {
+        let mut cut = Cutter::new(Form::CsvDetails, 1);
+        let lines: &[&[u8]] = &[
+            b"\"ID\",\"Kernel Name\",\"Rule Description\"\n",
+            b"\"0\",\"k\",\"a\"\n",
+            b"\"0\",\"k\",\"two\n",
+            b"\"1\" lines\"\n",
+            b"\"1\",\"k\",\"b\"\n",
+            b"\"1\",\"k\",\"c\"\n",
+        ];
+        let cuts: Vec<bool> = lines.iter().map(|l| cut.may_start(l)).collect();
+        assert_eq!(cuts, [false, true, false, false, true, false]);
+    }
+
+    #[test]
+    fn csv_raw_cuts_at_every_row_after_the_header_rows() {
+        let mut cut = Cutter::new(Form::CsvRaw, 2);
+        let lines: &[&[u8]] = &[
+            b"\"ID\",\"m\"\n",
+            b"\"\",\"%\"\n",
+            b"\"0\",\"1\"\n",
+            b"\"1\",\"2\"\n",
+        ];
+        let cuts: Vec<bool> = lines.iter().map(|l| cut.may_start(l)).collect();
+        assert_eq!(cuts, [false, false, true, true]);
+    }
+}
