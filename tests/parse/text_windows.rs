@@ -120,3 +120,22 @@ fn a_large_log_without_results_is_an_error_naming_the_file() {
     assert!(error.contains("not a Nsight Compute result"), "{error}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_compressed_large_text_is_read_in_windows_from_its_copy() {
+    let dir = temp_dir("windows-zst");
+    let text = crate::common::fixture_bytes("big/many_basic.details.txt.xz");
+    let big: Vec<u8> = text.repeat(4);
+    let path = dir.join("many_x4.details.txt.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &big).unwrap();
+    std::fs::write(&path, gz.finish().unwrap()).unwrap();
+    let report = parse::load_path(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.results.len(), 1_600);
+    assert!(report.results.iter().all(|r| r.content.is_pending()));
+    // Bodies come from the decompressed copy, which the report keeps.
+    let last = report.results.last().expect("a result");
+    assert!(!last.metrics().is_empty());
+    assert_eq!(last.content.error(), None);
+    let _ = std::fs::remove_dir_all(dir);
+}
