@@ -141,6 +141,24 @@ pub fn auto_scale(base: &str, value: f64) -> (String, f64) {
             };
             (format!("{p}{stem}{rest}"), d)
         }
+        // Operations (the tensor roofline's tables): `15.69 POP/s`, as ncu-ui's chart axis.
+        _ if base == "OP" || base.starts_with("OP/") => {
+            let rest = base.strip_prefix("OP").unwrap_or_default();
+            let (p, d) = if a >= 1e15 {
+                ("P", 1e15)
+            } else if a >= 1e12 {
+                ("T", 1e12)
+            } else if a >= 1e9 {
+                ("G", 1e9)
+            } else if a >= 1e6 {
+                ("M", 1e6)
+            } else if a >= 1e3 {
+                ("K", 1e3)
+            } else {
+                ("", 1.0)
+            };
+            (format!("{p}OP{rest}"), d)
+        }
         _ => (base.to_string(), 1.0),
     }
 }
@@ -197,6 +215,16 @@ mod tests {
     fn b(u: &str) -> (String, f64) {
         let r = to_base(u);
         (r.unit, r.factor)
+    }
+
+    #[test]
+    fn operations_scale_like_the_roofline_axis() {
+        assert_eq!(
+            format_value(15_686_790_205_469_004.0, "OP/s"),
+            "15.69 POP/s"
+        );
+        assert_eq!(format_value(8_650_752.0, "OP/cycle"), "8.65 MOP/cycle");
+        assert_eq!(format_value(512.0, "OP"), "512 OP");
     }
 
     #[test]

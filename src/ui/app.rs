@@ -279,7 +279,10 @@ impl SightlineApp {
 
     /// Keyboard shortcuts, paste, dropped files and Ctrl+wheel zoom, as commands.
     fn collect_input(&mut self, ctx: &egui::Context) {
-        menu::shortcuts(ctx, self.state.selection, &mut self.queued);
+        // Shortcuts act on the selection only where its row is visible: never on a result the
+        // filter hides.
+        let selection = self.state.visible_selection();
+        menu::shortcuts(ctx, selection, &mut self.queued);
         if !ctx.text_edit_focused() {
             let pasted: Vec<String> = ctx.input(|i| {
                 i.events
@@ -528,8 +531,15 @@ impl SightlineApp {
             return;
         };
         ui.horizontal_wrapped(|ui| {
-            ui.label(egui::RichText::new(notice).color(ui.visuals().warn_fg_color));
+            ui.label(egui::RichText::new(&notice).color(ui.visuals().warn_fg_color));
         });
+        if notice != NO_DIALOG_NOTICE {
+            // A notice that asks for nothing (a SASS export added): just dismissed.
+            if ui.button("Dismiss").clicked() {
+                self.queued.push(Command::DismissNotice);
+            }
+            return;
+        }
         ui.horizontal(|ui| {
             let label = ui.label("Path");
             let edit = ui
@@ -558,25 +568,53 @@ impl SightlineApp {
             return;
         }
         // The page keeps at least PAGE_MIN_HEIGHT below the table (a small window, a zoom):
-        // the table gives way, whatever height was remembered.
-        let range = PanelSizes::results_height_range(ui.available_height());
-        let results = egui::Panel::top("results_panel")
+        // the table gives way, whatever height was remembered. Ctrl+Shift+Up/Down move the
+        // split; below its least height the table folds to a one-line strip.
+        let available = ui.available_height();
+        let short = PanelSizes::is_short(available);
+        let typing = ui.ctx().text_edit_focused();
+        let steps = ui.input_mut(|i| {
+            if typing {
+                return 0;
+            }
+            i.count_and_consume_key(menu::SPLIT_MODIFIERS, egui::Key::ArrowDown) as i32
+                - i.count_and_consume_key(menu::SPLIT_MODIFIERS, egui::Key::ArrowUp) as i32
+        });
+        let panels = &mut self.state.settings.panels;
+        panels.step_results(available, steps);
+        let table_rect = if panels.results_collapsed {
+            egui::Panel::top("results_strip")
+                .resizable(false)
+                .show(ui, |ui| {
+                    self.table.strip(ui, &mut self.state, &mut self.queued);
+                })
+                .response
+                .rect
+        } else {
+            let range = PanelSizes::results_height_range(available);
+            let height = panels
+                .results_height_for(available)
+                .clamp(*range.start(), *range.end());
+            let mut panel = egui::Panel::top(if short {
+                "results_panel_short"
+            } else {
+                "results_panel"
+            })
             .resizable(true)
-            .default_size(
-                self.state
-                    .settings
-                    .panels
-                    .results_height
-                    .clamp(*range.start(), *range.end()),
-            )
-            .size_range(range)
-            .show(ui, |ui| {
+            .default_size(height)
+            .size_range(range);
+            if steps != 0 {
+                panel = panel.exact_size(height);
+            }
+            let results = panel.show(ui, |ui| {
                 self.table.show(ui, &mut self.state, &mut self.queued);
             });
-        PanelSizes::remember(
-            &mut self.state.settings.panels.results_height,
-            results.response.rect.height(),
-        );
+            PanelSizes::remember(
+                self.state.settings.panels.results_height_for(available),
+                results.response.rect.height(),
+            );
+            results.response.rect
+        };
         // The pane the pointer was last over (moved or clicked in) has the paging keys.
         let (pointer, pressed) = ui.input(|i| (i.pointer.latest_pos(), i.pointer.any_pressed()));
         let moved = pointer != self.last_pointer;
@@ -584,7 +622,7 @@ impl SightlineApp {
         if let Some(p) = pointer.filter(|_| moved || pressed)
             && ui.max_rect().contains(p)
         {
-            self.table.page_has_paging_keys = !results.response.rect.contains(p);
+            self.table.page_has_paging_keys = !table_rect.contains(p);
         }
         let selected = self.state.selection.and_then(|at| {
             self.state
@@ -603,7 +641,7 @@ impl SightlineApp {
                 .get(i)
                 .map(|b| (i, theme::rgb(b.color)))
         });
-        header::show(ui, open, result, at, baseline, &mut self.queued);
+        header::show(ui, open, result, at, baseline, short, &mut self.queued);
         pages::tabs(ui, &mut self.state.settings.page);
         ui.separator();
         let visible = baselines::visible(&self.state.settings.baselines);

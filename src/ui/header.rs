@@ -1,5 +1,6 @@
 //! The header above the pages: kernel, report, GPU, duration, launch shape, ncu version, and
-//! the button that makes the result a baseline (or stops it being one).
+//! the button that makes the result a baseline (or stops it being one). In a short window it
+//! folds to one line, the full name and every fact on hover.
 
 use crate::analysis::headline::{device_summary, headline};
 use crate::app::core::commands::Command;
@@ -58,6 +59,7 @@ pub fn show(
     result: &KernelResult,
     at: ResultRef,
     baseline: Option<(usize, egui::Color32)>,
+    folded: bool,
     commands: &mut Vec<Command>,
 ) {
     let function = crate::app::names::short_kernel_name(
@@ -73,11 +75,21 @@ pub fn show(
             200.0
         };
         let name_width = (ui.available_width() - reserve).max(80.0);
+        let name = egui::RichText::new(&function);
+        let name = if folded {
+            name.strong()
+        } else {
+            name.heading()
+        };
         let heading = ui
             .scope(|ui| {
-                ui.set_max_width(name_width);
+                ui.set_max_width(if folded {
+                    name_width.min(260.0)
+                } else {
+                    name_width
+                });
                 ui.add(
-                    egui::Label::new(egui::RichText::new(&function).heading())
+                    egui::Label::new(name)
                         .truncate()
                         .sense(egui::Sense::click()),
                 )
@@ -117,7 +129,27 @@ pub fn show(
                 }
             }
         }
+        if folded {
+            // A short window: the facts follow on the same line, shortened; all on hover.
+            let facts = facts(open, result);
+            let line = facts
+                .iter()
+                .filter(|(label, _)| matches!(*label, "Duration" | "ID" | "GPU" | "Grid" | "Block"))
+                .map(|(label, value)| format!("{label} {value}"))
+                .collect::<Vec<_>>()
+                .join(" \u{b7} ");
+            let all = facts
+                .iter()
+                .map(|(label, value)| format!("{label}: {value}"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            ui.add(egui::Label::new(egui::RichText::new(line).weak()).truncate())
+                .on_hover_text(format!("{}\n{all}", result.name.demangled));
+        }
     });
+    if folded {
+        return;
+    }
     if result.name.demangled != function {
         // The demangled name on one line, shortened in the middle (a CUTLASS signature would
         // wrap to a screenful); the whole name on hover and in the copy menu.

@@ -22,6 +22,9 @@ pub const UNDO_CLOSE_SHORTCUT: egui::KeyboardShortcut = egui::KeyboardShortcut::
     egui::Key::T,
 );
 
+/// With Up / Down: move the split between the results table and the page (Ctrl+Shift).
+pub const SPLIT_MODIFIERS: egui::Modifiers = egui::Modifiers::COMMAND.plus(egui::Modifiers::SHIFT);
+
 /// Ctrl+W: close the selected result's report.
 pub const CLOSE_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::W);
 /// Ctrl+Tab: the next report.
@@ -39,7 +42,14 @@ pub const SHORTCUT_LIST: &[(&str, &str)] = &[
     ("Up / Down", "Previous / next result"),
     ("Home / End", "First / last result"),
     ("Page Up / Page Down", "A page of results up / down"),
-    ("Ctrl+F", "Filter the results by kernel name"),
+    (
+        "Ctrl+F",
+        "Filter the results by kernel name (Enter: to the table)",
+    ),
+    (
+        "Ctrl+Shift+Up / Down",
+        "Results table smaller / larger (smallest: folded to one line)",
+    ),
     ("Esc", "Clear the filter"),
     (
         "Ctrl+1 … Ctrl+9",

@@ -7,7 +7,6 @@ use crate::app::core::baselines;
 use crate::app::core::commands::Command;
 use crate::app::core::ids::ResultRef;
 use crate::app::core::rows::{RowSummary, SortColumn, SortState};
-use crate::app::core::settings::Settings;
 use crate::app::core::state::AppState;
 use crate::app::core::table_view::{Move, TableView};
 use crate::app::core::workspace::Workspace;
@@ -70,20 +69,26 @@ impl ResultsTable {
         } = state;
         let workspace = &*workspace;
         // The order of the rows (changed by a click on a header) and the baselines.
-        let Settings {
-            sort, baselines, ..
-        } = settings;
-        let baseline_list = &*baselines;
+        let sort = &mut settings.sort;
+        let baseline_list = &settings.baselines;
         self.keyboard(ui, view, workspace, *sort, *selection, commands);
         ui.horizontal(|ui| {
             let label = ui.label("Filter kernels");
-            ui.add(
-                egui::TextEdit::singleline(&mut view.filter)
-                    .id(filter_id())
-                    .hint_text("kernel name")
-                    .desired_width(220.0),
-            )
-            .labelled_by(label.id);
+            let edit = ui
+                .add(
+                    egui::TextEdit::singleline(&mut view.filter)
+                        .id(filter_id())
+                        .hint_text("kernel name")
+                        .desired_width(220.0),
+                )
+                .labelled_by(label.id);
+            if edit.changed() {
+                commands.push(Command::FollowFilter);
+            }
+            // Enter leaves the box for the table: its keys move the selection again.
+            if edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                self.page_has_paging_keys = false;
+            }
             if !view.filter.is_empty() && ui.button("Clear filter").clicked() {
                 view.filter.clear();
             }
@@ -113,6 +118,18 @@ impl ResultsTable {
                     );
                 }
             }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui
+                    .small_button("\u{25b4} Fold table")
+                    .on_hover_text(
+                        "Fold the results table to one line and give the page the room \
+                         (Ctrl+Shift+Up below its least height)",
+                    )
+                    .clicked()
+                {
+                    settings.panels.results_collapsed = true;
+                }
+            });
         });
         let now = (
             *selection,
@@ -141,6 +158,8 @@ impl ResultsTable {
             .show(ui, |ui| {
                 let mut table = TableBuilder::new(ui)
                     .id_salt("results_table")
+                    // The panel, not the table, decides the height (down to a row or two).
+                    .min_scrolled_height(40.0)
                     .striped(true)
                     .resizable(true)
                     .auto_shrink([false, false])
@@ -246,6 +265,65 @@ impl ResultsTable {
     /// Ctrl+F focuses the filter; Esc clears it. Up/Down, Home/End and Page Up/Page Down move
     /// the selection unless a text field has the keyboard (the paging keys only while the
     /// table is the pane the pointer was last over).
+    /// The table folded to one line: the selected result, the count, the filter and the
+    /// button that unfolds it. Up/Down and the paging keys still move the selection.
+    pub fn strip(&mut self, ui: &mut egui::Ui, state: &mut AppState, commands: &mut Vec<Command>) {
+        let sort = state.settings.sort;
+        let selection = state.selection;
+        self.keyboard(
+            ui,
+            &mut state.table,
+            &state.workspace,
+            sort,
+            selection,
+            commands,
+        );
+        let shown = state.table.order(&state.workspace, sort).len();
+        let total = state.workspace.result_count();
+        let position = state.table.position_of(&state.workspace, sort, selection);
+        ui.horizontal(|ui| {
+            if ui
+                .button("\u{25be} Results table")
+                .on_hover_text("Unfold the results table (Ctrl+Shift+Down)")
+                .clicked()
+            {
+                state.settings.panels.results_collapsed = false;
+            }
+            match (
+                position,
+                state
+                    .workspace
+                    .rows()
+                    .iter()
+                    .find(|r| Some(r.result) == selection),
+            ) {
+                (Some(pos), Some(row)) => {
+                    ui.label(format!("Row {} of {shown}", pos + 1));
+                    ui.separator();
+                    ui.add(
+                        egui::Label::new(format!(
+                            "{} \u{b7} ID {} \u{b7} {}",
+                            row.report_label, row.id, row.kernel
+                        ))
+                        .truncate(),
+                    )
+                    .on_hover_text(&row.kernel_full);
+                }
+                _ => {
+                    ui.weak(format!("{shown} of {total} results"));
+                }
+            }
+            if !state.table.filter.is_empty() {
+                ui.separator();
+                ui.weak(format!(
+                    "filter \u{201c}{}\u{201d}",
+                    state.table.filter.trim()
+                ));
+            }
+        });
+        self.page_rows = 10;
+    }
+
     fn keyboard(
         &mut self,
         ui: &mut egui::Ui,

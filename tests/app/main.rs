@@ -14,6 +14,7 @@ mod app_compare_bodies;
 mod app_files;
 mod app_keys;
 mod app_kinds;
+mod app_layout;
 mod app_ncu_2026_3;
 mod app_sections;
 mod app_source;

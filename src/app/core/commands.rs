@@ -96,8 +96,13 @@ pub enum Command {
     /// Select a result (a click in the table, a key, a link); ignored when it is not open.
     Select(ResultRef),
     /// Show or hide the baseline at this position of the list in the comparisons.
-    ShowBaseline { index: usize, visible: bool },
+    ShowBaseline {
+        index: usize,
+        visible: bool,
+    },
     /// Make a result a baseline.
+    /// The results filter changed: a selection it hides moves to the first visible row.
+    FollowFilter,
     SetBaseline(ResultRef),
     /// Stop using the baseline at this position of the list.
     RemoveBaseline(usize),
@@ -107,9 +112,17 @@ pub enum Command {
     ShowPage(PageId),
     /// Select the first result of the next open report (Ctrl+Tab), or of the previous one
     /// (Ctrl+Shift+Tab), in the order they were opened.
-    NextReport { back: bool },
+    NextReport {
+        back: bool,
+    },
     /// Show the side-by-side comparison of two results (a row of the report comparison).
-    ComparePair { base: ResultRef, current: ResultRef },
+    ComparePair {
+        base: ResultRef,
+        current: ResultRef,
+    },
     /// Save text (an export) to a file the user picks.
-    SaveText { file_name: String, text: String },
+    SaveText {
+        file_name: String,
+        text: String,
+    },
 }

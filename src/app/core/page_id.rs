@@ -28,6 +28,12 @@ pub enum PageId {
 }
 
 impl PageId {
+    /// Whether the page scrolls as a whole around lists that fill its pane (its head may push
+    /// them below a short window's fold).
+    pub fn scrolls_as_a_whole(self) -> bool {
+        matches!(self, PageId::Source | PageId::ReportDiff)
+    }
+
     /// The tabs, left to right (Ctrl+1 is the first).
     pub const ALL: &'static [PageId] = &[
         PageId::Details,

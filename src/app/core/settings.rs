@@ -75,6 +75,11 @@ pub struct PanelSizes {
     /// Height of the results table above the pages (the pages get the rest; at first about
     /// nine rows, so the pages keep most of a laptop screen).
     pub results_height: f32,
+    /// Height of the results table in a short window ([`PanelSizes::is_short`]): remembered
+    /// apart, so that a laptop screen and a tall monitor each keep what the user chose.
+    pub results_height_short: f32,
+    /// The results table folded to a one-line strip, the pages taking the room.
+    pub results_collapsed: bool,
 }
 
 impl Default for PanelSizes {
@@ -82,6 +87,8 @@ impl Default for PanelSizes {
         PanelSizes {
             reports_width: 250.0,
             results_height: 260.0,
+            results_height_short: 150.0,
+            results_collapsed: false,
         }
     }
 }
@@ -94,18 +101,63 @@ impl PanelSizes {
     /// Height the page below the results table keeps at the least, points.
     pub const PAGE_MIN_HEIGHT: f32 = 260.0;
 
+    /// A central area lower than this is short (1280x800 at zoom 1.5 leaves about 510
+    /// points): the header folds to one line and the table keeps a height of its own.
+    pub const SHORT_HEIGHT: f32 = 640.0;
+
+    /// How much one keyboard step (Ctrl+Shift+Up/Down) moves the split, points.
+    pub const RESULTS_STEP: f32 = 40.0;
+
+    /// Whether a central area `available` points high is short.
+    pub fn is_short(available: f32) -> bool {
+        available < Self::SHORT_HEIGHT
+    }
+
     /// The heights the results table may take in a central area `available` points high: it
-    /// leaves [`Self::PAGE_MIN_HEIGHT`] to the page, and takes at most 40 % of a short area
-    /// (1280x800 at zoom 1.5 leaves 533 points: the table gets at most 213).
+    /// leaves [`Self::PAGE_MIN_HEIGHT`] to the page, and takes at most 30 % of a short area
+    /// (1280x800 at zoom 1.5 leaves 533 points: the table gets at most 160, four rows).
     pub fn results_height_range(available: f32) -> std::ops::RangeInclusive<f32> {
         let (least, most) = (*Self::RESULTS_HEIGHT.start(), *Self::RESULTS_HEIGHT.end());
         let room = (available - Self::PAGE_MIN_HEIGHT).max(least);
-        let short = if available < 700.0 {
-            available * 0.4
+        let short = if Self::is_short(available) {
+            available * 0.3
         } else {
             f32::MAX
         };
         least..=room.min(short).max(least).min(most)
+    }
+
+    /// The remembered table height for a central area `available` points high.
+    pub fn results_height_for(&mut self, available: f32) -> &mut f32 {
+        if Self::is_short(available) {
+            &mut self.results_height_short
+        } else {
+            &mut self.results_height
+        }
+    }
+
+    /// Moves the split by `steps` keyboard steps (negative: the table shrinks); below its
+    /// least height the table folds to its strip, and a step down from the strip unfolds it.
+    pub fn step_results(&mut self, available: f32, steps: i32) {
+        if steps == 0 {
+            return;
+        }
+        let range = Self::results_height_range(available);
+        if self.results_collapsed {
+            if steps > 0 {
+                self.results_collapsed = false;
+                *self.results_height_for(available) = *range.start();
+            }
+            return;
+        }
+        let height = self.results_height_for(available);
+        let current = height.clamp(*range.start(), *range.end());
+        // (The height measured on screen is a few points over the one set: margins.)
+        if steps < 0 && current <= *range.start() + Self::RESULTS_STEP / 2.0 {
+            self.results_collapsed = true;
+            return;
+        }
+        *height = (current + steps as f32 * Self::RESULTS_STEP).clamp(*range.start(), *range.end());
     }
 
     /// The widths the Reports panel may take in a window `available` points wide: at most a
@@ -214,12 +266,38 @@ mod results_height_tests {
         // 1280x800 at zoom 1.5: about 533 points for the table and the page.
         let r = PanelSizes::results_height_range(533.0);
         assert_eq!(*r.start(), 120.0);
-        assert!((*r.end() - 213.2).abs() < 0.1, "{r:?}");
+        assert!((*r.end() - 159.9).abs() < 0.1, "{r:?}");
         // A tall window lets it grow, leaving the page its share.
         let r = PanelSizes::results_height_range(1200.0);
         assert_eq!(*r.end(), 940.0);
         // Never below the least height.
         assert_eq!(*PanelSizes::results_height_range(100.0).end(), 120.0);
+    }
+
+    #[test]
+    fn the_keyboard_moves_the_split_and_folds_the_table_below_its_least_height() {
+        let mut p = PanelSizes::default();
+        // A short window keeps its own height.
+        p.step_results(533.0, 1);
+        assert!((p.results_height_short - 159.9).abs() < 0.1);
+        assert_eq!(p.results_height, 260.0);
+        p.step_results(533.0, -1);
+        p.step_results(533.0, -1);
+        assert_eq!(p.results_height_short, 120.0);
+        assert!(!p.results_collapsed);
+        p.step_results(533.0, -1);
+        assert!(
+            p.results_collapsed,
+            "below the least height the table folds"
+        );
+        p.step_results(533.0, -1);
+        assert!(p.results_collapsed);
+        p.step_results(533.0, 1);
+        assert!(!p.results_collapsed);
+        assert_eq!(p.results_height_short, 120.0);
+        // A tall window moves its own.
+        p.step_results(1000.0, 2);
+        assert_eq!(p.results_height, 340.0);
     }
 
     #[test]

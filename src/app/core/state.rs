@@ -42,6 +42,10 @@ pub struct AppState {
     pub(crate) workspace: Workspace,
     loader: Loader,
     pub(crate) selection: Option<ResultRef>,
+    /// Whether the app chose the selection (nothing was selected), not the user: while reports
+    /// of one open finish loading in any order, it stays on the first result of the first
+    /// report opened.
+    auto_selection: bool,
     /// The results table's filter and visible order.
     pub(crate) table: TableView,
     /// A message across the top of the window (e.g. no file dialog).
@@ -78,6 +82,7 @@ impl AppState {
             workspace: Workspace::default(),
             loader: Loader::new(waker.clone()),
             selection: None,
+            auto_selection: false,
             table: TableView::default(),
             notice: None,
             watcher: FileWatcher::with_interval(POLL_INTERVAL, waker.clone()),
@@ -174,6 +179,25 @@ impl AppState {
     /// Selects a result.
     pub fn select(&mut self, at: Option<ResultRef>) {
         self.selection = at;
+        self.auto_selection = false;
+    }
+
+    /// The selection when the filter shows its row: what keyboard commands act on (never a
+    /// result the user cannot see).
+    pub fn visible_selection(&mut self) -> Option<ResultRef> {
+        let selection = self.selection;
+        self.table
+            .position_of(&self.workspace, self.settings.sort, selection)
+            .and(selection)
+    }
+
+    /// After the filter changed: a selection it hides moves to the first visible row.
+    pub fn follow_filter(&mut self) {
+        if self.visible_selection().is_none()
+            && let Some(first) = self.table.result_at(&self.workspace, self.settings.sort, 0)
+        {
+            self.selection = Some(first);
+        }
     }
 
     /// Selects the `n`-th row of the results table as sorted and filtered now.
@@ -181,6 +205,7 @@ impl AppState {
         let at = self.table.result_at(&self.workspace, self.settings.sort, n);
         if at.is_some() {
             self.selection = at;
+            self.auto_selection = false;
         }
         at
     }
@@ -301,8 +326,10 @@ impl AppState {
             Command::Select(at) => {
                 if self.workspace.result(at).is_some() {
                     self.selection = Some(at);
+                    self.auto_selection = false;
                 }
             }
+            Command::FollowFilter => self.follow_filter(),
             Command::ShowBaseline { index, visible } => {
                 if let Some(b) = self.settings.baselines.get_mut(index) {
                     b.visible = visible;
@@ -473,6 +500,10 @@ impl AppState {
                     self.watcher.watch(id, path, signature);
                 }
                 baselines::sync(&mut self.settings.baselines, &self.workspace);
+                if self.auto_selection {
+                    // A report opened before this one may have finished later.
+                    self.selection = None;
+                }
                 self.select_first_if_none();
             }
             (Err(OpenError::SassExport(import)), _) => {
@@ -596,7 +627,8 @@ impl AppState {
         }
     }
 
-    /// Selects the first visible row when nothing (valid) is selected.
+    /// Selects the first result of the first report opened (its first visible row) when
+    /// nothing (valid) is selected.
     fn select_first_if_none(&mut self) {
         if self
             .selection
@@ -604,6 +636,15 @@ impl AppState {
         {
             return;
         }
-        self.selection = self.table.result_at(&self.workspace, self.settings.sort, 0);
+        let first_report = self.workspace.reports().first().map(|r| r.id);
+        let order = self.table.order(&self.workspace, self.settings.sort);
+        let rows = self.workspace.rows();
+        let visible = || order.iter().filter_map(|&i| rows.get(i));
+        self.selection = visible()
+            .filter(|r| Some(r.result.report) == first_report)
+            .min_by_key(|r| r.result.index)
+            .or_else(|| visible().next())
+            .map(|r| r.result);
+        self.auto_selection = self.selection.is_some();
     }
 }

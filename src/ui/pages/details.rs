@@ -61,6 +61,7 @@ impl Page for DetailsPage {
             lines: Some(lines),
             roofline,
             hot_spots_in_view: Default::default(),
+            lines_notes_shown: Default::default(),
         };
         show(
             ui,

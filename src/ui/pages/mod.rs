@@ -160,7 +160,16 @@ impl Pages {
             shared: &mut shared,
             commands,
         };
-        self.page_mut(id).ui(ui, cx, &mut io);
+        if id.scrolls_as_a_whole() {
+            // Pages whose lists fill the pane scroll as a whole where their head and lists are
+            // taller than it (a short window): wheel and paging keys reach every part.
+            egui::ScrollArea::vertical()
+                .id_salt(("page_scroll", id))
+                .auto_shrink([false, false])
+                .show(ui, |ui| self.page_mut(id).ui(ui, cx, &mut io));
+        } else {
+            self.page_mut(id).ui(ui, cx, &mut io);
+        }
         self.shared = shared;
     }
 }
@@ -176,6 +185,13 @@ pub fn tabs(ui: &mut egui::Ui, current: &mut PageId) {
             }
         }
     });
+}
+
+/// The height of a list inside a page that scrolls as a whole: what is left of the pane, but at
+/// least most of the pane, so that scrolling the page down shows the whole list.
+pub fn list_height(ui: &egui::Ui) -> f32 {
+    let pane = ui.clip_rect().height();
+    ui.available_height().max(pane * 0.8).max(120.0)
 }
 
 /// Page Up/Down, Home and End scroll the page (its first vertical scroll area) by most of its

@@ -563,8 +563,11 @@ fn table_ui(ui: &mut egui::Ui, view: &ReportCompareView, neutral: bool) -> Optio
         .id_salt("report_compare_table_wide")
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            let height = crate::ui::pages::list_height(ui);
             let mut table = TableBuilder::new(ui)
                 .id_salt("report_compare_table")
+                .max_scroll_height(height)
+                .min_scrolled_height(height)
                 .striped(true)
                 .resizable(true)
                 .auto_shrink([false, false])

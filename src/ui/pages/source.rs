@@ -177,9 +177,12 @@ fn monospace_rows(
 ) {
     let row_height =
         ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
+    let height = crate::ui::pages::list_height(ui);
     egui::ScrollArea::both()
         .id_salt(id)
         .auto_shrink([false, false])
+        .max_height(height)
+        .min_scrolled_height(height)
         .show_rows(ui, row_height, order.len(), |ui, rows| {
             for &i in &order[rows] {
                 row(ui, i);
@@ -213,8 +216,13 @@ fn show(
     commands: &mut Vec<Command>,
 ) {
     ui.heading(&view.kernel);
+    // Each note on one line (the lists keep the room); the whole note on hover.
     for note in &view.notes {
-        ui.colored_label(ui.visuals().warn_fg_color, note);
+        ui.add(
+            egui::Label::new(egui::RichText::new(note).color(ui.visuals().warn_fg_color))
+                .truncate(),
+        )
+        .on_hover_text(note);
     }
     let no_sass = view.instructions.iter().all(|i| i.sass.is_none());
     if no_sass

@@ -68,6 +68,9 @@ pub struct BodyExtras<'a> {
     pub roofline: Option<&'a crate::app::views::roofline::RooflineScene>,
     /// Set when a hot-spot table was drawn in view (its lines are then worth reading).
     pub hot_spots_in_view: std::cell::Cell<bool>,
+    /// Set once the notes of reading the lines were shown (above the first hot-spot table
+    /// only, not repeated for each).
+    pub lines_notes_shown: std::cell::Cell<bool>,
 }
 
 /// Draws the bodies of a section and of the sections extending it under one body selector,
@@ -176,6 +179,9 @@ fn item_ui_with(
         (_, ItemKind::LineChart) => lines(ui, item),
         (_, ItemKind::NumaTable) => numa_ui(ui, item),
         (_, ItemKind::MetricInstancesTable) => super::instances_table::show(ui, item),
+        (_, ItemKind::SuffixTable) if item.rows.iter().all(|r| r.group.is_some()) => {
+            suffix_table(ui, item);
+        }
         (_, ItemKind::RooflineChart) => {
             // ncu-ui draws the chart here; its inputs (hundreds of rows for the tensor
             // rooflines) stay one click away.
@@ -190,6 +196,11 @@ fn item_ui_with(
             };
             if drawn {
                 ui.weak("Tables, zoom and every result of the report: the Roofline page (Ctrl+4).");
+            } else if kind == Some(crate::analysis::roofline::ChartKind::Tensor) {
+                ui.weak(
+                    "This form holds the chart's inputs below but not the tensor pipe metrics \
+                     it is drawn from: the .ncu-rep report draws it.",
+                );
             } else {
                 ui.weak("The chart is drawn on the Roofline page (Ctrl+4).");
             }
@@ -204,7 +215,10 @@ fn item_ui_with(
                     if ui.is_rect_visible(ui.available_rect_before_wrap()) {
                         extras.hot_spots_in_view.set(true);
                     }
-                    hot_spots(ui, hot, extras.lines);
+                    let lines = extras
+                        .lines
+                        .filter(|_| !extras.lines_notes_shown.replace(true));
+                    hot_spots(ui, hot, lines);
                 }
                 None => table(ui, item),
             }
@@ -553,6 +567,64 @@ fn table(ui: &mut egui::Ui, item: &BodyItem) {
                 ui.end_row();
             }
         });
+}
+
+/// A suffix table as ncu-ui draws it: one row per instance (a tensor datapath, an SM), one
+/// column per suffix (`# Operations / s`, `Peak %`); operation counts scaled (`15.69 POP/s`).
+fn suffix_table(ui: &mut egui::Ui, item: &BodyItem) {
+    let mut columns: Vec<String> = Vec::new();
+    let mut labels: Vec<&str> = Vec::new();
+    for row in &item.rows {
+        let group = row.group.as_deref().unwrap_or_default();
+        if !columns.iter().any(|c| c == group) {
+            columns.push(group.to_string());
+        }
+        if !labels.contains(&row.label.as_str()) {
+            labels.push(&row.label);
+        }
+    }
+    let id = format!("suffix_table_{}", item.label);
+    labelled_grid(ui, &id, &columns, |ui| {
+        for label in &labels {
+            ui.label(*label);
+            for column in &columns {
+                let row = item
+                    .rows
+                    .iter()
+                    .find(|r| r.label == *label && r.group.as_deref() == Some(column.as_str()));
+                match row {
+                    Some(row) => {
+                        ui.label(suffix_cell_text(column, &row.metric))
+                            .on_hover_ui(|ui| row_tooltip(ui, row));
+                    }
+                    None => {
+                        ui.weak(NOT_MEASURED);
+                    }
+                }
+            }
+            ui.end_row();
+        }
+    });
+}
+
+/// A suffix table's cell: counts of operations without a stored unit take one from their
+/// column (`OP/s`, `OP/cycle`, `OP`) and are scaled; other values as the tables print them.
+fn suffix_cell_text(column: &str, metric: &Metric) -> String {
+    let unit = metric.unit.as_str();
+    let operations = column.contains("Operations");
+    match metric.value.as_f64() {
+        Some(v) if unit.is_empty() && operations => {
+            let unit = if column.ends_with("/ s") {
+                "OP/s"
+            } else if column.ends_with("/ Cycle") {
+                "OP/cycle"
+            } else {
+                "OP"
+            };
+            value_text_in(v, unit)
+        }
+        _ => value_text(metric),
+    }
 }
 
 /// A striped grid that scrolls sideways, with a blank corner and `columns` as its header row;

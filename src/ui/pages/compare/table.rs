@@ -2,6 +2,7 @@
 //! value, the change and its verdict.
 
 use super::*;
+use crate::ui::widgets::copy_menu::{self, copy_button};
 
 /// Widths of the metric table's columns, the same in every section so they line up.
 pub(super) const LABEL_WIDTH: f32 = 240.0;
@@ -95,13 +96,15 @@ pub(super) fn metrics_ui(ui: &mut egui::Ui, view: &SideBySide, changed_only: boo
 }
 
 pub(super) fn line_ui(ui: &mut egui::Ui, line: &MetricLine, single: bool) {
-    fixed_cell(ui, LABEL_WIDTH, false, line.label.as_str()).on_hover_text(format!(
+    let label = fixed_cell(ui, LABEL_WIDTH, false, line.label.as_str()).on_hover_text(format!(
         "{}\nbetter when {}",
         line.key,
         direction_words(line.direction)
     ));
+    line_menu(&label, line, None);
     for v in &line.baselines {
-        fixed_cell(ui, VALUE_WIDTH, true, v.as_str());
+        let cell = fixed_cell(ui, VALUE_WIDTH, true, v.as_str());
+        line_menu(&cell, line, Some(v));
     }
     let color = line.verdict.map(|v| theme::verdict_color(ui, v));
     let colored = |text: &str| match color {
@@ -109,10 +112,13 @@ pub(super) fn line_ui(ui: &mut egui::Ui, line: &MetricLine, single: bool) {
         None => RichText::new(text),
     };
     let current_width = if single { VALUE_WIDTH } else { STATS_WIDTH };
-    fixed_cell(ui, current_width, true, colored(&line.current));
+    let cell = fixed_cell(ui, current_width, true, colored(&line.current));
+    line_menu(&cell, line, Some(&line.current));
     if single {
-        fixed_cell(ui, DELTA_WIDTH, true, colored(&line.delta));
-        fixed_cell(ui, PCT_WIDTH, true, colored(&line.pct_text));
+        let cell = fixed_cell(ui, DELTA_WIDTH, true, colored(&line.delta));
+        line_menu(&cell, line, Some(&line.delta));
+        let cell = fixed_cell(ui, PCT_WIDTH, true, colored(&line.pct_text));
+        line_menu(&cell, line, Some(&line.pct_text));
     }
     let verdict = match line.verdict {
         Some(v @ (Verdict::Better | Verdict::Worse)) => {
@@ -125,6 +131,36 @@ pub(super) fn line_ui(ui: &mut egui::Ui, line: &MetricLine, single: bool) {
     };
     fixed_cell(ui, VERDICT_WIDTH, false, verdict);
     delta_bar(ui, line.delta_pct, line.verdict);
+}
+
+/// The right-click menu of a compared metric's cell: copy the cell's value, the label, the
+/// metric name, or the whole line as TSV or Markdown (as the Details tables do).
+fn line_menu(response: &egui::Response, line: &MetricLine, value: Option<&String>) {
+    response.context_menu(|ui| {
+        if let Some(value) = value {
+            copy_button(ui, "Copy value", || value.clone());
+        }
+        copy_button(ui, "Copy label", || line.label.clone());
+        copy_button(ui, "Copy metric name", || line.key.clone());
+        let mut header = vec!["Metric".to_string()];
+        let mut cells = vec![line.label.clone()];
+        for (i, v) in line.baselines.iter().enumerate() {
+            header.push(if line.baselines.len() == 1 {
+                "Baseline".into()
+            } else {
+                format!("Baseline {}", i + 1)
+            });
+            cells.push(v.clone());
+        }
+        header.push("Current".into());
+        cells.push(line.current.clone());
+        if line.baselines.len() == 1 {
+            header.extend(["Δ".to_string(), "Δ %".to_string()]);
+            cells.extend([line.delta.clone(), line.pct_text.clone()]);
+        }
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
+        copy_menu::row_buttons(ui, &header, &cells);
+    });
 }
 
 pub(super) fn direction_words(d: Direction) -> &'static str {

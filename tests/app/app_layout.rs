@@ -1,0 +1,194 @@
+//! The window on a laptop screen (1280x800 at zoom 1.5: 853x533 points) and the keyboard
+//! flows that stay on what is visible: every page starts in the top half of the window, the
+//! header folds to one line, the results table folds to a strip and back (button and
+//! Ctrl+Shift+Up/Down), the pages whose lists fill the pane scroll as a whole, filtering moves
+//! the selection to the first match, shortcuts never act on a hidden result, and the first
+//! result of the first report opened is selected at start.
+
+use crate::common;
+
+use common::app_harness::{
+    AppHarness, assert_label, harness, has_label, new_app, options, selected_function, settle_ok,
+    show_page,
+};
+use common::{fixture_file, fixture_path, load_truth, temp_dir};
+use egui::{Key, Modifiers};
+use egui_kittest::kittest::Queryable;
+use sightline::ui::{PageId, SightlineApp};
+
+const BASIC: &str = "h100/kernels_basic.details.txt";
+const TRUTH: &str = "h100/kernels_basic.truth.json.xz";
+/// 1280x800 pixels at zoom 1.5.
+const LAPTOP: egui::Vec2 = egui::vec2(1280.0 / 1.5, 800.0 / 1.5);
+
+fn laptop(files: Vec<std::path::PathBuf>) -> AppHarness {
+    let mut h = harness(new_app(files));
+    h.set_size(LAPTOP);
+    settle_ok(&mut h);
+    h.run();
+    h
+}
+
+/// The top of the highest label on screen reading `text`.
+fn top_of(h: &AppHarness, text: &str) -> f32 {
+    h.query_all_by_label(text)
+        .map(|n| n.rect().min.y)
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// The bottom of the page tab `page` (the tab strip, not the View menu's entry).
+fn tab_bottom(h: &AppHarness, page: PageId) -> f32 {
+    h.query_all_by_role_and_label(egui::accesskit::Role::Button, page.label())
+        .map(|n| n.rect().max.y)
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn on_a_laptop_screen_every_page_starts_in_the_top_half() {
+    let dir = temp_dir("layout-pages");
+    let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let mut h = laptop(vec![report]);
+    let half = LAPTOP.y / 2.0;
+    // The header is one line: the demangled name is on hover, not on a line of its own.
+    assert!(!has_label(
+        &h,
+        "vector_add(const float *, const float *, float *, int)"
+    ));
+    for &page in PageId::ALL {
+        show_page(&mut h, page);
+        h.run();
+        let tabs = tab_bottom(&h, page);
+        assert!(
+            tabs < half * 0.9,
+            "{page:?}: the page starts at {tabs} of {}",
+            LAPTOP.y
+        );
+    }
+    show_page(&mut h, PageId::Details);
+    let sol = top_of(&h, "GPU Speed Of Light Throughput");
+    assert!(sol < half, "Details: its first section at {sol}");
+    show_page(&mut h, PageId::Source);
+    h.run();
+    let lines = h
+        .query_all_by_label_contains("CUDA source (")
+        .map(|n| n.rect().min.y)
+        .fold(f32::INFINITY, f32::min);
+    assert!(lines < half * 1.3, "Source: its lines start at {lines}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_results_table_folds_to_a_strip_and_back() {
+    let mut h = laptop(vec![fixture_path(BASIC)]);
+    let names: Vec<String> = load_truth(TRUTH).into_iter().map(|t| t.function).collect();
+    let tabs_unfolded = tab_bottom(&h, PageId::Details);
+    h.get_by_label("\u{25b4} Fold table").click();
+    h.run();
+    assert!(h.state().settings().panels.results_collapsed);
+    let tabs_folded = tab_bottom(&h, PageId::Details);
+    assert!(
+        tabs_folded < tabs_unfolded - 80.0,
+        "the page gains the table's room: {tabs_unfolded} -> {tabs_folded}"
+    );
+    // The strip names the selected result; Down still moves the selection.
+    assert_label(&h, &format!("Row 1 of {}", names.len()));
+    h.key_press(Key::ArrowDown);
+    h.run();
+    assert_eq!(selected_function(&h), names[1]);
+    assert_label(&h, &format!("Row 2 of {}", names.len()));
+    // Ctrl+Shift+Down unfolds it at its least height, Ctrl+Shift+Up folds it again.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::ArrowDown);
+    h.run();
+    assert!(!h.state().settings().panels.results_collapsed);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::ArrowDown);
+    h.run();
+    let grown = h.state().settings().panels.results_height_short;
+    assert!(grown > 120.0, "a step down grows the table: {grown}");
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::ArrowUp);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::ArrowUp);
+    h.run();
+    assert!(h.state().settings().panels.results_collapsed);
+    h.get_by_label("\u{25be} Results table").click();
+    h.run();
+    assert!(!h.state().settings().panels.results_collapsed);
+    // A tall window keeps its own height.
+    assert_eq!(h.state().settings().panels.results_height, 260.0);
+}
+
+#[test]
+fn filtering_moves_the_selection_to_the_first_match_and_keys_act_on_it() {
+    let names: Vec<String> = load_truth(TRUTH).into_iter().map(|t| t.function).collect();
+    let mut h = harness(new_app(vec![fixture_path(BASIC)]));
+    settle_ok(&mut h);
+    assert_eq!(selected_function(&h), names[0]);
+    let target = names
+        .iter()
+        .find(|n| !names[0].contains(n.as_str()) && n.starts_with("matmul"))
+        .expect("a matmul kernel")
+        .clone();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::F);
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Filter kernels")
+        .type_text(&target);
+    h.run();
+    let first = names.iter().position(|n| n.contains(&target)).unwrap();
+    assert_eq!(
+        selected_function(&h),
+        names[first],
+        "the selection follows the filter"
+    );
+    // Enter hands the keys to the table: End goes to the last match, Ctrl+B marks it.
+    h.key_press(Key::Enter);
+    h.run();
+    h.key_press(Key::End);
+    h.run();
+    let last = names.iter().rposition(|n| n.contains(&target)).unwrap();
+    assert_eq!(selected_function(&h), names[last]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::B);
+    h.run();
+    assert_eq!(h.state().baselines().len(), 1);
+    assert_eq!(h.state().baselines()[0].kernel, names[last]);
+}
+
+#[test]
+fn shortcuts_do_not_act_on_a_result_the_filter_hides() {
+    let names: Vec<String> = load_truth(TRUTH).into_iter().map(|t| t.function).collect();
+    let mut h = harness(new_app(vec![fixture_path(BASIC)]));
+    settle_ok(&mut h);
+    // A filter set without typing (as a restored session would) hides the selection.
+    h.state_mut().filter_mut().push_str(&names[3]);
+    h.run();
+    assert!(has_label(&h, "The selected result is hidden by the filter"));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::B);
+    h.run();
+    assert!(
+        h.state().baselines().is_empty(),
+        "Ctrl+B on a hidden result"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::W);
+    h.run();
+    assert_eq!(
+        h.state().workspace().reports().len(),
+        1,
+        "Ctrl+W on a hidden result"
+    );
+}
+
+#[test]
+fn the_first_result_of_the_first_report_opened_is_selected() {
+    // The large report is opened first and finishes last.
+    let dir = temp_dir("layout-first");
+    let big = fixture_file(&dir, "big/many_basic.details.txt.xz");
+    let small = fixture_path(BASIC);
+    let app = SightlineApp::new(None, options(vec![big.clone(), small], false));
+    let mut h = harness(app);
+    settle_ok(&mut h);
+    let at = h.state().selection().expect("a selection");
+    let first = h.state().workspace().reports().first().map(|r| r.id);
+    assert_eq!(Some(at.report), first);
+    assert_eq!(at.index, 0);
+    let (open, _) = h.state().workspace().result(at).unwrap();
+    assert_eq!(open.path.as_deref(), Some(big.as_path()));
+    let _ = std::fs::remove_dir_all(dir);
+}
