@@ -338,13 +338,26 @@ pub fn view_json(view: &SourceView, base: Option<&SourceView>) -> Json {
         .iter()
         .map(|i| {
             let line = i.line();
-            json!({
+            let mut j = json!({
                 "address": format!("0x{:x}", i.address),
                 "file": line.map_or(Json::Null, |(f, _)| file(f)),
                 "line": line.map(|(_, l)| l),
                 "sass": i.sass,
                 "metrics": metrics_json(view, &i.cells),
-            })
+            });
+            if let Some(r) = &i.registers {
+                j["live_registers"] = json!(r.live_registers);
+                j["live_predicates"] = json!(r.live_predicates);
+                j["live_uniform_registers"] = json!(r.live_uniform_registers);
+                j["reads"] = json!(r.reads);
+                j["writes"] = json!(r.writes);
+                j["reads_from"] = r
+                    .reads_from
+                    .iter()
+                    .map(|(reg, at)| json!({"register": reg, "address": format!("0x{at:x}")}))
+                    .collect();
+            }
+            j
         })
         .collect();
     let mut out = json!({
@@ -352,10 +365,13 @@ pub fn view_json(view: &SourceView, base: Option<&SourceView>) -> Json {
         "function_address": format!("0x{:x}", view.function_address),
         "line_info": view.has_line_info,
         "files": view.files,
+        "kernel_file": view.kernel_file.and_then(|f| view.files.get(f)).map(|f| &f.path),
+        "registers_per_thread": view.registers_per_thread,
         "notes": view.notes,
         "lines": lines,
         "instructions": instructions,
         "ptx": view.ptx,
+        "ptx_function": view.ptx_function.map(|(a, b)| json!({"first_line": a + 1, "last_line": b})),
     });
     if let Some(base) = base {
         out["baseline_kernel"] = json!(base.kernel);

@@ -33,6 +33,25 @@ pub struct Instruction {
     pub lines: Vec<(usize, u32)>,
     /// One cell per column of [`SourceView::columns`].
     pub cells: Vec<Cell>,
+    /// Live registers and register dependencies, where nvdisasm gave its life ranges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub registers: Option<RegisterUse>,
+}
+
+/// What an instruction does with registers (from `nvdisasm --print-life-ranges`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct RegisterUse {
+    /// General purpose registers live at the instruction (ncu-ui's "Live Registers").
+    pub live_registers: u32,
+    /// Predicates and uniform registers live.
+    pub live_predicates: u32,
+    pub live_uniform_registers: u32,
+    /// The registers it reads and writes (`R3`, `P0`, `UR4`).
+    pub reads: Vec<String>,
+    pub writes: Vec<String>,
+    /// For each register read, the address of the instruction before it (in address order)
+    /// that last wrote it: its producers.
+    pub reads_from: Vec<(String, u64)>,
 }
 
 impl Instruction {
@@ -100,8 +119,17 @@ pub struct SourceView {
     /// Lines with code, by file and line number.
     pub lines: Vec<SourceLine>,
     pub files: Vec<SourceFileText>,
+    /// Registers per thread the kernel was compiled to (`launch__registers_per_thread`): the
+    /// live registers an instruction can reach.
+    pub registers_per_thread: Option<u32>,
+    /// The kernel's own file (index into `files`): where most of its instructions' outermost
+    /// lines are; CUDA headers inlined into it are the other files.
+    pub kernel_file: Option<usize>,
     /// The module's PTX text, line by line (empty when the module carries none).
     pub ptx: Vec<String>,
+    /// The lines of `ptx` that are the function's own (`.entry` to its closing brace), as a
+    /// start and an end index.
+    pub ptx_function: Option<(usize, usize)>,
     /// Whether the module carried a line table (built with `-lineinfo`).
     pub has_line_info: bool,
     /// What could not be shown, and how to get it.
@@ -119,6 +147,17 @@ impl SourceView {
         self.files
             .get(line.file)
             .and_then(|f| f.line_text(line.line))
+    }
+
+    /// How many lines with code each file has, by index into `files`.
+    pub fn lines_per_file(&self) -> Vec<usize> {
+        let mut counts = vec![0; self.files.len()];
+        for l in &self.lines {
+            if let Some(c) = counts.get_mut(l.file) {
+                *c += 1;
+            }
+        }
+        counts
     }
 
     /// Line indices ordered by a column, largest first (ties by file and line).

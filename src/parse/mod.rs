@@ -10,6 +10,7 @@ pub mod detect;
 pub mod error;
 pub mod gui_copy;
 pub mod instances;
+pub mod life_ranges;
 pub mod ncu_rep;
 pub mod no_result;
 pub mod number;

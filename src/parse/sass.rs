@@ -22,7 +22,20 @@ pub enum SassError {
 
 /// The `nvdisasm -c` text of a cubin, from the cache or by running nvdisasm.
 pub fn disassemble(cubin: &[u8]) -> Result<String, SassError> {
-    let cache = cache_dir().map(|d| d.join(format!("{:016x}.sass", fnv1a(cubin))));
+    run_cached(cubin, "sass", &[])
+}
+
+/// The `nvdisasm -c --print-life-ranges` text of a cubin: each instruction followed by its
+/// register life ranges ([`super::life_ranges`]). nvdisasm leaves the padding after the last
+/// instruction out of it, so the SASS text comes from [`disassemble`].
+pub fn life_ranges(cubin: &[u8]) -> Result<String, SassError> {
+    run_cached(cubin, "life-ranges", &["--print-life-ranges"])
+}
+
+/// nvdisasm's output for a cubin with `-c` and `args`, cached under the cubin's hash and
+/// `kind`.
+fn run_cached(cubin: &[u8], kind: &str, args: &[&str]) -> Result<String, SassError> {
+    let cache = cache_dir().map(|d| d.join(format!("{:016x}.{kind}", fnv1a(cubin))));
     if let Some(text) = cache.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
         return Ok(text);
     }
@@ -36,7 +49,7 @@ pub fn disassemble(cubin: &[u8]) -> Result<String, SassError> {
         .map_err(|e| SassError::Failed(e.to_string()))?;
     let input = dir.path().join(format!("{:016x}.cubin", fnv1a(cubin)));
     std::fs::write(&input, cubin).map_err(|e| SassError::Failed(e.to_string()))?;
-    let output = Command::new(tool).arg("-c").arg(&input).output();
+    let output = Command::new(tool).arg("-c").args(args).arg(&input).output();
     drop(dir);
     let output = match output {
         Ok(o) => o,
@@ -81,7 +94,8 @@ pub fn function_sass(text: &str, section: &str, base: u64) -> Vec<(u64, String)>
     let mut labels: HashMap<String, u64> = HashMap::new();
     let mut pending_labels: Vec<String> = Vec::new();
     for line in text.lines() {
-        let t = line.trim();
+        // Life ranges (`--print-life-ranges`) follow labels and code as a `//` comment.
+        let t = line.split("//").next().unwrap_or(line).trim();
         // `.section NAME,...` starts a section; `.sectioninfo` and `.sectionflags` lines
         // describe the current one.
         if let Some(rest) = t.strip_prefix(".section")

@@ -258,6 +258,71 @@ fn sass_text_from_nvdisasm_output_reads_as_ncu_prints_it() {
 }
 
 #[test]
+fn sass_text_with_life_ranges_reads_as_ncu_prints_it() {
+    // `nvdisasm --print-life-ranges` puts each instruction's registers after it as a comment.
+    let text =
+        String::from_utf8(fixture_bytes("source_files/reduce.life_ranges.txt.xz")).expect("utf-8");
+    for (kernel, mangled) in [
+        ("reduce_shfl", "_Z11reduce_shflPKfPfi"),
+        ("strided_sum", "_Z11strided_sumPKfPfii"),
+    ] {
+        let listing = &export(&format!("source_files/reduce.{kernel}.source_sass.csv.xz")).sass[0];
+        let base = listing.rows[0].address;
+        let ours = sightline::parse::sass::function_sass(&text, &format!(".text.{mangled}"), base);
+        // Printed without `-c`, nvdisasm leaves out the padding after the last branch.
+        let padding = listing.rows.len() - ours.len();
+        assert!(
+            listing.rows[ours.len()..]
+                .iter()
+                .all(|r| r.sass.trim() == "NOP"),
+            "{kernel}: {padding} rows short"
+        );
+        for ((offset, sass), row) in ours.iter().zip(&listing.rows) {
+            assert_eq!(base + offset, row.address);
+            assert_eq!(sass, &row.sass, "{kernel} at {:#x}", row.address);
+        }
+    }
+}
+
+#[test]
+fn life_ranges_give_each_instructions_live_registers_reads_and_writes() {
+    use sightline::parse::life_ranges::{RegisterFile::*, function_life_ranges};
+    let text =
+        String::from_utf8(fixture_bytes("source_files/reduce.life_ranges.txt.xz")).expect("utf-8");
+    let sass = sightline::parse::sass::function_sass(&text, ".text._Z11reduce_shflPKfPfi", 0);
+    let ranges = function_life_ranges(&text, ".text._Z11reduce_shflPKfPfi");
+    // Every instruction has its row.
+    assert_eq!(ranges.len(), sass.len());
+    // `/*0080*/ IMAD R2, R3, UR5, R0`: reads R3, R0 and UR5, writes R2; 7 GPRs live.
+    let imad = &ranges[&0x80];
+    assert_eq!(imad.live, [7, 0, 4]);
+    assert_eq!(imad.writes, vec![(Gpr, 2)]);
+    let mut reads = imad.reads.clone();
+    reads.sort();
+    assert_eq!(reads, vec![(Gpr, 0), (Gpr, 3), (Ugpr, 5)]);
+    // `/*0110*/ LDG.E R3, desc[UR6][R2.64]`: R3 read and written (x), R2 read.
+    let ldg = &ranges[&0x110];
+    assert!(ldg.writes.contains(&(Gpr, 3)) && ldg.reads.contains(&(Gpr, 3)));
+    assert!(ldg.reads.contains(&(Gpr, 2)));
+    // `ISETP.GE.AND P0, …` writes a predicate.
+    assert_eq!(ranges[&0x90].writes, vec![(Pred, 0)]);
+    // Never more GPRs live than the function's register count (EIATTR_REGCOUNT 0x0c = 12).
+    let most = ranges.values().map(|r| r.live[0]).max().unwrap();
+    assert!((8..=12).contains(&most), "{most}");
+    // Each instruction reads and writes what its SASS names.
+    for (offset, text) in &sass {
+        for (file, n) in &ranges[offset].writes {
+            // A 64- or 128-bit operand names the first register of its group.
+            let named = (0..4).any(|k| {
+                n.checked_sub(k)
+                    .is_some_and(|r| text.contains(&file.name(r)))
+            });
+            assert!(named, "{offset:#x} {text} writes {file:?}{n}");
+        }
+    }
+}
+
+#[test]
 fn sass_text_imported_from_an_export_lands_on_its_instructions() {
     // Both kernels' CUDA lines with the SASS under them, in one export.
     let all = export("source/inl_src.all.source_cuda_sass.csv");
@@ -528,4 +593,180 @@ fn sass_from_pip_nvdisasm_for_every_public_report_with_a_cubin() {
     println!("{with_pages} Source pages, {instructions} instructions with SASS");
     assert!(with_pages > 0 && instructions > 0);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lines_are_grouped_by_file_with_the_kernels_own_file_first() {
+    use sightline::app::views::source::{FileFilter, SourceChoice, listing};
+    let views = views("source_files/reduce.ncu-rep.xz", &SourceOptions::default());
+    let view = views
+        .iter()
+        .find(|v| v.kernel.starts_with("reduce_shfl"))
+        .expect("reduce_shfl");
+    let own = view.kernel_file.expect("the kernel's file");
+    assert!(
+        view.files[own].path.ends_with("/reduce.cu"),
+        "{}",
+        view.files[own].path
+    );
+    // Its code inlines two CUDA headers: their lines are files of their own.
+    let headers: Vec<&str> = view
+        .files
+        .iter()
+        .map(|f| f.path.as_str())
+        .filter(|p| p.ends_with(".hpp"))
+        .collect();
+    assert_eq!(headers.len(), 2, "{headers:?}");
+    let shown = listing(view, &SourceChoice::default());
+    assert_eq!(shown.file, Some(own));
+    assert_eq!(shown.files[0].index, own);
+    assert!(
+        shown.files[0].label.starts_with("reduce.cu ("),
+        "{}",
+        shown.files[0].label
+    );
+    assert!(shown.lines.iter().all(|&i| view.lines[i].file == own));
+    // ncu's CUDA export of the kernel lists that file, and every line we list is one of its.
+    let cuda = export("source_files/reduce.reduce_shfl.source_cuda_sass.csv");
+    assert_eq!(cuda.lines[0].file, view.files[own].path);
+    let numbers: Vec<u32> = cuda.lines[0].lines.iter().map(|l| l.line).collect();
+    for &i in &shown.lines {
+        assert!(numbers.contains(&view.lines[i].line));
+    }
+    // One header on its own, then every file.
+    let header = shown.files[1].index;
+    let choice = SourceChoice {
+        file: FileFilter::One(header),
+        ..SourceChoice::default()
+    };
+    let of_header = listing(view, &choice);
+    assert!(!of_header.lines.is_empty());
+    assert!(
+        of_header
+            .lines
+            .iter()
+            .all(|&i| view.lines[i].file == header)
+    );
+    let choice = SourceChoice {
+        file: FileFilter::All,
+        ..SourceChoice::default()
+    };
+    assert_eq!(listing(view, &choice).lines.len(), view.lines.len());
+}
+
+#[test]
+fn the_functions_own_ptx_is_listed_with_ncus_line_numbers() {
+    use sightline::app::views::source::{SourceChoice, listing};
+    let views = views("source_files/reduce.ncu-rep.xz", &SourceOptions::default());
+    let view = views
+        .iter()
+        .find(|v| v.kernel.starts_with("reduce_shfl"))
+        .expect("reduce_shfl");
+    let (first, last) = view.ptx_function.expect("the function's PTX");
+    assert!(
+        view.ptx[first].contains(".entry _Z11reduce_shflPKfPfi("),
+        "{}",
+        view.ptx[first]
+    );
+    assert_eq!(view.ptx[last - 1].trim(), "}");
+    // Line numbers as ncu's PTX export numbers the module.
+    let bytes = fixture_bytes("source_files/reduce.reduce_shfl.source_ptx.csv");
+    let mut rows = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(&bytes[..]);
+    let theirs: Vec<(usize, String)> = rows
+        .records()
+        .map(|r| r.expect("row"))
+        .map(|r| (r[0].parse().expect("line"), r[1].to_string()))
+        .collect();
+    for (i, (number, text)) in theirs.iter().enumerate().take(last).skip(first) {
+        assert_eq!(*number, i + 1);
+        assert_eq!(view.ptx[i].trim(), text.trim(), "PTX line {number}");
+    }
+    // The page lists the function's lines; the whole module is one click away.
+    let shown = listing(
+        view,
+        &SourceChoice {
+            ptx: true,
+            ..SourceChoice::default()
+        },
+    );
+    assert_eq!(shown.ptx, (first..last).collect::<Vec<_>>());
+    let whole = listing(
+        view,
+        &SourceChoice {
+            ptx: true,
+            module_ptx: true,
+            ..SourceChoice::default()
+        },
+    );
+    assert_eq!(whole.ptx.len(), view.ptx.len());
+}
+
+#[test]
+fn source_json_carries_live_registers_and_producers_from_pip_nvdisasm() {
+    let (venv, _) = common::pip_nvdisasm();
+    let dir = temp_dir("life_ranges_json");
+    let doc =
+        source_json_with_pip_nvdisasm(&fixture_file(&dir, "source_files/reduce.ncu-rep.xz"), &venv);
+    let results = doc["reports"][0]["results"].as_array().expect("results");
+    let shfl = results
+        .iter()
+        .find(|r| {
+            r["kernel"]
+                .as_str()
+                .is_some_and(|k| k.starts_with("reduce_shfl"))
+        })
+        .expect("reduce_shfl");
+    assert!(
+        shfl["kernel_file"]
+            .as_str()
+            .unwrap()
+            .ends_with("/reduce.cu")
+    );
+    assert_eq!(shfl["registers_per_thread"], 16);
+    let ins = shfl["instructions"].as_array().unwrap();
+    let start = u64::from_str_radix(
+        shfl["function_address"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("0x"),
+        16,
+    )
+    .unwrap();
+    let at = |offset: u64| {
+        let address = format!("0x{:x}", start + offset);
+        ins.iter()
+            .find(|i| i["address"] == address.as_str())
+            .unwrap()
+    };
+    // `IMAD R2, R3, UR5, R0` with 5 registers live (R0 to R3 and R6; nvdisasm 13 with `-c`);
+    // R3 came from `S2R R3, SR_CTAID.X` at 0x10, R0 from `S2R R0, SR_TID.X` at 0x50.
+    let imad = at(0x80);
+    assert_eq!(imad["live_registers"], 5);
+    assert_eq!(imad["writes"], serde_json::json!(["R2"]));
+    let from: Vec<(String, String)> = imad["reads_from"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["register"].as_str().unwrap().into(),
+                r["address"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert!(
+        from.contains(&("R3".into(), format!("0x{:x}", start + 0x10))),
+        "{from:?}"
+    );
+    assert!(
+        from.contains(&("R0".into(), format!("0x{:x}", start + 0x50))),
+        "{from:?}"
+    );
+    // The padding after the last branch has no life range, and no live registers.
+    let last = ins.last().unwrap();
+    assert_eq!(last["sass"].as_str().map(str::trim), Some("NOP"));
+    assert!(last.get("live_registers").is_none());
+    let _ = std::fs::remove_dir_all(dir);
 }

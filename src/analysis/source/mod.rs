@@ -134,14 +134,21 @@ pub fn build(
     }
     let mut sass_note = None;
     let mut disassembled = HashMap::new();
+    let mut life_ranges = HashMap::new();
     if options.disassemble
-        && !options.sass.contains_key(&start)
         && let Some(c) = code
     {
         match crate::parse::sass::disassemble(c.cubin) {
             Ok(text) => {
-                for (offset, s) in crate::parse::sass::function_sass(&text, &section, start) {
-                    disassembled.insert(start + offset, s);
+                if !options.sass.contains_key(&start) {
+                    for (offset, s) in crate::parse::sass::function_sass(&text, &section, start) {
+                        disassembled.insert(start + offset, s);
+                    }
+                }
+                // Live registers where this nvdisasm prints life ranges.
+                if let Ok(ranges) = crate::parse::sass::life_ranges(c.cubin) {
+                    life_ranges =
+                        crate::parse::life_ranges::function_life_ranges(&ranges, &section);
                 }
             }
             Err(e) => sass_note = Some(format!("No SASS text: {e}. {SASS_EXPORT_HINT}")),
@@ -163,9 +170,12 @@ pub fn build(
                 sass,
                 lines: lines_of(address),
                 cells,
+                registers: None,
             }
         })
         .collect();
+    let mut instructions = instructions;
+    add_register_use(&mut instructions, &life_ranges, start);
     if !have_sass && !instructions.is_empty() {
         notes.push(sass_note.unwrap_or_else(|| format!("No SASS text. {SASS_EXPORT_HINT}")));
     }
@@ -198,6 +208,12 @@ pub fn build(
         .as_ref()
         .and_then(|c| c.ptx_lines())
         .unwrap_or_default();
+    let ptx_function = ptx_function(&ptx, &mangled);
+    let registers_per_thread = r
+        .number("launch__registers_per_thread")
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .map(|v| v as u32);
+    let kernel_file = kernel_file(&instructions);
     Ok(SourceView {
         kernel: r.name.demangled.clone(),
         function_address: start,
@@ -206,10 +222,88 @@ pub fn build(
         instructions,
         lines,
         files,
+        registers_per_thread,
+        kernel_file,
         ptx,
+        ptx_function,
         has_line_info,
         notes,
     })
+}
+
+/// Gives each instruction its live registers and, for each register it reads, the instruction
+/// before it (in address order) that last wrote that register.
+fn add_register_use(
+    instructions: &mut [Instruction],
+    life_ranges: &HashMap<u64, crate::parse::life_ranges::InstructionRegisters>,
+    start: u64,
+) {
+    use crate::model::source::RegisterUse;
+    let mut last_writer: HashMap<crate::parse::life_ranges::Register, u64> = HashMap::new();
+    for ins in instructions.iter_mut() {
+        let Some(regs) = life_ranges.get(&ins.address.wrapping_sub(start)) else {
+            continue;
+        };
+        let name = |&(file, n): &crate::parse::life_ranges::Register| file.name(n);
+        let reads_from = regs
+            .reads
+            .iter()
+            .filter_map(|r| last_writer.get(r).map(|&at| (name(r), at)))
+            .collect();
+        ins.registers = Some(RegisterUse {
+            live_registers: regs.live[0],
+            live_predicates: regs.live[1],
+            live_uniform_registers: regs.live[2],
+            reads: regs.reads.iter().map(name).collect(),
+            writes: regs.writes.iter().map(name).collect(),
+            reads_from,
+        });
+        for w in &regs.writes {
+            last_writer.insert(*w, ins.address);
+        }
+    }
+}
+
+/// The file most instructions' outermost lines are in: the kernel's own, not the headers
+/// inlined into it.
+fn kernel_file(instructions: &[Instruction]) -> Option<usize> {
+    let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
+    for (file, _) in instructions.iter().filter_map(|i| i.lines.first()) {
+        *counts.entry(*file).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(file, _)| file)
+}
+
+/// The lines of the function `mangled` in a module's PTX: from its `.entry` (or `.func`)
+/// line to the brace that closes its body.
+pub fn ptx_function(ptx: &[String], mangled: &str) -> Option<(usize, usize)> {
+    let start = ptx.iter().position(|l| {
+        let l = l.trim_start();
+        (l.contains(".entry ") || l.contains(".func "))
+            && l.split(|c: char| c.is_whitespace() || c == '(')
+                .any(|word| word == mangled)
+    })?;
+    let mut depth = 0usize;
+    let mut opened = false;
+    for (i, line) in ptx.iter().enumerate().skip(start) {
+        for c in line.chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if opened && depth == 0 {
+            return Some((start, i + 1));
+        }
+    }
+    None
 }
 
 /// Every address any per-instruction metric has, in order.
@@ -305,4 +399,33 @@ fn split_lines(text: &str) -> Vec<String> {
     text.lines()
         .map(|l| l.trim_end_matches('\r').to_string())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ptx_function;
+
+    #[test]
+    fn a_functions_ptx_runs_from_its_entry_to_its_closing_brace() {
+        let ptx: Vec<String> = [
+            ".version 9.0",
+            ".visible .entry _Z1av(",
+            ".param .u64 p",
+            ")",
+            "{",
+            "ret;",
+            "}",
+            ".visible .entry _Z1bv()",
+            "{",
+            "{ // inner scope",
+            "}",
+            "}",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(ptx_function(&ptx, "_Z1av"), Some((1, 7)));
+        assert_eq!(ptx_function(&ptx, "_Z1bv"), Some((7, 12)));
+        assert_eq!(ptx_function(&ptx, "_Z1cv"), None);
+    }
 }

@@ -104,11 +104,18 @@ pub struct SourceChoice {
     pub hottest_first: bool,
     /// Show the whole function's SASS instead of the selected line's.
     pub all_sass: bool,
-    /// Show the module's PTX text instead of the SASS.
+    /// Show the function's PTX text instead of the SASS.
     pub ptx: bool,
+    /// With `ptx`: the whole module's PTX, not only the function's.
+    pub module_ptx: bool,
+    /// Which file's lines are listed.
+    pub file: FileFilter,
     pub search: String,
     /// The selected CUDA line (index into the view's lines).
     pub selected_line: Option<usize>,
+    /// The selected SASS instruction (index into the view's instructions): the instructions
+    /// that wrote the registers it reads are highlighted.
+    pub selected_instruction: Option<usize>,
 }
 
 impl Default for SourceChoice {
@@ -118,10 +125,37 @@ impl Default for SourceChoice {
             hottest_first: true,
             all_sass: false,
             ptx: false,
+            module_ptx: false,
+            file: FileFilter::Kernel,
             search: String::new(),
             selected_line: None,
+            selected_instruction: None,
         }
     }
+}
+
+/// Which file's CUDA lines the page lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FileFilter {
+    /// The kernel's own file ([`SourceView::kernel_file`]).
+    #[default]
+    Kernel,
+    /// One file, by index into the view's files.
+    One(usize),
+    /// Every file's lines together.
+    All,
+}
+
+/// A file of the file selector.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileEntry {
+    /// Index into the view's files.
+    pub index: usize,
+    /// The file's name and its count of lines with code (`reduce.cu (12 lines)`), marked when
+    /// its text was not found.
+    pub label: String,
+    /// The whole path, for the tooltip.
+    pub path: String,
 }
 
 /// The rows the page lists for a choice: which lines, instructions and PTX lines, in order,
@@ -132,8 +166,12 @@ pub struct Listing {
     pub column: usize,
     /// The numeric columns (the metric choices).
     pub numeric: Vec<usize>,
-    /// CUDA lines (indices into the view's lines), hottest first or in source order, filtered
-    /// by the search.
+    /// The files with lines, the kernel's own first, then by lines with code.
+    pub files: Vec<FileEntry>,
+    /// The file listed (`None`: every file).
+    pub file: Option<usize>,
+    /// CUDA lines (indices into the view's lines) of the file listed, hottest first or in
+    /// source order, filtered by the search.
     pub lines: Vec<usize>,
     /// Instructions of the selected line (or of the whole function), ordered likewise.
     pub sass: Vec<usize>,
@@ -167,6 +205,15 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
     } else {
         (0..view.lines.len()).collect()
     };
+    let files = file_entries(view);
+    let file = match choice.file {
+        FileFilter::All => None,
+        FileFilter::One(i) if i < view.files.len() => Some(i),
+        _ => view.kernel_file.or_else(|| files.first().map(|f| f.index)),
+    };
+    if let Some(f) = file {
+        lines.retain(|&i| view.lines[i].file == f);
+    }
     if !query.is_empty() {
         lines.retain(|&i| {
             line_text(i).to_lowercase().contains(&query) || view.lines[i].line.to_string() == query
@@ -193,12 +240,18 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
                 .is_some_and(|s| s.to_lowercase().contains(&query))
         });
     }
-    let ptx: Vec<usize> = (0..view.ptx.len())
+    let (from, to) = match view.ptx_function {
+        Some(range) if !choice.module_ptx => range,
+        _ => (0, view.ptx.len()),
+    };
+    let ptx: Vec<usize> = (from..to.min(view.ptx.len()))
         .filter(|&i| query.is_empty() || view.ptx[i].to_lowercase().contains(&query))
         .collect();
     Listing {
         column,
         numeric,
+        files,
+        file,
         lines,
         sass,
         ptx,
@@ -219,6 +272,40 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
             .max()
             .unwrap_or(7),
     }
+}
+
+/// The files that have lines with code: the kernel's own first, then by their count of lines.
+fn file_entries(view: &SourceView) -> Vec<FileEntry> {
+    let counts = view.lines_per_file();
+    let mut order: Vec<usize> = (0..view.files.len())
+        .filter(|&i| counts.get(i).is_some_and(|&c| c > 0))
+        .collect();
+    order.sort_by_key(|&i| {
+        (
+            Some(i) != view.kernel_file,
+            std::cmp::Reverse(counts.get(i).copied().unwrap_or(0)),
+            i,
+        )
+    });
+    order
+        .into_iter()
+        .map(|i| {
+            let f = &view.files[i];
+            let name = f.path.rsplit(['/', '\\']).next().unwrap_or(&f.path);
+            let n = counts.get(i).copied().unwrap_or(0);
+            let lines = if n == 1 { "line" } else { "lines" };
+            let missing = if f.text.is_none() {
+                ", text not found"
+            } else {
+                ""
+            };
+            FileEntry {
+                index: i,
+                label: format!("{name} ({n} {lines}{missing})"),
+                path: f.path.clone(),
+            }
+        })
+        .collect()
 }
 
 /// Where the Source page stands.
@@ -279,6 +366,8 @@ impl SourcePageView {
                 .is_none_or(|((at, _, _), _)| *at != key.0)
             {
                 self.choice.selected_line = None;
+                self.choice.selected_instruction = None;
+                self.choice.file = FileFilter::Kernel;
             }
             self.data = None;
             self.listing = None;
@@ -324,13 +413,17 @@ impl SourcePageView {
         let Some((_, Ok(SourceData { view: Ok(view), .. }))) = &self.data else {
             return;
         };
-        let line = view
-            .instructions
-            .iter()
-            .find(|i| i.address == address)
-            .and_then(|i| i.line());
+        let index = view.instructions.iter().position(|i| i.address == address);
+        self.choice.selected_instruction = index;
+        let line = index.and_then(|i| view.instructions[i].line());
         self.choice.selected_line =
             line.and_then(|l| view.lines.iter().position(|x| (x.file, x.line) == l));
+        // The line may be in a header: its file is listed then.
+        if let Some((file, _)) = line
+            && Some(file) != view.kernel_file
+        {
+            self.choice.file = FileFilter::One(file);
+        }
         self.choice.ptx = false;
         self.choice.all_sass = self.choice.selected_line.is_none();
         self.choice.search.clear();
@@ -342,6 +435,7 @@ impl SourcePageView {
         self.data = None;
         self.listing = None;
         self.choice.selected_line = None;
+        self.choice.selected_instruction = None;
         self.jump = None;
     }
 }

@@ -7,7 +7,9 @@
 use crate::analysis::source::compare::SourceComparison;
 use crate::app::core::commands::Command;
 use crate::app::core::page_id::PageId;
-use crate::app::views::source::{Listing, SourceChoice, SourcePageView, SourceStatus, number};
+use crate::app::views::source::{
+    FileFilter, Listing, SourceChoice, SourcePageView, SourceStatus, number,
+};
 use crate::model::source::{Cell, SourceView};
 use crate::ui::pages::{Page, PageContext, PageIo};
 
@@ -240,6 +242,7 @@ fn show(
     }
     let column = listing.column;
     ui.horizontal(|ui| {
+        file_choice(ui, choice, listing);
         egui::ComboBox::from_label("Metric")
             .selected_text(view.columns.get(column).map_or("", String::as_str))
             .show_ui(ui, |ui| {
@@ -254,6 +257,10 @@ fn show(
         ui.checkbox(&mut choice.hottest_first, "Hottest first");
         ui.checkbox(&mut choice.all_sass, "Whole function's SASS");
         ui.checkbox(&mut choice.ptx, "PTX");
+        if choice.ptx {
+            ui.checkbox(&mut choice.module_ptx, "Whole module")
+                .on_hover_text("The module's whole PTX, not only this function's");
+        }
         let label = ui.label("Search");
         ui.add(egui::TextEdit::singleline(&mut choice.search).desired_width(160.0))
             .labelled_by(label.id);
@@ -269,6 +276,36 @@ fn show(
     });
 }
 
+/// The file selector: the kernel's own file first, the CUDA headers its code inlines after,
+/// and every file together.
+fn file_choice(ui: &mut egui::Ui, choice: &mut SourceChoice, listing: &Listing) {
+    if listing.files.len() < 2 {
+        return;
+    }
+    let shown = match listing.file {
+        Some(f) => listing
+            .files
+            .iter()
+            .find(|e| e.index == f)
+            .map_or(String::new(), |e| e.label.clone()),
+        None => "All files".to_string(),
+    };
+    egui::ComboBox::from_label("File")
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            for (n, entry) in listing.files.iter().enumerate() {
+                let value = if n == 0 {
+                    FileFilter::Kernel
+                } else {
+                    FileFilter::One(entry.index)
+                };
+                ui.selectable_value(&mut choice.file, value, &entry.label)
+                    .on_hover_text(&entry.path);
+            }
+            ui.selectable_value(&mut choice.file, FileFilter::All, "All files");
+        });
+}
+
 /// The CUDA lines with code.
 fn lines_list(
     ui: &mut egui::Ui,
@@ -278,15 +315,37 @@ fn lines_list(
     baseline: Baseline<'_>,
 ) {
     let column = listing.column;
-    ui.strong(format!(
-        "CUDA source ({} lines with code)",
-        view.lines.len()
-    ));
+    let file_name = |f: usize| {
+        view.files
+            .get(f)
+            .map_or("", |f| f.path.rsplit(['/', '\\']).next().unwrap_or(&f.path))
+    };
+    match listing.file {
+        Some(f) => ui.strong(format!(
+            "CUDA source: {} ({} lines with code)",
+            file_name(f),
+            listing.lines.len()
+        )),
+        None => ui.strong(format!(
+            "CUDA source, every file ({} lines with code)",
+            view.lines.len()
+        )),
+    };
     if !view.has_line_info {
         ui.label("No line information: build with `nvcc -lineinfo` to see CUDA lines.");
         return;
     }
-    let text_of = |i: usize| view.text_of(&view.lines[i]).unwrap_or("");
+    // Listing every file, a line's text starts with its file's name.
+    let every_file = listing.file.is_none();
+    let text_of = |i: usize| {
+        let line = &view.lines[i];
+        let text = view.text_of(line).unwrap_or("");
+        if every_file {
+            format!("{}: {text}", file_name(line.file))
+        } else {
+            text.to_string()
+        }
+    };
     let (order, max) = (&listing.lines, listing.line_max);
     let comparison = match baseline {
         Some((base, c)) => {
@@ -363,35 +422,106 @@ fn sass_list(ui: &mut egui::Ui, choice: &mut SourceChoice, view: &SourceView, li
         stall_reasons(ui, view, &l.cells, l.line);
     }
     let (max, address_width) = (listing.sass_max, listing.address_width);
+    let live = view.instructions.iter().any(|i| i.registers.is_some());
     column_header(
         ui,
         format!(
-            "{:<address_width$} {:>10} {:>5}  SASS",
-            "Address", "Value", "Line"
+            "{:<address_width$} {:>10} {:>5}{}  SASS",
+            "Address",
+            "Value",
+            "Line",
+            if live { " Live" } else { "" }
         ),
         view.columns.get(column).map_or("", String::as_str),
     );
+    // The producers of the selected instruction's registers.
+    let producers: Vec<u64> = choice
+        .selected_instruction
+        .and_then(|i| view.instructions.get(i))
+        .and_then(|i| i.registers.as_ref())
+        .map(|r| r.reads_from.iter().map(|(_, at)| *at).collect())
+        .unwrap_or_default();
+    // Within two of the registers the kernel was compiled to: pressure worth a look.
+    let pressure = view
+        .registers_per_thread
+        .map(|n| n.saturating_sub(2).max(1));
+    let mut clicked = None;
     monospace_rows(ui, "source_sass", order, |ui, i| {
         let ins = &view.instructions[i];
         let v = number(&ins.cells, column);
         ui.horizontal(|ui| {
             heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
             let line = ins.line().map_or(String::new(), |(_, l)| l.to_string());
+            let live_text = match (&ins.registers, live) {
+                (Some(r), _) => format!(" {:>4}", r.live_registers),
+                (None, true) => "     ".to_string(),
+                (None, false) => String::new(),
+            };
             let text = format!(
-                "{:#x} {:>10} {:>5}  {}",
+                "{:#x} {:>10} {:>5}{live_text}  {}",
                 ins.address,
                 cell_text(v),
                 line,
                 ins.sass.as_deref().unwrap_or("")
             );
-            let label = egui::RichText::new(text).monospace();
-            let response = ui.selectable_label(false, label);
-            // Jump to the instruction's line.
-            if response.clicked()
-                && let Some(l) = ins.line()
-            {
-                choice.selected_line = view.lines.iter().position(|x| (x.file, x.line) == l);
+            let mut label = egui::RichText::new(text).monospace();
+            let high = ins
+                .registers
+                .as_ref()
+                .zip(pressure)
+                .is_some_and(|(r, p)| r.live_registers >= p);
+            if high {
+                label = label.color(ui.visuals().warn_fg_color);
+            }
+            if producers.contains(&ins.address) {
+                label = label.background_color(ui.visuals().selection.bg_fill.gamma_multiply(0.5));
+            }
+            let selected = choice.selected_instruction == Some(i);
+            let response = ui.selectable_label(selected, label);
+            let response = match &ins.registers {
+                Some(r) => response.on_hover_text(register_text(view, r, high)),
+                None => response,
+            };
+            if response.clicked() {
+                clicked = Some(i);
             }
         });
     });
+    // A click selects the instruction (its producers are highlighted) and its line.
+    if let Some(i) = clicked {
+        choice.selected_instruction = Some(i);
+        if let Some(l) = view.instructions[i].line() {
+            choice.selected_line = view.lines.iter().position(|x| (x.file, x.line) == l);
+        }
+    }
+}
+
+/// The tooltip of an instruction's registers: what is live, what it reads and from where.
+fn register_text(view: &SourceView, r: &crate::model::source::RegisterUse, high: bool) -> String {
+    let mut text = format!(
+        "Live: {} registers, {} predicates, {} uniform registers",
+        r.live_registers, r.live_predicates, r.live_uniform_registers
+    );
+    if high && let Some(n) = view.registers_per_thread {
+        text.push_str(&format!(
+            "\nNear the {n} registers per thread the kernel was compiled to"
+        ));
+    }
+    if !r.writes.is_empty() {
+        text.push_str(&format!("\nWrites {}", r.writes.join(", ")));
+    }
+    for (reg, at) in &r.reads_from {
+        let sass = view
+            .instructions
+            .iter()
+            .find(|i| i.address == *at)
+            .and_then(|i| i.sass.as_deref())
+            .unwrap_or("");
+        text.push_str(&format!(
+            "\nReads {reg}, written at {at:#x} {}",
+            sass.trim()
+        ));
+    }
+    text.push_str("\nClick: highlight the instructions whose results it reads");
+    text
 }

@@ -77,6 +77,11 @@ fn output() -> Json {
             "value": {"type": "number"},
             "share_pct": number_or_null("share of the total, %"),
             "stall_reasons": {"type": "array", "items": stall},
+            "live_registers": {"type": ["integer", "null"], "description": "general purpose registers live at the instruction (nvdisasm's life ranges)"},
+            "reads_from": {"type": "array", "description": "for each register read, the instruction that last wrote it", "items": object_schema(json!({
+                "register": {"type": "string"},
+                "address": {"type": "string"},
+            }))},
         }))},
         "notes": {"type": "array", "items": {"type": "string"}},
         "left_out": {"type": "array", "items": {"type": "string"}},
@@ -148,6 +153,13 @@ fn hotspots(view: &SourceView, column: usize, limit: usize) -> (Json, Vec<String
                 "value": v,
                 "share_pct": share(v, total),
                 "stall_reasons": stalls_json(view, &ins.cells),
+                "live_registers": ins.registers.as_ref().map(|r| r.live_registers),
+                "reads_from": ins.registers.as_ref().map_or_else(Vec::new, |r| {
+                    r.reads_from
+                        .iter()
+                        .map(|(reg, at)| json!({"register": reg, "address": format!("0x{at:x}")}))
+                        .collect()
+                }),
             })
         })
         .collect();
