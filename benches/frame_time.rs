@@ -90,6 +90,7 @@ fn generated_result(report: usize, index: usize) -> KernelResult {
         speedup: Some((SpeedupKind::Global, pct(0.3) / 2.0)),
         focus_metrics: Vec::new(),
         guidance: Vec::new(),
+        markers: Vec::new(),
     });
     sections.push(sol);
     let mut launch = Section {

@@ -360,8 +360,27 @@ pub fn view_json(view: &SourceView, base: Option<&SourceView>) -> Json {
             j
         })
         .collect();
+    let markers: Vec<Json> = view
+        .markers
+        .iter()
+        .map(|m| {
+            let line = m.line.and_then(|l| view.lines.get(l));
+            json!({
+                "rule": m.rule,
+                "kind": m.kind,
+                "tooltip": m.tooltip,
+                "file": line.map_or(Json::Null, |l| file(l.file)),
+                "line": line.map(|l| l.line),
+                "address": m
+                    .instruction
+                    .and_then(|i| view.instructions.get(i))
+                    .map(|i| format!("0x{:x}", i.address)),
+            })
+        })
+        .collect();
     let mut out = json!({
         "kernel": view.kernel,
+        "markers": markers,
         "function_address": format!("0x{:x}", view.function_address),
         "line_info": view.has_line_info,
         "files": view.files,

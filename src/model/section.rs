@@ -34,6 +34,16 @@ impl RuleKind {
         }
     }
 
+    /// How much the kind asks for attention: errors, then warnings, then optimizations.
+    pub fn severity(self) -> u8 {
+        match self {
+            RuleKind::Err => 3,
+            RuleKind::Wrn => 2,
+            RuleKind::Opt => 1,
+            RuleKind::Inf => 0,
+        }
+    }
+
     /// The CLI tag.
     pub fn tag(self) -> &'static str {
         match self {
@@ -72,6 +82,26 @@ pub struct RuleResult {
     /// The guidance shown with each key performance indicator (`--print-rule-details`, the
     /// report's rule details): metric name and text, such as `1.153 < 80.000`.
     pub guidance: Vec<(String, String)>,
+    /// Where on the Source page the rule points: CUDA lines and SASS instructions (reports
+    /// only; the text forms do not print them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<SourceMarker>,
+}
+
+/// A place on the Source page a rule points at, with what it says there.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceMarker {
+    /// The source file's name as the rule gives it (`reduce.cu`), for a line marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The 1-based CUDA line, for a line marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// The instruction's address, for a SASS marker.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<u64>,
+    pub tooltip: String,
+    pub kind: RuleKind,
 }
 
 /// One section of a result, as ncu shows it on the Details page.

@@ -134,6 +134,23 @@ pub struct SourceView {
     pub has_line_info: bool,
     /// What could not be shown, and how to get it.
     pub notes: Vec<String>,
+    /// The places the result's rules point at, on the lines and instructions listed.
+    pub markers: Vec<PlacedMarker>,
+}
+
+/// A rule's marker placed on the page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlacedMarker {
+    /// The CUDA line (index into [`SourceView::lines`]) or the instruction (index into
+    /// [`SourceView::instructions`]) it is on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instruction: Option<usize>,
+    /// The rule's title (or identifier) and what it says there.
+    pub rule: String,
+    pub tooltip: String,
+    pub kind: crate::model::RuleKind,
 }
 
 impl SourceView {

@@ -770,3 +770,48 @@ fn source_json_carries_live_registers_and_producers_from_pip_nvdisasm() {
     assert!(last.get("live_registers").is_none());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn rule_markers_sit_on_the_lines_and_instructions_the_rules_name() {
+    let views = views("source_files/reduce.ncu-rep.xz", &SourceOptions::default());
+    let view = |name: &str| views.iter().find(|v| v.kernel.starts_with(name)).unwrap();
+    let line_markers = |v: &SourceView, rule: &str| -> Vec<u32> {
+        let mut lines: Vec<u32> = v
+            .markers
+            .iter()
+            .filter(|m| m.rule == rule)
+            .filter_map(|m| m.line.map(|l| v.lines[l].line))
+            .collect();
+        lines.sort();
+        lines
+    };
+    let shfl = view("reduce_shfl");
+    // The rule's own table names these lines: `@source:reduce.cu:15:reduce.cu, line 16@` and
+    // `@source:reduce.cu:8:reduce.cu, line 9@`.
+    assert_eq!(
+        line_markers(shfl, "FP32 Non-Fused Instructions"),
+        vec![9, 16]
+    );
+    assert_eq!(line_markers(shfl, "Long Scoreboard Stalls"), vec![16]);
+    // Its SASS marker is on an instruction of that line.
+    let sass: Vec<usize> = shfl.markers.iter().filter_map(|m| m.instruction).collect();
+    assert_eq!(sass.len(), 1);
+    assert_eq!(shfl.instructions[sass[0]].line().map(|(_, l)| l), Some(16));
+    let strided = view("strided_sum");
+    assert_eq!(line_markers(strided, "UncoalescedGlobalAccess"), vec![31]);
+    // Eight uncoalesced global accesses, each on line 31 and marked with ncu's text.
+    let uncoalesced: Vec<_> = strided
+        .markers
+        .iter()
+        .filter(|m| m.rule == "UncoalescedGlobalAccess" && m.instruction.is_some())
+        .collect();
+    assert_eq!(uncoalesced.len(), 8);
+    for m in uncoalesced {
+        let ins = &strided.instructions[m.instruction.unwrap()];
+        assert_eq!(ins.line().map(|(_, l)| l), Some(31));
+        assert_eq!(
+            m.tooltip,
+            "87.50% of this line's global accesses are excessive."
+        );
+    }
+}

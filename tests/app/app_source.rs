@@ -163,6 +163,11 @@ fn source_page_ptx_view_shows_ncus_ptx_lines() {
             (r[0].to_string(), r[1].to_string())
         })
         .collect();
+    // The function's own PTX first, the whole module one click away.
+    assert!(has_label_containing(&h, "PTX of the function (lines "));
+    h.get_by_role_and_label(Role::CheckBox, "Whole module")
+        .click();
+    h.run();
     assert!(has_label(&h, &format!("PTX ({} lines)", rows.len())));
     // Every line of ncu's export holding the searched text, with its number.
     type_into(&mut h, "Search", "ld.param");
@@ -354,5 +359,31 @@ fn details_hot_spots_show_line_sass_and_samples_of_ncus_hottest_instructions() {
     }
     // The hottest instruction is a load waiting on memory: long scoreboard first.
     assert!(has_label_containing(&h, "Stall Long Scoreboard 99 %"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_rules_marker_opens_the_source_page_at_its_line() {
+    let dir = temp_dir("app_source_marker");
+    let files = [fixture_file(&dir, "source_files/reduce.ncu-rep.xz")];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    h.state_mut().settings_mut().page = PageId::Rules;
+    h.run();
+    // The FP32 rule of reduce_shfl points at two lines, as its own table names them.
+    assert!(has_label(&h, "reduce.cu:16"));
+    assert!(has_label(&h, "reduce.cu:9"));
+    h.get_by_label("reduce.cu:9").click_accesskit();
+    h.step();
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
+            h,
+            "SASS of line 9"
+        )),
+        "the Source page never opened at line 9"
+    );
+    assert_eq!(h.state().settings().page, PageId::Source);
+    // The line carries the rule's mark, with what the rule says there on hover.
+    assert!(has_label(&h, "\u{25b6}"));
     let _ = std::fs::remove_dir_all(&dir);
 }

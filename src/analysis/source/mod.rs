@@ -214,6 +214,7 @@ pub fn build(
         .filter(|v| v.is_finite() && *v >= 0.0)
         .map(|v| v as u32);
     let kernel_file = kernel_file(&instructions);
+    let markers = place_markers(r, &files, &lines, &instructions, start);
     Ok(SourceView {
         kernel: r.name.demangled.clone(),
         function_address: start,
@@ -228,7 +229,58 @@ pub fn build(
         ptx_function,
         has_line_info,
         notes,
+        markers,
     })
+}
+
+/// The result's rule markers on the lines and instructions of the page: a line marker on the
+/// line of the file it names (by file name), a SASS marker on its instruction (the address
+/// absolute or from the function's start). Markers on nothing listed are left out.
+fn place_markers(
+    r: &KernelResult,
+    files: &[SourceFileText],
+    lines: &[SourceLine],
+    instructions: &[Instruction],
+    start: u64,
+) -> Vec<crate::model::source::PlacedMarker> {
+    let mut placed = Vec::new();
+    for rule in r.body().all_rules() {
+        let name = if rule.title.is_empty() {
+            rule.identifier.clone().unwrap_or_default()
+        } else {
+            rule.title.clone()
+        };
+        for m in &rule.markers {
+            let line = match (&m.file, m.line) {
+                (Some(file), Some(number)) => lines.iter().position(|l| {
+                    l.line == number
+                        && files
+                            .get(l.file)
+                            .is_some_and(|f| file_name(&f.path) == file_name(file))
+                }),
+                _ => None,
+            };
+            let instruction = m.address.and_then(|a| {
+                instructions
+                    .iter()
+                    .position(|i| i.address == a || i.address == start.wrapping_add(a))
+            });
+            if line.is_none() && instruction.is_none() {
+                continue;
+            }
+            let marker = crate::model::source::PlacedMarker {
+                line,
+                instruction,
+                rule: name.clone(),
+                tooltip: m.tooltip.clone(),
+                kind: m.kind,
+            };
+            if !placed.contains(&marker) {
+                placed.push(marker);
+            }
+        }
+    }
+    placed
 }
 
 /// Gives each instruction its live registers and, for each register it reads, the instruction

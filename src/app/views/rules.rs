@@ -23,6 +23,9 @@ pub struct RuleLine {
     /// The guidance of each key performance indicator (`metric: 1.153 < 80.000`), as
     /// `--print-rule-details` prints it.
     pub guidance: Vec<String>,
+    /// Where on the Source page the rule points: a label (`reduce.cu:16`, `SASS 0x7f…a0`) and
+    /// the place, lines first.
+    pub places: Vec<(String, crate::app::views::source::SourceTarget)>,
 }
 
 impl RuleLine {
@@ -45,6 +48,7 @@ impl RuleLine {
                 .iter()
                 .map(|(metric, text)| format!("{metric}: {text}"))
                 .collect(),
+            places: places_of(rule),
         }
     }
 }
@@ -123,4 +127,31 @@ impl RulesView {
     pub fn release(&mut self) {
         self.list = None;
     }
+}
+
+/// The places a rule's markers name, CUDA lines first, each once.
+fn places_of(rule: &RuleResult) -> Vec<(String, crate::app::views::source::SourceTarget)> {
+    use crate::app::views::source::SourceTarget;
+    let mut places: Vec<(String, SourceTarget)> = Vec::new();
+    let lines = rule.markers.iter().filter_map(|m| {
+        let (file, line) = (m.file.as_ref()?, m.line?);
+        let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+        Some((
+            format!("{name}:{line}"),
+            SourceTarget::Line {
+                file: file.clone(),
+                line,
+            },
+        ))
+    });
+    let sass = rule.markers.iter().filter_map(|m| {
+        m.address
+            .map(|a| (format!("SASS {a:#x}"), SourceTarget::Address(a)))
+    });
+    for place in lines.chain(sass) {
+        if !places.contains(&place) {
+            places.push(place);
+        }
+    }
+    places
 }

@@ -134,6 +134,14 @@ impl Default for SourceChoice {
     }
 }
 
+/// A place on the Source page to open it at: an instruction (a hot spot, a rule's SASS
+/// marker) or a CUDA line (a rule's line marker: the file's name and the 1-based line).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceTarget {
+    Address(u64),
+    Line { file: String, line: u32 },
+}
+
 /// Which file's CUDA lines the page lists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FileFilter {
@@ -182,6 +190,10 @@ pub struct Listing {
     pub sass_max: f64,
     /// Characters of the longest instruction address.
     pub address_width: usize,
+    /// The rule markers (indices into the view's markers) on each CUDA line and instruction
+    /// that has some.
+    pub line_marks: std::collections::HashMap<usize, Vec<usize>>,
+    pub instruction_marks: std::collections::HashMap<usize, Vec<usize>>,
 }
 
 /// The number in a cell (0 for text).
@@ -271,7 +283,23 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
             .map(|i| format!("{:#x}", i.address).len())
             .max()
             .unwrap_or(7),
+        line_marks: marks(view, |m| m.line),
+        instruction_marks: marks(view, |m| m.instruction),
     }
+}
+
+/// The markers of the view by where they are (`place` of each marker).
+fn marks(
+    view: &SourceView,
+    place: impl Fn(&crate::model::source::PlacedMarker) -> Option<usize>,
+) -> std::collections::HashMap<usize, Vec<usize>> {
+    let mut out: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    for (i, m) in view.markers.iter().enumerate() {
+        if let Some(at) = place(m) {
+            out.entry(at).or_default().push(i);
+        }
+    }
+    out
 }
 
 /// The files that have lines with code: the kernel's own first, then by their count of lines.
@@ -330,9 +358,9 @@ pub struct SourcePageView {
     data: Option<(DataKey, Result<SourceData, String>)>,
     pub choice: SourceChoice,
     listing: Option<(SourceChoice, Listing)>,
-    /// An instruction to select once the data of its result is read (a hot spot clicked
-    /// elsewhere): the result and the address.
-    jump: Option<(ResultRef, u64)>,
+    /// A place to select once the data of its result is read (a hot spot or a rule's marker
+    /// clicked elsewhere).
+    jump: Option<(ResultRef, SourceTarget)>,
 }
 
 impl Default for SourcePageView {
@@ -379,11 +407,14 @@ impl SourcePageView {
             self.data = Some((key, out));
             self.listing = None;
         }
-        if let Some((_, address)) = self
+        if let Some((_, target)) = self
             .jump
             .take_if(|(at, _)| *at == key.0 && self.data.is_some())
         {
-            self.select_instruction(address);
+            match target {
+                SourceTarget::Address(address) => self.select_instruction(address),
+                SourceTarget::Line { file, line } => self.select_line(&file, line),
+            }
         }
         match &self.data {
             Some((_, Ok(data))) => {
@@ -403,10 +434,38 @@ impl SourcePageView {
         }
     }
 
-    /// Selects the line of the instruction at `address` (a hot spot clicked elsewhere) and
-    /// shows its SASS, once the data is read.
-    pub fn jump_to(&mut self, at: ResultRef, address: u64) {
-        self.jump = Some((at, address));
+    /// Selects the place `target` (a hot spot or a rule's marker clicked elsewhere) and shows
+    /// its SASS, once the data is read.
+    pub fn jump_to(&mut self, at: ResultRef, target: SourceTarget) {
+        self.jump = Some((at, target));
+    }
+
+    /// Selects the CUDA line `line` of the file named `file` and lists its file.
+    fn select_line(&mut self, file: &str, line: u32) {
+        let Some((_, Ok(SourceData { view: Ok(view), .. }))) = &self.data else {
+            return;
+        };
+        let name = |p: &str| p.rsplit(['/', '\\']).next().unwrap_or(p).to_string();
+        let found = view.lines.iter().position(|l| {
+            l.line == line
+                && view
+                    .files
+                    .get(l.file)
+                    .is_some_and(|f| name(&f.path) == name(file))
+        });
+        if let Some(i) = found {
+            let file = view.lines[i].file;
+            self.choice.file = if Some(file) == view.kernel_file {
+                FileFilter::Kernel
+            } else {
+                FileFilter::One(file)
+            };
+        }
+        self.choice.selected_line = found;
+        self.choice.selected_instruction = None;
+        self.choice.ptx = false;
+        self.choice.all_sass = found.is_none();
+        self.choice.search.clear();
     }
 
     fn select_instruction(&mut self, address: u64) {

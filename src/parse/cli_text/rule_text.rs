@@ -92,6 +92,7 @@ impl OpenRule {
             speedup: self.speedup,
             focus_metrics: Vec::new(),
             guidance: Vec::new(),
+            markers: Vec::new(),
         };
         crate::model::rule_catalog::complete(&mut rule);
         rule

@@ -264,6 +264,7 @@ fn add_row(
         ),
         focus_metrics: Vec::new(),
         guidance: Vec::new(),
+        markers: Vec::new(),
     };
     crate::model::rule_catalog::complete(&mut rule);
     if section.is_empty() {

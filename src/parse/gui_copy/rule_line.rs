@@ -119,6 +119,7 @@ pub fn parse_rule_line(line: &str, subtitles: &[&str]) -> RuleResult {
         speedup,
         focus_metrics: Vec::new(),
         guidance: Vec::new(),
+        markers: Vec::new(),
     }
 }
 

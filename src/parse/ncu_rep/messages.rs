@@ -341,6 +341,27 @@ pub struct RuleResultMsg {
     pub body: Option<RuleBody>,
     #[prost(string, optional, tag = "4")]
     pub section_identifier: Option<String>,
+    #[prost(message, repeated, tag = "5")]
+    pub source_markers: Vec<SourceMarkerMsg>,
+}
+
+/// `SourceMarker`: where on the Source page a rule points (a CUDA line or a SASS address).
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct SourceMarkerMsg {
+    /// 0 SASS, 1 source.
+    #[prost(int32, optional, tag = "1")]
+    pub kind: Option<i32>,
+    #[prost(uint32, optional, tag = "2")]
+    pub line_number: Option<u32>,
+    #[prost(uint64, optional, tag = "3")]
+    pub address: Option<u64>,
+    #[prost(string, optional, tag = "4")]
+    pub tooltip: Option<String>,
+    /// The message type (as a rule message's).
+    #[prost(int32, optional, tag = "5")]
+    pub message_type: Option<i32>,
+    #[prost(string, optional, tag = "6")]
+    pub file_name: Option<String>,
 }
 
 /// `RuleResultBody`.

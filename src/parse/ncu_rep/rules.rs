@@ -2,7 +2,8 @@
 //! kind, title, text (link markup rendered the way the ncu CLI prints it), estimated speedup and
 //! focus metrics, tagged with the identifier of the section it belongs to.
 
-use super::messages::RuleResultMsg;
+use super::messages::{RuleResultMsg, SourceMarkerMsg};
+use crate::model::section::SourceMarker;
 use crate::model::{RuleKind, RuleResult, SpeedupKind};
 use prost::Message;
 
@@ -16,10 +17,24 @@ pub fn kind_of(message_type: i32) -> RuleKind {
     }
 }
 
+/// A stored source marker: a CUDA line (kind 1) or a SASS address.
+fn marker(m: &SourceMarkerMsg) -> SourceMarker {
+    let line = m.kind == Some(1);
+    SourceMarker {
+        file: m.file_name.clone().filter(|f| line && !f.is_empty()),
+        line: m.line_number.filter(|_| line),
+        address: m.address.filter(|_| !line),
+        tooltip: render_markup(m.tooltip.as_deref().unwrap_or_default()),
+        kind: kind_of(m.message_type.unwrap_or(0)),
+    }
+}
+
 /// Decodes one stored rule result into (section identifier, rule) pairs, one per message.
 pub fn decode_rule(bytes: &[u8]) -> Result<Vec<(Option<String>, RuleResult)>, prost::DecodeError> {
     let rule = RuleResultMsg::decode(bytes)?;
     let mut out = Vec::new();
+    // The rule's markers go with its first message.
+    let mut markers: Vec<SourceMarker> = rule.source_markers.iter().map(marker).collect();
     for item in rule.body.into_iter().flat_map(|b| b.items) {
         let Some(msg) = item.message else { continue };
         let text = msg.message.unwrap_or_default();
@@ -62,6 +77,7 @@ pub fn decode_rule(bytes: &[u8]) -> Result<Vec<(Option<String>, RuleResult)>, pr
                     })
                     .collect(),
                 guidance,
+                markers: std::mem::take(&mut markers),
             },
         ));
     }

@@ -46,9 +46,9 @@ pub struct SharedPageState {
     pub assumed_cc: Option<(u32, u32)>,
     /// What the last export did (copied, saved, no dialog), shown by the comparison pages.
     pub export_status: Option<String>,
-    /// An instruction address the Source page opens at (a hot spot clicked on the Details
-    /// page), with the result it belongs to.
-    pub source_jump: Option<(ResultRef, u64)>,
+    /// The place the Source page opens at (a hot spot or a rule's marker clicked on the
+    /// Details or Rules page), with the result it belongs to.
+    pub source_jump: Option<(ResultRef, crate::app::views::source::SourceTarget)>,
 }
 
 /// What a page may change while it is drawn.

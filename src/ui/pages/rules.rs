@@ -2,6 +2,7 @@
 //! speedup first, each with its section; drawn from the page's view-model
 //! ([`crate::app::views::rules`]).
 
+use crate::app::core::commands::Command;
 use crate::app::core::page_id::PageId;
 use crate::app::views::rules::RulesView;
 use crate::ui::pages::{Page, PageContext, PageIo};
@@ -12,7 +13,7 @@ impl Page for RulesView {
         PageId::Rules
     }
 
-    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, _io: &mut PageIo<'_>) {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
         let list = self.list(cx.at, cx.workspace.generation(), cx.result);
         if list.lines.is_empty() {
             ui.label("No rule results: the report was collected without rules, or none applied.");
@@ -31,6 +32,11 @@ impl Page for RulesView {
                     rule_card::show(ui, line);
                 }
             });
+        // A rule's marker clicked: the Source page opens there.
+        if let Some(target) = crate::ui::widgets::section_body::take_source_jump(ui.ctx()) {
+            io.shared.source_jump = Some((cx.at, target));
+            io.commands.push(Command::ShowPage(PageId::Source));
+        }
     }
 
     fn release(&mut self) {

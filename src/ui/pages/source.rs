@@ -47,11 +47,8 @@ impl Page for SourcePage {
                 baseline,
             )
         };
-        if let Some((at, address)) = io.shared.source_jump
-            && at == cx.at
-        {
-            io.shared.source_jump = None;
-            self.view.jump_to(at, address);
+        if let Some((at, target)) = io.shared.source_jump.take_if(|(at, _)| *at == cx.at) {
+            self.view.jump_to(at, target);
         }
         let ctx = ui.ctx().clone();
         let wait = crate::ui::screenshot_mode();
@@ -156,8 +153,16 @@ fn column_header(ui: &mut egui::Ui, text: String, metric: &str) {
 
 /// The module's PTX text with its line numbers (as Nsight Compute numbers them), the lines
 /// matching the search.
-fn ptx_list(ui: &mut egui::Ui, view: &SourceView, listing: &Listing) {
-    ui.strong(format!("PTX ({} lines)", view.ptx.len()));
+fn ptx_list(ui: &mut egui::Ui, choice: &SourceChoice, view: &SourceView, listing: &Listing) {
+    match view.ptx_function {
+        Some((first, last)) if !choice.module_ptx => ui.strong(format!(
+            "PTX of the function (lines {} to {} of {})",
+            first + 1,
+            last,
+            view.ptx.len()
+        )),
+        _ => ui.strong(format!("PTX ({} lines)", view.ptx.len())),
+    };
     if view.ptx.is_empty() {
         ui.label(
             "The module holds no PTX text: build it with `nvcc -lineinfo` (or -G) to keep it.",
@@ -190,6 +195,28 @@ fn monospace_rows(
                 row(ui, i);
             }
         });
+}
+
+/// The mark of the rules that point at a line or an instruction, in the colour of the most
+/// severe, with what each says on hover; a blank of the same width elsewhere.
+fn marker_glyph(ui: &mut egui::Ui, view: &SourceView, marks: Option<&Vec<usize>>) {
+    let markers: Vec<&crate::model::source::PlacedMarker> = marks
+        .into_iter()
+        .flatten()
+        .filter_map(|&m| view.markers.get(m))
+        .collect();
+    let Some(worst) = markers.iter().map(|m| m.kind).max_by_key(|k| k.severity()) else {
+        ui.monospace(" ");
+        return;
+    };
+    let color = crate::ui::widgets::theme::rule_color(ui, worst);
+    let text = markers
+        .iter()
+        .map(|m| format!("{} {}: {}", m.kind.tag(), m.rule, m.tooltip))
+        .collect::<Vec<_>>()
+        .join("\n");
+    ui.label(egui::RichText::new("\u{25b6}").monospace().color(color))
+        .on_hover_text(text);
 }
 
 /// A bar whose length is `fraction` of its width.
@@ -269,7 +296,7 @@ fn show(
     ui.columns(2, |cols| {
         lines_list(&mut cols[0], choice, view, listing, baseline);
         if choice.ptx {
-            ptx_list(&mut cols[1], view, listing);
+            ptx_list(&mut cols[1], choice, view, listing);
         } else {
             sass_list(&mut cols[1], choice, view, listing);
         }
@@ -322,12 +349,12 @@ fn lines_list(
     };
     match listing.file {
         Some(f) => ui.strong(format!(
-            "CUDA source: {} ({} lines with code)",
-            file_name(f),
-            listing.lines.len()
+            "CUDA source ({} lines with code) \u{b7} {}",
+            listing.lines.len(),
+            file_name(f)
         )),
         None => ui.strong(format!(
-            "CUDA source, every file ({} lines with code)",
+            "CUDA source ({} lines with code) \u{b7} every file",
             view.lines.len()
         )),
     };
@@ -372,6 +399,7 @@ fn lines_list(
         let v = number(&line.cells, column);
         ui.horizontal(|ui| {
             heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+            marker_glyph(ui, view, listing.line_marks.get(&i));
             let delta = comparison.map(|c| {
                 c.lines
                     .get(i)
@@ -451,6 +479,7 @@ fn sass_list(ui: &mut egui::Ui, choice: &mut SourceChoice, view: &SourceView, li
         let v = number(&ins.cells, column);
         ui.horizontal(|ui| {
             heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+            marker_glyph(ui, view, listing.instruction_marks.get(&i));
             let line = ins.line().map_or(String::new(), |(_, l)| l.to_string());
             let live_text = match (&ins.registers, live) {
                 (Some(r), _) => format!(" {:>4}", r.live_registers),

@@ -29,6 +29,21 @@ pub fn show(ui: &mut egui::Ui, line: &RuleLine) {
             }
         });
         let message = ui.label(&line.message);
+        if !line.places.is_empty() {
+            // The lines and instructions the rule points at, each opening the Source page there.
+            ui.horizontal_wrapped(|ui| {
+                ui.weak("On the Source page:");
+                for (label, target) in &line.places {
+                    if ui
+                        .link(label)
+                        .on_hover_text("Open the Source page here")
+                        .clicked()
+                    {
+                        crate::ui::widgets::section_body::request_source_jump(ui, target.clone());
+                    }
+                }
+            });
+        }
         if !line.guidance.is_empty() {
             message.on_hover_text(line.guidance.join("\n"));
         }

@@ -13,6 +13,7 @@ use crate::analysis::sections::memory_table::Grid;
 use crate::analysis::sections::{numa, stalls};
 use crate::app::views::hot_spots::Lines;
 use crate::app::views::section_bodies::{DrawnSection, ItemDrawing};
+use crate::app::views::source::SourceTarget;
 use crate::model::format::{NOT_MEASURED, value_text as value_text_in};
 use crate::model::section_body::{BodyItem, BodyRow, ItemKind};
 use crate::model::units::format_value;
@@ -477,8 +478,17 @@ fn jump_id() -> egui::Id {
 
 /// Takes the address of the hot spot clicked in this frame, if any (to open the Source page
 /// there).
-pub fn take_source_jump(ctx: &egui::Context) -> Option<u64> {
-    ctx.data_mut(|d| d.remove_temp::<u64>(jump_id()))
+pub fn take_source_jump(ctx: &egui::Context) -> Option<SourceTarget> {
+    ctx.data_mut(|d| {
+        let target = d.get_temp::<SourceTarget>(jump_id());
+        d.remove::<SourceTarget>(jump_id());
+        target
+    })
+}
+
+/// Asks to open the Source page at `target` (taken by the page that drew the link).
+pub fn request_source_jump(ui: &egui::Ui, target: SourceTarget) {
+    ui.data_mut(|d| d.insert_temp(jump_id(), target));
 }
 
 /// A Source Counters table as ncu's "Hotspot Locations": the hottest instructions with their
@@ -522,7 +532,7 @@ fn hot_spots(ui: &mut egui::Ui, hot: &HotSpotTable, lines: Option<&Lines>) {
                                 .on_hover_text("Open the Source page at this instruction")
                                 .clicked()
                             {
-                                ui.data_mut(|d| d.insert_temp(jump_id(), spot.address));
+                                request_source_jump(ui, SourceTarget::Address(spot.address));
                             }
                             ui.monospace(&spot.instruction);
                             ui.label(&spot.value_text);
