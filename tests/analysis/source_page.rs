@@ -815,3 +815,90 @@ fn rule_markers_sit_on_the_lines_and_instructions_the_rules_name() {
         );
     }
 }
+
+#[test]
+fn a_value_search_lists_a_selection_with_its_statistics() {
+    use sightline::app::views::source::{SourceChoice, ValueQuery, listing};
+    assert!(ValueQuery::parse("ld.global").is_none());
+    assert!(ValueQuery::parse(">= 5").is_some_and(|q| q.holds(5.0) && !q.holds(4.0)));
+    assert!(ValueQuery::parse("<1,000").is_some_and(|q| q.holds(999.0) && !q.holds(1000.0)));
+    assert!(ValueQuery::parse("!= 0").is_some_and(|q| !q.holds(0.0)));
+    let views = views("source_files/reduce.ncu-rep.xz", &SourceOptions::default());
+    let view = views
+        .iter()
+        .find(|v| v.kernel.starts_with("strided_sum"))
+        .unwrap();
+    let all = listing(view, &SourceChoice::default());
+    let column = all.column;
+    let value = |i: usize| view.lines[i].cells[column].number().unwrap_or(0.0);
+    // Lines at least as hot as the second hottest.
+    let threshold = value(all.lines[1]);
+    let choice = SourceChoice {
+        search: format!(">= {threshold}"),
+        ..SourceChoice::default()
+    };
+    let some = listing(view, &choice);
+    let expected: Vec<usize> = all
+        .lines
+        .iter()
+        .copied()
+        .filter(|&i| value(i) >= threshold)
+        .collect();
+    assert!(!expected.is_empty() && expected.len() < all.lines.len());
+    assert_eq!(some.lines, expected);
+    let sum: f64 = expected.iter().map(|&i| value(i)).sum();
+    assert_eq!(some.line_stats.count, expected.len());
+    assert_eq!(some.line_stats.sum, sum);
+    assert_eq!(
+        some.line_stats.max,
+        expected.iter().map(|&i| value(i)).fold(0.0, f64::max)
+    );
+    // The share is of the whole function's samples.
+    let total: f64 = view
+        .instructions
+        .iter()
+        .map(|i| i.cells[column].number().unwrap_or(0.0))
+        .sum();
+    let share = some.line_stats.share_pct.unwrap();
+    assert!((share - sum / total * 100.0).abs() < 1e-9);
+}
+
+#[test]
+fn previous_and_next_change_step_through_the_lines_that_changed() {
+    use sightline::analysis::source::compare::compare;
+    use sightline::app::views::source::{SourceChoice, listing, next_change};
+    let chain = |rel: &str| {
+        views(rel, &SourceOptions::default())
+            .into_iter()
+            .find(|v| v.kernel.starts_with("inline_chain"))
+            .unwrap()
+    };
+    let base = chain("source/inl_nosrc.ncu-rep.xz");
+    let current = chain("source/inl_src.ncu-rep.xz");
+    let comparison = compare(&base, &current);
+    let shown = listing(&current, &SourceChoice::default());
+    let changed: Vec<usize> = shown
+        .lines
+        .iter()
+        .copied()
+        .filter(|&i| comparison.lines[i].delta[shown.column].is_some_and(|d| d != 0.0))
+        .collect();
+    assert!(changed.len() >= 2, "{changed:?}");
+    // Forward from nothing visits each changed line once, in the order listed, then wraps.
+    let mut at = None;
+    let mut visited = Vec::new();
+    for _ in 0..changed.len() {
+        at = next_change(&shown, &comparison, at, false);
+        visited.push(at.unwrap());
+    }
+    assert_eq!(visited, changed);
+    assert_eq!(
+        next_change(&shown, &comparison, at, false),
+        Some(changed[0])
+    );
+    // Back from the first goes to the last.
+    assert_eq!(
+        next_change(&shown, &comparison, Some(changed[0]), true),
+        changed.last().copied()
+    );
+}

@@ -190,6 +190,10 @@ pub struct Listing {
     pub sass_max: f64,
     /// Characters of the longest instruction address.
     pub address_width: usize,
+    /// Statistics of the column over the lines and the instructions listed (a search such as
+    /// `>= 5` lists a selection).
+    pub line_stats: Stats,
+    pub sass_stats: Stats,
     /// The rule markers (indices into the view's markers) on each CUDA line and instruction
     /// that has some.
     pub line_marks: std::collections::HashMap<usize, Vec<usize>>,
@@ -226,10 +230,13 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
     if let Some(f) = file {
         lines.retain(|&i| view.lines[i].file == f);
     }
-    if !query.is_empty() {
-        lines.retain(|&i| {
+    let compared = ValueQuery::parse(&choice.search);
+    match &compared {
+        Some(q) => lines.retain(|&i| q.holds(number(&view.lines[i].cells, column))),
+        None if !query.is_empty() => lines.retain(|&i| {
             line_text(i).to_lowercase().contains(&query) || view.lines[i].line.to_string() == query
-        });
+        }),
+        None => {}
     }
     let selected = choice.selected_line.and_then(|i| view.lines.get(i));
     let mut sass: Vec<usize> = match selected {
@@ -244,13 +251,15 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
         }
         sass.sort_by_key(|&i| position.get(i).copied().unwrap_or(usize::MAX));
     }
-    if !query.is_empty() {
-        sass.retain(|&i| {
+    match &compared {
+        Some(q) => sass.retain(|&i| q.holds(number(&view.instructions[i].cells, column))),
+        None if !query.is_empty() => sass.retain(|&i| {
             view.instructions[i]
                 .sass
                 .as_deref()
                 .is_some_and(|s| s.to_lowercase().contains(&query))
-        });
+        }),
+        None => {}
     }
     let (from, to) = match view.ptx_function {
         Some(range) if !choice.module_ptx => range,
@@ -259,6 +268,13 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
     let ptx: Vec<usize> = (from..to.min(view.ptx.len()))
         .filter(|&i| query.is_empty() || view.ptx[i].to_lowercase().contains(&query))
         .collect();
+    let total = line_total(view, column);
+    let line_stats = Stats::of(lines_values(view, &lines, column), total);
+    let sass_stats = Stats::of(
+        sass.iter()
+            .map(|&i| number(&view.instructions[i].cells, column)),
+        total,
+    );
     Listing {
         column,
         numeric,
@@ -283,9 +299,141 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
             .map(|i| format!("{:#x}", i.address).len())
             .max()
             .unwrap_or(7),
+        line_stats,
+        sass_stats,
         line_marks: marks(view, |m| m.line),
         instruction_marks: marks(view, |m| m.instruction),
     }
+}
+
+/// The values of the column on some lines.
+fn lines_values<'a>(
+    view: &'a SourceView,
+    lines: &'a [usize],
+    column: usize,
+) -> impl Iterator<Item = f64> + 'a {
+    lines
+        .iter()
+        .map(move |&i| number(&view.lines[i].cells, column))
+}
+
+/// The column summed over the function's instructions (each counted once).
+fn line_total(view: &SourceView, column: usize) -> f64 {
+    view.instructions
+        .iter()
+        .map(|i| number(&i.cells, column))
+        .sum()
+}
+
+/// Sum, share of the function, least, most and mean of a column over some rows.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Stats {
+    pub count: usize,
+    pub sum: f64,
+    /// The sum's share of the whole function, %.
+    pub share_pct: Option<f64>,
+    pub min: f64,
+    pub max: f64,
+    pub mean: f64,
+}
+
+impl Stats {
+    fn of(values: impl Iterator<Item = f64>, total: f64) -> Self {
+        let mut s = Stats {
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+            ..Stats::default()
+        };
+        for v in values {
+            s.count += 1;
+            s.sum += v;
+            s.min = s.min.min(v);
+            s.max = s.max.max(v);
+        }
+        if s.count == 0 {
+            return Stats::default();
+        }
+        s.mean = s.sum / s.count as f64;
+        s.share_pct = (total > 0.0).then(|| s.sum / total * 100.0);
+        s
+    }
+}
+
+/// A search comparing the chosen column with a number: `>= 5`, `> 0`, `< 1e3`, `= 0`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ValueQuery {
+    op: Comparison,
+    value: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Comparison {
+    Greater,
+    AtLeast,
+    Less,
+    AtMost,
+    Equal,
+    NotEqual,
+}
+
+impl ValueQuery {
+    /// The comparison a search asks for; `None` for a text search.
+    pub fn parse(search: &str) -> Option<Self> {
+        let t = search.trim();
+        let (op, rest) = [
+            (">=", Comparison::AtLeast),
+            ("<=", Comparison::AtMost),
+            ("!=", Comparison::NotEqual),
+            ("==", Comparison::Equal),
+            (">", Comparison::Greater),
+            ("<", Comparison::Less),
+            ("=", Comparison::Equal),
+        ]
+        .into_iter()
+        .find_map(|(prefix, op)| t.strip_prefix(prefix).map(|rest| (op, rest)))?;
+        let value: f64 = rest.trim().replace(',', "").parse().ok()?;
+        value.is_finite().then_some(ValueQuery { op, value })
+    }
+
+    /// Whether a value passes.
+    pub fn holds(&self, v: f64) -> bool {
+        match self.op {
+            Comparison::Greater => v > self.value,
+            Comparison::AtLeast => v >= self.value,
+            Comparison::Less => v < self.value,
+            Comparison::AtMost => v <= self.value,
+            Comparison::Equal => v == self.value,
+            Comparison::NotEqual => v != self.value,
+        }
+    }
+}
+
+/// The next (or, with `back`, the previous) listed line after the line at `from` (an index
+/// into the view's lines) whose column changed from the baseline; wraps around.
+pub fn next_change(
+    listing: &Listing,
+    comparison: &SourceComparison,
+    from: Option<usize>,
+    back: bool,
+) -> Option<usize> {
+    let changed = |i: usize| {
+        comparison
+            .lines
+            .get(i)
+            .and_then(|d| d.delta.get(listing.column).copied().flatten())
+            .is_some_and(|d| d != 0.0)
+    };
+    let n = listing.lines.len();
+    let at = from.and_then(|f| listing.lines.iter().position(|&l| l == f));
+    (1..=n)
+        .map(|step| match (at, back) {
+            (None, false) => step - 1,
+            (None, true) => n - step,
+            (Some(p), false) => (p + step) % n,
+            (Some(p), true) => (p + n - step % n) % n,
+        })
+        .map(|p| listing.lines[p])
+        .find(|&l| changed(l))
 }
 
 /// The markers of the view by where they are (`place` of each marker).

@@ -8,7 +8,7 @@ use crate::analysis::source::compare::SourceComparison;
 use crate::app::core::commands::Command;
 use crate::app::core::page_id::PageId;
 use crate::app::views::source::{
-    FileFilter, Listing, SourceChoice, SourcePageView, SourceStatus, number,
+    FileFilter, Listing, SourceChoice, SourcePageView, SourceStatus, next_change, number,
 };
 use crate::model::source::{Cell, SourceView};
 use crate::ui::pages::{Page, PageContext, PageIo};
@@ -197,6 +197,25 @@ fn monospace_rows(
         });
 }
 
+/// The column's statistics over the rows listed: count, sum and its share of the function,
+/// least, most, mean.
+fn stats_line(ui: &mut egui::Ui, rows: &str, s: &crate::app::views::source::Stats) {
+    if s.count == 0 {
+        return;
+    }
+    let share = s
+        .share_pct
+        .map_or(String::new(), |p| format!(" ({p:.1} % of the function)"));
+    ui.weak(format!(
+        "{} {rows}: sum {}{share} \u{b7} min {} \u{b7} max {} \u{b7} mean {}",
+        s.count,
+        cell_text(s.sum),
+        cell_text(s.min),
+        cell_text(s.max),
+        cell_text(s.mean)
+    ));
+}
+
 /// The mark of the rules that point at a line or an instruction, in the colour of the most
 /// severe, with what each says on hover; a blank of the same width elsewhere.
 fn marker_glyph(ui: &mut egui::Ui, view: &SourceView, marks: Option<&Vec<usize>>) {
@@ -289,8 +308,16 @@ fn show(
                 .on_hover_text("The module's whole PTX, not only this function's");
         }
         let label = ui.label("Search");
-        ui.add(egui::TextEdit::singleline(&mut choice.search).desired_width(160.0))
-            .labelled_by(label.id);
+        ui.add(
+            egui::TextEdit::singleline(&mut choice.search)
+                .hint_text("text, or >= 5")
+                .desired_width(160.0),
+        )
+        .labelled_by(label.id)
+        .on_hover_text(
+            "Text finds lines and instructions by their text; a comparison (> 0, >= 5, < 1e3, \
+             = 0, != 0) lists those whose value of the metric passes it",
+        );
     });
     ui.separator();
     ui.columns(2, |cols| {
@@ -381,10 +408,26 @@ fn lines_list(
                 base.kernel,
                 c.removed.len()
             ));
+            // Previous / next line whose value changed, in the order listed.
+            ui.horizontal(|ui| {
+                let mut step = |back: bool| {
+                    if let Some(l) = next_change(listing, c, choice.selected_line, back) {
+                        choice.selected_line = Some(l);
+                        choice.selected_instruction = None;
+                    }
+                };
+                if ui.button("\u{25c0} Previous change").clicked() {
+                    step(true);
+                }
+                if ui.button("Next change \u{25b6}").clicked() {
+                    step(false);
+                }
+            });
             Some(c)
         }
         _ => None,
     };
+    stats_line(ui, "lines", &listing.line_stats);
     let metric = view.columns.get(column).map_or("", String::as_str);
     column_header(
         ui,
@@ -449,6 +492,7 @@ fn sass_list(ui: &mut egui::Ui, choice: &mut SourceChoice, view: &SourceView, li
     if let Some(l) = selected {
         stall_reasons(ui, view, &l.cells, l.line);
     }
+    stats_line(ui, "instructions", &listing.sass_stats);
     let (max, address_width) = (listing.sass_max, listing.address_width);
     let live = view.instructions.iter().any(|i| i.registers.is_some());
     column_header(
