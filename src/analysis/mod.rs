@@ -10,4 +10,5 @@ pub mod parallel;
 pub mod path_names;
 pub mod roofline;
 pub mod sections;
+pub mod series;
 pub mod source;

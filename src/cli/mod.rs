@@ -13,6 +13,7 @@ pub mod source;
 pub mod summary;
 pub mod summary_csv;
 pub mod summary_html;
+pub mod trend;
 pub mod warnings;
 
 use clap::{Parser, Subcommand};
@@ -69,6 +70,11 @@ pub enum Command {
     /// Compares two reports kernel by kernel (Δ duration, SOL, occupancy, every shared metric);
     /// exits 1 when a kernel got worse beyond the threshold, 2 when an input cannot be read.
     Diff(diff::DiffArgs),
+    /// A series of reports (files, or folders of reports) as one table of every kernel over
+    /// the runs, renames followed: mean duration per run, the biggest steps with their why,
+    /// and `--fail-on` rules against the history; exits 1 when a rule fired, 2 when an input
+    /// cannot be read.
+    Trend(trend::TrendArgs),
     /// Occupancy per result: block limit of each resource, limiter, theoretical and achieved
     /// occupancy, and the occupancy curves.
     Occupancy(AnalysisArgs),
@@ -134,6 +140,7 @@ pub fn run(command: Command) -> i32 {
             strict,
         ),
         Command::Diff(args) => diff::run(&args),
+        Command::Trend(args) => trend::run(&args),
         Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref(), a.strict),
         Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref(), a.strict),
         Command::Sections {

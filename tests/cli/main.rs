@@ -13,3 +13,4 @@ mod mcp_server;
 mod output_errors;
 mod streaming_output;
 mod summary_cli;
+mod trend_cli;

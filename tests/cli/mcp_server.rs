@@ -182,7 +182,8 @@ fn every_tool_answers_with_the_oracle_values() {
             "compare",
             "source_hotspots",
             "occupancy",
-            "roofline"
+            "roofline",
+            "trend"
         ]
     );
     for t in &tools {
@@ -399,6 +400,44 @@ fn every_tool_answers_with_the_oracle_values() {
     );
     assert_eq!(one["matched_count"], 1);
     assert_eq!(one["matched"][0]["duration_ns"], k["duration_ns"]);
+}
+
+#[test]
+fn the_trend_tool_follows_a_renamed_kernel_through_the_series() {
+    let dir = Dir::new("trend");
+    for v in 1..=5 {
+        dir.add(&format!("v{v}.ncu-rep"), &format!("series/v{v}.ncu-rep.xz"));
+    }
+    let mut c = Client::start(&[&dir.0]);
+    c.initialize();
+    let reports: Vec<String> = (1..=5).map(|v| format!("v{v}.ncu-rep")).collect();
+    let t = c.structured("trend", json!({"reports": reports, "order": "captured"}));
+    let labels: Vec<&str> = t["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["v1", "v2", "v3", "v5", "v4"]);
+    let gemm = t["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "gemm_tiled_2d")
+        .expect("the GEMM");
+    assert_eq!(gemm["names"], json!(["gemm_step", "gemm_tiled_2d"]));
+    let truth = common::load_truth("series/v1.truth.json.xz");
+    let first = truth.iter().find(|r| r.function == "gemm_step").unwrap();
+    assert!(close(
+        gemm["points"][0]["mean_ns"].as_f64().unwrap(),
+        first.number("gpu__time_duration.sum")
+    ));
+    assert_eq!(t["regressions"], json!([]));
+    // The naive version last: a regression, with the rule that found it.
+    let late = ["v2", "v3", "v4", "v5", "v1"].map(|v| format!("{v}.ncu-rep"));
+    let t = c.structured("trend", json!({"reports": late}));
+    assert_eq!(t["regressions"][0]["kernel"], "gemm_step");
+    assert_eq!(t["regressions"][0]["rule"], "duration>median5+3spread");
 }
 
 #[test]

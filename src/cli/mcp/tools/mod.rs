@@ -8,6 +8,7 @@ mod list;
 mod occupancy;
 mod roofline;
 mod source;
+mod trend;
 
 use super::cache::{CachedReport, ReportCache};
 use super::confinement::Roots;
@@ -56,13 +57,14 @@ struct Entry {
     call: fn(&ToolContext<'_>, Json) -> Result<ToolOutput, ToolError>,
 }
 
-const TOOLS: [Entry; 6] = [
+const TOOLS: [Entry; 7] = [
     list::ENTRY,
     details::ENTRY,
     compare::ENTRY,
     source::ENTRY,
     occupancy::ENTRY,
     roofline::ENTRY,
+    trend::ENTRY,
 ];
 
 /// The tools, as `tools/list` gives them.

@@ -1,0 +1,335 @@
+//! A kernel's story across many runs: a series of reports (several files, a folder) in the
+//! order given or by capture time, each kernel matched through the whole series by the
+//! comparison model (renames included, so a kernel renamed at run 4 is one line), its launches
+//! in each run aggregated (count, total, mean, min–max), the biggest steps between runs with
+//! their one-line why, and regressions of the latest run against the runs before it
+//! ([`regression`]). Reads only what the results table reads (names, shapes, head metrics).
+
+pub mod regression;
+
+use crate::analysis::compare::matching::{RenamePolicy, match_results_with};
+use crate::analysis::compare::why::explain;
+use crate::analysis::compare::{DiffOptions, diff_results};
+use crate::model::{KernelResult, Report, names};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// How the runs of a series are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SeriesOrder {
+    /// As the files were given (a folder: by file name).
+    #[default]
+    Given,
+    /// By the time each report was captured (reports that say so; the others keep their place
+    /// after them).
+    Captured,
+}
+
+/// One run of the series.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Run {
+    /// What tells the run apart (the part of its file name the others do not share).
+    pub label: String,
+    /// The file it was read from.
+    pub path: String,
+    /// When it was captured (Unix seconds), where the report says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured: Option<u64>,
+}
+
+/// A kernel's launches in one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunPoint {
+    /// The kernel's function name in that run.
+    pub name: String,
+    pub launches: usize,
+    /// Durations, ns: the sum, the mean, the least and the most of the launches that have one.
+    pub total_ns: f64,
+    pub mean_ns: f64,
+    pub min_ns: f64,
+    pub max_ns: f64,
+    /// The mean of the metric asked for, where the launches have it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<f64>,
+}
+
+/// A kernel through the series.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KernelTrend {
+    /// Its identity while the series was matched.
+    #[serde(skip)]
+    pub id: usize,
+    /// Its name in the last run it appears in.
+    pub name: String,
+    /// Every name it had, in order (more than one where it was renamed).
+    pub names: Vec<String>,
+    /// One per run, `None` where the run does not launch it.
+    pub points: Vec<Option<RunPoint>>,
+}
+
+impl KernelTrend {
+    /// The mean durations, one per run.
+    pub fn means(&self) -> Vec<Option<f64>> {
+        self.points
+            .iter()
+            .map(|p| p.as_ref().map(|p| p.mean_ns))
+            .collect()
+    }
+}
+
+/// A change of a kernel between two runs that follow each other.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// The kernel's identity while the series was matched.
+    #[serde(skip)]
+    pub id: usize,
+    pub kernel: String,
+    /// The runs (indices into [`Trend::runs`]) before and after.
+    pub from: usize,
+    pub to: usize,
+    pub from_ns: f64,
+    pub to_ns: f64,
+    /// The change of the mean duration, %.
+    pub change_pct: f64,
+    /// What the comparison model says changed (its first why line), where it says something.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+/// A series' trend table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Trend {
+    pub runs: Vec<Run>,
+    pub order: SeriesOrder,
+    /// The order used, in words (and why, where capture times were asked for but missing).
+    pub order_note: String,
+    /// The metric aggregated beside the duration, if one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<String>,
+    /// Every kernel, the longest in the latest run first.
+    pub kernels: Vec<KernelTrend>,
+    /// The biggest steps between runs, largest first.
+    pub steps: Vec<Step>,
+}
+
+/// What a trend is built with.
+#[derive(Debug, Clone, Default)]
+pub struct TrendOptions {
+    pub order: SeriesOrder,
+    /// A metric (by name) to aggregate beside the duration.
+    pub metric: Option<String>,
+    /// At most this many steps are listed (0: the default of 10).
+    pub steps: usize,
+}
+
+/// Builds the trend of `reports` (with the labels of their runs), in the order asked for.
+pub fn trend(reports: &[&Report], labels: &[String], options: &TrendOptions) -> Trend {
+    let (order, order_note) = run_order(reports, options.order);
+    let runs: Vec<Run> = order
+        .iter()
+        .map(|&i| Run {
+            label: labels.get(i).cloned().unwrap_or_default(),
+            path: reports[i].source.display().to_string(),
+            captured: reports[i].created,
+        })
+        .collect();
+    let ordered: Vec<&Report> = order.iter().map(|&i| reports[i]).collect();
+    // Kernel identities run by run: each run's functions take the identity of the function
+    // the comparison model pairs them with in the run before, else one of their own.
+    let mut identities: Vec<HashMap<String, usize>> = Vec::with_capacity(ordered.len());
+    let mut kernel_count = 0usize;
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    // The pair behind each kernel's step into a run: (kernel, run) → (result before, after).
+    let mut pairs: HashMap<(usize, usize), (usize, usize)> = HashMap::new();
+    for (r, report) in ordered.iter().enumerate() {
+        let mut ids: HashMap<String, usize> = HashMap::new();
+        if r > 0 {
+            let before = ordered[r - 1];
+            let matching = match_results_with(
+                &before.results,
+                &report.results,
+                &[],
+                &RenamePolicy::default(),
+            );
+            for pair in &matching.pairs {
+                let (Some(b), Some(c)) = (
+                    before.results.get(pair.base),
+                    report.results.get(pair.current),
+                ) else {
+                    continue;
+                };
+                let Some(&id) = identities[r - 1].get(&function(b)) else {
+                    continue;
+                };
+                ids.entry(function(c)).or_insert(id);
+                pairs.entry((id, r)).or_insert((pair.base, pair.current));
+            }
+        }
+        for result in &report.results {
+            let name = function(result);
+            if ids.contains_key(&name) {
+                continue;
+            }
+            // A name seen before (the kernel left and came back) keeps its identity.
+            let id = *by_name.entry(name.clone()).or_insert_with(|| {
+                kernel_count += 1;
+                kernel_count - 1
+            });
+            ids.insert(name, id);
+        }
+        for (name, &id) in &ids {
+            by_name.insert(name.clone(), id);
+        }
+        identities.push(ids);
+    }
+    let mut kernels: Vec<KernelTrend> = (0..kernel_count)
+        .map(|id| KernelTrend {
+            id,
+            name: String::new(),
+            names: Vec::new(),
+            points: vec![None; ordered.len()],
+        })
+        .collect();
+    for (r, report) in ordered.iter().enumerate() {
+        let mut launches: HashMap<usize, Vec<&KernelResult>> = HashMap::new();
+        for result in &report.results {
+            if let Some(&id) = identities[r].get(&function(result)) {
+                launches.entry(id).or_default().push(result);
+            }
+        }
+        for (id, results) in launches {
+            let Some(k) = kernels.get_mut(id) else {
+                continue;
+            };
+            let point = aggregate(&results, options.metric.as_deref());
+            if !k.names.contains(&point.name) {
+                k.names.push(point.name.clone());
+            }
+            k.name = point.name.clone();
+            k.points[r] = Some(point);
+        }
+    }
+    kernels.retain(|k| k.points.iter().any(Option::is_some));
+    kernels.sort_by(|a, b| {
+        latest_total(b)
+            .total_cmp(&latest_total(a))
+            .then(a.name.cmp(&b.name))
+    });
+    let mut steps = biggest_steps(&kernels, options.steps);
+    // What the comparison model says of each step listed (its bodies are read for these only).
+    for step in &mut steps {
+        let pair = pairs.get(&(step.id, step.to));
+        let (before, after) = (ordered[step.from], ordered[step.to]);
+        if let Some((b, c)) =
+            pair.and_then(|&(b, c)| Some((before.results.get(b)?, after.results.get(c)?)))
+        {
+            let speed = diff_results(b, c, &DiffOptions::default()).speed();
+            step.why = explain(b, c, speed).first().map(|w| w.text.clone());
+        }
+    }
+    Trend {
+        runs,
+        order: options.order,
+        order_note,
+        metric: options.metric.clone(),
+        kernels,
+        steps,
+    }
+}
+
+/// The function name a result is matched and grouped by.
+fn function(result: &KernelResult) -> String {
+    result.name.function.clone()
+}
+
+/// The order of the runs and how it was decided.
+fn run_order(reports: &[&Report], order: SeriesOrder) -> (Vec<usize>, String) {
+    let given: Vec<usize> = (0..reports.len()).collect();
+    if order == SeriesOrder::Given {
+        return (given, "in the order given".into());
+    }
+    let missing = reports.iter().filter(|r| r.created.is_none()).count();
+    let mut by_time = given;
+    by_time.sort_by_key(|&i| (reports[i].created.is_none(), reports[i].created, i));
+    let note = if missing == 0 {
+        "by capture time".to_string()
+    } else {
+        format!(
+            "by capture time; {missing} of {} runs do not say when they were captured and keep \
+             their order after the others",
+            reports.len()
+        )
+    };
+    (by_time, note)
+}
+
+/// The launches of one kernel in one run, aggregated.
+fn aggregate(results: &[&KernelResult], metric: Option<&str>) -> RunPoint {
+    let durations: Vec<f64> = results
+        .iter()
+        .filter_map(|r| r.number(names::DURATION))
+        .filter(|d| d.is_finite())
+        .collect();
+    let total: f64 = durations.iter().sum();
+    let n = durations.len().max(1) as f64;
+    let metric = metric.and_then(|m| {
+        let values: Vec<f64> = results
+            .iter()
+            .filter_map(|r| r.number(m))
+            .filter(|v| v.is_finite())
+            .collect();
+        (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+    });
+    RunPoint {
+        name: results.first().map(|r| function(r)).unwrap_or_default(),
+        launches: results.len(),
+        total_ns: total,
+        mean_ns: total / n,
+        min_ns: durations
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min)
+            .min(total),
+        max_ns: durations.iter().copied().fold(0.0, f64::max),
+        metric,
+    }
+}
+
+fn latest_total(k: &KernelTrend) -> f64 {
+    k.points
+        .iter()
+        .rev()
+        .find_map(|p| p.as_ref().map(|p| p.total_ns))
+        .unwrap_or(0.0)
+}
+
+/// The largest relative changes of a kernel's mean duration between runs that follow each
+/// other.
+fn biggest_steps(kernels: &[KernelTrend], limit: usize) -> Vec<Step> {
+    let limit = if limit == 0 { 10 } else { limit };
+    let mut steps = Vec::new();
+    for k in kernels {
+        for to in 1..k.points.len() {
+            let (Some(a), Some(b)) = (&k.points[to - 1], &k.points[to]) else {
+                continue;
+            };
+            if a.mean_ns <= 0.0 {
+                continue;
+            }
+            steps.push(Step {
+                id: k.id,
+                kernel: k.name.clone(),
+                from: to - 1,
+                to,
+                from_ns: a.mean_ns,
+                to_ns: b.mean_ns,
+                change_pct: (b.mean_ns - a.mean_ns) / a.mean_ns * 100.0,
+                why: None,
+            });
+        }
+    }
+    steps.sort_by(|a, b| b.change_pct.abs().total_cmp(&a.change_pct.abs()));
+    steps.truncate(limit);
+    steps
+}

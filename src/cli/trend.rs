@@ -1,0 +1,515 @@
+//! `sightline trend FILES|DIR`: a series of reports as one table of every kernel over the runs
+//! (mean duration per run, launches aggregated, renames followed), the biggest steps with their
+//! why, and `--fail-on` rules against the history; in text, JSON, CSV, Markdown or one
+//! self-contained HTML page. Exit codes as `diff`'s: 0, 1 when a rule fired, 2 when an input
+//! cannot be read.
+
+use crate::analysis::html_page;
+use crate::analysis::path_names::{distinct_names, distinguishing_labels};
+use crate::analysis::series::regression::{DEFAULT_RULE, Regression, TrendRule, regressions};
+use crate::analysis::series::{SeriesOrder, Trend, TrendOptions, trend};
+use crate::model::Report;
+use crate::model::format::value_text;
+use crate::model::safe_text;
+use crate::parse;
+use serde_json::json;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Output forms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum TrendFormat {
+    #[default]
+    Text,
+    Json,
+    Csv,
+    Md,
+    Html,
+}
+
+/// The arguments of `trend`.
+#[derive(Debug, clap::Args)]
+pub struct TrendArgs {
+    /// Order of the runs: as given (a folder: by file name), or by capture time.
+    #[arg(long, value_enum, default_value = "given")]
+    pub order: OrderArg,
+    /// Output form.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: TrendFormat,
+    /// A metric (ncu name) to aggregate per run beside the duration, such as
+    /// `sm__throughput.avg.pct_of_peak_sustained_elapsed`.
+    #[arg(long)]
+    pub metric: Option<String>,
+    /// When to exit 1: a comma list of `duration>medianN+Kspread` (the latest run's mean
+    /// duration beyond the median of the N runs before it by more than K spreads, the spread
+    /// being their median absolute deviation, at least 1 % of the median) and `duration>P%`
+    /// (beyond the run before by more than P %).
+    #[arg(long, default_value = DEFAULT_RULE)]
+    pub fail_on: String,
+    /// Treat every warning (a skipped result, section, metric or line) as an error.
+    #[arg(long)]
+    pub strict: bool,
+    /// Reports, or folders of reports (their `.ncu-rep` and `.ncu-repz` files, also
+    /// compressed, by name).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+}
+
+/// `--order`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OrderArg {
+    Given,
+    Captured,
+}
+
+const EXIT_FAILED: i32 = 1;
+const EXIT_UNREADABLE: i32 = 2;
+
+/// Whether a file in a folder is a report of the series.
+pub fn is_report_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let name = ["", ".gz", ".xz", ".zst"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext).filter(|_| !ext.is_empty()))
+        .unwrap_or(&name);
+    !name.starts_with('.') && (name.ends_with(".ncu-rep") || name.ends_with(".ncu-repz"))
+}
+
+/// The files of the inputs: a file as it is, a folder's report files by name.
+pub fn series_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(input)
+                .map_err(|e| format!("{}: {e}", input.display()))?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file() && is_report_file(p))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(format!(
+                    "{}: no .ncu-rep or .ncu-repz report in the folder",
+                    input.display()
+                ));
+            }
+            files.extend(found);
+        } else {
+            files.push(input.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// The trend of the files and the labels of their runs (one per file, in order).
+pub fn series_labels(files: &[PathBuf]) -> Vec<String> {
+    let names = distinct_names(files);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    distinguishing_labels(&refs)
+}
+
+/// Runs the command.
+pub fn run(args: &TrendArgs) -> i32 {
+    let rules: Vec<(String, TrendRule)> = match TrendRule::parse_list(&args.fail_on) {
+        Ok(rules) => args
+            .fail_on
+            .split(',')
+            .map(|r| r.trim().to_string())
+            .filter(|r| !r.is_empty())
+            .zip(rules)
+            .collect(),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    let files = match series_files(&args.inputs) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_UNREADABLE;
+        }
+    };
+    // Every report read on every core; each keeps its heads (bodies are read when asked for).
+    let loaded: Vec<Result<Report, parse::LoadError>> = {
+        use rayon::prelude::*;
+        files.par_iter().map(|p| parse::load_path(p)).collect()
+    };
+    let mut reports = Vec::new();
+    let mut unreadable = false;
+    for r in loaded {
+        match r {
+            Ok(r) => reports.push(r),
+            Err(e) => {
+                eprintln!("error: {e}");
+                unreadable = true;
+            }
+        }
+    }
+    if unreadable || super::warnings::report_problems(reports.iter(), args.strict) {
+        return EXIT_UNREADABLE;
+    }
+    let labels = series_labels(&files);
+    let refs: Vec<&Report> = reports.iter().collect();
+    let options = TrendOptions {
+        order: match args.order {
+            OrderArg::Given => SeriesOrder::Given,
+            OrderArg::Captured => SeriesOrder::Captured,
+        },
+        metric: args.metric.clone(),
+        steps: 0,
+    };
+    let t = trend(&refs, &labels, &options);
+    let found = regressions(&t, &rules);
+    let text = match args.format {
+        TrendFormat::Text => text(&t, &found),
+        TrendFormat::Json => json_text(&t, &found),
+        TrendFormat::Csv => csv_text(&t),
+        TrendFormat::Md => markdown(&t, &found),
+        TrendFormat::Html => html(&t, &found),
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if super::output::write_failed(out.write_all(text.as_bytes()).and_then(|()| out.flush())) {
+        return EXIT_UNREADABLE;
+    }
+    super::loading::leave_for_exit(reports);
+    if found.is_empty() { 0 } else { EXIT_FAILED }
+}
+
+/// A duration for people (`2.30 ms`), `-` where the run does not launch the kernel.
+fn ns_text(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |v| value_text(v, "ns"))
+}
+
+/// A line of blocks, one per run, from lowest to highest mean duration (a gap where the run
+/// does not launch the kernel).
+pub fn sparkline(values: &[Option<f64>]) -> String {
+    const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let known: Vec<f64> = values.iter().flatten().copied().collect();
+    let (lo, hi) = known
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+            (lo.min(v), hi.max(v))
+        });
+    values
+        .iter()
+        .map(|v| match v {
+            None => ' ',
+            Some(v) if hi > lo => {
+                let i = ((v - lo) / (hi - lo) * 7.0).round() as usize;
+                BLOCKS[i.min(7)]
+            }
+            Some(_) => BLOCKS[3],
+        })
+        .collect()
+}
+
+/// The kernel's names over the series (`gemm_step → gemm_tiled_2d`).
+fn names_text(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| safe_text::visible(n).into_owned())
+        .collect::<Vec<_>>()
+        .join(" \u{2192} ")
+}
+
+fn text(t: &Trend, found: &[Regression]) -> String {
+    let mut out = format!(
+        "{} runs, {} ({}): {}\n\n",
+        t.runs.len(),
+        t.order_note,
+        if t.order == SeriesOrder::Given {
+            "--order captured to sort by capture time"
+        } else {
+            "--order given to keep the order given"
+        },
+        t.runs
+            .iter()
+            .map(|r| safe_text::visible(&r.label))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut rows = vec![
+        std::iter::once("KERNEL".to_string())
+            .chain(
+                t.runs
+                    .iter()
+                    .map(|r| safe_text::visible(&r.label).into_owned()),
+            )
+            .chain(["TREND".to_string(), "LAUNCHES".to_string()])
+            .collect::<Vec<_>>(),
+    ];
+    for k in &t.kernels {
+        let means = k.means();
+        let launches = k
+            .points
+            .iter()
+            .rev()
+            .find_map(|p| p.as_ref().map(|p| p.launches))
+            .unwrap_or(0);
+        rows.push(
+            std::iter::once(names_text(&k.names))
+                .chain(means.iter().map(|m| ns_text(*m)))
+                .chain([sparkline(&means), launches.to_string()])
+                .collect(),
+        );
+    }
+    let right: Vec<usize> = (1..=t.runs.len()).chain([t.runs.len() + 2]).collect();
+    out.push_str(&super::output::render_rows(&rows, &right));
+    if !t.steps.is_empty() {
+        out.push_str("\nBiggest steps:\n");
+        for s in &t.steps {
+            out.push_str(&format!(
+                "  {} {} \u{2192} {}: {} \u{2192} {} ({:+.1}%){}\n",
+                safe_text::visible(&s.kernel),
+                safe_text::visible(&t.runs[s.from].label),
+                safe_text::visible(&t.runs[s.to].label),
+                value_text(s.from_ns, "ns"),
+                value_text(s.to_ns, "ns"),
+                s.change_pct,
+                s.why
+                    .as_ref()
+                    .map_or(String::new(), |w| format!(": {}", safe_text::visible(w)))
+            ));
+        }
+    }
+    out.push('\n');
+    if found.is_empty() {
+        out.push_str("No regression in the latest run.\n");
+    } else {
+        for r in found {
+            out.push_str(&format!("REGRESSION {}\n", regression_text(r)));
+        }
+    }
+    out
+}
+
+/// A regression in one line.
+pub fn regression_text(r: &Regression) -> String {
+    let against = match r.spread_ns {
+        Some(spread) => format!(
+            "the median {} (spread {})",
+            value_text(r.reference_ns, "ns"),
+            value_text(spread, "ns")
+        ),
+        None => format!("the run before, {}", value_text(r.reference_ns, "ns")),
+    };
+    format!(
+        "{}: {} against {} ({:+.1}%), rule {}",
+        safe_text::visible(&r.kernel),
+        value_text(r.latest_ns, "ns"),
+        against,
+        r.change_pct,
+        r.rule
+    )
+}
+
+/// The trend and its regressions as one JSON document (also the MCP `trend` tool's answer).
+pub fn trend_json(t: &Trend, found: &[Regression]) -> serde_json::Value {
+    json!({
+        "runs": t.runs,
+        "order": t.order,
+        "order_note": t.order_note,
+        "metric": t.metric,
+        "kernels": t.kernels,
+        "steps": t.steps,
+        "regressions": found,
+    })
+}
+
+fn json_text(t: &Trend, found: &[Regression]) -> String {
+    let doc = trend_json(t, found);
+    let mut text =
+        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}
+
+/// One row per kernel and run, numbers in base units.
+fn csv_text(t: &Trend) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record([
+        "kernel", "run", "label", "name", "launches", "total_ns", "mean_ns", "min_ns", "max_ns",
+        "metric",
+    ]);
+    for k in &t.kernels {
+        for (i, p) in k.points.iter().enumerate() {
+            let Some(p) = p else { continue };
+            let _ = w.write_record([
+                k.name.clone(),
+                (i + 1).to_string(),
+                t.runs[i].label.clone(),
+                p.name.clone(),
+                p.launches.to_string(),
+                p.total_ns.to_string(),
+                p.mean_ns.to_string(),
+                p.min_ns.to_string(),
+                p.max_ns.to_string(),
+                p.metric.map_or(String::new(), |m| m.to_string()),
+            ]);
+        }
+    }
+    w.into_inner()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default()
+}
+
+fn markdown(t: &Trend, found: &[Regression]) -> String {
+    let cell = |s: &str| safe_text::markdown_text(s).replace('|', "\\|");
+    let mut out = format!(
+        "## Trend of {} runs ({})\n\n| Kernel | {} | Trend |\n|---|{}---|\n",
+        t.runs.len(),
+        cell(&t.order_note),
+        t.runs
+            .iter()
+            .map(|r| cell(&r.label))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---:|".repeat(t.runs.len())
+    );
+    for k in &t.kernels {
+        let means = k.means();
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            cell(&names_text(&k.names)),
+            means
+                .iter()
+                .map(|m| ns_text(*m))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            sparkline(&means)
+        ));
+    }
+    if !t.steps.is_empty() {
+        out.push_str("\n**Biggest steps**\n\n");
+        for s in &t.steps {
+            out.push_str(&format!(
+                "- {} {} → {}: {:+.1}%{}\n",
+                safe_text::markdown_code(&s.kernel),
+                cell(&t.runs[s.from].label),
+                cell(&t.runs[s.to].label),
+                s.change_pct,
+                s.why
+                    .as_ref()
+                    .map_or(String::new(), |w| format!(" — {}", cell(w)))
+            ));
+        }
+    }
+    out.push('\n');
+    if found.is_empty() {
+        out.push_str("No regression in the latest run.\n");
+    } else {
+        for r in found {
+            out.push_str(&format!("- **Regression** {}\n", cell(&regression_text(r))));
+        }
+    }
+    out
+}
+
+/// One self-contained page: the table, one line chart per kernel (inline SVG), the steps and
+/// the regressions.
+fn html(t: &Trend, found: &[Regression]) -> String {
+    use html_page::escape;
+    let mut body = format!(
+        "<h1>Trend of {} runs</h1>\n<p class=\"muted\">{}</p>\n",
+        t.runs.len(),
+        escape(&t.order_note)
+    );
+    if !found.is_empty() {
+        body.push_str("<div class=\"banner\">");
+        for r in found {
+            body.push_str(&format!(
+                "<div class=\"worse\">Regression: {}</div>",
+                escape(&regression_text(r))
+            ));
+        }
+        body.push_str("</div>\n");
+    }
+    body.push_str("<table>\n<tr><th>Kernel</th>");
+    for r in &t.runs {
+        body.push_str(&format!("<th class=\"num\">{}</th>", escape(&r.label)));
+    }
+    body.push_str("</tr>\n");
+    for k in &t.kernels {
+        body.push_str(&format!(
+            "<tr><td><code>{}</code></td>",
+            escape(&names_text(&k.names))
+        ));
+        for m in k.means() {
+            body.push_str(&format!("<td class=\"num\">{}</td>", escape(&ns_text(m))));
+        }
+        body.push_str("</tr>\n");
+    }
+    body.push_str("</table>\n");
+    for k in &t.kernels {
+        body.push_str(&format!("<h2>{}</h2>\n", escape(&names_text(&k.names))));
+        body.push_str(&line_chart(t, &k.means()));
+    }
+    if !t.steps.is_empty() {
+        body.push_str("<h2>Biggest steps</h2>\n<ul class=\"why\">\n");
+        for s in &t.steps {
+            body.push_str(&format!(
+                "<li><code>{}</code> {} → {}: {:+.1}%{}</li>\n",
+                escape(&s.kernel),
+                escape(&t.runs[s.from].label),
+                escape(&t.runs[s.to].label),
+                s.change_pct,
+                s.why
+                    .as_ref()
+                    .map_or(String::new(), |w| format!(" — {}", escape(w)))
+            ));
+        }
+        body.push_str("</ul>\n");
+    }
+    html_page::page("sightline trend", &body)
+}
+
+/// The mean duration over the runs as an inline SVG line with a point per run.
+fn line_chart(t: &Trend, means: &[Option<f64>]) -> String {
+    const W: f64 = 720.0;
+    const H: f64 = 160.0;
+    const PAD: f64 = 40.0;
+    let known: Vec<f64> = means.iter().flatten().copied().collect();
+    let hi = known.iter().copied().fold(0.0, f64::max).max(1.0);
+    let n = means.len().max(2) as f64;
+    let x = |i: usize| PAD + (W - 2.0 * PAD) * i as f64 / (n - 1.0);
+    let y = |v: f64| H - PAD / 2.0 - (H - PAD) * v / hi;
+    let mut svg = format!(
+        "<svg width=\"{W}\" height=\"{H}\" role=\"img\"><line class=\"axis\" x1=\"{PAD}\" \
+         y1=\"{0}\" x2=\"{1}\" y2=\"{0}\"/>",
+        H - PAD / 2.0,
+        W - PAD
+    );
+    let points: Vec<String> = means
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| m.map(|v| format!("{:.1},{:.1}", x(i), y(v))))
+        .collect();
+    svg.push_str(&format!(
+        "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" points=\"{}\"/>",
+        points.join(" ")
+    ));
+    for (i, m) in means.iter().enumerate() {
+        if let Some(v) = m {
+            svg.push_str(&format!(
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{}: {}</title></circle>",
+                x(i),
+                y(*v),
+                html_page::escape(&t.runs[i].label),
+                html_page::escape(&value_text(*v, "ns"))
+            ));
+        }
+        svg.push_str(&format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            x(i),
+            H - 2.0,
+            html_page::escape(&t.runs[i].label)
+        ));
+    }
+    svg.push_str("</svg>\n");
+    svg
+}

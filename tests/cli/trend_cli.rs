@@ -1,0 +1,206 @@
+//! `sightline trend`: five versions of a GEMM profiled in the order v1, v2, v3, v5, v4, its
+//! kernel renamed at v4 (`fixtures/series/`): matched through the rename, ordered as given or
+//! by capture time, launches aggregated to NVIDIA's values, the history rule quiet on noise and
+//! firing on a real regression, every output form, a folder as input, exit codes.
+
+use crate::common;
+
+use common::{fixture_file, load_truth, temp_dir};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The five reports in a folder of their own, named v1 … v5.
+fn series(dir: &Path) -> Vec<PathBuf> {
+    (1..=5)
+        .map(|v| fixture_file(dir, &format!("series/v{v}.ncu-rep.xz")))
+        .collect()
+}
+
+fn trend(args: &[&str], inputs: &[PathBuf]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sightline"))
+        .arg("trend")
+        .args(args)
+        .args(inputs)
+        .output()
+        .expect("run sightline");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// NVIDIA's mean duration of a kernel's launches in one version, ns.
+fn truth_mean(version: usize, function: &str) -> f64 {
+    let truth = load_truth(&format!("series/v{version}.truth.json.xz"));
+    let durations: Vec<f64> = truth
+        .iter()
+        .filter(|t| t.function == function)
+        .map(|t| t.number("gpu__time_duration.sum"))
+        .collect();
+    assert!(!durations.is_empty(), "v{version} {function}");
+    durations.iter().sum::<f64>() / durations.len() as f64
+}
+
+#[test]
+fn a_kernel_renamed_on_the_way_is_one_line_with_nvidias_values() {
+    let dir = temp_dir("trend-json");
+    let files = series(&dir);
+    let (code, out, err) = trend(&["--format", "json"], &files);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let labels: Vec<&str> = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["v1", "v2", "v3", "v4", "v5"]);
+    let kernels = doc["kernels"].as_array().unwrap();
+    assert_eq!(kernels.len(), 3, "gemm, init and bias_add");
+    let gemm = kernels
+        .iter()
+        .find(|k| k["name"] == "gemm_tiled_2d")
+        .expect("the GEMM");
+    assert_eq!(
+        gemm["names"],
+        serde_json::json!(["gemm_step", "gemm_tiled_2d"])
+    );
+    let points = gemm["points"].as_array().unwrap();
+    assert_eq!(points.len(), 5);
+    for (v, p) in (1..=5).zip(points) {
+        let function = if v < 4 { "gemm_step" } else { "gemm_tiled_2d" };
+        assert_eq!(p["name"], function);
+        assert_eq!(p["launches"], 1);
+        assert_eq!(p["mean_ns"].as_f64().unwrap(), truth_mean(v, function));
+    }
+    // `init` runs twice a version: count, mean and range of both launches.
+    let init = kernels.iter().find(|k| k["name"] == "init").unwrap();
+    for (v, p) in (1..=5).zip(init["points"].as_array().unwrap()) {
+        assert_eq!(p["launches"], 2);
+        let mean = p["mean_ns"].as_f64().unwrap();
+        assert!((mean - truth_mean(v, "init")).abs() < 1e-6, "v{v}");
+        assert!(p["min_ns"].as_f64().unwrap() <= mean && mean <= p["max_ns"].as_f64().unwrap());
+    }
+    // The longest kernel of the latest run first; the biggest step is the naive GEMM's.
+    assert_eq!(kernels[0]["name"], "gemm_tiled_2d");
+    let step = &doc["steps"][0];
+    assert_eq!(
+        (step["from"].as_u64(), step["to"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert!(step["change_pct"].as_f64().unwrap() < -50.0);
+    assert_eq!(doc["regressions"], serde_json::json!([]));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn runs_follow_capture_time_when_asked_and_a_folder_is_read_by_name() {
+    let dir = temp_dir("trend-order");
+    series(&dir);
+    let (code, out, err) = trend(
+        &["--format", "json", "--order", "captured"],
+        std::slice::from_ref(&dir),
+    );
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let labels: Vec<&str> = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    // v5 was profiled before v4.
+    assert_eq!(labels, ["v1", "v2", "v3", "v5", "v4"]);
+    assert_eq!(doc["order_note"], "by capture time");
+    let (_, text, _) = trend(&[], std::slice::from_ref(&dir));
+    assert!(text.starts_with("5 runs, in the order given"), "{text}");
+    assert!(text.contains("gemm_step \u{2192} gemm_tiled_2d"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_history_rule_ignores_noise_and_fires_on_a_regression() {
+    let dir = temp_dir("trend-rules");
+    let files = series(&dir);
+    // bias_add moves by up to 7 % from version to version: noise for the history rule.
+    let (code, out, err) = trend(&[], &files[..4]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("No regression in the latest run."));
+    // A step rule of 5 % does fire on it (v3 → v4: +6.8 %).
+    let (code, out, _) = trend(&["--fail-on", "duration>5%"], &files[..4]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("REGRESSION bias_add:"), "{out}");
+    // The naive GEMM profiled last: far beyond the median of the four before it.
+    let order = [&files[1], &files[2], &files[3], &files[4], &files[0]].map(|p| p.to_path_buf());
+    let (code, out, _) = trend(&["--format", "json"], &order);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let found = doc["regressions"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["kernel"], "gemm_step");
+    assert_eq!(found[0]["rule"], "duration>median5+3spread");
+    assert!(found[0]["change_pct"].as_f64().unwrap() > 300.0);
+    // A rule that cannot be read is an error.
+    let (code, _, err) = trend(&["--fail-on", "duration>fast"], &files);
+    assert_eq!(code, 2);
+    assert!(err.contains("duration>medianN+Kspread"), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn every_output_form_lists_every_kernel_and_run() {
+    let dir = temp_dir("trend-forms");
+    let files = series(&dir);
+    let (code, csv, _) = trend(&["--format", "csv"], &files);
+    assert_eq!(code, 0);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        rows[0],
+        "kernel,run,label,name,launches,total_ns,mean_ns,min_ns,max_ns,metric"
+    );
+    assert_eq!(rows.len(), 1 + 3 * 5);
+    assert!(
+        rows.iter()
+            .any(|r| r.starts_with("gemm_tiled_2d,1,v1,gemm_step,1,"))
+    );
+    let (_, md, _) = trend(&["--format", "md"], &files);
+    assert!(
+        md.contains("| Kernel | v1 | v2 | v3 | v4 | v5 | Trend |"),
+        "{md}"
+    );
+    assert!(md.contains("**Biggest steps**"));
+    let (_, html, _) = trend(&["--format", "html"], &files);
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert_eq!(html.matches("<svg").count(), 3, "one chart per kernel");
+    assert!(!html.contains("<script"), "self-contained and inert");
+    let metric = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
+    let (_, json, _) = trend(&["--format", "json", "--metric", metric], &files);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let truth = load_truth("series/v1.truth.json.xz");
+    let gemm = truth.iter().find(|t| t.function == "gemm_step").unwrap();
+    let first = &doc["kernels"][0]["points"][0];
+    assert_eq!(first["metric"].as_f64().unwrap(), gemm.number(metric));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn an_unreadable_input_is_exit_2_naming_it() {
+    let dir = temp_dir("trend-bad");
+    let mut files = series(&dir);
+    let bad = dir.join("notes.ncu-rep");
+    std::fs::write(&bad, "not a report\n").unwrap();
+    files.push(bad);
+    let (code, _, err) = trend(&[], &files);
+    assert_eq!(code, 2);
+    assert!(err.contains("notes.ncu-rep"), "{err}");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let (code, _, err) = trend(&[], &[empty]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no .ncu-rep or .ncu-repz report in the folder"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
