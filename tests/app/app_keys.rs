@@ -86,7 +86,10 @@ fn ctrl_f_focuses_the_filter_and_escape_clears_it() {
 fn ctrl_digits_switch_pages() {
     let mut h = basic();
     for &page in PageId::ALL.iter().rev() {
-        let key = sightline::ui::pages::digit_key(page.number()).unwrap();
+        // The tenth page (Trend) has no digit.
+        let Some(key) = sightline::ui::pages::digit_key(page.number()) else {
+            continue;
+        };
         // One frame: pages that build their view in the background (Compare, Source) show a
         // spinner meanwhile, and the page switch is what is checked.
         h.key_press_modifiers(Modifiers::COMMAND, key);

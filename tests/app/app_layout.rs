@@ -192,3 +192,39 @@ fn the_first_result_of_the_first_report_opened_is_selected() {
     assert_eq!(open.path.as_deref(), Some(big.as_path()));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_trend_page_follows_a_kernel_through_the_open_reports() {
+    let dir = temp_dir("layout-trend");
+    let files: Vec<std::path::PathBuf> = (1..=5)
+        .map(|v| fixture_file(&dir, &format!("series/v{v}.ncu-rep.xz")))
+        .collect();
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = common::app_harness::open_in_order(app, &files, false);
+    // The trend is built in the background (a spinner meanwhile).
+    h.state_mut().settings_mut().page = PageId::Trend;
+    assert!(
+        common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| {
+            has_label(h, "gemm_step \u{2192} gemm_tiled_2d")
+        }),
+        "the renamed kernel never showed as one line"
+    );
+    assert!(has_label(
+        &h,
+        "5 runs, in the order given: v1, v2, v3, v4, v5"
+    ));
+    assert!(!has_label(&h, "regressed"));
+    // By capture time: v5 was profiled before v4.
+    h.get_by_label("by capture time").click();
+    assert!(
+        common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| {
+            has_label(h, "5 runs, by capture time: v1, v2, v3, v5, v4")
+        }),
+        "the order never changed"
+    );
+    assert!(has_label(
+        &h,
+        "gemm_step \u{2192} gemm_tiled_2d over the runs"
+    ));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -36,6 +36,9 @@ pub struct Run {
     /// When it was captured (Unix seconds), where the report says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub captured: Option<u64>,
+    /// Its position among the reports given.
+    #[serde(skip)]
+    pub input: usize,
 }
 
 /// A kernel's launches in one run.
@@ -52,6 +55,9 @@ pub struct RunPoint {
     /// The mean of the metric asked for, where the launches have it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metric: Option<f64>,
+    /// The launches' indices in their run's report.
+    #[serde(skip)]
+    pub results: Vec<usize>,
 }
 
 /// A kernel through the series.
@@ -132,6 +138,7 @@ pub fn trend(reports: &[&Report], labels: &[String], options: &TrendOptions) -> 
             label: labels.get(i).cloned().unwrap_or_default(),
             path: reports[i].source.display().to_string(),
             captured: reports[i].created,
+            input: i,
         })
         .collect();
     let ordered: Vec<&Report> = order.iter().map(|&i| reports[i]).collect();
@@ -192,17 +199,22 @@ pub fn trend(reports: &[&Report], labels: &[String], options: &TrendOptions) -> 
         })
         .collect();
     for (r, report) in ordered.iter().enumerate() {
-        let mut launches: HashMap<usize, Vec<&KernelResult>> = HashMap::new();
-        for result in &report.results {
+        let mut launches: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (i, result) in report.results.iter().enumerate() {
             if let Some(&id) = identities[r].get(&function(result)) {
-                launches.entry(id).or_default().push(result);
+                launches.entry(id).or_default().push(i);
             }
         }
-        for (id, results) in launches {
+        for (id, indices) in launches {
             let Some(k) = kernels.get_mut(id) else {
                 continue;
             };
-            let point = aggregate(&results, options.metric.as_deref());
+            let results: Vec<&KernelResult> = indices
+                .iter()
+                .filter_map(|&i| report.results.get(i))
+                .collect();
+            let mut point = aggregate(&results, options.metric.as_deref());
+            point.results = indices;
             if !k.names.contains(&point.name) {
                 k.names.push(point.name.clone());
             }
@@ -293,6 +305,7 @@ fn aggregate(results: &[&KernelResult], metric: Option<&str>) -> RunPoint {
             .min(total),
         max_ns: durations.iter().copied().fold(0.0, f64::max),
         metric,
+        results: Vec::new(),
     }
 }
 

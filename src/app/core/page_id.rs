@@ -25,6 +25,8 @@ pub enum PageId {
     Source,
     /// Every rule result of the result, the largest estimated speedup first.
     Rules,
+    /// Every open report as a run of one series: each kernel's story over the runs.
+    Trend,
 }
 
 impl PageId {
@@ -45,6 +47,7 @@ impl PageId {
         PageId::ReportDiff,
         PageId::Source,
         PageId::Rules,
+        PageId::Trend,
     ];
 
     /// The tab label.
@@ -59,6 +62,7 @@ impl PageId {
             PageId::ReportDiff => "Report vs report",
             PageId::Source => "Source",
             PageId::Rules => "Rules",
+            PageId::Trend => "Trend",
         }
     }
 

@@ -9,7 +9,8 @@
 //! - [`hot_spots`]: the Details page's Source Counters tables;
 //! - [`rules`]: the Rules page (every rule result of a result, ranked);
 //! - [`section_bodies`]: section bodies as drawn (the Details page's, the Compare page's
-//!   paired bars).
+//!   paired bars);
+//! - [`trend`]: the Trend page (every open report as a run of one series).
 
 pub mod compare;
 pub mod hot_spots;
@@ -20,3 +21,4 @@ pub mod rules;
 pub mod section_bodies;
 pub mod side_by_side;
 pub mod source;
+pub mod trend;

@@ -17,6 +17,7 @@ pub mod roofline;
 pub mod rules;
 pub mod session;
 pub mod source;
+pub mod trend;
 
 use crate::app::core::baselines::VisibleBaseline;
 use crate::app::core::commands::Command;
@@ -83,7 +84,7 @@ pub trait Page {
     fn release(&mut self) {}
 }
 
-/// The key of digit `n` (1–9).
+/// The key of digit `n` (1–9; the tenth page has none: Ctrl+0 resets the zoom).
 pub fn digit_key(n: usize) -> Option<egui::Key> {
     use egui::Key;
     [
@@ -113,6 +114,7 @@ pub struct Pages {
     pub compare: crate::app::views::compare::CompareView,
     pub reports: crate::app::views::report_compare::ReportComparePage,
     pub rules: crate::app::views::rules::RulesView,
+    pub trend: crate::app::views::trend::TrendView,
     pub shared: SharedPageState,
 }
 
@@ -129,6 +131,7 @@ impl Pages {
             PageId::ReportDiff => &mut self.reports,
             PageId::Source => &mut self.source,
             PageId::Rules => &mut self.rules,
+            PageId::Trend => &mut self.trend,
         }
     }
 
