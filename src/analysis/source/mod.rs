@@ -19,6 +19,9 @@ pub const SASS_EXPORT_HINT: &str = "ncu's SASS export also gives it: `ncu -i FIL
 
 /// Size of a SASS instruction from Volta (sm_70) on.
 const INSTRUCTION_BYTES: u64 = 16;
+/// Before Volta: size of an instruction, and of the bundle a control word opens.
+const OLD_INSTRUCTION_BYTES: u64 = 8;
+const OLD_BUNDLE_BYTES: u64 = 32;
 
 /// What the caller adds to the report's own data.
 #[derive(Debug, Clone, Default)]
@@ -62,7 +65,10 @@ pub fn build(
     if r.metric("inst_executed").is_none() && r.metric("smsp__pcsamp_sample_count").is_none() {
         return Err(SourceError::NoSourceCounters);
     }
-    let start = function_address(r).unwrap_or(0);
+    let start = code
+        .and_then(|c| c.address)
+        .or_else(|| function_address(r))
+        .unwrap_or(0);
     let mangled = r
         .name
         .mangled
@@ -82,9 +88,7 @@ pub fn build(
         .and_then(|c| c.function_code(&mangled))
         .map(|c| c.len() as u64);
     let addresses: Vec<u64> = match code_len {
-        Some(len) => (0..len / INSTRUCTION_BYTES)
-            .map(|i| start + i * INSTRUCTION_BYTES)
-            .collect(),
+        Some(len) => instruction_addresses(start, len, code.and_then(|c| c.cuda_sm_version)),
         None => metric_addresses(r),
     };
 
@@ -138,7 +142,10 @@ pub fn build(
     if options.disassemble
         && let Some(c) = code
     {
-        match crate::parse::sass::disassemble(c.cubin) {
+        // A module stored as loaded is rewritten into one nvdisasm reads.
+        let readable = crate::parse::cubin::unloaded(c.cubin);
+        let cubin = readable.as_deref().unwrap_or(c.cubin);
+        match crate::parse::sass::disassemble(cubin) {
             Ok(text) => {
                 if !options.sass.contains_key(&start) {
                     for (offset, s) in crate::parse::sass::function_sass(&text, &section, start) {
@@ -146,7 +153,7 @@ pub fn build(
                     }
                 }
                 // Live registers where this nvdisasm prints life ranges.
-                if let Ok(ranges) = crate::parse::sass::life_ranges(c.cubin) {
+                if let Ok(ranges) = crate::parse::sass::life_ranges(cubin) {
                     life_ranges =
                         crate::parse::life_ranges::function_life_ranges(&ranges, &section);
                 }
@@ -356,6 +363,23 @@ pub fn ptx_function(ptx: &[String], mangled: &str) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// The addresses of the instructions in `len` bytes of code loaded at `start`: 16-byte
+/// instructions from Volta (sm_70) on; before it 8-byte ones, each 32-byte bundle opened by a
+/// control word that is no instruction.
+fn instruction_addresses(start: u64, len: u64, cuda_sm_version: Option<u32>) -> Vec<u64> {
+    if cuda_sm_version.is_some_and(|v| v >> 16 < 7) {
+        (0..len / OLD_INSTRUCTION_BYTES)
+            .map(|i| i * OLD_INSTRUCTION_BYTES)
+            .filter(|offset| offset % OLD_BUNDLE_BYTES != 0)
+            .map(|offset| start + offset)
+            .collect()
+    } else {
+        (0..len / INSTRUCTION_BYTES)
+            .map(|i| start + i * INSTRUCTION_BYTES)
+            .collect()
+    }
 }
 
 /// Every address any per-instruction metric has, in order.

@@ -99,7 +99,12 @@ impl HotSpotsView {
             .is_none_or(|(k, l, _)| *k != key || *l != lines);
         if stale {
             let kernel = &input.result.name.function;
-            let start = crate::analysis::source::function_address(input.result).unwrap_or(0);
+            // The Source view's start is the module's record of the kernel (the first of the
+            // launch's function PCs may be a function it calls).
+            let start = view.map_or_else(
+                || crate::analysis::source::function_address(input.result).unwrap_or(0),
+                |v| v.function_address,
+            );
             let tables = input
                 .bodies
                 .iter()

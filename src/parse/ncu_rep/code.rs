@@ -19,6 +19,8 @@ pub struct KernelCode<'a> {
     pub cubin: &'a [u8],
     /// `major << 16 | minor` of the SASS in the cubin.
     pub cuda_sm_version: Option<u32>,
+    /// Where the function was loaded on the GPU, as the module records it.
+    pub address: Option<u64>,
     /// Imported source files of the module (empty without `--import-source yes`).
     pub sources: Vec<&'a SourceFile>,
 }
@@ -63,6 +65,17 @@ impl CodeIndex {
     ) -> Option<KernelCode<'a>> {
         let module = self.module_of(mangled, address)?;
         let cubin = bytes.get(module.cubin.clone()?)?;
+        // `launch__function_pcs` lists the kernel and the functions it calls, not always the
+        // kernel first: the module's record of the kernel decides.
+        let mut loaded = module
+            .functions
+            .iter()
+            .filter(|(n, _)| n == mangled)
+            .map(|&(_, at)| at);
+        let address = match address {
+            Some(a) if loaded.clone().any(|at| at == a) => Some(a),
+            _ => loaded.next(),
+        };
         let mut sources: Vec<&SourceFile> = self
             .sources
             .iter()
@@ -74,6 +87,7 @@ impl CodeIndex {
         Some(KernelCode {
             cubin,
             cuda_sm_version: module.cuda_sm_version,
+            address,
             sources,
         })
     }

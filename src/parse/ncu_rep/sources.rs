@@ -5,6 +5,7 @@ use super::container::{self, Entry, corrupt};
 use super::messages::SourceDataHead;
 use super::wire::{FieldIter, WireValue};
 use crate::parse::ParseError;
+use crate::parse::cubin::Cubin;
 use prost::Message;
 
 /// `SourceData` field holding the cubin.
@@ -19,7 +20,8 @@ pub struct Module {
     pub cuda_sm_version: Option<u32>,
     /// Byte range of the cubin (an ELF file) in the report.
     pub cubin: Option<std::ops::Range<usize>>,
-    /// Launched functions and their load addresses on the GPU.
+    /// Launched functions and their load addresses on the GPU: from the relocation data, or
+    /// for a module stored as loaded (ncu 2021.3 and earlier), from the cubin's symbols.
     pub functions: Vec<(String, u64)>,
 }
 
@@ -40,16 +42,20 @@ pub fn modules(bytes: &[u8]) -> Result<Vec<Module>, ParseError> {
 /// the entries' offsets count in.
 pub fn modules_of(sources: &[Entry<'_>]) -> Result<Vec<Module>, ParseError> {
     let mut out: Vec<Module> = Vec::new();
+    // Each module's cubin, for the load addresses of one stored as loaded.
+    let mut cubins: Vec<Option<&[u8]>> = Vec::new();
     for entry in sources {
         let head = SourceDataHead::decode(entry.bytes)
             .map_err(|e| corrupt(entry.offset, format!("source data: {e}")))?;
         let reference = head.reference.unwrap_or(0);
         let mut cubin = None;
+        let mut image = None;
         for field in FieldIter::new(entry.bytes) {
             let field = field.map_err(|e| corrupt(entry.offset + e.offset, e.message))?;
             if let (BINARY, WireValue::Bytes(b)) = (field.number, field.value) {
                 let start = entry.offset + field.offset;
                 cubin = Some(start..start + b.len());
+                image = Some(b);
             }
         }
         let i = match out.iter().position(|m| m.reference == reference) {
@@ -59,6 +65,7 @@ pub fn modules_of(sources: &[Entry<'_>]) -> Result<Vec<Module>, ParseError> {
                     reference,
                     ..Module::default()
                 });
+                cubins.push(None);
                 out.len() - 1
             }
         };
@@ -66,10 +73,20 @@ pub fn modules_of(sources: &[Entry<'_>]) -> Result<Vec<Module>, ParseError> {
         m.cuda_sm_version = m.cuda_sm_version.or(head.cuda_sm_version);
         if m.cubin.is_none() {
             m.cubin = cubin;
+            cubins[i] = image;
         }
         for f in head.relocation_data.into_iter().flat_map(|r| r.functions) {
             m.functions
                 .push((f.symbol_name.unwrap_or_default(), f.address.unwrap_or(0)));
+        }
+    }
+    // ncu 2021.3 and earlier write no relocation data: they store each cubin as the driver
+    // loaded it, with the functions' GPU addresses in its symbols.
+    for (m, image) in out.iter_mut().zip(cubins) {
+        if m.functions.is_empty()
+            && let Some(cubin) = image.and_then(|b| Cubin::parse(b).ok())
+        {
+            m.functions = cubin.load_addresses();
         }
     }
     Ok(out)
