@@ -22,7 +22,7 @@ fn main() {
             None if args.time_to_table || args.click_through.is_some() => {
                 run_time_to_table(args.files, started, args.click_through.unwrap_or(0))
             }
-            None => run_app(args.files),
+            None => run_app(args.files, args.follow),
         }
     };
     std::process::exit(code);
@@ -41,7 +41,7 @@ fn run_time_to_table(files: Vec<std::path::PathBuf>, started: Instant, rows: usi
 
 #[cfg(not(feature = "app"))]
 fn run_time_to_table(_files: Vec<std::path::PathBuf>, _started: Instant, _rows: usize) -> i32 {
-    run_app(Vec::new())
+    run_app(Vec::new(), None)
 }
 
 #[cfg(feature = "app")]
@@ -50,8 +50,8 @@ fn install_desktop() -> i32 {
 }
 
 #[cfg(feature = "app")]
-fn run_app(files: Vec<std::path::PathBuf>) -> i32 {
-    match sightline::ui::run(files) {
+fn run_app(files: Vec<std::path::PathBuf>, follow: Option<std::path::PathBuf>) -> i32 {
+    match sightline::ui::run(files, follow) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("sightline: {e}");
@@ -67,7 +67,7 @@ fn install_desktop() -> i32 {
 }
 
 #[cfg(not(feature = "app"))]
-fn run_app(_files: Vec<std::path::PathBuf>) -> i32 {
+fn run_app(_files: Vec<std::path::PathBuf>, _follow: Option<std::path::PathBuf>) -> i32 {
     eprintln!(
         "sightline: built without the desktop app (feature `app`); use a subcommand, see --help"
     );

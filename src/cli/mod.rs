@@ -32,6 +32,10 @@ pub struct Args {
     pub command: Option<Command>,
     /// Reports to open in the app (any form: .ncu-rep, CLI text, CSV, GUI copy, session page).
     pub files: Vec<PathBuf>,
+    /// Follow a folder in the app: its reports open now, and those written there later as
+    /// soon as their writes are complete (the Trend page shows the series).
+    #[arg(long, value_name = "DIR")]
+    pub follow: Option<PathBuf>,
     /// Register the app, its icon and the .ncu-rep file type for the current user, then exit.
     #[arg(long)]
     pub install_desktop: bool,

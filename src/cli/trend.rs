@@ -12,9 +12,10 @@ use crate::model::Report;
 use crate::model::format::value_text;
 use crate::model::safe_text;
 use crate::parse;
+use crate::parse::report_files::report_files_in;
 use serde_json::json;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Output forms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -65,31 +66,12 @@ pub enum OrderArg {
 const EXIT_FAILED: i32 = 1;
 const EXIT_UNREADABLE: i32 = 2;
 
-/// Whether a file in a folder is a report of the series.
-pub fn is_report_file(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    let name = ["", ".gz", ".xz", ".zst"]
-        .iter()
-        .find_map(|ext| name.strip_suffix(ext).filter(|_| !ext.is_empty()))
-        .unwrap_or(&name);
-    !name.starts_with('.') && (name.ends_with(".ncu-rep") || name.ends_with(".ncu-repz"))
-}
-
 /// The files of the inputs: a file as it is, a folder's report files by name.
 pub fn series_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(input)
-                .map_err(|e| format!("{}: {e}", input.display()))?
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_file() && is_report_file(p))
-                .collect();
-            found.sort();
+            let found = report_files_in(input).map_err(|e| format!("{}: {e}", input.display()))?;
             if found.is_empty() {
                 return Err(format!(
                     "{}: no .ncu-rep or .ncu-repz report in the folder",

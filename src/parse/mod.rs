@@ -18,6 +18,7 @@ pub mod number_format;
 pub mod nvdisasm;
 pub mod other_text;
 pub mod read;
+pub mod report_files;
 pub mod sass;
 pub mod session;
 pub mod skipped;

@@ -25,6 +25,10 @@ pub const NO_DIALOG_NOTICE: &str = "No file dialog could be shown (no desktop po
 Drag files into the window, paste ncu text with Ctrl+V, pass files on the command line, \
 or type a path below.";
 
+/// What the window says when File > Follow folder… cannot show a folder dialog.
+pub const NO_FOLDER_DIALOG_NOTICE: &str = "No folder dialog could be shown (no desktop portal and no \
+zenity). Start sightline with --follow DIR to follow a folder.";
+
 /// How the app starts.
 #[derive(Debug, Clone)]
 pub struct AppOptions {
@@ -36,6 +40,8 @@ pub struct AppOptions {
     pub persist_state: bool,
     /// Try the native file dialog on File > Open; when off, the app says none is available.
     pub file_dialog: bool,
+    /// A folder to follow from the start (`--follow DIR`).
+    pub follow: Option<PathBuf>,
 }
 
 impl Default for AppOptions {
@@ -45,6 +51,7 @@ impl Default for AppOptions {
             demo_when_empty: false,
             persist_state: false,
             file_dialog: true,
+            follow: None,
         }
     }
 }
@@ -125,11 +132,12 @@ impl SightlineApp {
             last_pointer: None,
             fonts_installed: false,
         };
-        if options.files.is_empty() {
-            if options.demo_when_empty {
-                app.handle(Command::Open(OpenRequest::Demo));
-            }
-        } else {
+        if let Some(dir) = options.follow {
+            app.handle(Command::FollowFolder(dir));
+        } else if options.files.is_empty() && options.demo_when_empty {
+            app.handle(Command::Open(OpenRequest::Demo));
+        }
+        if !options.files.is_empty() {
             for path in options.files {
                 app.handle(Command::Open(OpenRequest::Path(path)));
             }
@@ -184,6 +192,7 @@ impl SightlineApp {
     pub fn handle(&mut self, command: Command) {
         match command {
             Command::ShowOpenDialog => self.show_open_dialog(),
+            Command::ShowFollowDialog => self.show_follow_dialog(),
             Command::SaveText { file_name, text } => self.save_text(&file_name, &text),
             other => self.state.handle(other),
         }
@@ -277,6 +286,20 @@ impl SightlineApp {
         }
     }
 
+    /// Shows the native folder dialog and follows the folder picked (File > Follow folder…).
+    fn show_follow_dialog(&mut self) {
+        if !self.file_dialog || !file_dialog_possible() {
+            self.state.notice = Some(NO_FOLDER_DIALOG_NOTICE.into());
+            return;
+        }
+        if let Some(dir) = rfd::FileDialog::new()
+            .set_title("Follow a folder of reports")
+            .pick_folder()
+        {
+            self.handle(Command::FollowFolder(dir));
+        }
+    }
+
     /// Keyboard shortcuts, paste, dropped files and Ctrl+wheel zoom, as commands.
     fn collect_input(&mut self, ctx: &egui::Context) {
         // Shortcuts act on the selection only where its row is visible: never on a result the
@@ -360,6 +383,7 @@ impl SightlineApp {
         }
         self.poll_loads();
         self.poll_file_changes();
+        self.state.poll_followed();
         self.state.release_bodies();
         self.collect_input(&ctx);
         self.apply_view_settings(&ctx);
@@ -415,6 +439,9 @@ impl SightlineApp {
             )
             .size_range(widths)
             .show(ui, |ui| {
+                if let Some(dir) = self.state.followed_folder() {
+                    reports_panel::following(ui, dir, &mut self.queued);
+                }
                 reports_panel::show(
                     ui,
                     &self.state.workspace,

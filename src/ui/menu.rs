@@ -136,6 +136,16 @@ fn file_menu(
     if ui.add(open).clicked() {
         commands.push(Command::ShowOpenDialog);
     }
+    if ui
+        .button("Follow folder…")
+        .on_hover_text(
+            "Open a folder's reports, and those written there later as their writes complete \
+             (the Trend page shows the series)",
+        )
+        .clicked()
+    {
+        commands.push(Command::ShowFollowDialog);
+    }
     ui.menu_button("Open Recent", |ui| {
         if settings.recent_files.is_empty() {
             ui.weak("No recent files");

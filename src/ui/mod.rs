@@ -67,9 +67,10 @@ fn screenshot_size() -> Option<[f32; 2]> {
     (w >= 640.0 && h >= 420.0 && w <= 8000.0 && h <= 8000.0).then_some([w, h])
 }
 
-/// Starts the desktop app on the given files (the demo report when there are none).
-pub fn run(files: Vec<PathBuf>) -> Result<(), eframe::Error> {
-    run_app(files, None)
+/// Starts the desktop app on the given files (the demo report when there are none), following
+/// the folder `follow` if one is given.
+pub fn run(files: Vec<PathBuf>, follow: Option<PathBuf>) -> Result<(), eframe::Error> {
+    run_app(files, None, follow)
 }
 
 /// Opens the files in the real window, and on the frame after the results table first shows
@@ -83,12 +84,13 @@ pub fn run_time_to_table(
     started: Instant,
     click_through: usize,
 ) -> Result<(), eframe::Error> {
-    run_app(files, Some((started, click_through)))
+    run_app(files, Some((started, click_through)), None)
 }
 
 fn run_app(
     files: Vec<PathBuf>,
     time_to_table: Option<(Instant, usize)>,
+    follow: Option<PathBuf>,
 ) -> Result<(), eframe::Error> {
     let screenshot = std::env::var_os("EFRAME_SCREENSHOT_TO").is_some();
     let mut viewport = egui::ViewportBuilder::default()
@@ -123,10 +125,11 @@ fn run_app(
             let mut app = SightlineApp::new(
                 cc.storage,
                 AppOptions {
-                    demo_when_empty: now.is_empty() && later.is_empty(),
+                    demo_when_empty: now.is_empty() && later.is_empty() && follow.is_none(),
                     files: now,
                     persist_state: !screenshot && time_to_table.is_none(),
                     file_dialog: true,
+                    follow,
                 },
             );
             app.set_context(&cc.egui_ctx);

@@ -253,3 +253,19 @@ fn baselines_ui(ui: &mut egui::Ui, baselines: &[Baseline], commands: &mut Vec<Co
         });
     }
 }
+
+/// The folder followed, with the button that stops following it.
+pub fn following(ui: &mut egui::Ui, dir: &std::path::Path, commands: &mut Vec<Command>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(egui::RichText::new("Following").strong());
+        ui.add(egui::Label::new(crate::app::format::file_name(dir)).truncate())
+            .on_hover_text(format!(
+                "{}: reports written there open as their writes complete",
+                dir.display()
+            ));
+        if ui.small_button("Stop").clicked() {
+            commands.push(Command::StopFollowing);
+        }
+    });
+    ui.separator();
+}

@@ -228,3 +228,70 @@ fn the_trend_page_follows_a_kernel_through_the_open_reports() {
     ));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_followed_folder_opens_reports_as_their_writes_complete() {
+    let dir = temp_dir("layout-follow");
+    let watched = dir.join("runs");
+    std::fs::create_dir_all(&watched).unwrap();
+    for v in 1..=2 {
+        std::fs::write(
+            watched.join(format!("v{v}.ncu-rep")),
+            common::fixture_bytes(&format!("series/v{v}.ncu-rep.xz")),
+        )
+        .unwrap();
+    }
+    let app = SightlineApp::new(
+        None,
+        sightline::ui::AppOptions {
+            follow: Some(watched.clone()),
+            ..options(Vec::new(), false)
+        },
+    );
+    let mut h = harness(app);
+    let loaded = |h: &AppHarness, n: usize| {
+        h.state().workspace().reports().len() == n && !h.state().workspace().is_loading()
+    };
+    assert!(
+        common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| loaded(
+            h, 2
+        )),
+        "the reports already there never opened"
+    );
+    assert!(has_label(&h, "Following"));
+    // v3 written in pieces, faster than the folder is looked at: never seen unchanged half
+    // written, so never opened half written (a half-written report would fail to load, or
+    // open with a warning, beside the whole one).
+    let bytes = common::fixture_bytes("series/v3.ncu-rep.xz");
+    let path = watched.join("v3.ncu-rep");
+    let pieces = 6;
+    let step = bytes.len().div_ceil(pieces);
+    for i in 0..pieces {
+        let end = ((i + 1) * step).min(bytes.len());
+        std::fs::write(&path, &bytes[..end]).unwrap();
+        std::thread::sleep(sightline::app::core::follow::FOLLOW_INTERVAL / 5);
+    }
+    assert!(
+        common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| loaded(
+            h, 3
+        )),
+        "the report written while followed never opened"
+    );
+    assert!(h.state().workspace().failed().is_empty());
+    let names: Vec<String> = h
+        .state()
+        .workspace()
+        .reports()
+        .iter()
+        .map(|r| r.name.clone())
+        .collect();
+    assert_eq!(names, ["v1.ncu-rep", "v2.ncu-rep", "v3.ncu-rep"]);
+    let v3 = &h.state().workspace().reports()[2].report;
+    assert_eq!(v3.results.len(), 4);
+    assert!(v3.warnings.is_empty(), "{:?}", v3.warnings);
+    // Stop: nothing more opens.
+    h.get_by_label("Stop").click();
+    h.run();
+    assert!(!has_label(&h, "Following"));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -41,6 +41,7 @@ pub fn options(files: Vec<PathBuf>, persist: bool) -> AppOptions {
         demo_when_empty: false,
         persist_state: persist,
         file_dialog: false,
+        follow: None,
     }
 }
 

@@ -68,6 +68,12 @@ pub enum Command {
     Open(OpenRequest),
     /// Show the native file dialog (File > Open, Ctrl+O).
     ShowOpenDialog,
+    /// Show the native folder dialog to follow a folder (File > Follow folder…).
+    ShowFollowDialog,
+    /// Follow a folder: its reports open now, and those written later as they are complete.
+    FollowFolder(PathBuf),
+    /// Stop following the folder followed.
+    StopFollowing,
     /// Close one report.
     CloseReport(ReportId),
     /// Close every report.

@@ -23,6 +23,7 @@ pub mod demo;
 pub mod error;
 pub mod file_notices;
 pub mod file_watch;
+pub mod follow;
 pub mod ids;
 pub mod loader;
 pub mod manual_pairs;

@@ -114,13 +114,14 @@ impl PanelSizes {
     }
 
     /// The heights the results table may take in a central area `available` points high: it
-    /// leaves [`Self::PAGE_MIN_HEIGHT`] to the page, and takes at most 30 % of a short area
-    /// (1280x800 at zoom 1.5 leaves 533 points: the table gets at most 160, four rows).
+    /// leaves [`Self::PAGE_MIN_HEIGHT`] to the page, and takes at most 27 % of a short area
+    /// (1280x800 at zoom 1.5 leaves 533 points: the table gets at most 144, three rows and a
+    /// half).
     pub fn results_height_range(available: f32) -> std::ops::RangeInclusive<f32> {
         let (least, most) = (*Self::RESULTS_HEIGHT.start(), *Self::RESULTS_HEIGHT.end());
         let room = (available - Self::PAGE_MIN_HEIGHT).max(least);
         let short = if Self::is_short(available) {
-            available * 0.3
+            available * 0.27
         } else {
             f32::MAX
         };
@@ -266,7 +267,7 @@ mod results_height_tests {
         // 1280x800 at zoom 1.5: about 533 points for the table and the page.
         let r = PanelSizes::results_height_range(533.0);
         assert_eq!(*r.start(), 120.0);
-        assert!((*r.end() - 159.9).abs() < 0.1, "{r:?}");
+        assert!((*r.end() - 143.9).abs() < 0.1, "{r:?}");
         // A tall window lets it grow, leaving the page its share.
         let r = PanelSizes::results_height_range(1200.0);
         assert_eq!(*r.end(), 940.0);
@@ -279,9 +280,8 @@ mod results_height_tests {
         let mut p = PanelSizes::default();
         // A short window keeps its own height.
         p.step_results(533.0, 1);
-        assert!((p.results_height_short - 159.9).abs() < 0.1);
+        assert!((p.results_height_short - 143.9).abs() < 0.1);
         assert_eq!(p.results_height, 260.0);
-        p.step_results(533.0, -1);
         p.step_results(533.0, -1);
         assert_eq!(p.results_height_short, 120.0);
         assert!(!p.results_collapsed);

@@ -46,6 +46,8 @@ pub struct AppState {
     /// of one open finish loading in any order, it stays on the first result of the first
     /// report opened.
     auto_selection: bool,
+    /// The folder followed, if one is: its reports open as their writes complete.
+    follower: Option<crate::app::core::follow::FolderFollower>,
     /// The results table's filter and visible order.
     pub(crate) table: TableView,
     /// A message across the top of the window (e.g. no file dialog).
@@ -83,6 +85,7 @@ impl AppState {
             loader: Loader::new(waker.clone()),
             selection: None,
             auto_selection: false,
+            follower: None,
             table: TableView::default(),
             notice: None,
             watcher: FileWatcher::with_interval(POLL_INTERVAL, waker.clone()),
@@ -259,7 +262,20 @@ impl AppState {
                 self.closed.dismiss();
                 self.start_load(request, None);
             }
-            Command::ShowOpenDialog | Command::SaveText { .. } => {}
+            Command::ShowOpenDialog | Command::ShowFollowDialog | Command::SaveText { .. } => {}
+            Command::FollowFolder(dir) => {
+                match crate::app::core::follow::FolderFollower::start(
+                    &dir,
+                    crate::app::core::follow::FOLLOW_INTERVAL,
+                    self.waker.clone(),
+                ) {
+                    Ok(follower) => self.follower = Some(follower),
+                    Err(e) => {
+                        self.notice = Some(format!("Cannot follow {}: {e}", dir.display()));
+                    }
+                }
+            }
+            Command::StopFollowing => self.follower = None,
             Command::CloseReport(id) => {
                 self.closed.remember(&self.workspace, &[id]);
                 self.forget_report(id);
@@ -569,6 +585,25 @@ impl AppState {
         ) {
             self.watcher.watch(id, &path, signature);
         }
+    }
+
+    /// Opens the reports of the followed folder whose writes completed since the last call
+    /// (after what is open: nothing already open moves).
+    pub fn poll_followed(&mut self) {
+        let mut ready = Vec::new();
+        if let Some(f) = &self.follower {
+            while let Some(path) = f.try_recv() {
+                ready.push(path);
+            }
+        }
+        for path in ready {
+            self.handle(Command::Open(OpenRequest::Path(path)));
+        }
+    }
+
+    /// The folder followed, if one is.
+    pub fn followed_folder(&self) -> Option<&std::path::Path> {
+        self.follower.as_ref().map(|f| f.dir())
     }
 
     /// Takes what the file watcher saw: a changed file is read again through

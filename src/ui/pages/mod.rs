@@ -179,7 +179,8 @@ impl Pages {
 
 /// The tab strip, one tab per page; a tab's tooltip names its shortcut.
 pub fn tabs(ui: &mut egui::Ui, current: &mut PageId) {
-    ui.horizontal(|ui| {
+    // A narrow window wraps the tabs rather than hiding the last ones.
+    ui.horizontal_wrapped(|ui| {
         for &page in PageId::ALL {
             let response = ui.selectable_value(current, page, page.label());
             if let Some(key) = digit_key(page.number()) {
