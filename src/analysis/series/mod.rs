@@ -330,9 +330,15 @@ fn biggest_steps(kernels: &[KernelTrend], limit: usize) -> Vec<Step> {
             if a.mean_ns <= 0.0 {
                 continue;
             }
+            // The kernel as it was called then (a rename in this step shows both names).
+            let kernel = if a.name == b.name {
+                b.name.clone()
+            } else {
+                format!("{} \u{2192} {}", a.name, b.name)
+            };
             steps.push(Step {
                 id: k.id,
-                kernel: k.name.clone(),
+                kernel,
                 from: to - 1,
                 to,
                 from_ns: a.mean_ns,

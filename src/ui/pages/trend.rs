@@ -265,6 +265,7 @@ fn chart(
         .allow_drag(false)
         .allow_scroll(false)
         .include_y(0.0)
+        .y_axis_min_width(72.0)
         .x_axis_formatter(move |mark, _| {
             let i = mark.value.round();
             if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
