@@ -245,18 +245,8 @@ fn text(t: &Trend, found: &[Regression]) -> String {
     if !t.steps.is_empty() {
         out.push_str("\nBiggest steps:\n");
         for s in &t.steps {
-            out.push_str(&format!(
-                "  {} {} \u{2192} {}: {} \u{2192} {} ({:+.1}%){}\n",
-                safe_text::visible(&s.kernel),
-                safe_text::visible(&t.runs[s.from].label),
-                safe_text::visible(&t.runs[s.to].label),
-                value_text(s.from_ns, "ns"),
-                value_text(s.to_ns, "ns"),
-                s.change_pct,
-                s.why
-                    .as_ref()
-                    .map_or(String::new(), |w| format!(": {}", safe_text::visible(w)))
-            ));
+            let visible = |w: &str| safe_text::visible(w).into_owned();
+            out.push_str(&format!("  {}\n", s.line(&t.runs, visible, visible)));
         }
     }
     out.push('\n');
@@ -270,24 +260,9 @@ fn text(t: &Trend, found: &[Regression]) -> String {
     out
 }
 
-/// A regression in one line.
+/// A regression in one line, safe for a terminal.
 pub fn regression_text(r: &Regression) -> String {
-    let against = match r.spread_ns {
-        Some(spread) => format!(
-            "the median {} (spread {})",
-            value_text(r.reference_ns, "ns"),
-            value_text(spread, "ns")
-        ),
-        None => format!("the run before, {}", value_text(r.reference_ns, "ns")),
-    };
-    format!(
-        "{}: {} against {} ({:+.1}%), rule {}",
-        safe_text::visible(&r.kernel),
-        value_text(r.latest_ns, "ns"),
-        against,
-        r.change_pct,
-        r.rule
-    )
+    safe_text::visible(&r.line()).into_owned()
 }
 
 /// The trend and its regressions as one JSON document (also the MCP `trend` tool's answer).
@@ -369,16 +344,8 @@ fn markdown(t: &Trend, found: &[Regression]) -> String {
     if !t.steps.is_empty() {
         out.push_str("\n**Biggest steps**\n\n");
         for s in &t.steps {
-            out.push_str(&format!(
-                "- {} {} → {}: {:+.1}%{}\n",
-                safe_text::markdown_code(&s.kernel),
-                cell(&t.runs[s.from].label),
-                cell(&t.runs[s.to].label),
-                s.change_pct,
-                s.why
-                    .as_ref()
-                    .map_or(String::new(), |w| format!(" — {}", cell(w)))
-            ));
+            let line = s.line(&t.runs, safe_text::markdown_code, cell);
+            out.push_str(&format!("- {line}\n"));
         }
     }
     out.push('\n');
@@ -386,7 +353,7 @@ fn markdown(t: &Trend, found: &[Regression]) -> String {
         out.push_str("No regression in the latest run.\n");
     } else {
         for r in found {
-            out.push_str(&format!("- **Regression** {}\n", cell(&regression_text(r))));
+            out.push_str(&format!("- **Regression** {}\n", cell(&r.line())));
         }
     }
     out
@@ -406,7 +373,7 @@ fn html(t: &Trend, found: &[Regression]) -> String {
         for r in found {
             body.push_str(&format!(
                 "<div class=\"worse\">Regression: {}</div>",
-                escape(&regression_text(r))
+                escape(&r.line())
             ));
         }
         body.push_str("</div>\n");
@@ -434,16 +401,8 @@ fn html(t: &Trend, found: &[Regression]) -> String {
     if !t.steps.is_empty() {
         body.push_str("<h2>Biggest steps</h2>\n<ul class=\"why\">\n");
         for s in &t.steps {
-            body.push_str(&format!(
-                "<li><code>{}</code> {} → {}: {:+.1}%{}</li>\n",
-                escape(&s.kernel),
-                escape(&t.runs[s.from].label),
-                escape(&t.runs[s.to].label),
-                s.change_pct,
-                s.why
-                    .as_ref()
-                    .map_or(String::new(), |w| format!(" — {}", escape(w)))
-            ));
+            let line = s.line(&t.runs, |k| format!("<code>{}</code>", escape(k)), escape);
+            body.push_str(&format!("<li>{line}</li>\n"));
         }
         body.push_str("</ul>\n");
     }

@@ -106,6 +106,15 @@ pub fn to_base(unit: &str) -> BaseUnit {
     keep(unit)
 }
 
+/// The SI prefix of a magnitude `a` (from K up to the prefix of `most`: 1e12 for T, 1e15
+/// for P) and its divisor.
+fn si_prefix(a: f64, most: f64) -> (&'static str, f64) {
+    [("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("K", 1e3)]
+        .into_iter()
+        .find(|&(_, d)| d <= most && a >= d)
+        .unwrap_or(("", 1.0))
+}
+
 /// The display scale for a base unit and a magnitude, the way ncu auto-scales:
 /// returns (unit to show, divisor).
 pub fn auto_scale(base: &str, value: f64) -> (String, f64) {
@@ -128,35 +137,13 @@ pub fn auto_scale(base: &str, value: f64) -> (String, f64) {
                 None => (base, String::new()),
             };
             let stem = if num == "hz" { "hz" } else { "byte" };
-            let (p, d) = if a >= 1e12 {
-                ("T", 1e12)
-            } else if a >= 1e9 {
-                ("G", 1e9)
-            } else if a >= 1e6 {
-                ("M", 1e6)
-            } else if a >= 1e3 {
-                ("K", 1e3)
-            } else {
-                ("", 1.0)
-            };
+            let (p, d) = si_prefix(a, 1e12);
             (format!("{p}{stem}{rest}"), d)
         }
         // Operations (the tensor roofline's tables): `15.69 POP/s`, as ncu-ui's chart axis.
         _ if base == "OP" || base.starts_with("OP/") => {
             let rest = base.strip_prefix("OP").unwrap_or_default();
-            let (p, d) = if a >= 1e15 {
-                ("P", 1e15)
-            } else if a >= 1e12 {
-                ("T", 1e12)
-            } else if a >= 1e9 {
-                ("G", 1e9)
-            } else if a >= 1e6 {
-                ("M", 1e6)
-            } else if a >= 1e3 {
-                ("K", 1e3)
-            } else {
-                ("", 1.0)
-            };
+            let (p, d) = si_prefix(a, 1e15);
             (format!("{p}OP{rest}"), d)
         }
         _ => (base.to_string(), 1.0),

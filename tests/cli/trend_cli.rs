@@ -30,6 +30,16 @@ fn trend(args: &[&str], inputs: &[PathBuf]) -> (i32, String, String) {
     )
 }
 
+/// The labels of a trend document's runs, in order.
+fn run_labels(doc: &serde_json::Value) -> Vec<&str> {
+    doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect()
+}
+
 /// NVIDIA's mean duration of a kernel's launches in one version, ns.
 fn truth_mean(version: usize, function: &str) -> f64 {
     let truth = load_truth(&format!("series/v{version}.truth.json.xz"));
@@ -49,12 +59,7 @@ fn a_kernel_renamed_on_the_way_is_one_line_with_nvidias_values() {
     let (code, out, err) = trend(&["--format", "json"], &files);
     assert_eq!(code, 0, "{err}");
     let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
-    let labels: Vec<&str> = doc["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["label"].as_str().unwrap())
-        .collect();
+    let labels = run_labels(&doc);
     assert_eq!(labels, ["v1", "v2", "v3", "v4", "v5"]);
     let kernels = doc["kernels"].as_array().unwrap();
     assert_eq!(kernels.len(), 3, "gemm, init and bias_add");
@@ -104,12 +109,7 @@ fn runs_follow_capture_time_when_asked_and_a_folder_is_read_by_name() {
     );
     assert_eq!(code, 0, "{err}");
     let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
-    let labels: Vec<&str> = doc["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["label"].as_str().unwrap())
-        .collect();
+    let labels = run_labels(&doc);
     // v5 was profiled before v4.
     assert_eq!(labels, ["v1", "v2", "v3", "v5", "v4"]);
     assert_eq!(doc["order_note"], "by capture time");

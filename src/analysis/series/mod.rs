@@ -10,6 +10,7 @@ pub mod regression;
 use crate::analysis::compare::matching::{RenamePolicy, match_results_with};
 use crate::analysis::compare::why::explain;
 use crate::analysis::compare::{DiffOptions, diff_results};
+use crate::model::format::value_text;
 use crate::model::{KernelResult, Report, names};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -101,6 +102,32 @@ pub struct Step {
     /// What the comparison model says changed (its first why line), where it says something.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+}
+
+impl Step {
+    /// The step in one line, `gemm_step v1 → v2: 2.30 ms → 416.22 us (-81.9%): why`, with
+    /// the kernel's name passed through `code` and the other words through `text` (each form
+    /// escapes its own way).
+    pub fn line(
+        &self,
+        runs: &[Run],
+        code: impl Fn(&str) -> String,
+        text: impl Fn(&str) -> String,
+    ) -> String {
+        let label = |i: usize| runs.get(i).map_or(String::new(), |r| text(&r.label));
+        format!(
+            "{} {} \u{2192} {}: {} \u{2192} {} ({:+.1}%){}",
+            code(&self.kernel),
+            label(self.from),
+            label(self.to),
+            value_text(self.from_ns, "ns"),
+            value_text(self.to_ns, "ns"),
+            self.change_pct,
+            self.why
+                .as_ref()
+                .map_or(String::new(), |w| format!(": {}", text(w)))
+        )
+    }
 }
 
 /// A series' trend table.

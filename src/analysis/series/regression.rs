@@ -5,6 +5,7 @@
 //! 5 by more than 3 spreads; `duration>5%` compares the latest with the run before it.
 
 use super::Trend;
+use crate::model::format::value_text;
 use serde::Serialize;
 
 /// A trend `--fail-on` rule.
@@ -85,6 +86,28 @@ pub struct Regression {
     pub spread_ns: Option<f64>,
     /// The change from the reference, %.
     pub change_pct: f64,
+}
+
+impl Regression {
+    /// The regression in one line (the kernel's name as it is: callers escape the line).
+    pub fn line(&self) -> String {
+        let against = match self.spread_ns {
+            Some(spread) => format!(
+                "the median {} (spread {})",
+                value_text(self.reference_ns, "ns"),
+                value_text(spread, "ns")
+            ),
+            None => format!("the run before, {}", value_text(self.reference_ns, "ns")),
+        };
+        format!(
+            "{}: {} against {} ({:+.1}%), rule {}",
+            self.kernel,
+            value_text(self.latest_ns, "ns"),
+            against,
+            self.change_pct,
+            self.rule
+        )
+    }
 }
 
 /// The median of some values (none: `None`).

@@ -122,7 +122,7 @@ fn show(
         for r in &data.regressions {
             ui.colored_label(
                 ui.visuals().error_fg_color,
-                format!("Regression: {}", crate::cli::trend::regression_text(r)),
+                format!("Regression: {}", r.line()),
             );
         }
     }
@@ -175,16 +175,7 @@ fn show(
                 ui.add_space(8.0);
                 ui.strong("Biggest steps");
                 for s in &t.steps {
-                    let line = format!(
-                        "{} {} \u{2192} {}: {} \u{2192} {} ({:+.1}%){}",
-                        s.kernel,
-                        t.runs[s.from].label,
-                        t.runs[s.to].label,
-                        value_text(s.from_ns, "ns"),
-                        value_text(s.to_ns, "ns"),
-                        s.change_pct,
-                        s.why.as_ref().map_or(String::new(), |w| format!(": {w}"))
-                    );
+                    let line = s.line(&t.runs, str::to_string, str::to_string);
                     ui.label(line);
                 }
             }
