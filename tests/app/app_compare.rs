@@ -1000,3 +1000,63 @@ fn a_baseline_the_comparison_pairs_as_renamed_gets_verdicts() {
     assert_label_containing(&h, "shown without a verdict");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A compared value has the Details tables' copy menu: the value, the label, the metric name
+/// and the whole line.
+#[test]
+fn right_click_on_a_compared_value_copies_it() {
+    let mut h = open_both(false);
+    let naive = result_at(&h, BASIC_NAME, MATMUL_NAIVE);
+    set_baseline_from_header(&mut h, naive);
+    select_in(&mut h, FULL_NAME, MATMUL_TILED);
+    show_page(&mut h, PageId::Compare);
+    // Tall enough that the Duration line is on screen.
+    h.set_size(egui::vec2(1400.0, 1300.0));
+    h.run();
+    let expected = format!(
+        "{:+.2}%",
+        pct(duration(BASIC, MATMUL_NAIVE), duration(FULL, MATMUL_TILED))
+    );
+    h.get_all_by_label(&expected)
+        .next()
+        .expect("the duration change")
+        .click_secondary();
+    h.run();
+    h.get_by_label("Copy value").click();
+    h.step();
+    let copied: Vec<String> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copied, vec![expected.clone()]);
+    // The line as TSV: label, baseline, current, Δ and Δ %.
+    h.get_all_by_label(&expected)
+        .next()
+        .expect("the duration change")
+        .click_secondary();
+    h.run();
+    h.get_by_label("Copy row (TSV)").click();
+    h.step();
+    let tsv: Vec<String> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(tsv.len(), 1);
+    let lines: Vec<&str> = tsv[0].lines().collect();
+    assert_eq!(lines[0], "Metric\tBaseline\tCurrent\tΔ\tΔ %");
+    // (Elapsed Cycles changed by the same share as the duration.)
+    assert_eq!(lines[1].split('\t').count(), 5, "{}", lines[1]);
+    assert!(lines[1].ends_with(&format!("\t{expected}")), "{}", lines[1]);
+}

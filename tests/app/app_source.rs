@@ -387,3 +387,27 @@ fn a_rules_marker_opens_the_source_page_at_its_line() {
     assert!(has_label(&h, "\u{25b6}"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn adding_a_sass_export_says_so_without_asking_for_a_path() {
+    let dir = temp_dir("app_source_sass_notice");
+    let files = [
+        fixture_file(&dir, "source/inl_src.ncu-rep.xz"),
+        fixture_file(&dir, "source/inl_src.inline_chain.source_sass.csv.xz"),
+    ];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
+            h,
+            "Added SASS text for"
+        )),
+        "no notice of the SASS export"
+    );
+    // A notice that asks for nothing: dismissed, with no path bar.
+    assert!(!has_label(&h, "Open path"));
+    h.get_by_label("Dismiss").click();
+    h.run();
+    assert!(!has_label_containing(&h, "Added SASS text for"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
