@@ -204,3 +204,65 @@ fn an_unreadable_input_is_exit_2_naming_it() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Three public reports of one program (bwd29's self-join, three datasets): its kernels
+/// through the runs, launches aggregated to NVIDIA's values.
+#[test]
+fn a_series_of_public_reports_aggregates_each_runs_launches() {
+    let dir = temp_dir("trend-public");
+    let public = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/public");
+    let names = [
+        "bwd29__self-join-MiSTIC__profile",
+        "bwd29__self-join-MiSTIC__profileHiggs.out",
+        "bwd29__self-join-MiSTIC__profileSUSYNODE.out",
+    ];
+    let files: Vec<PathBuf> = names
+        .iter()
+        .map(|n| {
+            let raw = std::fs::read(public.join(format!("{n}.ncu-rep.xz"))).expect("public report");
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut xz2::read::XzDecoder::new(&raw[..]), &mut bytes)
+                .expect("xz");
+            let path = dir.join(format!("{n}.ncu-rep"));
+            std::fs::write(&path, bytes).unwrap();
+            path
+        })
+        .collect();
+    let (code, out, err) = trend(&["--format", "json"], &files);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 3);
+    let node = doc["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "nodeByPoint5")
+        .expect("nodeByPoint5");
+    let points = node["points"].as_array().unwrap();
+    assert!(points[0].is_null(), "the first run does not launch it");
+    for (i, n) in [(1, names[1]), (2, names[2])] {
+        let raw = std::fs::read(public.join(format!("{n}.truth.json.xz"))).expect("truth");
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut xz2::read::XzDecoder::new(&raw[..]), &mut text)
+            .expect("xz");
+        let truth: Vec<common::TruthResult> =
+            serde_json::from_str(&common::nan_to_null(&text)).expect("truth json");
+        let durations: Vec<f64> = truth
+            .iter()
+            .filter(|t| t.function == "nodeByPoint5")
+            .map(|t| t.number("gpu__time_duration.sum"))
+            .collect();
+        assert_eq!(points[i]["launches"], durations.len());
+        let mean = durations.iter().sum::<f64>() / durations.len() as f64;
+        assert!((points[i]["mean_ns"].as_f64().unwrap() - mean).abs() <= 1e-9 * mean);
+    }
+    // The first run's kernels are lines of their own, with one point.
+    let sort = doc["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "DeviceRadixSortOnesweepKernel")
+        .expect("a kernel of the first run only");
+    assert!(sort["points"][0].is_object() && sort["points"][1].is_null());
+    let _ = std::fs::remove_dir_all(dir);
+}

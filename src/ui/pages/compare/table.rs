@@ -28,12 +28,7 @@ pub(super) fn fixed_cell(
     let height = ui.spacing().interact_size.y;
     ui.allocate_ui_with_layout(egui::vec2(width, height), layout, |ui| {
         ui.set_min_width(width);
-        // Clicks sensed: a right click opens the cell's copy menu.
-        ui.add(
-            egui::Label::new(text)
-                .truncate()
-                .sense(egui::Sense::click()),
-        )
+        ui.add(egui::Label::new(text).truncate())
     })
     .inner
 }
