@@ -41,6 +41,16 @@ pub fn stored_value_text(value: &Value, base_unit: &str) -> String {
     }
 }
 
+/// The unit a table shows beside a value: the scaled unit of a number, and the base unit of
+/// a value that was not measured (ncu's raw page keeps `%` on an empty cell); none for text.
+pub fn unit_beside(value: &Value, base_unit: &str) -> String {
+    match value_and_unit(value, base_unit) {
+        (_, unit) if !unit.is_empty() => unit,
+        _ if matches!(value, Value::Missing) => auto_scale(base_unit, 0.0).0,
+        _ => String::new(),
+    }
+}
+
 /// A value split into the number text and the unit text, auto-scaled like ncu (`71.62` and
 /// `us` for 71,620 ns). Strings have an empty unit; values not measured print as `-`.
 pub fn value_and_unit(value: &Value, base_unit: &str) -> (String, String) {
@@ -101,6 +111,14 @@ pub fn percent_text(value: Option<f64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_not_measured_keeps_its_unit() {
+        assert_eq!(unit_beside(&Value::Missing, "%"), "%");
+        assert_eq!(unit_beside(&Value::Missing, "ns"), "ns");
+        assert_eq!(unit_beside(&Value::Double(71_620.0), "ns"), "us");
+        assert_eq!(unit_beside(&Value::Str("sm_90".into()), ""), "");
+    }
 
     #[test]
     fn values_read_as_ncu_prints_them() {

@@ -97,11 +97,9 @@ pub fn show(ui: &mut egui::Ui, at: ResultRef, result: &KernelResult, state: &mut
                         let Some(metric) = result.metrics().get(name.as_str()) else {
                             return;
                         };
-                        let (value, mut unit) = value_and_unit(&metric.value, &metric.unit);
-                        if unit.is_empty() {
-                            // A metric without a value keeps its unit, as ncu's raw page does.
-                            unit = crate::model::units::auto_scale(&metric.unit, 0.0).0;
-                        }
+                        let (value, _) = value_and_unit(&metric.value, &metric.unit);
+                        // A metric without a value keeps its unit, as ncu's raw page does.
+                        let unit = crate::model::format::unit_beside(&metric.value, &metric.unit);
                         row.col(|ui| {
                             let shown = ui
                                 .monospace(name)
