@@ -193,6 +193,7 @@ impl SightlineApp {
         match command {
             Command::ShowOpenDialog => self.show_open_dialog(),
             Command::ShowFollowDialog => self.show_follow_dialog(),
+            Command::LocateSource(recorded) => self.show_locate_dialog(recorded),
             Command::SaveText { file_name, text } => self.save_text(&file_name, &text),
             other => self.state.handle(other),
         }
@@ -297,6 +298,23 @@ impl SightlineApp {
             .pick_folder()
         {
             self.handle(Command::FollowFolder(dir));
+        }
+    }
+
+    /// Shows the native folder dialog for the local folder of a recorded source folder.
+    fn show_locate_dialog(&mut self, recorded: String) {
+        if !self.file_dialog || !file_dialog_possible() {
+            self.state.notice = Some(format!(
+                "No folder dialog could be shown (no desktop portal and no zenity). The command \
+                 line's `sightline source --source-dir DIR` finds sources recorded under {recorded}."
+            ));
+            return;
+        }
+        if let Some(folder) = rfd::FileDialog::new()
+            .set_title(format!("Locate the sources recorded under {recorded}"))
+            .pick_folder()
+        {
+            self.handle(Command::AddSourceFolder { recorded, folder });
         }
     }
 

@@ -409,7 +409,7 @@ fn the_page_reads_its_data_on_a_background_thread() {
             Some((Some(base.clone()), base_result.clone(), Default::default())),
         )
     };
-    let key = (at(1), Some(at(0)), 0);
+    let key = (at(1), Some(at(0)), 0, 0);
     let first = page.status(key, sources, false, move || {
         let name = std::thread::current().name().map(str::to_string);
         let _ = woke_tx.send(name);
@@ -440,7 +440,7 @@ fn the_page_reads_its_data_on_a_background_thread() {
 
     // Without a report file the page says what it needs, also from the job.
     let mut page = SourcePageView::default();
-    let key = (at(2), None, 0);
+    let key = (at(2), None, 0, 0);
     let no_file = || ((None, current_result.clone(), Default::default()), None);
     let SourceStatus::Ready { data, .. } = page.status(key, no_file, true, || {}) else {
         panic!("read");

@@ -998,3 +998,65 @@ fn previous_and_next_change_step_through_the_lines_that_changed() {
         changed.last().copied()
     );
 }
+
+#[test]
+fn a_located_folder_gives_the_sources_recorded_under_it() {
+    // inl_nosrc records /opt/sightline-fixture/src/inl.cu and holds no source text.
+    let dir = temp_dir("locate_source");
+    let report = fixture_file(&dir, "source/inl_nosrc.ncu-rep.xz");
+    // The checkout is not below the report's folder (which is searched anyway).
+    let checkout = temp_dir("locate_source_checkout");
+    let elsewhere = checkout.join("kernels");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("inl.cu"), fixture_bytes("source/inl.cu")).unwrap();
+    let parsed = sightline::parse::load_path(&report).expect("report");
+    let chain = parsed
+        .results
+        .iter()
+        .find(|r| r.name.demangled.starts_with("inline_chain"))
+        .unwrap();
+    let missing = sightline::app::views::source::load(Some(&report), chain, Default::default())
+        .expect("view");
+    assert_eq!(missing.files[0].origin, TextOrigin::Missing);
+    assert!(
+        missing
+            .notes
+            .iter()
+            .any(|n| n.contains("locate its folder"))
+    );
+    let recorded = source::recorded_folder(&missing.files[0].path).to_string();
+    assert_eq!(recorded, "/opt/sightline-fixture/src");
+    // The folder located for that prefix: found there, with ncu's text.
+    let view = sightline::app::views::source::load_with(
+        Some(&report),
+        chain,
+        Default::default(),
+        vec![(recorded.clone(), elsewhere.clone())],
+    )
+    .expect("view");
+    let TextOrigin::Disk(path) = &view.files[0].origin else {
+        panic!("not found: {:?}", view.files[0].origin);
+    };
+    assert!(
+        path.ends_with("locate_source_checkout/kernels/inl.cu"),
+        "{path}"
+    );
+    let cuda = export("source/inl_nosrc.inline_chain.source_cuda_sass.csv");
+    for row in &cuda.lines[0].lines {
+        assert_eq!(
+            view.files[0].line_text(row.line).map(str::trim),
+            Some(row.source.trim())
+        );
+    }
+    // A folder located for another prefix is not used.
+    let other = sightline::app::views::source::load_with(
+        Some(&report),
+        chain,
+        Default::default(),
+        vec![("/home/someone/else".into(), elsewhere)],
+    )
+    .expect("view");
+    assert_eq!(other.files[0].origin, TextOrigin::Missing);
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(checkout);
+}

@@ -411,3 +411,42 @@ fn adding_a_sass_export_says_so_without_asking_for_a_path() {
     assert!(!has_label_containing(&h, "Added SASS text for"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn locating_a_missing_source_folder_shows_its_lines() {
+    let dir = temp_dir("app_source_locate");
+    let files = [fixture_file(&dir, "source/inl_nosrc.ncu-rep.xz")];
+    let checkout = temp_dir("app_source_locate_checkout");
+    std::fs::write(checkout.join("inl.cu"), fixture_bytes("source/inl.cu")).unwrap();
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    let current = chain_in(&h, 0);
+    h.state_mut().select(Some(current));
+    h.state_mut().settings_mut().page = PageId::Source;
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label(
+            h,
+            "Locate inl.cu\u{2026}"
+        )),
+        "no Locate button for the missing file"
+    );
+    // What the folder dialog gives: the folder, for the folder the report recorded.
+    h.state_mut()
+        .handle(sightline::ui::Command::AddSourceFolder {
+            recorded: "/opt/sightline-fixture/src".into(),
+            folder: checkout.clone(),
+        });
+    let line = "__global__ void inline_chain";
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(h, line)),
+        "the located file's lines never showed"
+    );
+    assert!(!has_label(&h, "Locate inl.cu\u{2026}"));
+    // Remembered for the next report that names files there.
+    assert_eq!(
+        h.state().settings().source_folders,
+        vec![("/opt/sightline-fixture/src".to_string(), checkout.clone())]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&checkout);
+}

@@ -32,6 +32,9 @@ pub struct SourceOptions {
     pub source_dirs: Vec<PathBuf>,
     /// Run `nvdisasm` (when on PATH) for functions `sass` has no text for.
     pub disassemble: bool,
+    /// Folders the user located sources in, by the recorded folder they stand for: a file
+    /// recorded under the prefix is looked for in the folder.
+    pub source_maps: Vec<(String, PathBuf)>,
 }
 
 /// Why a result has no Source page.
@@ -196,7 +199,7 @@ pub fn build(
         Some(t) => t
             .files
             .iter()
-            .map(|p| source_text(p, code, &options.source_dirs))
+            .map(|p| source_text(p, code, &dirs_for(p, options)))
             .collect(),
         None => Vec::new(),
     };
@@ -206,7 +209,7 @@ pub fn build(
             .any(|l| files.get(l.file).is_some_and(|g| g.path == f.path));
         if used && f.origin == TextOrigin::Missing {
             notes.push(format!(
-                "Source file {} was not found: profile with `--import-source yes`, or add its folder (--source-dir).",
+                "Source file {} was not found: profile with `--import-source yes`, or locate its folder (Locate… on the Source page, --source-dir on the command line).",
                 f.path
             ));
         }
@@ -433,6 +436,26 @@ fn sum_lines(instructions: &[Instruction], numeric: &[bool]) -> Vec<SourceLine> 
             }
         })
         .collect()
+}
+
+/// The folders a recorded source path is looked for in: the source folders, then the folders
+/// located for a recorded prefix of it.
+fn dirs_for(path: &str, options: &SourceOptions) -> Vec<PathBuf> {
+    let mut dirs = options.source_dirs.clone();
+    dirs.extend(
+        options
+            .source_maps
+            .iter()
+            .filter(|(prefix, _)| path.starts_with(prefix.as_str()))
+            .map(|(_, folder)| folder.clone()),
+    );
+    dirs
+}
+
+/// The folder a recorded path's file was recorded in (what "Locate source…" stands a local
+/// folder for).
+pub fn recorded_folder(path: &str) -> &str {
+    path.rsplit_once(['/', '\\']).map_or("", |(dir, _)| dir)
 }
 
 /// The text of a source file: imported into the report, else found on disk.

@@ -74,6 +74,14 @@ pub enum Command {
     FollowFolder(PathBuf),
     /// Stop following the folder followed.
     StopFollowing,
+    /// Ask for the local folder of a source folder a report recorded (its path), with the
+    /// native folder dialog ("Locate source…" on the Source page).
+    LocateSource(String),
+    /// Use `folder` for the source files recorded under `recorded` (remembered).
+    AddSourceFolder {
+        recorded: String,
+        folder: PathBuf,
+    },
     /// Close one report.
     CloseReport(ReportId),
     /// Close every report.

@@ -63,6 +63,10 @@ pub struct Settings {
     pub reload_changed_files: bool,
     /// Sizes of the resizable panels.
     pub panels: PanelSizes,
+    /// Folders the user located source files in ("Locate source…"): the folder a report
+    /// recorded (a prefix of its files' paths) and the local folder that stands for it, used
+    /// by every report that names files under it.
+    pub source_folders: Vec<(String, PathBuf)>,
 }
 
 /// Sizes of the resizable panels as the user left them, points (outer size, margins
@@ -200,6 +204,7 @@ impl Default for Settings {
             compare_changed_only: false,
             reload_changed_files: false,
             panels: PanelSizes::default(),
+            source_folders: Vec::new(),
         }
     }
 }

@@ -276,6 +276,12 @@ impl AppState {
                 }
             }
             Command::StopFollowing => self.follower = None,
+            Command::LocateSource(_) => {}
+            Command::AddSourceFolder { recorded, folder } => {
+                let folders = &mut self.settings.source_folders;
+                folders.retain(|(r, _)| *r != recorded);
+                folders.push((recorded, folder));
+            }
             Command::CloseReport(id) => {
                 self.closed.remember(&self.workspace, &[id]);
                 self.forget_report(id);

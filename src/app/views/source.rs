@@ -22,6 +22,16 @@ pub fn load(
     result: &KernelResult,
     sass: HashMap<u64, String>,
 ) -> Result<SourceView, String> {
+    load_with(path, result, sass, Vec::new())
+}
+
+/// [`load`], with the folders the user located sources in (recorded prefix, local folder).
+pub fn load_with(
+    path: Option<&Path>,
+    result: &KernelResult,
+    sass: HashMap<u64, String>,
+    source_maps: Vec<(String, PathBuf)>,
+) -> Result<SourceView, String> {
     let Some(path) = path else {
         return Err("The Source page needs a .ncu-rep report file (made with --set full).".into());
     };
@@ -46,6 +56,7 @@ pub fn load(
         source_dirs: path.parent().map(Path::to_path_buf).into_iter().collect(),
         disassemble: true,
         sass,
+        source_maps,
     };
     source::build(result, code.as_ref(), &options).map_err(|e| e.to_string())
 }
@@ -76,14 +87,18 @@ pub struct SourceData {
 /// as the reading thread needs them.
 pub type ResultSource = (Option<PathBuf>, KernelResult, HashMap<u64, String>);
 
-/// What the Source page's data was read for: the result, the baseline shown, and the
-/// generation of the imported SASS exports.
-pub type DataKey = (ResultRef, Option<ResultRef>, u64);
+/// What the Source page's data was read for: the result, the baseline shown, the generation
+/// of the imported SASS exports and the number of source folders located.
+pub type DataKey = (ResultRef, Option<ResultRef>, u64, usize);
 
 /// Reads the Source view of `current` and its comparison with `baseline`.
-fn read(current: ResultSource, baseline: Option<ResultSource>) -> SourceData {
+fn read(
+    current: ResultSource,
+    baseline: Option<ResultSource>,
+    source_maps: Vec<(String, PathBuf)>,
+) -> SourceData {
     let (path, result, sass) = current;
-    let view = load(path.as_deref(), &result, sass);
+    let view = load_with(path.as_deref(), &result, sass, source_maps);
     let baseline = match (&view, baseline) {
         (Ok(v), Some((path, result, sass))) => {
             Some(compare_with(v, path.as_deref(), &result, sass))
@@ -509,6 +524,9 @@ pub struct SourcePageView {
     /// A place to select once the data of its result is read (a hot spot or a rule's marker
     /// clicked elsewhere).
     jump: Option<(ResultRef, SourceTarget)>,
+    /// The folders the user located sources in (recorded prefix, local folder), set by the
+    /// page from the settings.
+    pub source_maps: Vec<(String, PathBuf)>,
 }
 
 impl Default for SourcePageView {
@@ -518,6 +536,7 @@ impl Default for SourcePageView {
             data: None,
             choice: SourceChoice::default(),
             listing: None,
+            source_maps: Vec::new(),
             jump: None,
         }
     }
@@ -539,7 +558,7 @@ impl SourcePageView {
             if self
                 .data
                 .as_ref()
-                .is_none_or(|((at, _, _), _)| *at != key.0)
+                .is_none_or(|((at, _, _, _), _)| *at != key.0)
             {
                 self.choice.selected_line = None;
                 self.choice.selected_instruction = None;
@@ -548,8 +567,9 @@ impl SourcePageView {
             self.data = None;
             self.listing = None;
             let (current, baseline) = sources();
+            let maps = self.source_maps.clone();
             self.job
-                .ensure(key, move |_| Ok(read(current, baseline)), wake);
+                .ensure(key, move |_| Ok(read(current, baseline, maps)), wake);
         }
         if !have && let Some(out) = self.job.take(wait) {
             self.data = Some((key, out));

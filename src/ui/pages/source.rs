@@ -10,7 +10,7 @@ use crate::app::core::page_id::PageId;
 use crate::app::views::source::{
     FileFilter, Listing, SourceChoice, SourcePageView, SourceStatus, next_change, number,
 };
-use crate::model::source::{Cell, SourceView};
+use crate::model::source::{Cell, SourceView, TextOrigin};
 use crate::ui::pages::{Page, PageContext, PageIo};
 
 /// The colour of the heat bars (reads on light and dark backgrounds).
@@ -34,7 +34,13 @@ impl Page for SourcePage {
 
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
         let base_at = cx.baselines.iter().map(|b| b.at).find(|&b| b != cx.at);
-        let key = (cx.at, base_at, cx.sass_imports.generation());
+        self.view.source_maps = io.settings.source_folders.clone();
+        let key = (
+            cx.at,
+            base_at,
+            cx.sass_imports.generation(),
+            io.settings.source_folders.len(),
+        );
         let sources = || {
             let imported =
                 |r: &crate::model::KernelResult| cx.sass_imports.for_kernel(&r.name.demangled);
@@ -264,6 +270,34 @@ fn show(
     commands: &mut Vec<Command>,
 ) {
     ui.heading(&view.kernel);
+    // A source file not found: the user can say where its folder is.
+    let mut asked: Vec<&str> = Vec::new();
+    for f in view
+        .files
+        .iter()
+        .filter(|f| f.origin == TextOrigin::Missing)
+    {
+        let recorded = crate::analysis::source::recorded_folder(&f.path);
+        let used = view
+            .lines
+            .iter()
+            .any(|l| view.files.get(l.file).is_some_and(|g| g.path == f.path));
+        if !used || recorded.is_empty() || asked.contains(&recorded) {
+            continue;
+        }
+        asked.push(recorded);
+        let name = f.path.rsplit(['/', '\\']).next().unwrap_or(&f.path);
+        if ui
+            .button(format!("Locate {name}\u{2026}"))
+            .on_hover_text(format!(
+                "Pick the folder that holds the sources recorded under {recorded}; it is \
+                 remembered and used by every report that names files there"
+            ))
+            .clicked()
+        {
+            commands.push(Command::LocateSource(recorded.to_string()));
+        }
+    }
     // Each note on one line (the lists keep the room); the whole note on hover.
     for note in &view.notes {
         ui.add(
