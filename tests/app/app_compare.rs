@@ -1024,16 +1024,7 @@ fn right_click_on_a_compared_value_copies_it() {
     h.run();
     h.get_by_label("Copy value").click();
     h.step();
-    let copied: Vec<String> = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .filter_map(|c| match c {
-            egui::OutputCommand::CopyText(text) => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
+    let copied: Vec<String> = common::app_harness::copied(&h);
     assert_eq!(copied, vec![expected.clone()]);
     // The line as TSV: label, baseline, current, Δ and Δ %.
     h.get_all_by_label(&expected)
@@ -1043,16 +1034,7 @@ fn right_click_on_a_compared_value_copies_it() {
     h.run();
     h.get_by_label("Copy row (TSV)").click();
     h.step();
-    let tsv: Vec<String> = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .filter_map(|c| match c {
-            egui::OutputCommand::CopyText(text) => Some(text.clone()),
-            _ => None,
-        })
-        .collect();
+    let tsv: Vec<String> = common::app_harness::copied(&h);
     assert_eq!(tsv.len(), 1);
     let lines: Vec<&str> = tsv[0].lines().collect();
     assert_eq!(lines[0], "Metric\tBaseline\tCurrent\tΔ\tΔ %");

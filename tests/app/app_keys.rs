@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::app_harness::{
-    assert_label, harness, has_label, new_app, open_in_order, selected_function, settle_ok,
+    assert_label, copied, harness, has_label, new_app, open_in_order, selected_function, settle_ok,
 };
 use common::{fixture_file, fixture_path, load_truth, temp_dir};
 use egui::{Key, Modifiers};
@@ -161,17 +161,6 @@ fn help_lists_the_shortcuts() {
 }
 
 /// The texts the last frame put on the clipboard.
-fn copied(h: &common::app_harness::AppHarness) -> Vec<String> {
-    h.output()
-        .platform_output
-        .commands
-        .iter()
-        .filter_map(|c| match c {
-            egui::OutputCommand::CopyText(text) => Some(text.clone()),
-            _ => None,
-        })
-        .collect()
-}
 
 #[test]
 fn right_click_on_a_row_copies_it_as_tsv_and_markdown() {

@@ -23,6 +23,18 @@ fn ncu_lines(report: &str) -> LineListing {
     export.lines.remove(0)
 }
 
+/// The app with `report` (a fixture) open in `dir`, `inline_chain` selected and the Source
+/// page shown.
+fn chain_on_source_page(dir: &std::path::Path, report: &str) -> AppHarness {
+    let files = [fixture_file(dir, report)];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    let current = chain_in(&h, 0);
+    h.state_mut().select(Some(current));
+    h.state_mut().settings_mut().page = PageId::Source;
+    h
+}
+
 /// `inline_chain` in the open report at `report`.
 fn chain_in(h: &AppHarness, report: usize) -> ResultRef {
     let open = &h.state().workspace().reports()[report];
@@ -138,12 +150,7 @@ fn source_page_shows_the_change_from_a_baseline_and_a_lines_stall_reasons() {
 #[test]
 fn source_page_ptx_view_shows_ncus_ptx_lines() {
     let dir = temp_dir("app_source_ptx");
-    let files = [fixture_file(&dir, "source/inl_src.ncu-rep.xz")];
-    let app = SightlineApp::new(None, options(Vec::new(), false));
-    let mut h = open_in_order(app, &files, false);
-    let current = chain_in(&h, 0);
-    h.state_mut().select(Some(current));
-    h.state_mut().settings_mut().page = PageId::Source;
+    let mut h = chain_on_source_page(&dir, "source/inl_src.ncu-rep.xz");
     assert!(
         step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
             h,
@@ -415,14 +422,9 @@ fn adding_a_sass_export_says_so_without_asking_for_a_path() {
 #[test]
 fn locating_a_missing_source_folder_shows_its_lines() {
     let dir = temp_dir("app_source_locate");
-    let files = [fixture_file(&dir, "source/inl_nosrc.ncu-rep.xz")];
     let checkout = temp_dir("app_source_locate_checkout");
     std::fs::write(checkout.join("inl.cu"), fixture_bytes("source/inl.cu")).unwrap();
-    let app = SightlineApp::new(None, options(Vec::new(), false));
-    let mut h = open_in_order(app, &files, false);
-    let current = chain_in(&h, 0);
-    h.state_mut().select(Some(current));
-    h.state_mut().settings_mut().page = PageId::Source;
+    let mut h = chain_on_source_page(&dir, "source/inl_nosrc.ncu-rep.xz");
     assert!(
         step_until(&mut h, WAIT_TIMEOUT, |h| has_label(
             h,

@@ -286,3 +286,16 @@ pub fn open_pair(dir: &Path) -> AppHarness {
     let app = SightlineApp::new(None, options(Vec::new(), false));
     open_in_order(app, &files, false)
 }
+
+/// The texts the last frame copied to the clipboard.
+pub fn copied(h: &AppHarness) -> Vec<String> {
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
