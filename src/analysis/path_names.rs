@@ -56,6 +56,14 @@ pub fn distinct_names<P: AsRef<Path>>(paths: &[P]) -> Vec<String> {
         .collect()
 }
 
+/// One label per path, in the same order, for runs of a series: the [`distinct_names`] of
+/// the paths, shortened to what tells them apart ([`distinguishing_labels`]): `v1`, `v2`.
+pub fn run_labels<P: AsRef<Path>>(paths: &[P]) -> Vec<String> {
+    let names = distinct_names(paths);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    distinguishing_labels(&refs)
+}
+
 /// Whether `c` separates the words of a file name.
 fn is_separator(c: char) -> bool {
     matches!(c, '_' | '-' | '.' | '/' | ' ' | '\\')

@@ -5,7 +5,7 @@
 //! cannot be read.
 
 use crate::analysis::html_page;
-use crate::analysis::path_names::{distinct_names, distinguishing_labels};
+use crate::analysis::path_names::run_labels;
 use crate::analysis::series::regression::{DEFAULT_RULE, Regression, TrendRule, regressions};
 use crate::analysis::series::{SeriesOrder, Trend, TrendOptions, trend};
 use crate::model::Report;
@@ -86,23 +86,10 @@ pub fn series_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// The trend of the files and the labels of their runs (one per file, in order).
-pub fn series_labels(files: &[PathBuf]) -> Vec<String> {
-    let names = distinct_names(files);
-    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    distinguishing_labels(&refs)
-}
-
 /// Runs the command.
 pub fn run(args: &TrendArgs) -> i32 {
-    let rules: Vec<(String, TrendRule)> = match TrendRule::parse_list(&args.fail_on) {
-        Ok(rules) => args
-            .fail_on
-            .split(',')
-            .map(|r| r.trim().to_string())
-            .filter(|r| !r.is_empty())
-            .zip(rules)
-            .collect(),
+    let rules = match TrendRule::parse_list(&args.fail_on) {
+        Ok(rules) => rules,
         Err(e) => {
             eprintln!("error: {e}");
             return EXIT_UNREADABLE;
@@ -134,7 +121,7 @@ pub fn run(args: &TrendArgs) -> i32 {
     if unreadable || super::warnings::report_problems(reports.iter(), args.strict) {
         return EXIT_UNREADABLE;
     }
-    let labels = series_labels(&files);
+    let labels = run_labels(&files);
     let refs: Vec<&Report> = reports.iter().collect();
     let options = TrendOptions {
         order: match args.order {

@@ -62,11 +62,12 @@ impl TrendRule {
             .ok_or_else(bad)
     }
 
-    /// Parses a comma list of rules.
-    pub fn parse_list(text: &str) -> Result<Vec<Self>, RuleError> {
+    /// Parses a comma list of rules, each with its text as written (what a regression names).
+    pub fn parse_list(text: &str) -> Result<Vec<(String, Self)>, RuleError> {
         text.split(',')
-            .filter(|r| !r.trim().is_empty())
-            .map(Self::parse)
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .map(|r| Self::parse(r).map(|rule| (r.to_string(), rule)))
             .collect()
     }
 }

@@ -200,9 +200,7 @@ fn build(reports: &[(ReportId, String, Arc<Report>)], options: &TrendOptions) ->
     let names: Vec<&str> = reports.iter().map(|(_, n, _)| n.as_str()).collect();
     let labels = crate::analysis::path_names::distinguishing_labels(&names);
     let t = trend(&refs, &labels, options);
-    let rules: Vec<(String, TrendRule)> = TrendRule::parse(DEFAULT_RULE)
-        .map(|r| vec![(DEFAULT_RULE.to_string(), r)])
-        .unwrap_or_default();
+    let rules = TrendRule::parse_list(DEFAULT_RULE).unwrap_or_default();
     let found = regressions(&t, &rules);
     // The open report of each run, in the order used.
     let ids = t

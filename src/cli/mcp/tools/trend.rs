@@ -5,7 +5,7 @@
 use super::{
     Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, object_schema, open,
 };
-use crate::analysis::path_names::{distinct_names, distinguishing_labels};
+use crate::analysis::path_names::run_labels;
 use crate::analysis::series::regression::{DEFAULT_RULE, TrendRule, regressions};
 use crate::analysis::series::{SeriesOrder, TrendOptions, trend};
 use crate::cli::trend::{regression_text, trend_json};
@@ -77,12 +77,6 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     };
     let written = args.fail_on.unwrap_or_else(|| DEFAULT_RULE.to_string());
     let rules = TrendRule::parse_list(&written).map_err(|e| bad(e.to_string()))?;
-    let rules: Vec<(String, TrendRule)> = written
-        .split(',')
-        .map(|r| r.trim().to_string())
-        .filter(|r| !r.is_empty())
-        .zip(rules)
-        .collect();
     let opened = args
         .reports
         .iter()
@@ -91,9 +85,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     let guards: Vec<_> = opened.iter().map(|c| c.lock()).collect();
     let reports: Vec<&Report> = guards.iter().map(|g| &**g).collect();
     let paths: Vec<&std::path::Path> = opened.iter().map(|c| c.path.as_path()).collect();
-    let names = distinct_names(&paths);
-    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let labels = distinguishing_labels(&refs);
+    let labels = run_labels(&paths);
     let options = TrendOptions {
         order,
         metric: args.metric,
