@@ -55,6 +55,13 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, LoadError> {
     Ok(bytes)
 }
 
+/// The size and modification time of an open file: what tells a reader that reads it again
+/// later (a result's body on demand) that it changed since it was opened.
+pub(crate) fn stamp_of(file: &File) -> io::Result<(u64, Option<std::time::SystemTime>)> {
+    let meta = file.metadata()?;
+    Ok((meta.len(), meta.modified().ok()))
+}
+
 /// The first `limit` bytes of a file (fewer when it is shorter).
 pub fn read_head(path: &Path, limit: usize) -> Result<Vec<u8>, LoadError> {
     let io = |source| LoadError::Io {

@@ -130,7 +130,7 @@ pub fn hot_spots(
                 view.and_then(|v| v.instructions.iter().find(|i| i.address == address));
             let line = instruction.and_then(|i| i.line()).and_then(|(file, line)| {
                 let path = &view?.files.get(file)?.path;
-                let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+                let base = crate::analysis::source::file_name(path);
                 Some(format!("{base}:{line}"))
             });
             let location = line.unwrap_or_else(|| {

@@ -2,6 +2,7 @@
 //! their texts, where known, agree), then the rest by the line's text (code that moved), with the change of every numeric column, so an
 //! optimisation shows where its stall samples went.
 
+use super::file_name;
 use crate::model::source::{Cell, SourceView};
 use std::collections::HashMap;
 
@@ -35,10 +36,6 @@ pub struct SourceComparison {
     pub lines: Vec<LineDelta>,
     /// Baseline lines no current line matched (code that went away), by baseline index.
     pub removed: Vec<usize>,
-}
-
-fn file_name(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 fn number(cells: &[Cell], column: Option<usize>) -> Option<f64> {

@@ -490,7 +490,8 @@ fn source_text(path: &str, code: Option<&KernelCode<'_>>, dirs: &[PathBuf]) -> S
     }
 }
 
-fn file_name(path: &str) -> &str {
+/// The file name of a recorded path (either separator).
+pub fn file_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 

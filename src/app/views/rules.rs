@@ -135,7 +135,7 @@ fn places_of(rule: &RuleResult) -> Vec<(String, crate::app::views::source::Sourc
     let mut places: Vec<(String, SourceTarget)> = Vec::new();
     let lines = rule.markers.iter().filter_map(|m| {
         let (file, line) = (m.file.as_ref()?, m.line?);
-        let name = file.rsplit(['/', '\\']).next().unwrap_or(file);
+        let name = crate::analysis::source::file_name(file);
         Some((
             format!("{name}:{line}"),
             SourceTarget::Line {

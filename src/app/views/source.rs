@@ -482,7 +482,7 @@ fn file_entries(view: &SourceView) -> Vec<FileEntry> {
         .into_iter()
         .map(|i| {
             let f = &view.files[i];
-            let name = f.path.rsplit(['/', '\\']).next().unwrap_or(&f.path);
+            let name = source::file_name(&f.path);
             let n = counts.get(i).copied().unwrap_or(0);
             let lines = if n == 1 { "line" } else { "lines" };
             let missing = if f.text.is_none() {
@@ -613,7 +613,7 @@ impl SourcePageView {
         let Some((_, Ok(SourceData { view: Ok(view), .. }))) = &self.data else {
             return;
         };
-        let name = |p: &str| p.rsplit(['/', '\\']).next().unwrap_or(p).to_string();
+        let name = source::file_name;
         let found = view.lines.iter().position(|l| {
             l.line == line
                 && view

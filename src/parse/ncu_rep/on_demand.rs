@@ -9,6 +9,7 @@ use super::result::{Context, Decoded, decode_result};
 use super::unknown::Unknown;
 use crate::model::{BodySource, ResultBody, ResultKind};
 use crate::parse::ParseError;
+use crate::parse::read::stamp_of;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -199,10 +200,4 @@ impl BodySource for OnDemand {
         let total = self.entries.get().map_or(0, Vec::len);
         in_bodies.unknown.notes_of_bodies(in_bodies.read, total)
     }
-}
-
-/// The size and modification time of an open file.
-fn stamp_of(file: &File) -> io::Result<(u64, Option<SystemTime>)> {
-    let meta = file.metadata()?;
-    Ok((meta.len(), meta.modified().ok()))
 }

@@ -4,6 +4,7 @@
 
 use super::{Reading, WindowAt};
 use crate::model::{BodySource, ResultBody};
+use crate::parse::read::stamp_of;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
@@ -138,10 +139,4 @@ impl BodySource for TextSource {
     fn tick(&self) -> u64 {
         self.clock.fetch_add(1, Ordering::Relaxed) + 1
     }
-}
-
-/// The size and modification time of an open file.
-fn stamp_of(file: &File) -> io::Result<(u64, Option<SystemTime>)> {
-    let meta = file.metadata()?;
-    Ok((meta.len(), meta.modified().ok()))
 }

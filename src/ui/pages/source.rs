@@ -286,7 +286,7 @@ fn show(
             continue;
         }
         asked.push(recorded);
-        let name = f.path.rsplit(['/', '\\']).next().unwrap_or(&f.path);
+        let name = crate::analysis::source::file_name(&f.path);
         if ui
             .button(format!("Locate {name}\u{2026}"))
             .on_hover_text(format!(
@@ -406,7 +406,7 @@ fn lines_list(
     let file_name = |f: usize| {
         view.files
             .get(f)
-            .map_or("", |f| f.path.rsplit(['/', '\\']).next().unwrap_or(&f.path))
+            .map_or("", |f| crate::analysis::source::file_name(&f.path))
     };
     match listing.file {
         Some(f) => ui.strong(format!(
