@@ -21,7 +21,7 @@ use crate::model::{Body, BodyHead, Device, KernelResult, Report};
 use cuts::Cutter;
 use source::TextSource;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -206,18 +206,22 @@ pub fn load(
         // A CSV export whose header is not in the first bytes is read whole.
         return Ok(None);
     };
-    drop(opened);
+    // The windows are read from the file as opened and sized; the bodies through a handle of
+    // their own.
     let reader = File::open(file).map_err(io)?;
     let source = Arc::new(TextSource::new(path, reader, reading, temp.take()).map_err(io)?);
-    let file = File::open(file).map_err(io)?;
+    let mut opened = opened;
+    opened.seek(SeekFrom::Start(0)).map_err(io)?;
     let cut = Cutter::new(form, first_cut_line);
-    let (parts, heads, at) = read_windows(&source, file, size, cut, windows.window_bytes, progress)
-        .map_err(|e| match e {
-            WindowError::Io(source) => io(source),
-            WindowError::Parse(source) => LoadError::Parse {
-                path: path.to_path_buf(),
-                source,
-            },
+    let (parts, heads, at) =
+        read_windows(&source, opened, size, cut, windows.window_bytes, progress).map_err(|e| {
+            match e {
+                WindowError::Io(source) => io(source),
+                WindowError::Parse(source) => LoadError::Parse {
+                    path: path.to_path_buf(),
+                    source,
+                },
+            }
         })?;
     let mut report = match form {
         Form::CliText => cli_text::merge(
