@@ -378,9 +378,24 @@ pub fn view_json(view: &SourceView, base: Option<&SourceView>) -> Json {
             })
         })
         .collect();
+    let inline_functions: Vec<Json> = view
+        .inline_functions
+        .iter()
+        .map(|f| {
+            json!({
+                "function": f.name,
+                "mangled": f.mangled,
+                "call_file": file(f.call_file),
+                "call_line": f.call_line,
+                "instructions": f.instructions.len(),
+                "metrics": metrics_json(view, &f.cells),
+            })
+        })
+        .collect();
     let mut out = json!({
         "kernel": view.kernel,
         "markers": markers,
+        "inline_functions": inline_functions,
         "function_address": format!("0x{:x}", view.function_address),
         "line_info": view.has_line_info,
         "files": view.files,

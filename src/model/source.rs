@@ -136,6 +136,25 @@ pub struct SourceView {
     pub notes: Vec<String>,
     /// The places the result's rules point at, on the lines and instructions listed.
     pub markers: Vec<PlacedMarker>,
+    /// The device functions inlined into the kernel, one per function and call site
+    /// (ncu-ui's Inline Functions table), in the order their code starts.
+    pub inline_functions: Vec<InlineFunction>,
+}
+
+/// A device function inlined at one call site, with the sums of its instructions' values.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InlineFunction {
+    /// The demangled name (the mangled one where it does not demangle).
+    pub name: String,
+    pub mangled: String,
+    /// Where it is called: an index into [`SourceView::files`] and the line.
+    pub call_file: usize,
+    pub call_line: u32,
+    /// Its instructions (indices into [`SourceView::instructions`]), code it inlines in turn
+    /// included.
+    pub instructions: Vec<usize>,
+    /// Sums over those instructions, one per column, as a line's.
+    pub cells: Vec<Cell>,
 }
 
 /// A rule's marker placed on the page.

@@ -196,6 +196,167 @@ fn inlined_device_functions_count_for_their_lines_and_call_sites() {
     }
 }
 
+/// The device functions of a CUDA file: each `__device__` definition's name and the lines from
+/// its first to its closing brace.
+fn device_functions(cu: &str) -> Vec<(String, std::ops::RangeInclusive<u32>)> {
+    let lines: Vec<&str> = cu.lines().collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        if !l.starts_with("__device__") {
+            continue;
+        }
+        let head = l.split('(').next().unwrap_or("");
+        let name = head.split_whitespace().last().unwrap_or("").to_string();
+        let end = (i..lines.len())
+            .find(|&j| lines[j] == "}")
+            .expect("closing brace");
+        out.push((name, (i as u32 + 1)..=(end as u32 + 1)));
+    }
+    out
+}
+
+/// For each instruction address of `function` in `nvdisasm -g -gi` output, its inlined-code
+/// comments: the line of the code and the line it is inlined at, one per level.
+fn inlined_levels(nvdisasm: &str, function: &str) -> Vec<(u64, Vec<(u32, u32)>)> {
+    let header = format!(".text.{function}:");
+    let body = nvdisasm.split(&header).nth(1).expect("function's code");
+    let body = body.split("//-----").next().unwrap_or(body);
+    let (mut levels, mut out, mut fresh) = (Vec::new(), Vec::new(), false);
+    for line in body.lines() {
+        let t = line.trim();
+        if let Some(comment) = t.strip_prefix("//## File ") {
+            if !fresh {
+                levels.clear();
+                fresh = true;
+            }
+            let numbers: Vec<u32> = comment
+                .split(", line ")
+                .skip(1)
+                .filter_map(|p| p.split_whitespace().next()?.parse().ok())
+                .collect();
+            if let [at, called_from] = numbers[..] {
+                levels.push((at, called_from));
+            }
+        } else if let Some(rest) = t.strip_prefix("/*") {
+            let Some(address) = rest
+                .split("*/")
+                .next()
+                .and_then(|a| u64::from_str_radix(a, 16).ok())
+            else {
+                continue;
+            };
+            fresh = false;
+            out.push((address, levels.clone()));
+        }
+    }
+    out
+}
+
+#[test]
+fn inline_functions_table_equals_nvdisasm_inline_info_and_ncu_values() {
+    let cu = String::from_utf8(fixture_bytes("source/inl.cu")).expect("text");
+    let functions = device_functions(&cu);
+    assert_eq!(functions.len(), 3, "{functions:?}");
+    let nvdisasm = String::from_utf8(fixture_bytes("source/inl.nvdisasm.txt.xz")).expect("text");
+    let levels = inlined_levels(&nvdisasm, "_Z12inline_chainPKfPfi");
+    // Expected: (function, call line) -> offsets of its instructions.
+    let mut expected: std::collections::BTreeMap<(String, u32), Vec<u64>> = Default::default();
+    for (offset, chain) in &levels {
+        for &(at, called_from) in chain {
+            let (name, _) = functions
+                .iter()
+                .find(|(_, lines)| lines.contains(&at))
+                .expect("inlined line inside a device function");
+            expected
+                .entry((name.clone(), called_from))
+                .or_default()
+                .push(*offset);
+        }
+    }
+    assert!(expected.len() >= 4, "{expected:?}");
+    for report in ["inl_src", "inl_nosrc"] {
+        let views = views(
+            &format!("source/{report}.ncu-rep.xz"),
+            &SourceOptions::default(),
+        );
+        let view = views
+            .iter()
+            .find(|v| v.kernel.starts_with("inline_chain"))
+            .expect("kernel");
+        let ours: std::collections::BTreeMap<(String, u32), Vec<u64>> = view
+            .inline_functions
+            .iter()
+            .map(|f| {
+                let short = f.name.split('(').next().unwrap_or("").to_string();
+                let offsets = f
+                    .instructions
+                    .iter()
+                    .map(|&i| view.instructions[i].address - view.function_address)
+                    .collect();
+                ((short, f.call_line), offsets)
+            })
+            .collect();
+        assert_eq!(ours, expected, "{report}");
+        // Each row's values are the sums of ncu's per-instruction values.
+        let sass = export(&format!("source/{report}.inline_chain.source_sass.csv"));
+        let listing = &sass.sass[0];
+        for f in &view.inline_functions {
+            for (c, name) in listing.columns.iter().enumerate() {
+                let Some(Cell::Number(ours)) = f.cells.get(c) else {
+                    continue;
+                };
+                let theirs: f64 = f
+                    .instructions
+                    .iter()
+                    .map(|&i| view.instructions[i].address)
+                    .filter_map(|a| listing.rows.iter().find(|r| r.address == a))
+                    .filter_map(|r| r.cells.get(c)?.parse::<f64>().ok())
+                    .sum();
+                assert!(
+                    (ours - theirs).abs() <= 1e-9 * theirs.abs().max(1.0),
+                    "{report} {} at line {} {name}: ours {ours}, ncu's {theirs}",
+                    f.name,
+                    f.call_line
+                );
+            }
+        }
+        // `source --json` names the same rows.
+        let dir = temp_dir(&format!("inline_json_{report}"));
+        let file = fixture_file(&dir, &format!("source/{report}.ncu-rep.xz"));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .args(["source", "--json", "--kernel", "inline_chain"])
+            .arg(&file)
+            .output()
+            .expect("sightline runs");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let rows = doc["reports"][0]["results"][0]["inline_functions"]
+            .as_array()
+            .expect("inline_functions")
+            .iter()
+            .map(|f| {
+                (
+                    f["function"].as_str().unwrap_or("").to_string(),
+                    f["call_line"].as_u64().unwrap_or(0) as u32,
+                    f["instructions"].as_u64().unwrap_or(0) as usize,
+                )
+            })
+            .collect::<Vec<_>>();
+        let want: Vec<_> = view
+            .inline_functions
+            .iter()
+            .map(|f| (f.name.clone(), f.call_line, f.instructions.len()))
+            .collect();
+        assert_eq!(rows, want, "{report}: source --json");
+        let _ = std::fs::remove_dir_all(dir);
+        // plain_copy inlines nothing.
+        let plain = views
+            .iter()
+            .find(|v| v.kernel.starts_with("plain_copy"))
+            .expect("kernel");
+        assert!(plain.inline_functions.is_empty());
+    }
+}
+
 #[test]
 fn source_text_is_found_through_a_source_folder() {
     // inl_nosrc records /opt/sightline-fixture/src/inl.cu and holds no source text.

@@ -191,6 +191,39 @@ fn source_page_ptx_view_shows_ncus_ptx_lines() {
 }
 
 #[test]
+fn inline_functions_table_lists_each_call_site_and_opens_its_line() {
+    let dir = temp_dir("app_source_inline");
+    let mut h = chain_on_source_page(&dir, "source/inl_src.ncu-rep.xz");
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
+            h,
+            "CUDA source ("
+        )),
+        "the Source page never showed its lines"
+    );
+    h.get_by_role_and_label(Role::CheckBox, "Inline functions")
+        .click();
+    h.run();
+    // inl.cu: poly at lines 16 (twice, one row) and 28, load_and_poly at 27, store_checked at 29.
+    assert!(has_label(&h, "Inline functions (4 call sites)"));
+    let poly_at_28 = h
+        .query_all_by_label_contains(" inl.cu:28 ")
+        .filter_map(|n| n.accesskit_node().label())
+        .find(|l| l.ends_with("poly(float)"))
+        .expect("poly called at line 28");
+    h.get_by_label(&poly_at_28).click();
+    h.run();
+    h.get_by_role_and_label(Role::CheckBox, "Inline functions")
+        .click();
+    h.run();
+    assert!(
+        has_label_containing(&h, "SASS of line 28 ("),
+        "the call site's line was not selected"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_hot_spot_of_the_source_counters_opens_the_source_page_at_its_line() {
     let dir = temp_dir("app_source_jump");
     let files = [fixture_file(&dir, "source/inl_src.ncu-rep.xz")];

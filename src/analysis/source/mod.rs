@@ -109,13 +109,16 @@ pub fn build(
         notes.push("The module has no line information for this function: build it with `nvcc -lineinfo` to see CUDA source lines.".to_string());
     }
     let ranges = function_lines.map(|f| f.ranges()).unwrap_or_default();
-    let lines_of = |address: u64| -> Vec<(usize, u32)> {
+    let range_of = |address: u64| {
         let offset = address.wrapping_sub(start);
         // Ranges are sorted by start and do not overlap.
         let i = ranges.partition_point(|rg| rg.start <= offset);
         i.checked_sub(1)
             .and_then(|i| ranges.get(i))
             .filter(|rg| offset < rg.end)
+    };
+    let lines_of = |address: u64| -> Vec<(usize, u32)> {
+        range_of(address)
             .map(|rg| rg.lines.clone())
             .unwrap_or_default()
     };
@@ -195,6 +198,9 @@ pub fn build(
         .map(|c| !matches!(c.feed, Feed::Text(_)))
         .collect();
     let lines = sum_lines(&instructions, &numeric);
+    let inline_functions = inline_functions(&instructions, &numeric, |address| {
+        range_of(address).map_or(&[][..], |rg| rg.inlined.as_slice())
+    });
     let files = match &table {
         Some(t) => t
             .files
@@ -240,6 +246,7 @@ pub fn build(
         has_line_info,
         notes,
         markers,
+        inline_functions,
     })
 }
 
@@ -395,6 +402,64 @@ fn metric_addresses(r: &KernelResult) -> Vec<u64> {
 }
 
 /// Per-line sums: each instruction counts once for every line it belongs to.
+/// The inlined functions of the instructions, one per function and call site, in the order
+/// their code starts; `inlined` gives an address's functions (mangled name and call site).
+fn inline_functions<'a>(
+    instructions: &[Instruction],
+    numeric: &[bool],
+    inlined: impl Fn(u64) -> &'a [(String, (usize, u32))],
+) -> Vec<crate::model::source::InlineFunction> {
+    let mut calls: Vec<(&'a (String, (usize, u32)), Vec<usize>)> = Vec::new();
+    for (i, ins) in instructions.iter().enumerate() {
+        for call in inlined(ins.address) {
+            match calls.iter_mut().find(|(c, _)| *c == call) {
+                Some((_, members)) => members.push(i),
+                None => calls.push((call, vec![i])),
+            }
+        }
+    }
+    calls
+        .into_iter()
+        .map(
+            |((mangled, (file, line)), members)| crate::model::source::InlineFunction {
+                name: crate::analysis::compare::normalize::demangle(mangled)
+                    .unwrap_or_else(|| mangled.clone()),
+                mangled: mangled.clone(),
+                call_file: *file,
+                call_line: *line,
+                cells: sum_cells(instructions, &members, numeric),
+                instructions: members,
+            },
+        )
+        .collect()
+}
+
+/// The cells of a group of instructions: numeric columns summed, text columns each value
+/// with its count.
+fn sum_cells(instructions: &[Instruction], members: &[usize], numeric: &[bool]) -> Vec<Cell> {
+    numeric
+        .iter()
+        .enumerate()
+        .map(|(c, &is_number)| {
+            if is_number {
+                Cell::Number(
+                    members
+                        .iter()
+                        .filter_map(|&i| instructions[i].cells.get(c).and_then(Cell::number))
+                        .sum(),
+                )
+            } else {
+                Cell::Text(columns::text_summary(members.iter().map(|&i| {
+                    match instructions[i].cells.get(c) {
+                        Some(Cell::Text(t)) => t.as_str(),
+                        _ => "-",
+                    }
+                })))
+            }
+        })
+        .collect()
+}
+
 fn sum_lines(instructions: &[Instruction], numeric: &[bool]) -> Vec<SourceLine> {
     let mut by_line: BTreeMap<(usize, u32), Vec<usize>> = BTreeMap::new();
     for (i, ins) in instructions.iter().enumerate() {
@@ -405,29 +470,7 @@ fn sum_lines(instructions: &[Instruction], numeric: &[bool]) -> Vec<SourceLine> 
     by_line
         .into_iter()
         .map(|((file, line), members)| {
-            let cells = numeric
-                .iter()
-                .enumerate()
-                .map(|(c, &is_number)| {
-                    if is_number {
-                        Cell::Number(
-                            members
-                                .iter()
-                                .filter_map(|&i| {
-                                    instructions[i].cells.get(c).and_then(Cell::number)
-                                })
-                                .sum(),
-                        )
-                    } else {
-                        Cell::Text(columns::text_summary(members.iter().map(|&i| {
-                            match instructions[i].cells.get(c) {
-                                Some(Cell::Text(t)) => t.as_str(),
-                                _ => "-",
-                            }
-                        })))
-                    }
-                })
-                .collect();
+            let cells = sum_cells(instructions, &members, numeric);
             SourceLine {
                 file,
                 line,

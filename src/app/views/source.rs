@@ -123,6 +123,8 @@ pub struct SourceChoice {
     pub ptx: bool,
     /// With `ptx`: the whole module's PTX, not only the function's.
     pub module_ptx: bool,
+    /// Show the Inline Functions table instead of the SASS or PTX.
+    pub inline_functions: bool,
     /// Which file's lines are listed.
     pub file: FileFilter,
     pub search: String,
@@ -141,6 +143,7 @@ impl Default for SourceChoice {
             all_sass: false,
             ptx: false,
             module_ptx: false,
+            inline_functions: false,
             file: FileFilter::Kernel,
             search: String::new(),
             selected_line: None,
@@ -200,6 +203,13 @@ pub struct Listing {
     pub sass: Vec<usize>,
     /// PTX lines matching the search.
     pub ptx: Vec<usize>,
+    /// Inline functions (indices into the view's), hottest first or in code order, filtered
+    /// by the search (their name, or a value comparison).
+    pub inline: Vec<usize>,
+    /// Each inline function's call site as `file.cu:27`, by index into the view's.
+    pub call_sites: Vec<String>,
+    /// The largest value of the column over the inline functions.
+    pub inline_max: f64,
     /// The largest value of the column over all lines, and over all instructions.
     pub line_max: f64,
     pub sass_max: f64,
@@ -283,6 +293,35 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
     let ptx: Vec<usize> = (from..to.min(view.ptx.len()))
         .filter(|&i| query.is_empty() || view.ptx[i].to_lowercase().contains(&query))
         .collect();
+    let mut inline: Vec<usize> = (0..view.inline_functions.len()).collect();
+    let inline_value = |i: usize| number(&view.inline_functions[i].cells, column);
+    if choice.hottest_first {
+        inline.sort_by(|&a, &b| inline_value(b).total_cmp(&inline_value(a)));
+    }
+    match &compared {
+        Some(q) => inline.retain(|&i| q.holds(inline_value(i))),
+        None if !query.is_empty() => inline.retain(|&i| {
+            view.inline_functions[i]
+                .name
+                .to_lowercase()
+                .contains(&query)
+        }),
+        None => {}
+    }
+    let call_sites = view
+        .inline_functions
+        .iter()
+        .map(|f| {
+            let file = view
+                .files
+                .get(f.call_file)
+                .map_or("", |g| crate::analysis::source::file_name(&g.path));
+            format!("{file}:{}", f.call_line)
+        })
+        .collect();
+    let inline_max = (0..view.inline_functions.len())
+        .map(inline_value)
+        .fold(0.0, f64::max);
     let total = line_total(view, column);
     let line_stats = Stats::of(lines_values(view, &lines, column), total);
     let sass_stats = Stats::of(
@@ -298,6 +337,9 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
         lines,
         sass,
         ptx,
+        inline,
+        call_sites,
+        inline_max,
         line_max: view
             .lines
             .iter()

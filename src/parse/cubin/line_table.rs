@@ -56,6 +56,9 @@ pub struct LineRange {
     pub start: u64,
     pub end: u64,
     pub lines: Vec<(usize, u32)>,
+    /// The inlined functions the code belongs to: each one's mangled name and call site (file
+    /// index and line), in the order of `lines`.
+    pub inlined: Vec<(String, (usize, u32))>,
 }
 
 impl FunctionLines {
@@ -69,11 +72,20 @@ impl FunctionLines {
         while i < rows.len() {
             let start = rows[i].offset;
             let mut lines = Vec::new();
+            let mut inlined = Vec::new();
             let mut j = i;
             while j < rows.len() && rows[j].offset == start {
                 let r = rows[j];
                 if !r.end_sequence && !lines.contains(&(r.file, r.line)) {
                     lines.push((r.file, r.line));
+                }
+                if let (false, Some(function), Some(at)) =
+                    (r.end_sequence, &r.inlined_function, r.inlined_at)
+                {
+                    let call = (function.clone(), at);
+                    if !inlined.contains(&call) {
+                        inlined.push(call);
+                    }
                 }
                 j += 1;
             }
@@ -84,6 +96,7 @@ impl FunctionLines {
                     start,
                     end: next.offset,
                     lines,
+                    inlined,
                 });
             }
             i = j;

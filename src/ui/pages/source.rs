@@ -181,6 +181,67 @@ fn ptx_list(ui: &mut egui::Ui, choice: &SourceChoice, view: &SourceView, listing
     });
 }
 
+/// The Inline Functions table: each inlined function and call site with its value of the
+/// column; a click selects the call site's line.
+fn inline_list(ui: &mut egui::Ui, choice: &mut SourceChoice, view: &SourceView, listing: &Listing) {
+    let column = listing.column;
+    ui.strong(format!(
+        "Inline functions ({} call sites)",
+        listing.inline.len()
+    ));
+    let site_width = listing
+        .call_sites
+        .iter()
+        .map(String::len)
+        .max()
+        .unwrap_or(9);
+    column_header(
+        ui,
+        format!(
+            "{:>10} {:>6}  {:<site_width$}  Function",
+            "Value", "Instr.", "Called at"
+        ),
+        view.columns.get(column).map_or("", String::as_str),
+    );
+    let selected_site = choice
+        .selected_line
+        .and_then(|l| view.lines.get(l))
+        .map(|l| (l.file, l.line));
+    let mut clicked = None;
+    monospace_rows(ui, "source_inline", &listing.inline, |ui, i| {
+        let f = &view.inline_functions[i];
+        let v = number(&f.cells, column);
+        ui.horizontal(|ui| {
+            let max = listing.inline_max;
+            heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+            let text = format!(
+                "{:>10} {:>6}  {:<site_width$}  {}",
+                cell_text(v),
+                f.instructions.len(),
+                listing.call_sites.get(i).map_or("", String::as_str),
+                f.name
+            );
+            let selected = selected_site == Some((f.call_file, f.call_line));
+            let response = ui
+                .selectable_label(selected, egui::RichText::new(text).monospace())
+                .on_hover_text(&f.mangled);
+            if response.clicked() {
+                clicked = Some(i);
+            }
+        });
+    });
+    if let Some(i) = clicked {
+        let f = &view.inline_functions[i];
+        choice.selected_line = view
+            .lines
+            .iter()
+            .position(|l| (l.file, l.line) == (f.call_file, f.call_line));
+        if listing.file.is_some_and(|shown| shown != f.call_file) {
+            choice.file = FileFilter::One(f.call_file);
+        }
+    }
+}
+
 /// A pane of monospace rows, one for each index of `order`, drawn only where they show.
 fn monospace_rows(
     ui: &mut egui::Ui,
@@ -341,6 +402,13 @@ fn show(
             ui.checkbox(&mut choice.module_ptx, "Whole module")
                 .on_hover_text("The module's whole PTX, not only this function's");
         }
+        if !view.inline_functions.is_empty() {
+            ui.checkbox(&mut choice.inline_functions, "Inline functions")
+                .on_hover_text(
+                    "The device functions inlined into the kernel, per call site, with the \
+                     sums of their instructions",
+                );
+        }
         let label = ui.label("Search");
         ui.add(
             egui::TextEdit::singleline(&mut choice.search)
@@ -356,7 +424,9 @@ fn show(
     ui.separator();
     ui.columns(2, |cols| {
         lines_list(&mut cols[0], choice, view, listing, baseline);
-        if choice.ptx {
+        if choice.inline_functions && !view.inline_functions.is_empty() {
+            inline_list(&mut cols[1], choice, view, listing);
+        } else if choice.ptx {
             ptx_list(&mut cols[1], choice, view, listing);
         } else {
             sass_list(&mut cols[1], choice, view, listing);

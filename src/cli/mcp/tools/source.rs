@@ -83,6 +83,14 @@ fn output() -> Json {
                 "address": {"type": "string"},
             }))},
         }))},
+        "inline_functions": {"type": "array", "description": "device functions inlined into the kernel, per call site, hottest first", "items": object_schema(json!({
+            "function": {"type": "string"},
+            "call_file": {"type": ["string", "null"]},
+            "call_line": {"type": "integer"},
+            "instructions": {"type": "integer"},
+            "value": {"type": "number"},
+            "share_pct": number_or_null("share of the total, %"),
+        }))},
         "notes": {"type": "array", "items": {"type": "string"}},
         "left_out": {"type": "array", "items": {"type": "string"}},
     }))
@@ -163,6 +171,29 @@ fn hotspots(view: &SourceView, column: usize, limit: usize) -> (Json, Vec<String
             })
         })
         .collect();
+    let mut inlined: Vec<usize> = (0..view.inline_functions.len())
+        .filter(|&i| value_of(&view.inline_functions[i].cells, column) > 0.0)
+        .collect();
+    inlined.sort_by(|&a, &b| {
+        let v = |i: usize| value_of(&view.inline_functions[i].cells, column);
+        v(b).total_cmp(&v(a))
+    });
+    let inline_functions: Vec<Json> = inlined
+        .iter()
+        .take(limit)
+        .map(|&i| {
+            let f = &view.inline_functions[i];
+            let v = value_of(&f.cells, column);
+            json!({
+                "function": f.name,
+                "call_file": file(f.call_file),
+                "call_line": f.call_line,
+                "instructions": f.instructions.len(),
+                "value": v,
+                "share_pct": share(v, total),
+            })
+        })
+        .collect();
     let more = "call again with a larger limit";
     let left_out: Vec<String> = [
         left_out_note("hot lines", lines.len(), hot_lines.len(), more),
@@ -172,12 +203,18 @@ fn hotspots(view: &SourceView, column: usize, limit: usize) -> (Json, Vec<String
             hot_instructions.len(),
             more,
         ),
+        left_out_note(
+            "inline functions",
+            inline_functions.len(),
+            inlined.len(),
+            more,
+        ),
     ]
     .into_iter()
     .flatten()
     .collect();
     (
-        json!({"lines": lines, "instructions": instructions}),
+        json!({"lines": lines, "instructions": instructions, "inline_functions": inline_functions}),
         left_out,
         total,
     )
@@ -252,6 +289,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
                 "line_info": view.has_line_info,
                 "lines": spots["lines"],
                 "instructions": spots["instructions"],
+                "inline_functions": spots["inline_functions"],
                 "notes": view.notes,
                 "left_out": left_out,
             }),
