@@ -18,3 +18,4 @@ mod sections;
 mod source_compare;
 mod source_page;
 mod view_models;
+mod why_lines;

@@ -1042,3 +1042,62 @@ fn right_click_on_a_compared_value_copies_it() {
     assert_eq!(lines[1].split('\t').count(), 5, "{}", lines[1]);
     assert!(lines[1].ends_with(&format!("\t{expected}")), "{}", lines[1]);
 }
+
+#[test]
+fn why_it_changed_links_each_change_to_its_line_and_opens_the_source_page_there() {
+    let dir = temp_dir("pair_why_lines");
+    let files = [
+        common::fixture_file(&dir, "pair_lines/before.ncu-rep.xz"),
+        common::fixture_file(&dir, "pair_lines/after.ncu-rep.xz"),
+    ];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    select_in(&mut h, "after.ncu-rep", 0);
+    // blur got slower (radius 2 -> 8): the links the analysis gives for it, each on the page.
+    open_pair_row(&mut h, "blur");
+    assert_label(&h, "Why it changed");
+    let links: Vec<(String, u32)> = {
+        let result = |i: usize| {
+            let (open, r) = h
+                .state()
+                .workspace()
+                .result(ResultRef {
+                    report: h.state().workspace().reports()[i].id,
+                    // saxpy_strided, matmul, blur in launch order.
+                    index: 2,
+                })
+                .expect("blur");
+            assert!(r.name.demangled.starts_with("blur"), "{}", r.name.demangled);
+            (open.path.clone(), r.clone())
+        };
+        let ((bp, b), (cp, c)) = (result(0), result(1));
+        let speed =
+            sightline::analysis::compare::diff_results(&b, &c, &DiffOptions::default()).speed();
+        let mut why = sightline::analysis::compare::explain(&b, &c, speed);
+        sightline::app::views::source::link_why_to_lines(
+            &mut why,
+            (bp.as_deref(), &b),
+            (cp.as_deref(), &c),
+        );
+        why.iter()
+            .flat_map(|e| e.lines.iter().map(|l| (l.text.clone(), l.line)))
+            .collect()
+    };
+    assert!(links.len() >= 3, "{links:?}");
+    for (text, _) in &links {
+        assert_label(&h, text);
+    }
+    let (text, line) = &links[0];
+    h.get_by_label(text).click();
+    h.step();
+    assert!(
+        common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| {
+            h.query_all_by_label_contains(&format!("SASS of line {line} ("))
+                .next()
+                .is_some()
+        }),
+        "the Source page did not open at line {line}"
+    );
+    assert_eq!(h.state().settings().page, PageId::Source);
+    let _ = std::fs::remove_dir_all(&dir);
+}

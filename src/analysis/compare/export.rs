@@ -921,6 +921,7 @@ mod tests {
     fn the_listed_why_keeps_room_for_what_points_against_the_duration() {
         use crate::analysis::compare::{Explanation, WhyKind};
         let w = |subject: &str, agrees: Option<bool>| Explanation {
+            lines: Vec::new(),
             kind: WhyKind::RuleAppeared,
             subject: subject.into(),
             text: subject.into(),

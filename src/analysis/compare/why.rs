@@ -57,6 +57,25 @@ pub struct Explanation {
     pub agrees: Option<bool>,
     /// Weight for ranking (a percentage-like magnitude).
     pub score: f64,
+    /// The CUDA lines that carry most of the change, where both sides' source was read
+    /// ([`crate::analysis::source::why_lines`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<LineLink>,
+}
+
+/// A CUDA line that carries part of an explained change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LineLink {
+    /// The file as recorded, and its line (the current side's; the baseline's for a line
+    /// that went away).
+    pub file: String,
+    pub line: u32,
+    /// The line's change of the measure (current minus baseline).
+    pub change: f64,
+    /// Its share of the whole function's change, in percent.
+    pub share_pct: f64,
+    /// One line for people: `stall barrier +1,209 samples: 81 % at transpose.cu:22`.
+    pub text: String,
 }
 
 /// The explanations for one pair, ranked: those that agree with the duration first, then by
@@ -178,6 +197,7 @@ fn rules(base: &KernelResult, current: &KernelResult, speed: Speed, out: &mut Ve
         let key = &full_key.1;
         if !b.contains_key(full_key) {
             out.push(Explanation {
+                lines: Vec::new(),
                 kind: WhyKind::RuleAppeared,
                 subject: key.clone(),
                 text: format!("rule {key} appeared{}", speedup_text(*s)),
@@ -192,6 +212,7 @@ fn rules(base: &KernelResult, current: &KernelResult, speed: Speed, out: &mut Ve
         let key = &full_key.1;
         match c.get(full_key) {
             None => out.push(Explanation {
+                lines: Vec::new(),
                 kind: WhyKind::RuleDisappeared,
                 subject: key.clone(),
                 text: format!("rule {key} no longer fires{}", speedup_text(*s)),
@@ -205,6 +226,7 @@ fn rules(base: &KernelResult, current: &KernelResult, speed: Speed, out: &mut Ve
                     && (y - x).abs() >= MIN_SPEEDUP_CHANGE_PP
                 {
                     out.push(Explanation {
+                        lines: Vec::new(),
                         kind: WhyKind::RuleSpeedupChanged,
                         subject: key.clone(),
                         text: format!(
@@ -289,6 +311,7 @@ fn stalls(base: &KernelResult, current: &KernelResult, speed: Speed, out: &mut V
             _ => String::new(),
         };
         out.push(Explanation {
+            lines: Vec::new(),
             kind: WhyKind::StallMoved,
             subject: reason.clone(),
             text: format!(
@@ -363,6 +386,7 @@ fn resources(
     ) && x != y
     {
         out.push(Explanation {
+            lines: Vec::new(),
             kind: WhyKind::Registers,
             subject: REGISTERS.to_string(),
             text: format!("registers per thread: {x} → {y}"),
@@ -381,6 +405,7 @@ fn resources(
         && x != y
     {
         out.push(Explanation {
+            lines: Vec::new(),
             kind: WhyKind::SharedMemory,
             subject: SHARED[0].to_string(),
             text: format!(
@@ -441,6 +466,7 @@ fn count_change(
     }
     let pct_text = pct.map_or_else(|| "new".to_string(), |p| format!("{p:+.1}%"));
     Some(Explanation {
+        lines: Vec::new(),
         kind,
         subject: subject.to_string(),
         text: format!(
@@ -541,6 +567,7 @@ fn occupancy(
             _ => 0.0,
         };
         out.push(Explanation {
+            lines: Vec::new(),
             kind: WhyKind::OccupancyLimiter,
             subject: lc.join(", "),
             text: format!(
@@ -559,6 +586,7 @@ fn occupancy(
             && (y - x).abs() >= MIN_OCCUPANCY_PP
         {
             out.push(Explanation {
+                lines: Vec::new(),
                 kind: WhyKind::Occupancy,
                 subject: key.to_string(),
                 text: format!("{what} occupancy {x:.1}% → {y:.1}% ({:+.1} pp)", y - x),

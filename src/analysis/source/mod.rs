@@ -5,6 +5,7 @@
 pub mod columns;
 pub mod compare;
 pub mod stalls;
+pub mod why_lines;
 
 use crate::model::source::{Cell, Instruction, SourceFileText, SourceLine, SourceView, TextOrigin};
 use crate::model::{KernelResult, Value};
@@ -402,14 +403,17 @@ fn metric_addresses(r: &KernelResult) -> Vec<u64> {
 }
 
 /// Per-line sums: each instruction counts once for every line it belongs to.
+/// An inlined call: the function's mangled name and its call site (file index and line).
+type InlinedCall = (String, (usize, u32));
+
 /// The inlined functions of the instructions, one per function and call site, in the order
-/// their code starts; `inlined` gives an address's functions (mangled name and call site).
+/// their code starts; `inlined` gives an address's functions.
 fn inline_functions<'a>(
     instructions: &[Instruction],
     numeric: &[bool],
-    inlined: impl Fn(u64) -> &'a [(String, (usize, u32))],
+    inlined: impl Fn(u64) -> &'a [InlinedCall],
 ) -> Vec<crate::model::source::InlineFunction> {
-    let mut calls: Vec<(&'a (String, (usize, u32)), Vec<usize>)> = Vec::new();
+    let mut calls: Vec<(&'a InlinedCall, Vec<usize>)> = Vec::new();
     for (i, ins) in instructions.iter().enumerate() {
         for call in inlined(ins.address) {
             match calls.iter_mut().find(|(c, _)| *c == call) {

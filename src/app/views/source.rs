@@ -32,6 +32,49 @@ pub fn load_with(
     sass: HashMap<u64, String>,
     source_maps: Vec<(String, PathBuf)>,
 ) -> Result<SourceView, String> {
+    let options = SourceOptions {
+        source_dirs: Vec::new(),
+        disassemble: true,
+        sass,
+        source_maps,
+    };
+    read_view(path, result, options)
+}
+
+/// The lines and per-instruction metrics of `result`'s Source view, without SASS text (no
+/// disassembler is run): what the comparison's line links need.
+pub fn load_lines(path: Option<&Path>, result: &KernelResult) -> Result<SourceView, String> {
+    let options = SourceOptions {
+        source_dirs: Vec::new(),
+        disassemble: false,
+        sass: HashMap::new(),
+        source_maps: Vec::new(),
+    };
+    read_view(path, result, options)
+}
+
+/// Ties the explained changes of a pair to the CUDA lines that carry them, where both results
+/// come from `.ncu-rep` files with per-instruction metrics; otherwise leaves them as they are.
+pub fn link_why_to_lines(
+    why: &mut [crate::analysis::compare::Explanation],
+    base: (Option<&Path>, &KernelResult),
+    current: (Option<&Path>, &KernelResult),
+) {
+    if why.is_empty() {
+        return;
+    }
+    if let (Ok(b), Ok(c)) = (load_lines(base.0, base.1), load_lines(current.0, current.1)) {
+        let comparison = compare(&b, &c);
+        source::why_lines::link_lines(why, &b, &c, &comparison);
+    }
+}
+
+/// Builds a Source view with `options`, the report's own folder searched for sources first.
+fn read_view(
+    path: Option<&Path>,
+    result: &KernelResult,
+    mut options: SourceOptions,
+) -> Result<SourceView, String> {
     let Some(path) = path else {
         return Err("The Source page needs a .ncu-rep report file (made with --set full).".into());
     };
@@ -52,12 +95,7 @@ pub fn load_with(
         .as_deref()
         .unwrap_or(&result.name.function);
     let code = index.kernel_code(&bytes, mangled, source::function_address(result));
-    let options = SourceOptions {
-        source_dirs: path.parent().map(Path::to_path_buf).into_iter().collect(),
-        disassemble: true,
-        sass,
-        source_maps,
-    };
+    options.source_dirs = path.parent().map(Path::to_path_buf).into_iter().collect();
     source::build(result, code.as_ref(), &options).map_err(|e| e.to_string())
 }
 

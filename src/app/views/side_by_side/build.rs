@@ -304,7 +304,7 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         .iter()
         .zip(&bases)
         .all(|(side, b)| !side.paired && !relate(b, cur).0);
-    for (side, (_, b)) in key.bases.iter().zip(&base_results) {
+    for (side, (base_open, b)) in key.bases.iter().zip(&base_results) {
         let shapes = (launch_shape(b), launch_shape(cur));
         let shape_differs = matches!(shapes, (Some(x), Some(y)) if x != y);
         let (base_name, cur_name) = (kernel_name(b), kernel_name(cur));
@@ -371,6 +371,14 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         });
         if let Some(m) = matched.last_mut() {
             m.why = crate::analysis::compare::explain(b, cur, speed);
+            // With one baseline, each change is tied to the lines that carry it.
+            if single {
+                crate::app::views::source::link_why_to_lines(
+                    &mut m.why,
+                    (base_open.path.as_deref(), b),
+                    (cur_open.path.as_deref(), cur),
+                );
+            }
         }
     }
     let export = ReportDiff {

@@ -11,6 +11,7 @@ use crate::app::core::commands::Command;
 use crate::app::core::page_id::PageId;
 use crate::app::views::compare::{CompareInput, CompareStatus, CompareView};
 use crate::app::views::side_by_side::{MetricLine, Side, SideBySide};
+use crate::app::views::source::SourceTarget;
 use crate::ui::pages::PageContext;
 use crate::ui::pages::{Page, PageIo};
 use crate::ui::widgets::compare_export::{self, ExportSource};
@@ -35,6 +36,11 @@ impl Page for CompareView {
             &mut io.shared.export_status,
             io.commands,
         );
+        // A line of the why-list clicked: the Source page opens there.
+        if let Some(target) = crate::ui::widgets::section_body::take_source_jump(ui.ctx()) {
+            io.shared.source_jump = Some((cx.at, target));
+            io.commands.push(Command::ShowPage(PageId::Source));
+        }
     }
 
     fn release(&mut self) {
@@ -194,6 +200,29 @@ fn why_ui(ui: &mut egui::Ui, view: &SideBySide) {
                 } else {
                     "The duration did not say which way"
                 });
+                // The lines that carry the change, each opening the Source page there.
+                for link in &w.lines {
+                    ui.horizontal(|ui| {
+                        ui.add_space(16.0);
+                        if ui
+                            .link(&link.text)
+                            .on_hover_text(format!(
+                                "Open {}:{} on the Source page",
+                                link.file, link.line
+                            ))
+                            .clicked()
+                        {
+                            crate::ui::widgets::section_body::request_source_jump(
+                                ui,
+                                SourceTarget::Line {
+                                    file: crate::analysis::source::file_name(&link.file)
+                                        .to_string(),
+                                    line: link.line,
+                                },
+                            );
+                        }
+                    });
+                }
             }
         });
 }
