@@ -485,3 +485,79 @@ fn locating_a_missing_source_folder_shows_its_lines() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&checkout);
 }
+
+/// The CUDA line numbers whose rows the Source page's lines list draws (it draws only the
+/// rows in view).
+fn lines_in_view(h: &AppHarness) -> Vec<u32> {
+    let mut lines: Vec<u32> = h
+        .query_all_by_role(Role::Button)
+        .filter_map(|n| n.accesskit_node().label())
+        .filter(|l| l.len() > 5 && l.as_bytes()[5] == b' ')
+        .filter_map(|l| l[..5].trim().parse().ok())
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
+#[test]
+fn paging_keys_scroll_the_source_pages_lines_list() {
+    let dir = temp_dir("app_source_paging");
+    let mut h = chain_on_source_page(&dir, "source/inl_src.ncu-rep.xz");
+    // A short window: the list holds fewer rows than the kernel has lines with code.
+    h.set_size(egui::vec2(853.0, 380.0));
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
+            h,
+            "CUDA source ("
+        )),
+        "the Source page never showed its lines"
+    );
+    h.get_by_role_and_label(Role::CheckBox, "Hottest first")
+        .click();
+    h.run();
+    let all = lines_with_code(&h);
+    let (first, last) = (all[0], *all.last().expect("lines"));
+    let shown = lines_in_view(&h);
+    assert_eq!(shown.first(), Some(&first), "{shown:?}");
+    assert!(!shown.contains(&last), "every line fits: {shown:?}");
+    // The pointer over the list: the keys are the page's.
+    let list = h
+        .query_all_by_label_contains("CUDA source (")
+        .next()
+        .expect("the list's heading")
+        .rect();
+    h.event(egui::Event::PointerMoved(list.center_bottom() + egui::vec2(0.0, 40.0)));
+    h.run();
+    h.key_press(egui::Key::End);
+    h.run();
+    assert!(lines_in_view(&h).contains(&last), "End: {:?}", lines_in_view(&h));
+    h.key_press(egui::Key::Home);
+    h.run();
+    assert_eq!(lines_in_view(&h).first(), Some(&first), "Home");
+    h.key_press(egui::Key::PageDown);
+    h.run();
+    let paged = lines_in_view(&h);
+    assert!(paged.first() > Some(&first), "Page Down: {paged:?}");
+    h.key_press(egui::Key::PageUp);
+    h.run();
+    assert_eq!(lines_in_view(&h).first(), Some(&first), "Page Up");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The line numbers of the selected result's kernel file that have code, from its view.
+fn lines_with_code(h: &AppHarness) -> Vec<u32> {
+    let at = h.state().selection().expect("a selection");
+    let (open, result) = h.state().workspace().result(at).expect("result");
+    let view = sightline::app::views::source::load(open.path.as_deref(), result, Default::default())
+        .expect("view");
+    let file = view.kernel_file.expect("kernel file");
+    let mut lines: Vec<u32> = view
+        .lines
+        .iter()
+        .filter(|l| l.file == file)
+        .map(|l| l.line)
+        .collect();
+    lines.sort_unstable();
+    lines
+}
