@@ -561,3 +561,48 @@ fn lines_with_code(h: &AppHarness) -> Vec<u32> {
     lines.sort_unstable();
     lines
 }
+
+#[test]
+fn the_source_counters_say_a_note_of_reading_the_lines_once_for_both_hot_spot_tables() {
+    // inl_nosrc records /opt/sightline-fixture/src/inl.cu and holds no source text.
+    if std::path::Path::new("/opt/sightline-fixture/src/inl.cu").exists() {
+        return; // the recorded path itself would be found
+    }
+    let dir = temp_dir("app_source_notes_once");
+    let files = [fixture_file(&dir, "source/inl_nosrc.ncu-rep.xz")];
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = open_in_order(app, &files, false);
+    h.set_size(egui::vec2(1600.0, 2400.0));
+    let current = chain_in(&h, 0);
+    h.state_mut().select(Some(current));
+    h.state_mut().settings_mut().page = PageId::Details;
+    h.run();
+    h.query_all_by_label("Warp Stall Sampling (All Samples)")
+        .next()
+        .expect("the first hot-spot table")
+        .scroll_to_me();
+    assert!(
+        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
+            h,
+            "inl.cu was not found"
+        )),
+        "the hot spots never said their source file is missing"
+    );
+    // Both of the section's hot-spot tables are drawn, with links to their lines.
+    assert!(has_label(&h, "Most Instructions Executed"));
+    let links = h
+        .query_all_by_role(Role::Link)
+        .filter(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.contains("inl.cu:"))
+        })
+        .count();
+    assert!(links >= 2, "{links} hot-spot links");
+    assert_eq!(
+        h.query_all_by_label_contains("inl.cu was not found").count(),
+        1,
+        "the note is said once"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
