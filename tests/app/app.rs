@@ -688,3 +688,52 @@ fn snapshot_failed_file_next_to_an_open_report() {
     h.snapshot("failed_file");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A metric of a report that ncu's raw CSV export gives a unit but no value keeps its unit on
+/// the Raw page, its value the not-measured dash.
+#[test]
+fn raw_page_keeps_the_unit_of_a_metric_without_a_value() {
+    let bytes = fixture_bytes("h100/kernels_full.raw.csv.xz");
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes.as_slice());
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.expect("row")).collect();
+    let header = rows
+        .iter()
+        .position(|r| r.get(0) == Some("ID"))
+        .expect("header");
+    let (names, units) = (&rows[header], &rows[header + 1]);
+    // The first result with an empty value of a metric that has a unit.
+    let (result, name, unit) = rows[header + 2..]
+        .iter()
+        .enumerate()
+        .find_map(|(i, r)| {
+            r.iter().enumerate().find_map(|(j, v)| {
+                let unit = units.get(j)?.trim();
+                (v.trim().is_empty() && !unit.is_empty())
+                    .then(|| (i, names[j].to_string(), unit.to_string()))
+            })
+        })
+        .expect("an empty value with a unit");
+    let dir = temp_dir("raw_empty_unit");
+    let mut h = open_settled(vec![fixture_file(&dir, "h100/kernels_full.ncu-rep.xz")]);
+    let report = h.state().workspace().reports()[0].id;
+    h.state_mut()
+        .select(Some(sightline::app::core::ids::ResultRef {
+            report,
+            index: result,
+        }));
+    h.state_mut().settings_mut().page = PageId::Raw;
+    h.run();
+    type_into(&mut h, "Search metrics", &name);
+    assert!(
+        common::app_harness::in_row(&h, &name, &unit),
+        "{name}: the unit {unit:?} is not on its row"
+    );
+    assert!(
+        common::app_harness::in_row(&h, &name, sightline::model::format::NOT_MEASURED),
+        "{name}: no dash on its row"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

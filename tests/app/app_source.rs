@@ -527,11 +527,17 @@ fn paging_keys_scroll_the_source_pages_lines_list() {
         .next()
         .expect("the list's heading")
         .rect();
-    h.event(egui::Event::PointerMoved(list.center_bottom() + egui::vec2(0.0, 40.0)));
+    h.event(egui::Event::PointerMoved(
+        list.center_bottom() + egui::vec2(0.0, 40.0),
+    ));
     h.run();
     h.key_press(egui::Key::End);
     h.run();
-    assert!(lines_in_view(&h).contains(&last), "End: {:?}", lines_in_view(&h));
+    assert!(
+        lines_in_view(&h).contains(&last),
+        "End: {:?}",
+        lines_in_view(&h)
+    );
     h.key_press(egui::Key::Home);
     h.run();
     assert_eq!(lines_in_view(&h).first(), Some(&first), "Home");
@@ -549,8 +555,9 @@ fn paging_keys_scroll_the_source_pages_lines_list() {
 fn lines_with_code(h: &AppHarness) -> Vec<u32> {
     let at = h.state().selection().expect("a selection");
     let (open, result) = h.state().workspace().result(at).expect("result");
-    let view = sightline::app::views::source::load(open.path.as_deref(), result, Default::default())
-        .expect("view");
+    let view =
+        sightline::app::views::source::load(open.path.as_deref(), result, Default::default())
+            .expect("view");
     let file = view.kernel_file.expect("kernel file");
     let mut lines: Vec<u32> = view
         .lines
@@ -600,7 +607,8 @@ fn the_source_counters_say_a_note_of_reading_the_lines_once_for_both_hot_spot_ta
         .count();
     assert!(links >= 2, "{links} hot-spot links");
     assert_eq!(
-        h.query_all_by_label_contains("inl.cu was not found").count(),
+        h.query_all_by_label_contains("inl.cu was not found")
+            .count(),
         1,
         "the note is said once"
     );
