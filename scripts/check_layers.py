@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""Checks the layering of src/ that the compiler does not:
+"""Checks what the crates of the workspace cannot say about the layering.
 
-* no import circle between modules (`use crate::…`, `super::…` and paths in code, comments
-  left out; a module and its own submodules do not count as a circle);
-* the layers below the window (parse, model, analysis, app, cli) do not use egui or eframe;
-* nothing under src/ui starts a thread or sorts: pages draw what the view-models in
-  src/app/views built;
-* the map of src/ in docs/architecture.md is the one scripts/file_map.py prints.
+The compiler keeps the order of the layers: they are crates (crates/engine with parse, model
+and analysis; crates/app; crates/ui; crates/cli), and a crate cannot use one above it. This
+script checks the rest:
+
+* no import circle between modules inside a crate (`use crate::…`, `super::…` and paths in
+  code, comments left out; a module and its own submodules do not count as a circle);
+* the layers below the window (parse, model, analysis, app, cli) do not use egui or eframe
+  (their manifests do not name it either);
+* nothing under crates/ui starts a thread or sorts: pages draw what the view-models in
+  crates/app/src/views built;
+* the map of the workspace in docs/architecture.md is the one scripts/file_map.py prints.
 
 Prints each problem and exits 1 when there is one. Usage: scripts/check_layers.py [ROOT]
 """
@@ -15,7 +20,16 @@ import re
 import sys
 
 root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
-src = os.path.join(root, "src")
+# Each crate's source folder, and the module prefix its files get (the engine's folders are the
+# layers parse, model and analysis themselves).
+CRATES = {
+    "engine": ("crates/engine/src", ""),
+    "app": ("crates/app/src", "app"),
+    "ui": ("crates/ui/src", "ui"),
+    "cli": ("crates/cli/src", "cli"),
+}
+# How a crate names another crate's root.
+EXTERN = {"sightline_engine": "", "sightline_app": "app"}
 
 
 def code_of(path):
@@ -27,24 +41,37 @@ def code_of(path):
 
 
 modules = {}
-for folder, _, files in os.walk(src):
-    for name in files:
-        if not name.endswith(".rs"):
-            continue
-        path = os.path.join(folder, name)
-        parts = os.path.relpath(path, src)[:-3].split(os.sep)
-        if parts[-1] == "mod":
-            parts = parts[:-1]
-        if parts in (["lib"], ["main"]):
-            continue
-        modules["::".join(parts)] = path
+crate_of = {}
+for crate, (folder_rel, prefix) in CRATES.items():
+    src = os.path.join(root, folder_rel)
+    for folder, _, files in os.walk(src):
+        for name in files:
+            if not name.endswith(".rs"):
+                continue
+            path = os.path.join(folder, name)
+            parts = os.path.relpath(path, src)[:-3].split(os.sep)
+            if parts[-1] == "mod":
+                parts = parts[:-1]
+            if parts == ["lib"]:
+                parts = []
+            parts = ([prefix] if prefix else []) + parts
+            if not parts:
+                continue
+            modules["::".join(parts)] = path
+            crate_of["::".join(parts)] = crate
 
 
 def resolve(module, path):
-    """The module a path names (the longest known prefix), or None."""
+    """The module a path names (the longest known prefix), or None. `crate::` is the module's
+    own crate, whose root also sees the engine's layers by name."""
     segments = path.split("::")
+    prefix = CRATES[crate_of[module]][1]
     if segments[0] == "crate":
-        base, segments = [], segments[1:]
+        bases = [[prefix] if prefix else [], []]
+        segments = segments[1:]
+    elif segments[0] in EXTERN:
+        bases = [[EXTERN[segments[0]]] if EXTERN[segments[0]] else []]
+        segments = segments[1:]
     elif segments[0] in ("super", "self"):
         base = module.split("::")
         while segments and segments[0] == "super":
@@ -52,12 +79,14 @@ def resolve(module, path):
             segments = segments[1:]
         if segments and segments[0] == "self":
             segments = segments[1:]
+        bases = [base]
     else:
         return None
-    for n in range(len(segments), 0, -1):
-        candidate = "::".join(base + segments[:n])
-        if candidate in modules:
-            return candidate
+    for base in bases:
+        for n in range(len(segments), 0, -1):
+            candidate = "::".join(base + segments[:n])
+            if candidate in modules:
+                return candidate
     return None
 
 
@@ -65,7 +94,7 @@ problems = []
 edges = {m: set() for m in modules}
 for module, path in modules.items():
     code = code_of(path)
-    for match in re.finditer(r"\b((?:crate|super|self)(?:::\w+)+)", code):
+    for match in re.finditer(r"\b((?:crate|super|self|sightline_engine|sightline_app)(?:::\w+)+)", code):
         target = resolve(module, match.group(1))
         if target and target != module and not module.startswith(target + "::") and not target.startswith(module + "::"):
             edges[module].add(target)
@@ -76,6 +105,12 @@ for module, path in modules.items():
         for n, line in enumerate(code.splitlines(), 1):
             if re.search(r"\.sort(_unstable)?(_by(_key|_cached_key)?)?\(|thread::spawn|thread::Builder|rayon::", line):
                 problems.append(f"{os.path.relpath(path, root)}:{n}: sorts or starts a thread in ui: {line.strip()}")
+
+# Only the window's crate names egui in its manifest.
+for crate in ("engine", "app", "cli"):
+    manifest = open(os.path.join(root, "crates", crate, "Cargo.toml"), encoding="utf-8").read()
+    if re.search(r"^(egui|eframe|egui_plot|egui_extras|rfd)\b", manifest, re.M):
+        problems.append(f"crates/{crate}/Cargo.toml: depends on egui below the ui layer")
 
 # Strongly connected components (Tarjan), iteratively.
 index, low, on_stack, stack, counter = {}, {}, set(), [], [0]
@@ -124,7 +159,7 @@ from file_map import file_map  # noqa: E402
 doc = open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8").read()
 found = re.search(r"<!-- file map: scripts/file_map.py -->\n```\n(.*?)\n```\n<!-- end of file map -->", doc, re.S)
 if not found or found.group(1) != file_map(root):
-    problems.append("docs/architecture.md: the map of src/ is out of date (print it with scripts/file_map.py)")
+    problems.append("docs/architecture.md: the map of the workspace is out of date (print it with scripts/file_map.py)")
 
 for p in problems:
     print(p)

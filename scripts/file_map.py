@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Prints the map of src/ for docs/architecture.md: every folder and file, each with the first
-sentence of its module doc (`//!`). Usage: scripts/file_map.py [ROOT] > map.txt"""
+"""Prints the map of the workspace for docs/architecture.md: each crate's source folder (the
+layers, bottom up) and the binary's, every folder and file with the first sentence of its
+module doc (`//!`). Usage: scripts/file_map.py [ROOT] > map.txt"""
 import os
 import re
 import sys
@@ -31,7 +32,7 @@ def walk(folder, prefix, out):
     entries = [
         e
         for e in entries
-        if (e.endswith(".rs") and e != "mod.rs") or os.path.isdir(os.path.join(folder, e))
+        if (e.endswith(".rs") and e not in ("mod.rs", "lib.rs")) or os.path.isdir(os.path.join(folder, e))
     ]
     for i, name in enumerate(entries):
         last = i == len(entries) - 1
@@ -55,10 +56,25 @@ def walk(folder, prefix, out):
             walk(path, prefix + ("    " if last else "│   "), out)
 
 
+# The source folders, bottom layer first; each is described by its lib.rs.
+FOLDERS = ["crates/engine/src", "crates/app/src", "crates/ui/src", "crates/cli/src", "src"]
+
+
 def file_map(root_dir):
-    """The map of `root_dir`/src as text."""
-    out = ["src/"]
-    walk(os.path.join(root_dir, "src"), "", out)
+    """The map of the workspace's source folders as text."""
+    out = []
+    for folder in FOLDERS:
+        if out:
+            out.append("")
+        lib = os.path.join(root_dir, folder, "lib.rs")
+        text = summary(lib) if os.path.exists(lib) else ""
+        head = folder + "/"
+        pad = max(len(head) + 2, 34)
+        lines = textwrap.wrap(text, max(30, WIDTH - pad), max_lines=2, placeholder=" …") or [""]
+        out.append(head.ljust(pad) + lines[0])
+        for more in lines[1:]:
+            out.append("│".ljust(pad) + more)
+        walk(os.path.join(root_dir, folder), "", out)
     return "\n".join(line.rstrip() for line in out)
 
 

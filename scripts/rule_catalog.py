@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes src/model/rule_catalog.tsv: every guided-analysis rule message the given .ncu-rep
+"""Writes crates/engine/src/model/rule_catalog.tsv: every guided-analysis rule message the given .ncu-rep
 reports store, one line per distinct (rule, title, opening of the message).
 
 Usage: scripts/rule_catalog.py [REPORT.ncu-rep[.xz] ...]   (default: every report under fixtures/)

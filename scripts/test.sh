@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Checks the layering (scripts/check_layers.py: no import circles, no egui below ui, nothing
-# under src/ui that sorts or starts a thread, the map of src/ in docs/architecture.md up to
-# date), formatting and lints (warnings are errors), then runs the whole test suite, on a fresh
+# Checks the layering (scripts/check_layers.py: no import circles inside a crate, no egui below
+# ui, nothing under crates/ui that sorts or starts a thread, the map of the workspace in
+# docs/architecture.md up to date), formatting and lints (warnings are errors), then runs the whole test suite, on a fresh
 # Debian machine with only the Rust toolchain (rustfmt and clippy included).
 # The UI snapshot tests render on the CPU through Mesa (EGL/llvmpipe); no GPU or display needed.
 set -euo pipefail
@@ -34,6 +34,6 @@ fi
 export SIGHTLINE_TEST_VENV="$venv"
 
 python3 scripts/check_layers.py
-cargo fmt --check
-cargo clippy --locked --all-targets -- -D warnings
-cargo test --locked "$@"
+cargo fmt --all --check
+cargo clippy --locked --workspace --all-targets -- -D warnings
+cargo test --locked --workspace "$@"

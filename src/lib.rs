@@ -1,16 +1,17 @@
 //! sightline: a viewer for NVIDIA Nsight Compute kernel profiles.
 //!
-//! Data flows one way: [`parse`] turns bytes into the [`model`], [`analysis`] derives
-//! speed-of-light, roofline, occupancy and comparisons from it, [`app`] holds what is open and
-//! selected and carries out commands, and the [`ui`] and [`cli`] front ends present the results.
-//! Nothing under `parse`, `model`, `analysis` or `app` uses egui.
+//! Each layer is a crate of its own, re-exported here under its name: [`parse`], [`model`] and
+//! [`analysis`] (the engine, `sightline-engine`), [`app`] (the application core and its
+//! view-models, `sightline-app`), [`ui`] (the egui window, `sightline-ui`) and [`cli`] (the
+//! headless commands and the MCP server, `sightline-cli`). Data flows one way, and the
+//! compiler keeps it so: the engine knows nothing above it, the core knows no egui, and the
+//! window and the command line do not know each other.
 
 #![forbid(unsafe_code)]
 
-pub mod analysis;
-pub mod app;
-pub mod cli;
-pub mod model;
-pub mod parse;
 #[cfg(feature = "app")]
-pub mod ui;
+pub use sightline_app as app;
+pub use sightline_cli as cli;
+pub use sightline_engine::{analysis, model, parse};
+#[cfg(feature = "app")]
+pub use sightline_ui as ui;

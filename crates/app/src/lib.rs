@@ -1,0 +1,32 @@
+//! sightline's application core, without a window (no egui). It has two parts:
+//!
+//! - [`core`]: the state (open reports, selection, baselines, settings), the commands that
+//!   change it, loading and file watching;
+//! - [`views`]: one view-model per page or page part, named like its page, built from the
+//!   core's state (in the background through [`job`] where it takes long); a page asks its
+//!   view-model for ready, building or failed and draws the answer.
+//!
+//! Beside them, what both use: [`job`] (one background job: keyed, polled, cancelled when
+//! superseded), [`cache`] (the one cache helper for derived views), [`format`] (numbers and
+//! names as text), [`names`] (long kernel names shortened in the middle) and [`copy`] (what
+//! the copy actions put on the clipboard).
+//!
+//! The desktop front end (`ui`) draws the view-models and turns clicks and keys into
+//! commands; `cli` uses the analysis directly.
+
+#![forbid(unsafe_code)]
+
+use sightline_engine::{analysis, model, parse};
+
+pub mod cache;
+pub mod copy;
+pub mod core;
+pub mod format;
+pub mod job;
+pub mod names;
+pub mod views;
+
+pub use self::core::commands::{Command, OpenRequest};
+pub use self::core::page_id::PageId;
+pub use self::core::settings::{Settings, ThemeChoice};
+pub use self::core::state::AppState;

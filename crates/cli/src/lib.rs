@@ -1,0 +1,163 @@
+//! The command line: `sightline [FILE...]` opens the app; subcommands run headless.
+
+#![forbid(unsafe_code)]
+
+use sightline_engine::{analysis, model, parse};
+
+pub mod diff;
+pub mod json_stream;
+pub mod loading;
+pub mod mcp;
+pub mod occupancy;
+pub mod output;
+pub mod roofline;
+pub mod sections;
+mod sections_json;
+pub mod source;
+pub mod summary;
+pub mod summary_csv;
+pub mod summary_html;
+pub mod trend;
+pub mod warnings;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// A viewer for NVIDIA Nsight Compute kernel profiles.
+#[derive(Debug, Parser)]
+#[command(
+    name = "sightline",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Reports to open in the app (any form: .ncu-rep, CLI text, CSV, GUI copy, session page).
+    pub files: Vec<PathBuf>,
+    /// Follow a folder in the app: its reports open now, and those written there later as
+    /// soon as their writes are complete (the Trend page shows the series).
+    #[arg(long, value_name = "DIR")]
+    pub follow: Option<PathBuf>,
+    /// Register the app, its icon and the .ncu-rep file type for the current user, then exit.
+    #[arg(long)]
+    pub install_desktop: bool,
+    /// For benchmarks: open the files, print how long the results table took to show every
+    /// result, and exit.
+    #[arg(long, hide = true)]
+    pub time_to_table: bool,
+    /// For benchmarks: as `--time-to-table`, then select the table's first N rows one per
+    /// frame on the Details page, print how long that took, and exit.
+    #[arg(long, hide = true, value_name = "N")]
+    pub click_through: Option<usize>,
+}
+
+/// Headless commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// One row per result: ID, kernel, grid×block, duration, SOL %, occupancy, top rule.
+    Summary {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Print CSV instead of a table: one row per result, numbers in base units.
+        #[arg(long, conflicts_with = "json")]
+        csv: bool,
+        /// Output form: table, json, csv, or html (one self-contained page with a chart of
+        /// the longest results, for CI artifacts).
+        #[arg(long, value_enum, conflicts_with_all = ["json", "csv"])]
+        format: Option<summary::Form>,
+        /// Treat every warning (a skipped result, section, metric or line) as an error.
+        #[arg(long)]
+        strict: bool,
+        /// Files to read.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Compares two reports kernel by kernel (Δ duration, SOL, occupancy, every shared metric);
+    /// exits 1 when a kernel got worse beyond the threshold, 2 when an input cannot be read.
+    Diff(diff::DiffArgs),
+    /// A series of reports (files, or folders of reports) as one table of every kernel over
+    /// the runs, renames followed: mean duration per run, the biggest steps with their why,
+    /// and `--fail-on` rules against the history; exits 1 when a rule fired, 2 when an input
+    /// cannot be read.
+    Trend(trend::TrendArgs),
+    /// Occupancy per result: block limit of each resource, limiter, theoretical and achieved
+    /// occupancy, and the occupancy curves.
+    Occupancy(AnalysisArgs),
+    /// Roofline per result: peak and achieved FLOP/s, memory traffic and arithmetic
+    /// intensity; estimated (and marked) where the report lacks the roofline metrics.
+    Roofline(AnalysisArgs),
+    /// Every section body (charts and tables: memory chart and tables, stall reasons, pipe
+    /// utilization, instruction mix, occupancy graphs) with its values, per result.
+    Sections {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// A baseline report: each result's bodies are paired with those of its kernel in the
+        /// baseline (matched as `diff` matches them), every value with both sides and the
+        /// change.
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+        /// Treat every warning (a skipped result, section, metric or line) as an error.
+        #[arg(long)]
+        strict: bool,
+        /// Files to read.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// The Source page per result: CUDA lines and SASS instructions with Nsight Compute's
+    /// Source page metric columns (warp-stall samples, instructions executed, memory traffic).
+    Source(source::SourceArgs),
+    /// A Model Context Protocol server on stdin/stdout for agents: list results, details,
+    /// compare, source hot spots, occupancy (with a what-if) and roofline of the reports under
+    /// the given directories.
+    Mcp(mcp::McpArgs),
+}
+
+/// The arguments of `occupancy` and `roofline`.
+#[derive(Debug, clap::Args)]
+pub struct AnalysisArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Compute capability (such as 8.6) for sources that do not say, marked as assumed.
+    #[arg(long, value_name = "MAJOR.MINOR")]
+    pub arch: Option<String>,
+    /// Treat every warning (a skipped result, section, metric or line) as an error.
+    #[arg(long)]
+    pub strict: bool,
+    /// Files to read.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Runs a headless command and returns the process exit code.
+pub fn run(command: Command) -> i32 {
+    match command {
+        Command::Summary {
+            json,
+            csv,
+            format,
+            strict,
+            files,
+        } => summary::run(
+            &files,
+            format.unwrap_or_else(|| summary::Form::pick(json, csv)),
+            strict,
+        ),
+        Command::Diff(args) => diff::run(&args),
+        Command::Trend(args) => trend::run(&args),
+        Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref(), a.strict),
+        Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref(), a.strict),
+        Command::Sections {
+            json,
+            baseline,
+            strict,
+            files,
+        } => sections::run(&files, baseline.as_deref(), json, strict),
+        Command::Source(a) => source::run(&a),
+        Command::Mcp(a) => mcp::run(&a),
+    }
+}

@@ -1,0 +1,458 @@
+//! Comparison of results and reports: kernel matching across reports of any form, per-metric
+//! diffs with directions and a noise threshold, context warnings, several baselines, and
+//! CSV/Markdown/JSON export. Used by `sightline diff` and the comparison views.
+
+pub mod alignment;
+pub mod baselines;
+pub mod context;
+pub mod direction;
+pub mod export;
+pub mod fail_on;
+pub mod groups;
+pub mod html;
+pub mod kept;
+pub mod matching;
+pub mod metric_diff;
+pub mod normalize;
+pub mod request;
+pub mod totals;
+pub mod why;
+
+pub use baselines::{
+    BaselineSplit, BaselineStats, against_baselines, match_baselines, metric_against_baselines,
+    metric_against_matching_baselines, split_baselines,
+};
+pub use context::{
+    ContextKind, ContextWarning, RunContext, context_warnings, context_warnings_releasing,
+};
+pub use direction::{Direction, direction_of};
+pub use kept::Keep;
+pub use matching::{
+    KernelMatch, MatchKind, MatchNote, Matching, NoteKind, Rename, RenamePolicy, SuggestedPair,
+    group_suggestions, match_results, match_results_with, pair_argument, relate,
+};
+pub use metric_diff::{DiffOptions, MetricDiff, ResultDiff, Verdict, diff_results, metric_number};
+pub use normalize::{KernelIdentity, normalize_kernel_name};
+pub use request::{CompareRequest, Pairs, RequestError};
+pub use totals::{Totals, totals};
+pub use why::{Explanation, WhyKind, explain};
+
+use crate::analysis::parallel;
+use crate::model::{KernelResult, Report, names};
+use context::ResultScan;
+use serde::Serialize;
+
+/// One matched pair of results and their diff.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchedDiff {
+    /// Indices into the base and current reports' results.
+    pub base_index: usize,
+    pub current_index: usize,
+    /// The result IDs the sources give.
+    pub base_id: u64,
+    pub current_id: u64,
+    /// The current result's display name.
+    pub name: String,
+    pub kind: MatchKind,
+    pub shape_differs: bool,
+    /// What differs between the two launches (`template args changed: <16> → <32>`).
+    pub changes: Vec<String>,
+    /// Each side's duration, also when the other side has none.
+    pub base_duration_ns: Option<f64>,
+    pub current_duration_ns: Option<f64>,
+    pub diff: ResultDiff,
+    /// Ranked explanations of what changed (empty when nothing explains a change).
+    pub why: Vec<Explanation>,
+}
+
+impl MatchedDiff {
+    /// Time won (negative) or lost (positive), in ns.
+    pub fn time_delta_ns(&self) -> Option<f64> {
+        self.diff.time_delta_ns()
+    }
+
+    /// Whether this pair regressed: the duration, or (when the comparison was restricted to
+    /// chosen metrics) any of those, got worse beyond the threshold.
+    pub fn regressed(&self, restricted: bool) -> bool {
+        let duration_worse = self
+            .diff
+            .duration
+            .as_ref()
+            .is_some_and(|d| d.verdict == Verdict::Worse);
+        duration_worse || (restricted && self.diff.worse().next().is_some())
+    }
+}
+
+/// A result only one side has.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnmatchedResult {
+    pub index: usize,
+    pub id: u64,
+    pub name: String,
+    pub duration_ns: Option<f64>,
+}
+
+/// Two reports compared.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportDiff {
+    /// Matched pairs in the current report's launch order.
+    pub matched: Vec<MatchedDiff>,
+    pub only_in_base: Vec<UnmatchedResult>,
+    pub only_in_current: Vec<UnmatchedResult>,
+    /// Context differences and matching ambiguities.
+    pub warnings: Vec<String>,
+    pub context: Vec<ContextWarning>,
+    pub match_notes: Vec<MatchNote>,
+    /// Unmatched kernels that look like one kernel renamed, offered for pairing by hand.
+    pub suggested_pairs: Vec<SuggestedPair>,
+    /// Kernels paired as renamed (their pairs are in `matched`, of kind `renamed`).
+    pub renamed: Vec<Rename>,
+    pub threshold_pct: f64,
+    /// Whether the comparison was restricted to chosen metrics.
+    pub restricted: bool,
+}
+
+impl ReportDiff {
+    /// Matched pairs sorted by impact: the largest time won or lost first.
+    pub fn by_impact(&self) -> Vec<&MatchedDiff> {
+        self.by_impact_order()
+            .into_iter()
+            .filter_map(|i| self.matched.get(i))
+            .collect()
+    }
+
+    /// Indices into `matched` in the order of [`ReportDiff::by_impact`].
+    pub fn by_impact_order(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = (0..self.matched.len()).collect();
+        let m = &self.matched;
+        v.sort_by(|&a, &b| {
+            let (a, b) = (&m[a], &m[b]);
+            let ia = a.time_delta_ns().map(f64::abs);
+            let ib = b.time_delta_ns().map(f64::abs);
+            match (ia, ib) {
+                (Some(x), Some(y)) => y.total_cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            }
+            .then(a.current_index.cmp(&b.current_index))
+        });
+        v
+    }
+
+    /// Pairs that got worse beyond the threshold.
+    pub fn regressions(&self) -> impl Iterator<Item = &MatchedDiff> {
+        self.matched.iter().filter(|m| m.regressed(self.restricted))
+    }
+
+    /// Whether anything got worse beyond the threshold (the `diff` exit code).
+    pub fn has_regression(&self) -> bool {
+        self.regressions().next().is_some()
+    }
+
+    /// Durations summed over matched pairs, removed and added launches, with a noise band.
+    pub fn totals(&self) -> Totals {
+        totals::totals(self)
+    }
+}
+
+/// Compares two reports: matches their results, diffs every pair and checks the context.
+pub fn diff_reports(base: &Report, current: &Report, opts: &DiffOptions) -> ReportDiff {
+    diff_reports_with(base, current, opts, &[])
+}
+
+/// Compares two reports with pairs chosen by hand (`(base index, current index)`).
+pub fn diff_reports_with(
+    base: &Report,
+    current: &Report,
+    opts: &DiffOptions,
+    manual: &[(usize, usize)],
+) -> ReportDiff {
+    diff_reports_keeping(base, current, opts, manual, Keep::All)
+}
+
+/// [`diff_reports_with`] keeping of each pair's metric differences only those `keep` names.
+/// Bodies read on demand are decoded into copies dropped after each pair, so the reports
+/// (which may be shared) are left as they were; a window of pairs at a time is compared on
+/// every core.
+pub fn diff_reports_keeping(
+    base: &Report,
+    current: &Report,
+    opts: &DiffOptions,
+    manual: &[(usize, usize)],
+    keep: Keep<'_>,
+) -> ReportDiff {
+    diff_reports_each(base, current, opts, manual, keep, |_| (), |()| {})
+}
+
+/// [`diff_reports_keeping`] that also hands each matched pair, with every metric difference,
+/// to `render` (on the core that compared it) and the outcomes to `each` in the pairs' order:
+/// one pass over the results feeds the comparison and any output that lists every pair. Each
+/// result is read once: the pairs, then the results in no pair, for the context.
+pub fn diff_reports_each<T: Send>(
+    base: &Report,
+    current: &Report,
+    opts: &DiffOptions,
+    manual: &[(usize, usize)],
+    keep: Keep<'_>,
+    render: impl Fn(&MatchedDiff) -> T + Sync,
+    each: impl FnMut(T),
+) -> ReportDiff {
+    let matching = match_results_with(&base.results, &current.results, manual, &opts.renames);
+    compare_matched(
+        base,
+        current,
+        matching,
+        opts,
+        keep,
+        render,
+        each,
+        &mut || {},
+    )
+}
+
+/// Compares again each matched pair of `diff` (made from `base` and `current` with `opts`,
+/// which may have kept only some metric differences), with every metric difference, and hands
+/// the pairs to `each` one at a time, in order (a window of pairs compared at a time on every
+/// core). For writing every metric of a large comparison without holding them all.
+pub fn rediff_pairs(
+    base: &Report,
+    current: &Report,
+    diff: &ReportDiff,
+    opts: &DiffOptions,
+    each: &mut dyn FnMut(&MatchedDiff),
+) {
+    let _ = parallel::map_ordered(
+        diff.matched.len(),
+        |i| {
+            let m = &diff.matched[i];
+            let p = KernelMatch {
+                base: m.base_index,
+                current: m.current_index,
+                kind: m.kind,
+                shape_differs: m.shape_differs,
+                changes: m.changes.clone(),
+            };
+            let b = base.results.get(p.base)?.transient();
+            let c = current.results.get(p.current)?.transient();
+            Some(matched_diff(b.as_ref(), c.as_ref(), &p, opts))
+        },
+        |_, full| -> Result<(), std::convert::Infallible> {
+            if let Some(full) = full {
+                each(&full);
+            }
+            Ok(())
+        },
+    );
+}
+
+/// [`diff_reports_with`] for reports the caller owns: bodies decoded by matching are released
+/// first, then the pairs are compared on copies of their bodies (a window at a time on every
+/// core), so the reports hold no decoded body while it runs. `observe` sees both reports after
+/// each pair and after each result read for the context alone. The result equals that of
+/// [`diff_reports_keeping`].
+pub fn diff_reports_streamed(
+    base: &mut Report,
+    current: &mut Report,
+    opts: &DiffOptions,
+    manual: &[(usize, usize)],
+    keep: Keep<'_>,
+    observe: &mut dyn FnMut(&Report, &Report),
+) -> ReportDiff {
+    let matching = match_results_with(&base.results, &current.results, manual, &opts.renames);
+    // Matching reads the launch shape, which a result without one takes from its metrics.
+    base.release_bodies(0);
+    current.release_bodies(0);
+    let (base, current): (&Report, &Report) = (base, current);
+    compare_matched(
+        base,
+        current,
+        matching,
+        opts,
+        keep,
+        |_| (),
+        |()| {},
+        &mut || observe(base, current),
+    )
+}
+
+/// What reading one pair gives: the pair compared (with what `render` made of it) and what each
+/// side says about the context, for the side this pair reads for the context.
+type PairOutcome<T> = (
+    Option<(MatchedDiff, T)>,
+    Option<ResultScan>,
+    Option<ResultScan>,
+);
+
+/// The one pass of a comparison: every matched pair compared and rendered, and every result's
+/// context read, each result decoded once (into a copy dropped after), a window at a time on
+/// every core; `after` runs after each pair and each result read for the context alone.
+#[allow(clippy::too_many_arguments)]
+fn compare_matched<T: Send>(
+    base: &Report,
+    current: &Report,
+    matching: Matching,
+    opts: &DiffOptions,
+    keep: Keep<'_>,
+    render: impl Fn(&MatchedDiff) -> T + Sync,
+    mut each: impl FnMut(T),
+    after: &mut dyn FnMut(),
+) -> ReportDiff {
+    // Each result's context is read with the first pair it is in, or alone.
+    let mut base_read = vec![false; base.results.len()];
+    let mut current_read = vec![false; current.results.len()];
+    let first_read = |read: &mut Vec<bool>, i: usize| {
+        read.get_mut(i)
+            .is_some_and(|seen| !std::mem::replace(seen, true))
+    };
+    let reads: Vec<(bool, bool)> = matching
+        .pairs
+        .iter()
+        .map(|p| {
+            (
+                first_read(&mut base_read, p.base),
+                first_read(&mut current_read, p.current),
+            )
+        })
+        .collect();
+    let mut kept = kept::Kept::new(keep, opts.metrics.is_some());
+    let mut matched = Vec::with_capacity(matching.pairs.len());
+    let (mut base_scan, mut current_scan) = (ResultScan::default(), ResultScan::default());
+    let pairs = &matching.pairs;
+    let _ = parallel::map_ordered(
+        pairs.len(),
+        |k| -> PairOutcome<T> {
+            let p = &pairs[k];
+            let (read_base, read_current) = reads[k];
+            let b = base.results.get(p.base).map(KernelResult::transient);
+            let c = current.results.get(p.current).map(KernelResult::transient);
+            let scan = |report: &Report, r: &Option<std::borrow::Cow<'_, KernelResult>>, read| {
+                r.as_ref()
+                    .filter(|_| read)
+                    .map(|r| ResultScan::of_result(report, r))
+            };
+            let scans = (scan(base, &b, read_base), scan(current, &c, read_current));
+            let pair = match (&b, &c) {
+                (Some(b), Some(c)) => {
+                    let m = matched_diff(b, c, p, opts);
+                    let t = render(&m);
+                    Some((m, t))
+                }
+                _ => None,
+            };
+            (pair, scans.0, scans.1)
+        },
+        |_, (pair, b, c)| -> Result<(), std::convert::Infallible> {
+            if let Some(b) = b {
+                base_scan.merge(b);
+            }
+            if let Some(c) = c {
+                current_scan.merge(c);
+            }
+            if let Some((m, t)) = pair {
+                each(t);
+                let at = matched.len();
+                matched.push(kept.add(m, at));
+            }
+            after();
+            Ok(())
+        },
+    );
+    kept.finish(&mut matched);
+    // The results of no pair, for the context.
+    for (report, read, scan) in [
+        (base, &base_read, &mut base_scan),
+        (current, &current_read, &mut current_scan),
+    ] {
+        let left: Vec<usize> = (0..read.len()).filter(|&i| !read[i]).collect();
+        let _ = parallel::map_ordered(
+            left.len(),
+            |k| ResultScan::of_result(report, &report.results[left[k]].transient()),
+            |_, s| -> Result<(), std::convert::Infallible> {
+                scan.merge(s);
+                after();
+                Ok(())
+            },
+        );
+    }
+    let context = context::warnings_of(base, current, &base_scan, &current_scan);
+    assemble(base, current, matching, matched, context, opts)
+}
+
+/// One matched pair compared, from its two results.
+fn matched_diff(
+    b: &KernelResult,
+    c: &KernelResult,
+    p: &KernelMatch,
+    opts: &DiffOptions,
+) -> MatchedDiff {
+    let name = normalize::display_name(c);
+    let name = if name.is_empty() {
+        normalize::display_name(b)
+    } else {
+        name
+    };
+    let diff = diff_results(b, c, opts);
+    let why = explain(b, c, diff.speed());
+    MatchedDiff {
+        base_index: p.base,
+        current_index: p.current,
+        base_id: b.id,
+        current_id: c.id,
+        name: name.to_string(),
+        kind: p.kind,
+        shape_differs: p.shape_differs,
+        changes: p.changes.clone(),
+        base_duration_ns: metric_number(b, names::DURATION),
+        current_duration_ns: metric_number(c, names::DURATION),
+        diff,
+        why,
+    }
+}
+
+/// The comparison of two reports from its matched pairs and context warnings.
+fn assemble(
+    base: &Report,
+    current: &Report,
+    matching: Matching,
+    matched: Vec<MatchedDiff>,
+    context: Vec<ContextWarning>,
+    opts: &DiffOptions,
+) -> ReportDiff {
+    let unmatched = |report: &Report, indices: &[usize]| -> Vec<UnmatchedResult> {
+        indices
+            .iter()
+            .filter_map(|&i| {
+                let r = report.results.get(i)?;
+                Some(UnmatchedResult {
+                    index: i,
+                    id: r.id,
+                    name: normalize::display_name(r).to_string(),
+                    duration_ns: metric_number(r, names::DURATION),
+                })
+            })
+            .collect()
+    };
+    // Suggested renames have their own list (`suggested_pairs`) on every surface: the
+    // warnings say the rest.
+    let mut warnings: Vec<String> = context.iter().map(|w| w.message.clone()).collect();
+    warnings.extend(
+        matching
+            .notes
+            .iter()
+            .filter(|n| n.kind != NoteKind::PossibleRename)
+            .map(|n| format!("{}: {}", n.kernel, n.message)),
+    );
+    ReportDiff {
+        matched,
+        only_in_base: unmatched(base, &matching.only_in_base),
+        only_in_current: unmatched(current, &matching.only_in_current),
+        warnings,
+        context,
+        match_notes: matching.notes,
+        suggested_pairs: matching.suggested,
+        renamed: matching.renamed,
+        threshold_pct: opts.threshold_pct,
+        restricted: opts.metrics.is_some(),
+    }
+}

@@ -1,0 +1,158 @@
+//! One way to ask for a comparison of two reports: the options (noise threshold, metrics,
+//! rename policy), the results paired by hand by ID (as `diff --pair 7=7` and the MCP tool's
+//! `pairs` give them) and which metric differences each pair keeps. Its checks (a threshold,
+//! a pair's spelling, an ID a report lacks) are made here once for every caller, with one
+//! wording.
+
+use super::{DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_each};
+use crate::model::Report;
+
+/// A comparison asked for.
+#[derive(Clone, Copy)]
+pub struct CompareRequest<'a> {
+    pub options: &'a DiffOptions,
+    /// Results paired by hand.
+    pub pairs: Pairs<'a>,
+    /// Which metric differences each matched pair keeps.
+    pub keep: Keep<'a>,
+}
+
+/// Results paired by hand: by the IDs a user types (the command line, the MCP tool), or by
+/// their places in each report's results (the window, which pairs rows it shows).
+#[derive(Clone, Copy, Debug)]
+pub enum Pairs<'a> {
+    ById(&'a [(u64, u64)]),
+    ByIndex(&'a [(usize, usize)]),
+}
+
+/// What is wrong with a request.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RequestError {
+    #[error("`{0}` is not a percentage (e.g. 2 or 2.5%)")]
+    Threshold(String),
+    #[error("`{0}` is not a pair of result IDs (e.g. 7=7)")]
+    Pair(String),
+    #[error("the {side} report {report} has no result with ID {id}")]
+    NoResult {
+        side: &'static str,
+        report: String,
+        id: u64,
+    },
+}
+
+/// A noise threshold in percent: a number of 0 or more, with or without `%`.
+pub fn parse_threshold(text: &str) -> Result<f64, RequestError> {
+    let t = text.trim().trim_end_matches('%').trim();
+    t.parse::<f64>()
+        .ok()
+        .and_then(|v| checked_threshold(v).ok())
+        .ok_or_else(|| RequestError::Threshold(text.to_string()))
+}
+
+/// A threshold given as a number: finite and 0 or more.
+pub fn checked_threshold(value: f64) -> Result<f64, RequestError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(RequestError::Threshold(value.to_string()))
+    }
+}
+
+/// A pair of result IDs, `BASE=CURRENT`.
+pub fn parse_pair(text: &str) -> Result<(u64, u64), RequestError> {
+    let bad = || RequestError::Pair(text.to_string());
+    let (b, c) = text.split_once('=').ok_or_else(bad)?;
+    Ok((
+        b.trim().parse().map_err(|_| bad())?,
+        c.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+impl CompareRequest<'_> {
+    /// The pairs by hand as indices into each report's results.
+    pub fn manual(
+        &self,
+        base: &Report,
+        current: &Report,
+    ) -> Result<Vec<(usize, usize)>, RequestError> {
+        let index = |r: &Report, id: u64, side: &'static str| {
+            r.results
+                .iter()
+                .position(|x| x.id == id)
+                .ok_or_else(|| RequestError::NoResult {
+                    side,
+                    report: r.source.display().to_string(),
+                    id,
+                })
+        };
+        match self.pairs {
+            Pairs::ById(pairs) => pairs
+                .iter()
+                .map(|&(b, c)| Ok((index(base, b, "base")?, index(current, c, "current")?)))
+                .collect(),
+            Pairs::ByIndex(pairs) => {
+                let at = |r: &Report, i: usize, side: &'static str| {
+                    r.results
+                        .get(i)
+                        .map(|_| i)
+                        .ok_or_else(|| RequestError::NoResult {
+                            side,
+                            report: r.source.display().to_string(),
+                            id: i as u64,
+                        })
+                };
+                pairs
+                    .iter()
+                    .map(|&(b, c)| Ok((at(base, b, "base")?, at(current, c, "current")?)))
+                    .collect()
+            }
+        }
+    }
+
+    /// Compares the reports as asked.
+    pub fn run(&self, base: &Report, current: &Report) -> Result<ReportDiff, RequestError> {
+        self.run_each(base, current, |_| (), |()| {})
+    }
+
+    /// [`CompareRequest::run`], handing each matched pair with every metric difference to
+    /// `render` (on the core that compared it) and the outcomes to `each` in the pairs' order
+    /// ([`super::diff_reports_each`]): one pass feeds the comparison and an output listing
+    /// every pair.
+    pub fn run_each<T: Send>(
+        &self,
+        base: &Report,
+        current: &Report,
+        render: impl Fn(&MatchedDiff) -> T + Sync,
+        each: impl FnMut(T),
+    ) -> Result<ReportDiff, RequestError> {
+        let manual = self.manual(base, current)?;
+        Ok(diff_reports_each(
+            base,
+            current,
+            self.options,
+            &manual,
+            self.keep,
+            render,
+            each,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_and_pairs_are_checked_with_one_wording() {
+        assert_eq!(parse_threshold("5"), Ok(5.0));
+        assert_eq!(parse_threshold("2.5%"), Ok(2.5));
+        assert!(parse_threshold("-1").is_err());
+        assert!(parse_threshold("abc").is_err());
+        assert!(checked_threshold(f64::NAN).is_err());
+        assert_eq!(parse_pair("7=8"), Ok((7, 8)));
+        assert_eq!(
+            parse_pair("7-8").unwrap_err().to_string(),
+            "`7-8` is not a pair of result IDs (e.g. 7=7)"
+        );
+    }
+}

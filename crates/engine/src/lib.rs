@@ -1,0 +1,12 @@
+//! sightline's engine: bytes to results and what they mean, with no window and no command
+//! line. Data flows one way: [`parse`] turns every form of a result (`.ncu-rep` of every
+//! version, compressed or not, CLI text, CSV exports, GUI copies) into the [`model`] (reports,
+//! results and one metric store with interned keys and units), and [`analysis`] derives speed
+//! of light, roofline, occupancy, section bodies, source lines, matching, comparisons and
+//! series from it. The application core, the window and the command line are crates above it.
+
+#![forbid(unsafe_code)]
+
+pub mod analysis;
+pub mod model;
+pub mod parse;

@@ -1,0 +1,271 @@
+//! The side list of files: open reports in the order they were opened (one click closes one; a
+//! warnings badge that opens the list of what the reader skipped, a quieter one for its notes,
+//! a mark when the file changed on disk), files still loading (spinner, size, time so far, a
+//! Cancel button, and Cancel all when several load) and files that failed (their error, dismissable); then the baselines, each
+//! shown or hidden with its checkbox, removable, and reopened when its file is closed.
+
+use crate::widgets::theme;
+use sightline_app::core::baselines::Baseline;
+use sightline_app::core::commands::{Command, OpenRequest};
+use sightline_app::core::file_notices::{FileNoticeKind, FileNotices};
+use sightline_app::core::ids::ResultRef;
+use sightline_app::core::workspace::{PendingLoad, Workspace};
+use sightline_app::format::size_text;
+
+/// Gives a button the name screen readers (and tests) know it by, when its text alone does
+/// not say what it acts on.
+pub fn spoken_name(response: egui::Response, name: &str) -> egui::Response {
+    let name = name.to_string();
+    response.widget_info(move || egui::WidgetInfo::labeled(egui::Role::Button, true, &name));
+    response
+}
+
+/// An icon button with a spoken name (`×` reads as "Close kernels.ncu-rep").
+fn icon_button(ui: &mut egui::Ui, icon: &str, name: &str) -> egui::Response {
+    spoken_name(ui.small_button(icon).on_hover_text(name), name)
+}
+
+/// Shows the list; what the user asks for goes to `commands`.
+pub fn show(
+    ui: &mut egui::Ui,
+    workspace: &Workspace,
+    file_notices: &FileNotices,
+    selection: Option<ResultRef>,
+    baselines: &[Baseline],
+    commands: &mut Vec<Command>,
+    watch_note: Option<&str>,
+) {
+    ui.heading("Reports");
+    egui::ScrollArea::vertical()
+        .id_salt("reports_panel")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            if workspace.reports().is_empty()
+                && workspace.pending().is_empty()
+                && workspace.failed().is_empty()
+            {
+                ui.weak("No report open.");
+                if ui.button("Open the demo report").clicked() {
+                    commands.push(Command::Open(OpenRequest::Demo));
+                }
+            }
+            for open in workspace.reports() {
+                ui.horizontal(|ui| {
+                    if icon_button(ui, "×", &format!("Close {}", open.name)).clicked() {
+                        commands.push(Command::CloseReport(open.id));
+                    }
+                    let selected = selection.is_some_and(|s| s.report == open.id);
+                    let source = open
+                        .path
+                        .as_ref()
+                        .map_or_else(|| open.name.clone(), |p| p.display().to_string());
+                    let label = ui
+                        .selectable_label(selected, &open.name)
+                        .on_hover_text(format!(
+                            "{source}\nloaded in {:.2} s",
+                            open.load_time.as_secs_f64()
+                        ));
+                    if label.clicked() && !open.report.results.is_empty() {
+                        commands.push(Command::Select(ResultRef {
+                            report: open.id,
+                            index: 0,
+                        }));
+                    }
+                });
+                ui.indent(("report_facts", open.id.0), |ui| {
+                    let count = open.report.results.len();
+                    ui.weak(format!(
+                        "{} · {count} result{}",
+                        open.report.format.name(),
+                        if count == 1 { "" } else { "s" }
+                    ));
+                    warnings_badge(ui, open.id.0, &open.report.warnings);
+                    notes_badge(ui, open.id.0, &open.report.all_notes());
+                    let changed = match file_notices.get(open.id) {
+                        Some(FileNoticeKind::Changed) => Some("Changed on disk"),
+                        Some(FileNoticeKind::Unreadable(_)) => Some("File no longer readable"),
+                        Some(FileNoticeKind::ReloadFailed(_)) => Some("Reload failed"),
+                        None => None,
+                    };
+                    if let Some(text) = changed {
+                        ui.label(egui::RichText::new(text).color(ui.visuals().warn_fg_color));
+                    }
+                });
+            }
+            if let Some(note) = watch_note
+                && workspace.reports().iter().any(|r| r.path.is_some())
+            {
+                ui.add(egui::Label::new(egui::RichText::new(note).small().weak()).wrap());
+            }
+            pending_ui(ui, workspace.pending(), commands);
+            for failed in workspace.failed() {
+                ui.horizontal(|ui| {
+                    if icon_button(ui, "×", &format!("Dismiss {}", failed.name)).clicked() {
+                        commands.push(Command::DismissFailed(failed.id));
+                    }
+                    ui.label(egui::RichText::new(&failed.name).color(theme::error_color(ui)));
+                });
+                ui.indent(("failed_facts", failed.id.0), |ui| {
+                    ui.add(
+                        egui::Label::new(
+                            egui::RichText::new(failed.error.to_string())
+                                .color(theme::error_color(ui)),
+                        )
+                        .wrap(),
+                    );
+                });
+            }
+            if !workspace.reports().is_empty() || !baselines.is_empty() {
+                ui.add_space(8.0);
+                baselines_ui(ui, baselines, commands);
+            }
+        });
+}
+
+/// A report's warnings (what its reader skipped or could not read) behind a badge with their
+/// count; a click shows the list. Nothing when there are none.
+fn warnings_badge(ui: &mut egui::Ui, report: u64, warnings: &[String]) {
+    if warnings.is_empty() {
+        return;
+    }
+    let n = warnings.len();
+    let title = egui::RichText::new(format!("{n} warning{}", if n == 1 { "" } else { "s" }))
+        .color(ui.visuals().warn_fg_color);
+    egui::CollapsingHeader::new(title)
+        .id_salt(("report_warnings", report))
+        .default_open(false)
+        .show(ui, |ui| {
+            for warning in warnings {
+                ui.add(egui::Label::new(egui::RichText::new(warning).small()).wrap());
+            }
+        });
+}
+
+/// A report's notes (what its reader passed over that loses nothing of ncu's: parts of a newer
+/// report form, text around a pasted block) behind a quiet badge with their count.
+fn notes_badge(ui: &mut egui::Ui, report: u64, notes: &[String]) {
+    if notes.is_empty() {
+        return;
+    }
+    let n = notes.len();
+    let title = egui::RichText::new(format!("{n} note{}", if n == 1 { "" } else { "s" })).weak();
+    egui::CollapsingHeader::new(title)
+        .id_salt(("report_notes", report))
+        .default_open(false)
+        .show(ui, |ui| {
+            for note in notes {
+                ui.add(egui::Label::new(egui::RichText::new(note).small()).wrap());
+            }
+        });
+}
+
+/// The files still loading, each with a Cancel button (and Cancel all when there are several),
+/// its size and the time so far; a load waiting for a free core says it is queued.
+fn pending_ui(ui: &mut egui::Ui, pending: &[PendingLoad], commands: &mut Vec<Command>) {
+    if pending.len() > 1 {
+        ui.horizontal(|ui| {
+            ui.weak(format!("Loading {} files", pending.len()));
+            if ui.small_button("Cancel all").clicked() {
+                commands.push(Command::CancelAllLoads);
+            }
+        });
+    }
+    for load in pending {
+        let name = match load.replaces {
+            Some(_) => format!("Reloading {}", load.name),
+            None => load.name.clone(),
+        };
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label(name);
+            if icon_button(ui, "Cancel", &format!("Cancel {}", load.name)).clicked() {
+                commands.push(Command::CancelLoad(load.id));
+            }
+        });
+        ui.indent(("pending_facts", load.id.0), |ui| {
+            let read = load.control.bytes_read();
+            let size = load.size.map(|size| match read {
+                0 => size_text(size),
+                read => format!("{} of {}", size_text(read.min(size)), size_text(size)),
+            });
+            let seconds = load.started.elapsed().as_secs_f64();
+            let started = load.control.has_started();
+            let what = if started { "Loading" } else { "Queued" };
+            let facts = ui.weak(match size {
+                Some(size) => format!("{what} · {size} · {seconds:.1} s"),
+                None => format!("{what} · {seconds:.1} s"),
+            });
+            if !started {
+                facts.on_hover_text("Waits for a free core: files load a few at a time");
+            }
+        });
+    }
+}
+
+/// The baselines: a checkbox to show or hide each (in its colour), a button to remove it, its
+/// report, or a button to open its file again.
+fn baselines_ui(ui: &mut egui::Ui, baselines: &[Baseline], commands: &mut Vec<Command>) {
+    ui.heading("Baselines");
+    if baselines.is_empty() {
+        ui.weak("None. Use \"Set as baseline\" in a result's header or its row's context menu.");
+        return;
+    }
+    for (i, b) in baselines.iter().enumerate() {
+        let title = b.title();
+        ui.horizontal(|ui| {
+            if icon_button(ui, "×", &format!("Remove baseline {title}")).clicked() {
+                commands.push(Command::RemoveBaseline(i));
+            }
+            let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+            ui.painter()
+                .rect_filled(rect, 2.0, crate::widgets::theme::rgb(b.color));
+            let mut visible = b.visible;
+            if ui
+                .checkbox(&mut visible, &title)
+                .on_hover_text("Show this baseline in the comparisons")
+                .changed()
+            {
+                commands.push(Command::ShowBaseline { index: i, visible });
+            }
+        });
+        ui.indent(("baseline_facts", i), |ui| match (b.attached, &b.path) {
+            (Some(at), _) => {
+                if ui
+                    .link(&b.report_name)
+                    .on_hover_text("Select this result")
+                    .clicked()
+                {
+                    commands.push(Command::Select(at));
+                }
+            }
+            (None, Some(path)) => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.weak(format!("{} is not open", b.report_name))
+                        .on_hover_text(path.display().to_string());
+                    if ui.small_button("Open").clicked() {
+                        commands.push(Command::Open(OpenRequest::Path(path.clone())));
+                    }
+                });
+            }
+            (None, None) => {
+                ui.weak(format!("{} is not open", b.report_name));
+            }
+        });
+    }
+}
+
+/// The folder followed, with the button that stops following it.
+pub fn following(ui: &mut egui::Ui, dir: &std::path::Path, commands: &mut Vec<Command>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(egui::RichText::new("Following").strong());
+        ui.add(egui::Label::new(sightline_app::format::file_name(dir)).truncate())
+            .on_hover_text(format!(
+                "{}: reports written there open as their writes complete",
+                dir.display()
+            ));
+        if ui.small_button("Stop").clicked() {
+            commands.push(Command::StopFollowing);
+        }
+    });
+    ui.separator();
+}
