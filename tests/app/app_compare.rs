@@ -1080,7 +1080,7 @@ fn why_it_changed_links_each_change_to_its_line_and_opens_the_source_page_there(
             (cp.as_deref(), &c),
         );
         why.iter()
-            .flat_map(|e| e.lines.iter().map(|l| (l.text.clone(), l.line)))
+            .flat_map(|e| e.lines.iter().map(|l| (l.place.clone(), l.line)))
             .collect()
     };
     assert!(links.len() >= 3, "{links:?}");

@@ -246,6 +246,8 @@ pub struct Listing {
     pub inline: Vec<usize>,
     /// Each inline function's call site as `file.cu:27`, by index into the view's.
     pub call_sites: Vec<String>,
+    /// Each inline function's name without its parameters, by index into the view's.
+    pub inline_names: Vec<String>,
     /// The largest value of the column over the inline functions.
     pub inline_max: f64,
     /// The largest value of the column over all lines, and over all instructions.
@@ -357,6 +359,18 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
             format!("{file}:{}", f.call_line)
         })
         .collect();
+    let inline_names = view
+        .inline_functions
+        .iter()
+        .map(|f| {
+            f.name
+                .split('(')
+                .next()
+                .unwrap_or(&f.name)
+                .trim()
+                .to_string()
+        })
+        .collect();
     let inline_max = (0..view.inline_functions.len())
         .map(inline_value)
         .fold(0.0, f64::max);
@@ -377,6 +391,7 @@ pub fn listing(view: &SourceView, choice: &SourceChoice) -> Listing {
         ptx,
         inline,
         call_sites,
+        inline_names,
         inline_max,
         line_max: view
             .lines

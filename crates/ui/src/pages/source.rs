@@ -195,11 +195,17 @@ fn inline_list(ui: &mut egui::Ui, choice: &mut SourceChoice, view: &SourceView, 
         .map(String::len)
         .max()
         .unwrap_or(9);
+    let name_width = listing
+        .inline_names
+        .iter()
+        .map(String::len)
+        .max()
+        .unwrap_or(8);
     column_header(
         ui,
         format!(
-            "{:>10} {:>6}  {:<site_width$}  Function",
-            "Value", "Instr.", "Called at"
+            "{:<name_width$}  {:<site_width$} {:>6} {:>10}",
+            "Function", "Called at", "Instr.", "Value"
         ),
         view.columns.get(column).map_or("", String::as_str),
     );
@@ -215,16 +221,16 @@ fn inline_list(ui: &mut egui::Ui, choice: &mut SourceChoice, view: &SourceView, 
             let max = listing.inline_max;
             heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
             let text = format!(
-                "{:>10} {:>6}  {:<site_width$}  {}",
-                cell_text(v),
-                f.instructions.len(),
+                "{:<name_width$}  {:<site_width$} {:>6} {:>10}",
+                listing.inline_names.get(i).map_or("", String::as_str),
                 listing.call_sites.get(i).map_or("", String::as_str),
-                f.name
+                f.instructions.len(),
+                cell_text(v),
             );
             let selected = selected_site == Some((f.call_file, f.call_line));
             let response = ui
                 .selectable_label(selected, egui::RichText::new(text).monospace())
-                .on_hover_text(&f.mangled);
+                .on_hover_text(format!("{}\n{}", f.name, f.mangled));
             if response.clicked() {
                 clicked = Some(i);
             }

@@ -76,6 +76,9 @@ pub struct LineLink {
     pub share_pct: f64,
     /// One line for people: `stall barrier +1,209 samples: 81 % at transpose.cu:22`.
     pub text: String,
+    /// The same without what changed, for a list under its explanation: `+1,209 samples:
+    /// 81 % at transpose.cu:22`.
+    pub place: String,
 }
 
 /// The explanations for one pair, ranked: those that agree with the duration first, then by

@@ -126,16 +126,18 @@ pub fn link_lines(
             .take(MAX_LINES)
             .map(|(file, line, delta)| {
                 let share_pct = delta / change * 100.0;
+                let place = format!(
+                    "{} {unit}: {share_pct:.0} % at {}:{line}",
+                    signed(delta),
+                    file_name(file)
+                );
                 LineLink {
                     file: file.to_string(),
                     line,
                     change: delta,
                     share_pct,
-                    text: format!(
-                        "{what} {} {unit}: {share_pct:.0} % at {}:{line}",
-                        signed(delta),
-                        file_name(file)
-                    ),
+                    text: format!("{what} {place}"),
+                    place,
                 }
             })
             .collect();

@@ -205,7 +205,7 @@ fn why_ui(ui: &mut egui::Ui, view: &SideBySide) {
                     ui.horizontal(|ui| {
                         ui.add_space(16.0);
                         if ui
-                            .link(&link.text)
+                            .link(&link.place)
                             .on_hover_text(format!(
                                 "Open {}:{} on the Source page",
                                 link.file, link.line
