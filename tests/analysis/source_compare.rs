@@ -17,28 +17,16 @@ use std::path::{Path, PathBuf};
 
 /// The `inline_chain` view of a report of `fixtures/source/`, its text found in `fixtures/`.
 fn chain(report: &str) -> SourceView {
-    let rel = format!("source/{report}.ncu-rep.xz");
-    let bytes = fixture_bytes(&rel);
-    let parsed = sightline::parse::parse_bytes(&fixture_path(rel.trim_end_matches(".xz")), &bytes)
-        .expect("report");
-    let index = CodeIndex::new(&bytes).expect("code index");
-    let r = parsed
-        .results
-        .iter()
-        .find(|r| r.name.demangled.starts_with("inline_chain"))
-        .expect("kernel");
-    let code = index
-        .kernel_code(
-            &bytes,
-            r.name.mangled.as_deref().expect("mangled"),
-            source::function_address(r),
-        )
-        .expect("module");
     let options = SourceOptions {
         source_dirs: vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures")],
         ..SourceOptions::default()
     };
-    source::build(r, Some(&code), &options).expect("view")
+    crate::source_page::result_and_view(
+        &format!("source/{report}.ncu-rep.xz"),
+        "inline_chain",
+        &options,
+    )
+    .1
 }
 
 /// ncu's per-line listing of the kernel in one report.

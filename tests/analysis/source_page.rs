@@ -59,6 +59,30 @@ fn views(rel: &str, options: &SourceOptions) -> Vec<SourceView> {
         .collect()
 }
 
+/// A report fixture's result whose demangled name contains `kernel`, and its Source page.
+pub(crate) fn result_and_view(
+    rel: &str,
+    kernel: &str,
+    options: &SourceOptions,
+) -> (sightline::model::KernelResult, SourceView) {
+    let bytes = fixture_bytes(rel);
+    let name = fixture_path(rel.trim_end_matches(".xz"));
+    let report = sightline::parse::parse_bytes(&name, &bytes).expect("report");
+    let index = CodeIndex::new(&bytes).expect("code index");
+    let r = report
+        .results
+        .iter()
+        .find(|r| r.name.demangled.contains(kernel))
+        .unwrap_or_else(|| panic!("{rel}: no kernel {kernel}"))
+        .clone();
+    let mangled = r.name.mangled.as_deref().expect("mangled name");
+    let code = index
+        .kernel_code(&bytes, mangled, source::function_address(&r))
+        .expect("module of the result");
+    let view = source::build(&r, Some(&code), options).expect("source view");
+    (r, view)
+}
+
 /// Whether our cell equals the exported text.
 fn same(ours: &Cell, theirs: &str) -> bool {
     match ours {

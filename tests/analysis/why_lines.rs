@@ -5,38 +5,22 @@
 
 use crate::common;
 
-use common::{fixture_bytes, fixture_path};
+use common::fixture_bytes;
 use sightline::analysis::compare::{DiffOptions, WhyKind, diff_results, explain};
+use sightline::analysis::source::SourceOptions;
 use sightline::analysis::source::compare::compare;
 use sightline::analysis::source::why_lines::{column_for, link_lines};
-use sightline::analysis::source::{self, SourceOptions};
 use sightline::model::source::SourceView;
-use sightline::parse::ncu_rep::CodeIndex;
 use sightline::parse::source_csv::{self, LineListing};
 use std::collections::BTreeMap;
 
 /// A kernel's result and Source view in one side of the pair.
 fn side(version: &str, kernel: &str) -> (sightline::model::KernelResult, SourceView) {
-    let rel = format!("pair_lines/{version}.ncu-rep.xz");
-    let bytes = fixture_bytes(&rel);
-    let report = sightline::parse::parse_bytes(&fixture_path(rel.trim_end_matches(".xz")), &bytes)
-        .expect("report");
-    let index = CodeIndex::new(&bytes).expect("code index");
-    let r = report
-        .results
-        .iter()
-        .find(|r| r.name.demangled.contains(kernel))
-        .expect("kernel")
-        .clone();
-    let code = index
-        .kernel_code(
-            &bytes,
-            r.name.mangled.as_deref().expect("mangled"),
-            source::function_address(&r),
-        )
-        .expect("module");
-    let view = source::build(&r, Some(&code), &SourceOptions::default()).expect("view");
-    (r, view)
+    crate::source_page::result_and_view(
+        &format!("pair_lines/{version}.ncu-rep.xz"),
+        kernel,
+        &SourceOptions::default(),
+    )
 }
 
 /// ncu's per-line listing of a kernel in one side.

@@ -50,6 +50,22 @@ fn chain_in(h: &AppHarness, report: usize) -> ResultRef {
     }
 }
 
+/// Shows the Details page of the result at `at` scrolled to its Source Counters hot-spot
+/// tables, and waits until a label containing `label` is drawn there.
+fn hot_spots_showing(h: &mut AppHarness, at: ResultRef, label: &str) {
+    h.state_mut().select(Some(at));
+    h.state_mut().settings_mut().page = PageId::Details;
+    h.run();
+    h.query_all_by_label("Warp Stall Sampling (All Samples)")
+        .next()
+        .expect("the hot-spot table")
+        .scroll_to_me();
+    assert!(
+        step_until(h, WAIT_TIMEOUT, |h| has_label_containing(h, label)),
+        "the hot spots never showed {label:?}"
+    );
+}
+
 fn number(listing: &LineListing, row: usize, column: &str) -> i64 {
     let c = listing
         .columns
@@ -230,17 +246,7 @@ fn a_hot_spot_of_the_source_counters_opens_the_source_page_at_its_line() {
     let app = SightlineApp::new(None, options(Vec::new(), false));
     let mut h = open_in_order(app, &files, false);
     let current = chain_in(&h, 0);
-    h.state_mut().select(Some(current));
-    h.state_mut().settings_mut().page = PageId::Details;
-    h.run();
-    h.query_all_by_label("Warp Stall Sampling (All Samples)")
-        .next()
-        .expect("the hot-spot table")
-        .scroll_to_me();
-    assert!(
-        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(h, "inl.cu:")),
-        "the hot spots never showed their lines"
-    );
+    hot_spots_showing(&mut h, current, "inl.cu:");
     // The first hot spot is ncu's hottest instruction by warp-stall samples.
     let address = {
         let export = source_csv::parse(&fixture_bytes(
@@ -333,20 +339,7 @@ fn details_hot_spots_show_line_sass_and_samples_of_ncus_hottest_instructions() {
             .demangled
             .starts_with("matmul_naive")
     );
-    h.state_mut().select(Some(at));
-    h.state_mut().settings_mut().page = PageId::Details;
-    h.run();
-    h.query_all_by_label("Warp Stall Sampling (All Samples)")
-        .next()
-        .expect("the hot-spot table's label")
-        .scroll_to_me();
-    assert!(
-        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
-            h,
-            "kernels.cu:"
-        )),
-        "the hot spots never showed their lines"
-    );
+    hot_spots_showing(&mut h, at, "kernels.cu:");
 
     let export = source_csv::parse(&fixture_bytes(
         "source/kernels_full/k03_matmul_naive.source_sass.csv.xz",
@@ -581,20 +574,7 @@ fn the_source_counters_say_a_note_of_reading_the_lines_once_for_both_hot_spot_ta
     let mut h = open_in_order(app, &files, false);
     h.set_size(egui::vec2(1600.0, 2400.0));
     let current = chain_in(&h, 0);
-    h.state_mut().select(Some(current));
-    h.state_mut().settings_mut().page = PageId::Details;
-    h.run();
-    h.query_all_by_label("Warp Stall Sampling (All Samples)")
-        .next()
-        .expect("the first hot-spot table")
-        .scroll_to_me();
-    assert!(
-        step_until(&mut h, WAIT_TIMEOUT, |h| has_label_containing(
-            h,
-            "inl.cu was not found"
-        )),
-        "the hot spots never said their source file is missing"
-    );
+    hot_spots_showing(&mut h, current, "inl.cu was not found");
     // Both of the section's hot-spot tables are drawn, with links to their lines.
     assert!(has_label(&h, "Most Instructions Executed"));
     let links = h

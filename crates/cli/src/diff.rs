@@ -591,16 +591,3 @@ pub fn render_text(
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use super::parse_threshold;
-
-    #[test]
-    fn thresholds() {
-        assert_eq!(parse_threshold("5"), Ok(5.0));
-        assert_eq!(parse_threshold("2.5%"), Ok(2.5));
-        assert!(parse_threshold("-1").is_err());
-        assert!(parse_threshold("abc").is_err());
-    }
-}
