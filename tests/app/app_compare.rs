@@ -92,6 +92,21 @@ fn pct(base: f64, current: f64) -> f64 {
 }
 
 /// The text the app put on the clipboard in the last frame.
+/// Clicks Copy CSV on the Report vs report page and waits for the CSV, which the page's
+/// view-model writes in the background, to reach the clipboard.
+fn copy_report_csv(h: &mut AppHarness) -> String {
+    h.get_by_label("Copy CSV").click();
+    let mut csv = None;
+    let copied = common::app_harness::step_until(h, common::app_harness::WAIT_TIMEOUT, |h| {
+        csv = common::app_harness::copied(h)
+            .into_iter()
+            .find(|t| t.starts_with("status,"));
+        csv.is_some()
+    });
+    assert!(copied, "the CSV never reached the clipboard");
+    csv.unwrap_or_default()
+}
+
 fn copied_text(h: &AppHarness) -> String {
     h.output()
         .platform_output
@@ -382,9 +397,7 @@ fn report_vs_report_of_reports_read_on_demand_leaves_no_body_decoded() {
     // At most the results selected so far (the Details page showed them), not the 9 + 9
     // results compared.
     assert!(decoded(&h) <= 2, "{} bodies decoded", decoded(&h));
-    h.get_by_label("Copy CSV").click();
-    h.step();
-    let csv = copied_text(&h);
+    let csv = copy_report_csv(&mut h);
     let opts = DiffOptions {
         threshold_pct: h.state().settings().threshold_pct(),
         metrics: None,
@@ -652,9 +665,7 @@ fn comparisons_export_as_csv_and_markdown() {
     show_page(&mut h, PageId::ReportDiff);
     let (base, current) = (duration(BASIC, MATMUL_TILED), duration(FULL, MATMUL_TILED));
 
-    h.get_by_label("Copy CSV").click();
-    h.step();
-    let csv = copied_text(&h);
+    let csv = copy_report_csv(&mut h);
     let header = csv.lines().next().unwrap();
     assert!(header.starts_with("status,base_id,current_id,kernel,metric"));
     let duration_row = csv
@@ -688,8 +699,12 @@ fn comparisons_export_as_csv_and_markdown() {
 
     // No save dialog here: the app says so, copying still works.
     h.get_by_label("Save CSV…").click();
-    h.run();
-    assert_label_containing(&h, "No save dialog can be shown here");
+    assert!(
+        common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| {
+            common::app_harness::has_label_containing(h, "No save dialog can be shown here")
+        }),
+        "the CSV written in the background never reached the save step"
+    );
 
     // The side-by-side view exports the pair the same way.
     baseline_in(&mut h, BASIC_NAME, MATMUL_NAIVE);

@@ -15,8 +15,9 @@ use crate::analysis::compare::{CompareRequest, DiffOptions, Keep, RenamePolicy, 
 use crate::analysis::html_page::escape;
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
+use crate::model::format::NOT_MEASURED;
 use crate::model::format::stored_value_text;
-use crate::model::units::format_value;
+use crate::model::format::value_text;
 use crate::parse;
 use clap::{Args, ValueEnum};
 use std::io::{Seek, Write};
@@ -277,7 +278,7 @@ fn failure_line(f: &Failure) -> String {
         (Some(b), Some(c)) => format!("{b}→{c}"),
         (Some(b), None) => format!("{b}→-"),
         (None, Some(c)) => format!("-→{c}"),
-        (None, None) => "-".into(),
+        (None, None) => NOT_MEASURED.into(),
     };
     format!(
         "{ids} {}: {} [{}]",
@@ -372,7 +373,7 @@ fn describe(r: &Report) -> String {
 /// A duration for people; one that is no number is named as damage.
 fn duration_text(ns: f64) -> String {
     if ns.is_finite() {
-        format_value(ns, "ns")
+        value_text(ns, "ns")
     } else {
         format!("damaged ({ns})")
     }
@@ -424,16 +425,16 @@ pub fn render_text(
         ];
         for k in diff.by_impact() {
             let d = k.diff.duration.as_ref();
-            let value = |v: Option<f64>| v.map_or_else(|| "-".into(), duration_text);
+            let value = |v: Option<f64>| v.map_or_else(|| NOT_MEASURED.into(), duration_text);
             let mut row = vec![
                 format!("{}→{}", k.base_id, k.current_id),
                 short_name(&k.name, MAX_NAME_CHARS),
                 value(k.base_duration_ns),
                 value(k.current_duration_ns),
                 delta_text(d),
-                d.map_or("-", |d| d.verdict.name()).to_string(),
+                d.map_or(NOT_MEASURED, |d| d.verdict.name()).to_string(),
                 k.time_delta_ns()
-                    .map_or_else(|| "-".into(), time_delta_text),
+                    .map_or_else(|| NOT_MEASURED.into(), time_delta_text),
             ];
             row.extend(
                 HEADLINE_METRICS
@@ -520,13 +521,13 @@ pub fn render_text(
         out.push_str("\nRepeated kernels (per kernel: launches, total, mean, min–max):\n");
         let side = |s: Option<crate::analysis::compare::groups::GroupStats>| {
             s.map_or_else(
-                || "-".to_string(),
+                || NOT_MEASURED.to_string(),
                 |s| {
-                    let ns = |v: Option<f64>| v.map_or_else(|| "-".into(), duration_text);
+                    let ns = |v: Option<f64>| v.map_or_else(|| NOT_MEASURED.into(), duration_text);
                     format!(
                         "{}× {} (mean {}, {}–{})",
                         s.count,
-                        format_value(s.total_ns, "ns"),
+                        value_text(s.total_ns, "ns"),
                         ns(s.mean_ns),
                         ns(s.min_ns),
                         ns(s.max_ns)

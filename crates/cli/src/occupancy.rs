@@ -13,6 +13,7 @@ use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
 use std::io::Write;
 
+use crate::model::format::NOT_MEASURED;
 use std::path::PathBuf;
 
 /// Parses `--arch 8.6`.
@@ -140,7 +141,9 @@ pub fn write_json(
 /// A block limit in the table: the stored one, or the calculator's marked `*` (computed).
 fn shown(a: &OccupancyAnalysis, limiter: Limiter) -> String {
     let s = a.shown(limiter);
-    let v = s.value.map_or_else(|| "-".into(), |v| v.to_string());
+    let v = s
+        .value
+        .map_or_else(|| NOT_MEASURED.into(), |v| v.to_string());
     if s.computed { format!("{v}*") } else { v }
 }
 
@@ -206,13 +209,13 @@ fn table_row(
                 if a.limits.enforces_barriers() || a.stored.barriers.is_some() {
                     shown(&a, Limiter::Barriers)
                 } else {
-                    "-".into()
+                    NOT_MEASURED.into()
                 },
                 limiter_text(&a),
                 o.active_warps.to_string(),
                 format!("{:.2}", o.occupancy_pct),
                 a.achieved_occupancy_pct
-                    .map_or_else(|| "-".into(), |v| format!("{v:.2}")),
+                    .map_or_else(|| NOT_MEASURED.into(), |v| format!("{v:.2}")),
             ]);
             notes.extend(a.notes.iter().cloned());
             if Limiter::ALL.into_iter().any(|l| a.shown(l).computed) {

@@ -8,6 +8,7 @@ use crate::analysis::parallel::map_results;
 use crate::analysis::roofline::{
     self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
 };
+use crate::model::format::NOT_MEASURED;
 use crate::model::{KernelResult, Report};
 use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
@@ -119,7 +120,7 @@ fn context_of(rep: &mut Report) -> RooflineContext {
 /// A rate with an SI prefix: `66.92 T` + unit.
 fn si(v: Option<f64>, unit: &str) -> String {
     let Some(v) = v.filter(|v| v.is_finite()) else {
-        return "-".into();
+        return NOT_MEASURED.into();
     };
     let a = v.abs();
     let (div, prefix) = [(1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "K")]
@@ -182,10 +183,10 @@ fn table_row(
 ) -> (Vec<String>, Vec<String>) {
     let roof = roofline::analyze(r, rep.device_of(r), context, options);
     let fp = roof.chart(roofline::ChartKind::FloatingPoint);
-    let bound = fp
-        .points
-        .first()
-        .map_or_else(|| "-".into(), |p| format!("{:?}", p.bound).to_lowercase());
+    let bound = fp.points.first().map_or_else(
+        || NOT_MEASURED.into(),
+        |p| format!("{:?}", p.bound).to_lowercase(),
+    );
     let row = vec![
         file.to_string(),
         r.id.to_string(),
@@ -202,7 +203,7 @@ fn table_row(
         si(roof.achieved_work.fp64, "FLOP/s"),
         si(roof.achieved_traffic.dram, "B/s"),
         roof.intensity(Precision::Fp32, MemoryLevel::Dram)
-            .map_or_else(|| "-".into(), |v| format!("{v:.3}")),
+            .map_or_else(|| NOT_MEASURED.into(), |v| format!("{v:.3}")),
         bound,
     ];
     (row, roof.assumptions)

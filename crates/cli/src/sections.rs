@@ -9,8 +9,8 @@ use crate::analysis::compare::matching::match_results;
 use crate::analysis::parallel::{map_results, window_len};
 use crate::analysis::sections::paired::{Paired, PairedContent, PairedSection, pair};
 use crate::analysis::sections::{bodies_of, missing_note};
+use crate::model::format::NOT_MEASURED;
 use crate::model::section_body::SectionBodies;
-use crate::model::units::format_value;
 use crate::model::{Metric, Report};
 use crate::parse::LoadError;
 use rayon::prelude::*;
@@ -142,7 +142,7 @@ pub fn value_text(m: &Metric) -> String {
             .instances
             .iter()
             .map(|i| match i.value.as_f64() {
-                Some(x) => format_value(x, ""),
+                Some(x) => crate::model::format::value_text(x, ""),
                 None => i.value.to_string(),
             })
             .collect();
@@ -315,11 +315,19 @@ fn compared_result_json(base: &Report, current: &Report, i: usize, b: Option<usi
 
 /// Both values and the change as text: `base → current (Δ, Δ%)`.
 fn paired_text(v: &Paired, unit: &str) -> String {
-    let side = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format_value(x, unit));
+    let side = |x: Option<f64>| {
+        x.map_or_else(
+            || NOT_MEASURED.to_string(),
+            |x| crate::model::format::value_text(x, unit),
+        )
+    };
     let mut s = format!("{} → {}", side(v.base), side(v.current));
     if let Some(d) = v.delta() {
         let sign = if d > 0.0 { "+" } else { "" };
-        s.push_str(&format!("  ({sign}{}", format_value(d, unit)));
+        s.push_str(&format!(
+            "  ({sign}{}",
+            crate::model::format::value_text(d, unit)
+        ));
         if let Some(p) = v.delta_pct() {
             s.push_str(&format!(", {p:+.1}%"));
         }

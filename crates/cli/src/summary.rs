@@ -7,7 +7,8 @@ use super::output::{finish, render_rows, report_json};
 use crate::analysis::headline::{device_summary, headline};
 use crate::analysis::json_layout::ValueJson;
 use crate::analysis::path_names::distinct_names;
-use crate::model::units::format_value;
+use crate::model::format::NOT_MEASURED;
+use crate::model::format::value_text;
 use crate::model::{Dim3, KernelResult, Report, RuleResult, Value};
 use crate::parse::LoadError;
 use rayon::prelude::*;
@@ -263,7 +264,7 @@ pub fn write_json(
 }
 
 fn opt_pct(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".into(), |v| format!("{v:.2}"))
+    v.map_or_else(|| NOT_MEASURED.into(), |v| format!("{v:.2}"))
 }
 
 /// The plain-text table of `summary`.
@@ -286,10 +287,10 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
             let h = headline(r);
             let shape = match (r.grid, r.block) {
                 (Some(g), Some(b)) => format!("{g}x{b}"),
-                _ => "-".into(),
+                _ => NOT_MEASURED.into(),
             };
             let rule = h.top_rule.map_or_else(
-                || "-".into(),
+                || NOT_MEASURED.into(),
                 |rule| {
                     let title = rule.heading();
                     match rule.speedup {
@@ -308,7 +309,7 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
                 },
                 shape,
                 h.duration_ns
-                    .map_or_else(|| "-".into(), |d| format_value(d, "ns")),
+                    .map_or_else(|| NOT_MEASURED.into(), |d| value_text(d, "ns")),
                 opt_pct(h.sol_compute_pct),
                 opt_pct(h.sol_memory_pct),
                 opt_pct(h.achieved_occupancy_pct),

@@ -5,13 +5,14 @@ use crate::analysis::headline::{device_summary, headline};
 use crate::analysis::html_page::{Bar, bar_chart, escape, page};
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
-use crate::model::units::format_value;
+use crate::model::format::NOT_MEASURED;
+use crate::model::format::value_text;
 
 /// How many results the chart shows at most.
 const CHART_BARS: usize = 15;
 
 fn pct(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".into(), |v| format!("{v:.2}"))
+    v.map_or_else(|| NOT_MEASURED.into(), |v| format!("{v:.2}"))
 }
 
 /// The page; all text from the reports is escaped.
@@ -32,7 +33,7 @@ pub fn summary_html(reports: &[Report], title: &str) -> String {
             escape(file),
             escape(rep.format.name()),
             rep.results.len(),
-            format_value(total, "ns"),
+            value_text(total, "ns"),
             dev.name
                 .as_deref()
                 .map_or_else(String::new, |n| format!(", {}", escape(n))),
@@ -50,10 +51,10 @@ pub fn summary_html(reports: &[Report], title: &str) -> String {
             let h = headline(r);
             let shape = match (r.grid, r.block) {
                 (Some(g), Some(b)) => format!("{g} × {b}"),
-                _ => "-".into(),
+                _ => NOT_MEASURED.into(),
             };
             let rule = h.top_rule.map_or_else(
-                || "-".into(),
+                || NOT_MEASURED.into(),
                 |rule| match rule.speedup {
                     Some((_, s)) => format!("{} ({s:.2}%)", rule.heading()),
                     None => rule.heading(),
@@ -72,7 +73,7 @@ pub fn summary_html(reports: &[Report], title: &str) -> String {
                 escape(&r.name.function),
                 escape(&shape),
                 h.duration_ns
-                    .map_or_else(|| "-".into(), |d| format_value(d, "ns")),
+                    .map_or_else(|| NOT_MEASURED.into(), |d| value_text(d, "ns")),
                 pct(h.sol_compute_pct),
                 pct(h.sol_memory_pct),
                 pct(h.achieved_occupancy_pct),
@@ -89,7 +90,7 @@ pub fn summary_html(reports: &[Report], title: &str) -> String {
             label,
             value: d,
             class: "neutral",
-            text: format_value(d, "ns"),
+            text: value_text(d, "ns"),
         })
         .collect();
     if !bars.is_empty() {

@@ -9,6 +9,7 @@ use crate::analysis::path_names::run_labels;
 use crate::analysis::series::regression::{DEFAULT_RULE, Regression, TrendRule, regressions};
 use crate::analysis::series::{SeriesOrder, Trend, TrendOptions, trend};
 use crate::model::Report;
+use crate::model::format::NOT_MEASURED;
 use crate::model::format::value_text;
 use crate::model::safe_text;
 use crate::parse;
@@ -151,7 +152,7 @@ pub fn run(args: &TrendArgs) -> i32 {
 
 /// A duration for people (`2.30 ms`), `-` where the run does not launch the kernel.
 fn ns_text(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".into(), |v| value_text(v, "ns"))
+    v.map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns"))
 }
 
 /// A line of blocks, one per run, from lowest to highest mean duration (a gap where the run

@@ -4,6 +4,7 @@
 
 use crate::analysis::headline::{device_summary, headline};
 use crate::model::KernelResult;
+use crate::model::format::NOT_MEASURED;
 use crate::widgets::copy_menu::copy_button;
 use sightline_app::core::commands::Command;
 use sightline_app::core::ids::ResultRef;
@@ -25,10 +26,11 @@ pub fn facts(open: &OpenReport, result: &KernelResult) -> Vec<(&'static str, Str
         (Some(name), true) => name,
         (Some(name), false) => format!("{name} ({})", extra.join(", ")),
         (None, false) => extra.join(", "),
-        (None, true) => "-".into(),
+        (None, true) => NOT_MEASURED.into(),
     };
     let h = headline(result);
-    let shape = |d: Option<crate::model::Dim3>| d.map_or_else(|| "-".into(), |d| d.to_string());
+    let shape =
+        |d: Option<crate::model::Dim3>| d.map_or_else(|| NOT_MEASURED.into(), |d| d.to_string());
     let mut facts = vec![
         ("Report", open.name.clone()),
         ("ID", result.id.to_string()),
@@ -36,7 +38,7 @@ pub fn facts(open: &OpenReport, result: &KernelResult) -> Vec<(&'static str, Str
         (
             "Duration",
             h.duration_ns
-                .map_or_else(|| "-".into(), |d| value_text(d, "ns")),
+                .map_or_else(|| NOT_MEASURED.into(), |d| value_text(d, "ns")),
         ),
         ("Grid", shape(result.grid)),
         ("Block", shape(result.block)),

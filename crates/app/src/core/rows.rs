@@ -5,6 +5,7 @@ use crate::analysis::headline::headline;
 use crate::core::ids::{ReportId, ResultRef};
 use crate::format::value_text;
 use crate::format::{first_words, rule_title};
+use crate::model::format::NOT_MEASURED;
 use crate::model::{KernelResult, Report, ResultKind, RuleKind, SpeedupKind};
 use crate::names::{TABLE_NAME_CHARS, elide_middle, short_kernel_name};
 use serde::{Deserialize, Serialize};
@@ -188,7 +189,7 @@ pub fn summarize_report(report_id: ReportId, name: &str, report: &Report) -> Vec
                 (Some(g), Some(b)) => format!("{g}×{b}"),
                 (Some(g), None) => format!("{g}×?"),
                 (None, Some(b)) => format!("?×{b}"),
-                _ => "-".into(),
+                _ => NOT_MEASURED.into(),
             };
             let threads = match (r.grid, r.block) {
                 (Some(g), Some(b)) => Some(g.product().saturating_mul(b.product())),
@@ -208,7 +209,7 @@ pub fn summarize_report(report_id: ReportId, name: &str, report: &Report) -> Vec
                         };
                         (text, pct, Some(rule.kind), rule.message.clone())
                     }
-                    None => ("-".into(), None, None, String::new()),
+                    None => (NOT_MEASURED.into(), None, None, String::new()),
                 };
             RowSummary {
                 result: ResultRef {
@@ -232,7 +233,7 @@ pub fn summarize_report(report_id: ReportId, name: &str, report: &Report) -> Vec
                 duration_ns: h.duration_ns,
                 duration_text: h
                     .duration_ns
-                    .map_or_else(|| "-".into(), |d| value_text(d, "ns")),
+                    .map_or_else(|| NOT_MEASURED.into(), |d| value_text(d, "ns")),
                 sol_compute_pct: h.sol_compute_pct,
                 sol_memory_pct: h.sol_memory_pct,
                 occupancy_pct: h.achieved_occupancy_pct,

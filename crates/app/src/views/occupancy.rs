@@ -10,6 +10,7 @@ use crate::analysis::occupancy::{
 };
 use crate::core::ids::ResultRef;
 use crate::core::workspace::Workspace;
+use crate::model::format::NOT_MEASURED;
 use crate::model::names;
 use crate::model::units::group_thousands;
 
@@ -214,7 +215,7 @@ pub fn limits_source_text(a: &OccupancyAnalysis) -> String {
 pub fn limiter_text(o: &Occupancy) -> String {
     let names: Vec<&str> = o.limiters.iter().map(limiter_name).collect();
     if names.is_empty() {
-        "-".into()
+        NOT_MEASURED.into()
     } else {
         names.join(", ")
     }

@@ -8,7 +8,7 @@ use crate::analysis::compare::export::{DEFAULT_MAX_CHANGES, totals_lines};
 use crate::analysis::compare::metric_diff::delta_pct;
 use crate::analysis::compare::{
     CompareRequest, DiffOptions, Keep, Pairs, RenamePolicy, ReportDiff, Verdict,
-    diff_reports_keeping,
+    diff_reports_keeping, rediff_pairs,
 };
 use crate::core::ids::ReportId;
 use crate::core::report_sides::{ReportSides, report_sides};
@@ -49,6 +49,15 @@ pub struct ReportCompareView {
     current: Option<ReportId>,
     quick: Job<DiffKey, ReportComparison>,
     full: Job<DiffKey, ReportComparison>,
+    /// The CSV of every metric of every pair being written, and where it goes.
+    csv: Job<(DiffKey, CsvTarget), String>,
+}
+
+/// Where a CSV written in the background goes once done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CsvTarget {
+    Clipboard,
+    File,
 }
 
 impl Default for ReportCompareView {
@@ -58,6 +67,7 @@ impl Default for ReportCompareView {
             current: None,
             quick: Job::new("report comparison of the table's figures"),
             full: Job::new("report comparison"),
+            csv: Job::new("comparison CSV"),
         }
     }
 }
@@ -198,6 +208,60 @@ impl ReportCompareView {
             },
             _ => ReportCompareStatus::Building,
         }
+    }
+
+    /// Starts writing the CSV of the comparison shown last, with every metric of every pair
+    /// (each pair compared again, a window of pairs at a time on every core), for `target`;
+    /// nothing when no comparison is shown or the same CSV is being written.
+    pub fn start_csv(
+        &mut self,
+        workspace: &Workspace,
+        target: CsvTarget,
+        wake: impl Fn() + Send + 'static,
+    ) {
+        let Some(key) = self.full.key().or(self.quick.key()).cloned() else {
+            return;
+        };
+        let diff = match (self.full.status(), self.quick.status()) {
+            (Status::Ready(v), _) | (_, Status::Ready(v)) => v.diff.clone(),
+            _ => return,
+        };
+        let (Some(b), Some(c)) = (workspace.report(key.base), workspace.report(key.current)) else {
+            return;
+        };
+        let (b, c) = (b.report.clone(), c.report.clone());
+        let opts = DiffOptions {
+            threshold_pct: f64::from_bits(key.threshold_bits),
+            metrics: None,
+            ..DiffOptions::default()
+        };
+        self.csv.ensure(
+            (key, target),
+            move |_| {
+                let mut bytes = Vec::new();
+                crate::analysis::compare::export::write_csv_with_pairs(
+                    &mut bytes,
+                    &diff,
+                    &mut |each| rediff_pairs(&b, &c, &diff, &opts, each),
+                )
+                .map_err(|e| format!("the CSV could not be written: {e}"))?;
+                Ok(String::from_utf8_lossy(&bytes).into_owned())
+            },
+            wake,
+        );
+    }
+
+    /// Whether a CSV is being written.
+    pub fn csv_pending(&self) -> bool {
+        matches!(self.csv.status(), Status::Building)
+    }
+
+    /// The CSV once written (or why it was not), with where it goes; taken once.
+    pub fn take_csv(&mut self) -> Option<(CsvTarget, Result<String, String>)> {
+        let target = self.csv.key().map(|(_, t)| *t)?;
+        let out = self.csv.take(false)?;
+        self.csv.clear();
+        Some((target, out))
     }
 
     /// Whether the page has its table (from either comparison), and whether the comparison

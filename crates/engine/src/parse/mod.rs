@@ -142,23 +142,6 @@ fn load_plain(
     parse_bytes(path, &bytes)
 }
 
-/// The whole content of a file, decompressed where it is compressed (what the Source page
-/// reads: a report's embedded cubins and source files).
-pub fn read_whole(path: &Path) -> Result<Vec<u8>, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    match compressed::detect(&bytes) {
-        Some(kind) => compressed::decompress_bytes(kind, &bytes, compressed::MAX_DECOMPRESSED)
-            .map_err(|source| LoadError::Decompress {
-                path: path.to_path_buf(),
-                source,
-            }),
-        None => Ok(bytes),
-    }
-}
-
 /// Parses bytes of any supported form; `source` names them in the report and in errors.
 pub fn parse_bytes(source: &Path, bytes: &[u8]) -> Result<Report, LoadError> {
     let wrap = |e| LoadError::Parse {

@@ -6,6 +6,7 @@
 use crate::analysis::occupancy::{
     CcOrigin, CurveKind, GpuLimits, LaunchConfig, LimitsSource, OccupancyError, OccupancyOptions,
 };
+use crate::model::format::NOT_MEASURED;
 use crate::pages::PageContext;
 use crate::pages::{Page, PageIo};
 use egui::{Color32, RichText};
@@ -155,7 +156,7 @@ fn workload_ui(ui: &mut egui::Ui, w: &sightline_app::views::occupancy::WorkloadO
             ui.label(
                 RichText::new(
                     w.achieved_pct
-                        .map_or_else(|| "-".into(), |v| format!("{v:.2} %")),
+                        .map_or_else(|| NOT_MEASURED.into(), |v| format!("{v:.2} %")),
                 )
                 .strong(),
             );
@@ -163,7 +164,7 @@ fn workload_ui(ui: &mut egui::Ui, w: &sightline_app::views::occupancy::WorkloadO
             ui.weak("Achieved Active Warps Per SM");
             ui.label(
                 w.achieved_warps_per_sm
-                    .map_or_else(|| "-".into(), |v| format!("{v:.2}")),
+                    .map_or_else(|| NOT_MEASURED.into(), |v| format!("{v:.2}")),
             );
             ui.end_row();
         });
@@ -240,7 +241,7 @@ fn summary_ui(ui: &mut egui::Ui, v: &OccupancyView) {
             ui.weak("Achieved Occupancy");
             ui.label(
                 a.achieved_occupancy_pct
-                    .map_or_else(|| "-".into(), |v| format!("{v:.2} %")),
+                    .map_or_else(|| NOT_MEASURED.into(), |v| format!("{v:.2} %")),
             );
             ui.end_row();
             ui.weak("Theoretical Active Warps per SM");
@@ -248,7 +249,7 @@ fn summary_ui(ui: &mut egui::Ui, v: &OccupancyView) {
             ui.weak("Achieved Active Warps Per SM");
             ui.label(
                 a.achieved_warps_per_sm
-                    .map_or_else(|| "-".into(), |v| format!("{v:.2}")),
+                    .map_or_else(|| NOT_MEASURED.into(), |v| format!("{v:.2}")),
             );
             ui.end_row();
             ui.weak("Limiter");

@@ -7,9 +7,9 @@
 
 use crate::analysis::compare::export::{HEADLINE_METRICS, count_text, delta_text, time_delta_text};
 use crate::analysis::compare::{
-    DiffOptions, MatchKind, MatchedDiff, Rename, ReportDiff, Verdict, group_suggestions,
-    rediff_pairs,
+    MatchKind, MatchedDiff, Rename, ReportDiff, Verdict, group_suggestions,
 };
+use crate::model::format::NOT_MEASURED;
 use crate::pages::PageContext;
 use crate::pages::{Page, PageIo};
 use crate::widgets::compare_export::{self, ExportSource};
@@ -26,7 +26,7 @@ use sightline_app::core::workspace::Workspace;
 use sightline_app::format::value_text;
 use sightline_app::names::{REPORT_NAME_CHARS, short_demangled};
 use sightline_app::views::report_compare::{
-    ReportCompareStatus, ReportCompareView, ReportComparison,
+    CsvTarget, ReportCompareStatus, ReportCompareView, ReportComparison,
 };
 
 impl Page for ReportCompareView {
@@ -123,6 +123,28 @@ pub fn show(
         (Some(b), Some(c)) => (b.report.results.len(), c.report.results.len()),
         _ => return,
     };
+    // A CSV written in the background: to the clipboard, or to the save dialog.
+    let file_stem = {
+        let name = |id: ReportId| {
+            workspace
+                .report(id)
+                .map_or(NOT_MEASURED, |r| r.name.as_str())
+        };
+        compare_export::safe_file_stem(&format!("compare_{}_vs_{}", name(current), name(base)))
+    };
+    match state.take_csv() {
+        Some((CsvTarget::Clipboard, Ok(text))) => {
+            *status = Some(compare_export::copied_csv_status(&text));
+            ui.ctx().copy_text(text);
+        }
+        Some((CsvTarget::File, Ok(text))) => commands.push(Command::SaveText {
+            file_name: format!("{file_stem}.csv"),
+            text,
+        }),
+        Some((_, Err(e))) => *status = Some(e),
+        None => {}
+    }
+    let csv_pending = state.csv_pending();
     let ctx = ui.ctx().clone();
     let progress = state.status(
         workspace,
@@ -164,34 +186,24 @@ pub fn show(
         }
     };
     let diff = &view.diff;
-    let opts = DiffOptions {
-        threshold_pct,
-        metrics: None,
-        ..DiffOptions::default()
+    let name = |id: ReportId| {
+        workspace
+            .report(id)
+            .map_or(NOT_MEASURED, |r| r.name.as_str())
     };
-    // The CSV lists every metric: the pairs are compared again as it is written.
-    let every_metric = |each: &mut dyn FnMut(&MatchedDiff)| {
-        if let (Some(b), Some(c)) = (workspace.report(base), workspace.report(current)) {
-            rediff_pairs(&b.report, &c.report, diff, &opts, each);
-        }
-    };
-    let name = |id: ReportId| workspace.report(id).map_or("-", |r| r.name.as_str());
     // The warnings leave out the suggested renames, offered below with a Pair button.
     for w in &diff.warnings {
         ui.label(RichText::new(format!("Warning: {w}")).color(ui.visuals().warn_fg_color));
     }
     summary_ui(ui, view, neutral);
-    compare_export::buttons(
+    // The CSV lists every metric: the view-model compares the pairs again as it writes it.
+    let csv_asked = compare_export::buttons(
         ui,
         &ExportSource {
             diff,
-            every_metric: Some(&every_metric),
+            csv_in_background: Some(csv_pending),
             title: format!("Comparison: {} → {}", name(base), name(current)),
-            file_stem: compare_export::safe_file_stem(&format!(
-                "compare_{}_vs_{}",
-                name(current),
-                name(base)
-            )),
+            file_stem: file_stem.clone(),
             reports: workspace
                 .report(base)
                 .zip(workspace.report(current))
@@ -245,6 +257,10 @@ pub fn show(
             }
         }
         None => {}
+    }
+    if let Some(target) = csv_asked {
+        let ctx = ui.ctx().clone();
+        state.start_csv(workspace, target, move || ctx.request_repaint());
     }
 }
 
@@ -406,7 +422,11 @@ fn sides_reason_ui(
     conflict: Option<CaptureConflict>,
 ) -> Option<OrderAction> {
     let captured = |id: ReportId| workspace.report(id).and_then(|r| r.captured.map(|c| c.at));
-    let name = |id: ReportId| workspace.report(id).map_or("-", |r| r.name.as_str());
+    let name = |id: ReportId| {
+        workspace
+            .report(id)
+            .map_or(NOT_MEASURED, |r| r.name.as_str())
+    };
     if let Some(c) = conflict {
         let mut action = None;
         ui.horizontal_wrapped(|ui| {
@@ -458,7 +478,7 @@ fn sides_reason_ui(
 fn report_picker(ui: &mut egui::Ui, workspace: &Workspace, label: &str, chosen: &mut ReportId) {
     let text = workspace
         .report(*chosen)
-        .map_or_else(|| "-".to_string(), |r| r.name.clone());
+        .map_or_else(|| NOT_MEASURED.to_string(), |r| r.name.clone());
     let label = ui.label(label);
     egui::ComboBox::from_id_salt(("report_picker", label.id))
         .selected_text(text)
@@ -612,7 +632,7 @@ fn table_ui(ui: &mut egui::Ui, view: &ReportComparison, neutral: bool) -> Option
                             let d = k.diff.duration.as_ref();
                             let verdict = d.map(|d| d.verdict);
                             let value = |v: Option<f64>| {
-                                v.map_or_else(|| "-".into(), |x| value_text(x, "ns"))
+                                v.map_or_else(|| NOT_MEASURED.into(), |x| value_text(x, "ns"))
                             };
                             row.col(|ui| {
                                 cell(
@@ -651,7 +671,7 @@ fn table_ui(ui: &mut egui::Ui, view: &ReportComparison, neutral: bool) -> Option
                             row.col(|ui| {
                                 let t = verdict_text(
                                     ui,
-                                    verdict.map_or("-", |v| v.name()).into(),
+                                    verdict.map_or(NOT_MEASURED, |v| v.name()).into(),
                                     verdict,
                                 );
                                 cell(ui, t);
@@ -659,7 +679,7 @@ fn table_ui(ui: &mut egui::Ui, view: &ReportComparison, neutral: bool) -> Option
                             row.col(|ui| {
                                 let text = k
                                     .time_delta_ns()
-                                    .map_or_else(|| "-".into(), time_delta_text);
+                                    .map_or_else(|| NOT_MEASURED.into(), time_delta_text);
                                 let t = verdict_text(ui, text, verdict);
                                 cell(ui, t);
                             });
@@ -698,11 +718,11 @@ fn table_ui(ui: &mut egui::Ui, view: &ReportComparison, neutral: bool) -> Option
                             });
                             let duration = u
                                 .duration_ns
-                                .map_or_else(|| "-".into(), |d| value_text(d, "ns"));
+                                .map_or_else(|| NOT_MEASURED.into(), |d| value_text(d, "ns"));
                             let (b, c) = if base_side {
-                                (duration, "-".to_string())
+                                (duration, NOT_MEASURED.to_string())
                             } else {
-                                ("-".to_string(), duration)
+                                (NOT_MEASURED.to_string(), duration)
                             };
                             row.col(|ui| {
                                 cell(ui, RichText::new(b).weak());

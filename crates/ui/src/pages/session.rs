@@ -1,6 +1,7 @@
 //! The Session page: launch settings, session information, processes, devices, and how the
 //! selected result was launched.
 
+use crate::model::format::NOT_MEASURED;
 use crate::model::{KernelResult, Report};
 use crate::pages::{Page, PageContext, PageIo};
 use sightline_app::core::page_id::PageId;
@@ -125,12 +126,12 @@ fn devices(ui: &mut egui::Ui, report: &Report) {
             ui.end_row();
             ui.label("Name");
             for d in &report.devices {
-                ui.label(d.name.as_deref().unwrap_or("-"));
+                ui.label(d.name.as_deref().unwrap_or(NOT_MEASURED));
             }
             ui.end_row();
             ui.label("Compute capability");
             for d in &report.devices {
-                ui.label(d.cc.map_or_else(|| "-".into(), |(a, b)| format!("{a}.{b}")));
+                ui.label(d.cc.map_or_else(|| NOT_MEASURED.into(), |(a, b)| format!("{a}.{b}")));
             }
             ui.end_row();
             for key in keys {
@@ -140,7 +141,7 @@ fn devices(ui: &mut egui::Ui, report: &Report) {
                         .attributes
                         .iter()
                         .find(|(k, _)| k == key)
-                        .map_or("-", |(_, v)| v.as_str());
+                        .map_or(NOT_MEASURED, |(_, v)| v.as_str());
                     ui.label(v);
                 }
                 ui.end_row();
@@ -150,24 +151,26 @@ fn devices(ui: &mut egui::Ui, report: &Report) {
 
 /// The result's launch: shape, stream, process, NVTX, and the `launch__` metrics.
 fn launch_of_result(ui: &mut egui::Ui, r: &KernelResult) {
-    let opt = |v: Option<u64>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+    let opt = |v: Option<u64>| v.map_or_else(|| NOT_MEASURED.to_string(), |v| v.to_string());
     let mut rows: Vec<(String, String)> = vec![
         ("Kernel".into(), r.name.demangled.clone()),
         ("ID".into(), r.id.to_string()),
         (
             "Grid Size".into(),
-            r.grid.map_or_else(|| "-".into(), |g| g.to_string()),
+            r.grid
+                .map_or_else(|| NOT_MEASURED.into(), |g| g.to_string()),
         ),
         (
             "Block Size".into(),
-            r.block.map_or_else(|| "-".into(), |b| b.to_string()),
+            r.block
+                .map_or_else(|| NOT_MEASURED.into(), |b| b.to_string()),
         ),
         ("Device".into(), opt(r.device)),
         ("Context".into(), opt(r.context)),
         ("Stream".into(), opt(r.stream)),
         (
             "CC".into(),
-            r.cc.map_or_else(|| "-".into(), |(a, b)| format!("{a}.{b}")),
+            r.cc.map_or_else(|| NOT_MEASURED.into(), |(a, b)| format!("{a}.{b}")),
         ),
         (
             "Process".into(),
@@ -175,7 +178,7 @@ fn launch_of_result(ui: &mut egui::Ui, r: &KernelResult) {
                 (Some(pid), Some(name)) => format!("{pid} {name}"),
                 (Some(pid), None) => pid.to_string(),
                 (None, Some(name)) => name.clone(),
-                (None, None) => "-".into(),
+                (None, None) => NOT_MEASURED.into(),
             },
         ),
     ];

@@ -6,6 +6,7 @@
 //! [`sightline_app::views::trend`].
 
 use crate::analysis::series::SeriesOrder;
+use crate::model::format::NOT_MEASURED;
 use crate::model::format::value_text;
 use crate::pages::{Page, PageContext, PageIo};
 use crate::widgets::section_body::bar_color;
@@ -151,7 +152,9 @@ fn show(
                         let means = kernel.means();
                         sparkline(ui, &means);
                         let latest = means.last().copied().flatten();
-                        ui.label(latest.map_or_else(|| "-".into(), |v| value_text(v, "ns")));
+                        ui.label(
+                            latest.map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns")),
+                        );
                         let before = means.iter().rev().skip(1).find_map(|m| *m);
                         ui.label(match (latest, before) {
                             (Some(l), Some(b)) if b > 0.0 => {

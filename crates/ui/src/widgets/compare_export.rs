@@ -2,21 +2,19 @@
 //! request) to the clipboard, or save it to a file (the save dialog runs in the app, which
 //! says so when no dialog can be shown).
 
+use crate::analysis::compare::ReportDiff;
 use crate::analysis::compare::export::{self, DEFAULT_MAX_CHANGES, MarkdownOptions};
-use crate::analysis::compare::{MatchedDiff, ReportDiff};
 use crate::model::Report;
 use sightline_app::core::commands::Command;
-
-/// Hands each pair of a comparison, with every metric difference, to the callback it is given.
-pub type EveryMetric<'a> = dyn Fn(&mut dyn FnMut(&MatchedDiff)) + 'a;
+use sightline_app::views::report_compare::CsvTarget;
 
 /// What is exported and under which names.
 pub struct ExportSource<'a> {
     pub diff: &'a ReportDiff,
-    /// When `diff` keeps only some metric differences of each pair: hands its pairs, compared
-    /// again with every metric, to the callback one at a time (for the CSV, which lists them
-    /// all).
-    pub every_metric: Option<&'a EveryMetric<'a>>,
+    /// When `diff` keeps only some metric differences of each pair, the CSV (which lists them
+    /// all) is written in the background by the page's view-model: whether it is being
+    /// written now. `None`: the CSV is written from `diff` at once.
+    pub csv_in_background: Option<bool>,
     /// The Markdown heading (`Comparison: a → b`).
     pub title: String,
     /// The file name offered by the save dialog, without extension.
@@ -28,13 +26,7 @@ pub struct ExportSource<'a> {
 
 /// The comparison as CSV.
 pub fn csv_text(source: &ExportSource<'_>) -> String {
-    let Some(pairs) = source.every_metric else {
-        return export::to_csv(source.diff);
-    };
-    let mut bytes = Vec::new();
-    // Writing into memory cannot fail for I/O reasons.
-    let _ = export::write_csv_with_pairs(&mut bytes, source.diff, &mut |each| pairs(each));
-    String::from_utf8_lossy(&bytes).into_owned()
+    export::to_csv(source.diff)
 }
 
 /// The comparison as Markdown.
@@ -50,25 +42,30 @@ pub fn markdown_text(source: &ExportSource<'_>) -> String {
 
 pub use sightline_app::format::safe_file_stem;
 
-/// The four export buttons and the last export's outcome. The text is built only when a
-/// button is pressed.
+/// The export buttons and the last export's outcome. The text is built only when a button is
+/// pressed; a CSV written in the background is asked for by the answer (where it goes).
 pub fn buttons(
     ui: &mut egui::Ui,
     source: &ExportSource<'_>,
     status: &mut Option<String>,
     commands: &mut Vec<Command>,
-) {
+) -> Option<CsvTarget> {
+    let mut background = None;
+    let writing = source.csv_in_background == Some(true);
     ui.horizontal_wrapped(|ui| {
         ui.weak("Export");
         if ui
-            .button("Copy CSV")
+            .add_enabled(!writing, egui::Button::new("Copy CSV"))
             .on_hover_text("One row per kernel and metric, to the clipboard")
             .clicked()
         {
-            let text = csv_text(source);
-            let rows = text.lines().count().saturating_sub(1);
-            ui.ctx().copy_text(text);
-            *status = Some(format!("Copied CSV ({rows} rows) to the clipboard."));
+            if source.csv_in_background.is_some() {
+                background = Some(CsvTarget::Clipboard);
+            } else {
+                let text = csv_text(source);
+                *status = Some(copied_csv_status(&text));
+                ui.ctx().copy_text(text);
+            }
         }
         if ui
             .button("Copy Markdown")
@@ -78,11 +75,18 @@ pub fn buttons(
             ui.ctx().copy_text(markdown_text(source));
             *status = Some("Copied Markdown to the clipboard.".into());
         }
-        if ui.button("Save CSV…").clicked() {
-            commands.push(Command::SaveText {
-                file_name: format!("{}.csv", source.file_stem),
-                text: csv_text(source),
-            });
+        if ui
+            .add_enabled(!writing, egui::Button::new("Save CSV…"))
+            .clicked()
+        {
+            if source.csv_in_background.is_some() {
+                background = Some(CsvTarget::File);
+            } else {
+                commands.push(Command::SaveText {
+                    file_name: format!("{}.csv", source.file_stem),
+                    text: csv_text(source),
+                });
+            }
         }
         if ui.button("Save Markdown…").clicked() {
             commands.push(Command::SaveText {
@@ -109,10 +113,20 @@ pub fn buttons(
                 ),
             });
         }
-        if let Some(s) = status.as_deref() {
+        if writing {
+            ui.spinner();
+            ui.weak("Writing the CSV (every metric of every pair)…");
+        } else if let Some(s) = status.as_deref() {
             ui.weak(s);
         }
     });
+    background
+}
+
+/// What the window says once a CSV is on the clipboard.
+pub fn copied_csv_status(text: &str) -> String {
+    let rows = text.lines().count().saturating_sub(1);
+    format!("Copied CSV ({rows} rows) to the clipboard.")
 }
 
 #[cfg(test)]

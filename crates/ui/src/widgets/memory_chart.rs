@@ -6,7 +6,8 @@
 
 use super::memory_chart_layout::{self as layout, H, W, unit_rect};
 use crate::analysis::sections::memory_chart::{Amount, Link, MemoryChart, Node, PeakMark};
-use crate::model::units::format_value;
+use crate::model::format::NOT_MEASURED;
+use crate::model::format::value_text;
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, pos2, vec2};
 use sightline_app::views::section_bodies::ChartModel;
 
@@ -70,14 +71,14 @@ fn compact(v: f64) -> String {
     } else if a >= 1e3 {
         (1e3, " K")
     } else {
-        return format_value(v, "");
+        return value_text(v, "");
     };
     format!("{:.2}{p}", v / d)
 }
 
 /// Byte amounts as the chart writes them (`134.22 MB`).
 fn bytes(v: f64, unit: &str) -> String {
-    format_value(v, unit).replace("byte", "B")
+    value_text(v, unit).replace("byte", "B")
 }
 
 /// A link's value as the mode shows it.
@@ -86,16 +87,16 @@ pub fn amount_text(l: &Link, mode: LabelMode) -> String {
         LabelMode::TransferSize => match (l.amount, l.amount_kind) {
             (Some(v), Amount::Bytes) => bytes(v, "byte"),
             (Some(v), k) => format!("{} {}", compact(v), k.short()),
-            (None, _) => crate::model::format::NOT_MEASURED.into(),
+            (None, _) => NOT_MEASURED.into(),
         },
         LabelMode::Throughput => match l.per_second {
             Some(v) if l.amount_kind == Amount::Bytes => bytes(v, "byte/s"),
             Some(v) => format!("{}/s", compact(v)),
-            None => "-".into(),
+            None => NOT_MEASURED.into(),
         },
         LabelMode::PercentOfPeak => match l.pct_of_peak {
             Some(p) => format!("{p:.2} %"),
-            None => "-".into(),
+            None => NOT_MEASURED.into(),
         },
     }
 }

@@ -3,6 +3,7 @@
 //! units. Also the readable units the roofline and occupancy views print (GFLOP/s, TB/s,
 //! FLOP/byte), and the record of where plots are on screen (for the window zoom).
 
+use crate::model::format::NOT_MEASURED;
 use egui_plot::{GridInput, GridMark};
 use std::ops::RangeInclusive;
 
@@ -160,7 +161,7 @@ pub fn si_prefix(value: f64) -> (f64, &'static str) {
 /// A rate with an SI prefix and two decimals: `66.93 TFLOP/s`, `3.35 TB/s`, `0.00 FLOP/s`.
 pub fn format_rate(value: f64, unit: &str) -> String {
     if !value.is_finite() {
-        return "-".into();
+        return NOT_MEASURED.into();
     }
     let (div, prefix) = si_prefix(value);
     format!("{:.2} {prefix}{unit}", value / div)
@@ -170,7 +171,7 @@ pub fn format_rate(value: f64, unit: &str) -> String {
 /// `10 TFLOP/s`, `2 GFLOP/s`, `1.5 TB/s` (for tick labels).
 pub fn compact_rate(value: f64, unit: &str) -> String {
     if !value.is_finite() {
-        return "-".into();
+        return NOT_MEASURED.into();
     }
     let (div, prefix) = si_prefix(value);
     format!("{} {prefix}{unit}", significant(value / div, 3))
@@ -212,7 +213,7 @@ pub fn plain_number(v: f64) -> String {
 /// An arithmetic intensity with three significant digits: `0.0877 FLOP/byte`.
 pub fn format_intensity(value: f64, work_unit: &str) -> String {
     if !value.is_finite() {
-        return "-".into();
+        return NOT_MEASURED.into();
     }
     let number = if value != 0.0 && !(1e-3..1e6).contains(&value.abs()) {
         format!("{value:.2e}")

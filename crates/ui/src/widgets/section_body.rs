@@ -13,7 +13,6 @@ use crate::analysis::sections::memory_table::Grid;
 use crate::analysis::sections::{numa, stalls};
 use crate::model::format::{NOT_MEASURED, value_text as value_text_in};
 use crate::model::section_body::{BodyItem, BodyRow, ItemKind};
-use crate::model::units::format_value;
 use crate::model::{Metric, Value};
 use egui::{Color32, RichText, Sense, Stroke, vec2};
 use sightline_app::views::hot_spots::Lines;
@@ -313,7 +312,7 @@ fn bars(ui: &mut egui::Ui, item: &BodyItem, order: &BarOrder) {
             for (row, group) in item.rows.iter().zip(groups) {
                 ui.weak(format!("{} (total {})", row.label, value_text(&row.metric)));
                 for (id, v) in &group.bars {
-                    let text = format_value(*v, &row.metric.unit);
+                    let text = crate::model::format::value_text(*v, &row.metric.unit);
                     bar_row(ui, id, *v, group.max, &text, false).on_hover_text(format!(
                         "{}: {id}",
                         row.metric.name.as_deref().unwrap_or("")
@@ -325,9 +324,10 @@ fn bars(ui: &mut egui::Ui, item: &BodyItem, order: &BarOrder) {
             for row in order.iter().filter_map(|&k| item.rows.get(k)) {
                 let v = row.metric.as_f64().unwrap_or(0.0);
                 let text = match row.metric.as_f64() {
-                    Some(v) if v.is_finite() => {
-                        format_value(v, stalls::display_unit(&item.label, &row.metric.unit))
-                    }
+                    Some(v) if v.is_finite() => crate::model::format::value_text(
+                        v,
+                        stalls::display_unit(&item.label, &row.metric.unit),
+                    ),
                     _ => value_text(&row.metric),
                 };
                 bar_row(ui, &row.label, v, *max, &text, stall)
@@ -414,22 +414,22 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
         (
             rect.left_top() - vec2(4.0, 0.0),
             egui::Align2::RIGHT_TOP,
-            format_value(y1, unit),
+            crate::model::format::value_text(y1, unit),
         ),
         (
             rect.left_bottom() - vec2(4.0, 0.0),
             egui::Align2::RIGHT_BOTTOM,
-            format_value(0.0, unit),
+            crate::model::format::value_text(0.0, unit),
         ),
         (
             rect.left_bottom() + vec2(0.0, 3.0),
             egui::Align2::LEFT_TOP,
-            format_value(x0, x_unit),
+            crate::model::format::value_text(x0, x_unit),
         ),
         (
             rect.right_bottom() + vec2(0.0, 3.0),
             egui::Align2::RIGHT_TOP,
-            format_value(x1, x_unit),
+            crate::model::format::value_text(x1, x_unit),
         ),
     ];
     for (pos, align, text) in scale {
@@ -465,9 +465,9 @@ fn lines(ui: &mut egui::Ui, item: &BodyItem) {
     resp.on_hover_text(format!(
         "{}\nx from {} to {}; highest {}",
         names.join("\n"),
-        format_value(x0, x_unit),
-        format_value(x1, x_unit),
-        format_value(y1, unit)
+        crate::model::format::value_text(x0, x_unit),
+        crate::model::format::value_text(x1, x_unit),
+        crate::model::format::value_text(y1, unit)
     ));
 }
 

@@ -13,8 +13,9 @@ use crate::analysis::sections::paired::{
     Paired, PairedChart, PairedContent, PairedGrid, PairedItem, PairedRow,
 };
 use crate::analysis::sections::stalls;
+use crate::model::format::NOT_MEASURED;
+use crate::model::format::value_text;
 use crate::model::section_body::ItemKind;
-use crate::model::units::format_value;
 use egui::{Color32, RichText, Sense, vec2};
 use sightline_app::views::section_bodies::DrawnPairedSection;
 
@@ -30,14 +31,14 @@ pub struct Sides<'a> {
 
 /// A value with its unit, `-` when the side has none.
 fn text(v: Option<f64>, unit: &str) -> String {
-    v.map_or("-".to_string(), |v| format_value(v, unit))
+    v.map_or(NOT_MEASURED.to_string(), |v| value_text(v, unit))
 }
 
 /// The signed change: `+1.50 us`.
 fn delta_text(p: &Paired, unit: &str) -> String {
     match p.delta() {
-        Some(d) if d > 0.0 => format!("+{}", format_value(d, unit)),
-        Some(d) if d < 0.0 => format!("-{}", format_value(-d, unit)),
+        Some(d) if d > 0.0 => format!("+{}", value_text(d, unit)),
+        Some(d) if d < 0.0 => format!("-{}", value_text(-d, unit)),
         Some(_) => "0".to_string(),
         None => String::new(),
     }
@@ -419,7 +420,7 @@ fn chart_ui(ui: &mut egui::Ui, c: &PairedChart, sides: &Sides<'_>) {
             metrics: Vec::new(),
         };
         if v.is_none() {
-            "-".to_string()
+            NOT_MEASURED.to_string()
         } else {
             chart_widget::amount_text(&l, mode)
         }
@@ -450,7 +451,7 @@ fn chart_ui(ui: &mut egui::Ui, c: &PairedChart, sides: &Sides<'_>) {
     let figure = |n: &Node| {
         let p = c.nodes.iter().find(|p| p.unit == n.unit)?;
         let (label, v, _) = p.figure.as_ref()?;
-        let t = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.1}"));
+        let t = |x: Option<f64>| x.map_or(NOT_MEASURED.to_string(), |x| format!("{x:.1}"));
         Some(format!("{label}\n{} → {} %", t(v.base), t(v.current)))
     };
     let hover = |ui: &mut egui::Ui, l: &Link| {
@@ -479,7 +480,7 @@ fn chart_ui(ui: &mut egui::Ui, c: &PairedChart, sides: &Sides<'_>) {
                         metrics: Vec::new(),
                     };
                     if x.is_none() {
-                        "-".to_string()
+                        NOT_MEASURED.to_string()
                     } else {
                         chart_widget::amount_text(&l, m)
                     }

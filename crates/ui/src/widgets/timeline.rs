@@ -6,8 +6,9 @@
 //! baseline's series over the same axis in the baseline's colour.
 
 use crate::analysis::sections::timeline::{Group, Series, Timeline};
+use crate::model::format::NOT_MEASURED;
+use crate::model::format::value_text;
 use crate::model::section_body::TimelineRowKind;
-use crate::model::units::format_value;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, pos2, vec2};
 
 /// Height of one series strip.
@@ -25,7 +26,7 @@ pub struct Side<'a> {
 
 /// A duration in nanoseconds as the axis writes it.
 fn time_text(ns: f64) -> String {
-    format_value(ns, "ns")
+    value_text(ns, "ns")
 }
 
 /// Draws the timeline (`sides[0]` decides the rows; later sides are drawn over it).
@@ -120,7 +121,7 @@ fn max_label(ui: &egui::Ui, painter: &egui::Painter, rect: Rect, max: f64, unit:
     painter.text(
         rect.right_center() - vec2(2.0, 0.0),
         Align2::RIGHT_CENTER,
-        format!("max {}", format_value(max, unit)),
+        format!("max {}", value_text(max, unit)),
         FontId::proportional(10.5),
         ui.visuals().weak_text_color(),
     );
@@ -201,7 +202,7 @@ fn overlay_strip(ui: &mut egui::Ui, group: &Group, end: f64) {
             for (k, series) in group.series.iter().enumerate() {
                 let v = series
                     .value_at(t)
-                    .map_or("-".to_string(), |v| format_value(v, &series.unit));
+                    .map_or(NOT_MEASURED.to_string(), |v| value_text(v, &series.unit));
                 ui.colored_label(color(k), format!("{}: {v}", series.label));
             }
         });
@@ -305,7 +306,7 @@ fn strip(
             ui.label(format!("at {}", time_text(t)));
             for (s, side) in sides {
                 let v = s.and_then(|s| s.value_at(t));
-                let v = v.map_or("-".to_string(), |v| format_value(v, &series.unit));
+                let v = v.map_or(NOT_MEASURED.to_string(), |v| value_text(v, &series.unit));
                 if several {
                     ui.colored_label(side.color, format!("{}: {v}", side.name));
                 } else {

@@ -16,6 +16,7 @@ use crate::core::baselines::kernel_name;
 use crate::core::ids::{ReportId, ResultRef};
 use crate::core::workspace::{OpenReport, Workspace};
 use crate::format::{metric_text, safe_file_stem, value_text};
+use crate::model::format::NOT_MEASURED;
 use crate::model::{KernelResult, Metric, MetricView, Value, catalog, names};
 use std::collections::BTreeMap;
 
@@ -212,10 +213,10 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
     let duration = duration_diff.as_ref().map(|d| {
         let base = d
             .base_f64()
-            .map_or_else(|| "-".into(), |v| value_text(v, "ns"));
+            .map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns"));
         let now = d
             .current_f64()
-            .map_or_else(|| "-".into(), |v| value_text(v, "ns"));
+            .map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns"));
         let won = d
             .delta()
             .map(crate::analysis::compare::export::time_delta_text)
@@ -482,7 +483,7 @@ pub fn metric_line(
     threshold: f64,
     speed: Speed,
 ) -> MetricLine {
-    let text = |m: Option<MetricView<'_>>| m.map_or_else(|| "-".to_string(), metric_text);
+    let text = |m: Option<MetricView<'_>>| m.map_or_else(|| NOT_MEASURED.to_string(), metric_text);
     let mut line = MetricLine {
         label: label.to_string(),
         key: key.to_string(),
@@ -574,7 +575,7 @@ pub fn occupancy_rows(
         .map(|(r, open)| occupancy::analyze(r, open.report.device_of(r), &options).ok())
         .collect();
     let pct = |v: Option<f64>| crate::format::percent_text(v);
-    let dash = || "-".to_string();
+    let dash = || NOT_MEASURED.to_string();
     let mut rows: Vec<(&'static str, Vec<String>)> = vec![
         (
             "Theoretical Occupancy",
@@ -660,6 +661,6 @@ pub fn occupancy_rows(
                 .collect(),
         ),
     ];
-    rows.retain(|(_, v)| v.iter().any(|s| s != "-"));
+    rows.retain(|(_, v)| v.iter().any(|s| s != NOT_MEASURED));
     rows
 }

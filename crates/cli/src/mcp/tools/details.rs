@@ -6,7 +6,6 @@ use super::{
     Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, left_out_note,
     number_or_null, object_schema, open, report_json, report_schema, result_index,
 };
-use crate::model::units::format_value;
 use crate::model::{KernelResult, RuleResult, Section};
 use crate::sections::value_text;
 use crate::summary::{num_json, row_json, rule_json, value_json};
@@ -190,7 +189,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
         );
         let mut summary = format!("Result {} {}", r.id, r.name.function);
         if let Some(d) = h.duration_ns {
-            summary.push_str(&format!(": {}", format_value(d, "ns")));
+            summary.push_str(&format!(": {}", crate::model::format::value_text(d, "ns")));
         }
         if let (Some(c), Some(m)) = (h.sol_compute_pct, h.sol_memory_pct) {
             summary.push_str(&format!(", SOL compute {c:.1}% memory {m:.1}%"));

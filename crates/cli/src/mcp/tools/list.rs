@@ -6,7 +6,7 @@ use super::{
     object_schema, open, report_json, report_schema,
 };
 use crate::analysis::headline::device_summary;
-use crate::model::units::format_value;
+use crate::model::format::value_text;
 use crate::summary::{cc_text, row_json};
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
@@ -105,7 +105,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
                 " Longest: ID {} {} ({}).",
                 r.id,
                 r.name.function,
-                format_value(d, "ns")
+                value_text(d, "ns")
             ));
         }
         if let Some(l) = &left {

@@ -7,6 +7,7 @@ use super::{
     object_schema, open, report_json, report_schema, result_index,
 };
 use crate::analysis::occupancy::{self, Limiter, OccupancyOptions};
+use crate::model::format::NOT_MEASURED;
 use crate::occupancy::{parse_arch, result_json};
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
@@ -126,7 +127,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
             r.name.function,
             a.occupancy.occupancy_pct,
             a.occupancy.active_warps,
-            occ["limiter"].as_str().unwrap_or("-"),
+            occ["limiter"].as_str().unwrap_or(NOT_MEASURED),
         );
         if let Some(v) = a.achieved_occupancy_pct {
             summary.push_str(&format!(", achieved {v:.1}%"));
@@ -140,7 +141,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
                 w["shared_mem_per_block"],
                 w["theoretical_occupancy_pct"].as_f64().unwrap_or(0.0),
                 w["change_pp"].as_f64().unwrap_or(0.0),
-                w["limiter"].as_str().unwrap_or("-"),
+                w["limiter"].as_str().unwrap_or(NOT_MEASURED),
             ));
         }
         ToolOutput {

@@ -8,7 +8,7 @@ use super::{
 use crate::analysis::roofline::{
     self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
 };
-use crate::model::units::format_value;
+use crate::model::format::value_text;
 use crate::occupancy::parse_arch;
 use crate::roofline::result_json;
 use crate::summary::num_json;
@@ -110,7 +110,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
             ));
         }
         if let Some(t) = roof.achieved_traffic.get(MemoryLevel::Dram) {
-            summary.push_str(&format!(" DRAM {}", format_value(t, "byte/s")));
+            summary.push_str(&format!(" DRAM {}", value_text(t, "byte/s")));
         }
         if roof.estimated {
             summary.push_str(" (estimated: see assumptions)");

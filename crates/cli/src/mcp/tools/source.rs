@@ -7,6 +7,7 @@ use super::{
     number_or_null, object_schema, open, report_json, report_schema, result_index,
 };
 use crate::analysis::source::{self, SourceOptions, stalls};
+use crate::model::format::NOT_MEASURED;
 use crate::model::source::{Cell, SourceView};
 use crate::parse;
 use crate::summary::num_json;
@@ -273,7 +274,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
                 top["line"],
                 top["share_pct"]
                     .as_f64()
-                    .map_or_else(|| "-".into(), |p| format!("{p:.1}"))
+                    .map_or_else(|| NOT_MEASURED.into(), |p| format!("{p:.1}"))
             ));
         }
         for l in &left_out {

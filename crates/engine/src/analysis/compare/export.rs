@@ -5,9 +5,10 @@
 use super::metric_diff::{MetricDiff, Verdict};
 use super::{MatchedDiff, ReportDiff, UnmatchedResult};
 use crate::analysis::json_layout::{NumJson, ValueJson, pretty_indented};
+use crate::model::format::NOT_MEASURED;
 use crate::model::format::stored_value_text;
+use crate::model::format::value_text;
 use crate::model::names;
-use crate::model::units::format_value;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value as Json, json};
 use std::io::Write;
@@ -110,7 +111,7 @@ pub fn pct_text(delta: Option<f64>, known: bool) -> String {
     match (delta, known) {
         (Some(d), _) => format!("{d:+.2}%"),
         (None, true) => "new".into(),
-        (None, false) => "-".into(),
+        (None, false) => NOT_MEASURED.into(),
     }
 }
 
@@ -119,7 +120,9 @@ pub fn pct_text(delta: Option<f64>, known: bool) -> String {
 /// `≈0%` (`≈0 pp` for a percentage) when the difference is within the precision a text form
 /// printed. Values that are not numbers are never subtracted: `same` or `changed`.
 pub fn delta_text(m: Option<&MetricDiff>) -> String {
-    let Some(m) = m else { return "-".into() };
+    let Some(m) = m else {
+        return NOT_MEASURED.into();
+    };
     match (m.base_f64(), m.current_f64()) {
         (Some(b), Some(c)) if b.is_finite() && c.is_finite() => {
             if m.within_precision && b != c {
@@ -134,7 +137,7 @@ pub fn delta_text(m: Option<&MetricDiff>) -> String {
         }
         _ if m.base == m.current => "same".into(),
         (None, None) => "changed".into(),
-        _ => "-".into(),
+        _ => NOT_MEASURED.into(),
     }
 }
 
@@ -151,23 +154,23 @@ pub fn totals_lines(diff: &ReportDiff) -> Vec<String> {
         if changed {
             format!(
                 "{} → {} ({}, {})",
-                format_value(base, "ns"),
-                format_value(current, "ns"),
+                value_text(base, "ns"),
+                value_text(current, "ns"),
                 pct_text(super::metric_diff::delta_pct(base, current), true),
                 time_delta_text(delta)
             )
         } else if t.noise_ns > 0.0 {
             format!(
                 "{} → {} (no change beyond the printed precision, ±{})",
-                format_value(base, "ns"),
-                format_value(current, "ns"),
-                format_value(t.noise_ns, "ns")
+                value_text(base, "ns"),
+                value_text(current, "ns"),
+                value_text(t.noise_ns, "ns")
             )
         } else {
             format!(
                 "{} → {} (no change)",
-                format_value(base, "ns"),
-                format_value(current, "ns")
+                value_text(base, "ns"),
+                value_text(current, "ns")
             )
         }
     };
@@ -189,14 +192,14 @@ pub fn totals_lines(diff: &ReportDiff) -> Vec<String> {
         lines.push(format!(
             "Only in base ({} removed): {}",
             diff.only_in_base.len(),
-            format_value(t.only_in_base_ns, "ns")
+            value_text(t.only_in_base_ns, "ns")
         ));
     }
     if !diff.only_in_current.is_empty() {
         lines.push(format!(
             "Only in current ({} added): {}",
             diff.only_in_current.len(),
-            format_value(t.only_in_current_ns, "ns")
+            value_text(t.only_in_current_ns, "ns")
         ));
     }
     lines.push(format!(
@@ -307,7 +310,7 @@ pub fn time_delta_text(delta_ns: f64) -> String {
         return format!("damaged ({delta_ns})");
     }
     let word = if delta_ns > 0.0 { "lost" } else { "won" };
-    format!("{} {word}", format_value(delta_ns.abs(), "ns"))
+    format!("{} {word}", value_text(delta_ns.abs(), "ns"))
 }
 
 fn num_json(v: Option<f64>) -> Json {
@@ -756,7 +759,8 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
         out.push('\n');
         for k in diff.by_impact() {
             let d = k.diff.duration.as_ref();
-            let value = |v: Option<f64>| v.map_or_else(|| "-".into(), |x| format_value(x, "ns"));
+            let value =
+                |v: Option<f64>| v.map_or_else(|| NOT_MEASURED.into(), |x| value_text(x, "ns"));
             out.push_str(&format!(
                 "| {} | {} → {} | {} | {} | {} | {} | {} |",
                 md_code(&short_name(&k.name, MAX_NAME_CHARS)),
@@ -765,9 +769,9 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
                 value(k.base_duration_ns),
                 value(k.current_duration_ns),
                 delta_text(d),
-                d.map_or("-", |d| d.verdict.name()),
+                d.map_or(NOT_MEASURED, |d| d.verdict.name()),
                 k.time_delta_ns()
-                    .map_or_else(|| "-".into(), time_delta_text),
+                    .map_or_else(|| NOT_MEASURED.into(), time_delta_text),
             ));
             for (key, _) in HEADLINE_METRICS {
                 out.push_str(&format!(" {} |", delta_text(k.diff.get(key))));
@@ -816,7 +820,7 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
         for u in list {
             let duration = u
                 .duration_ns
-                .map_or_else(String::new, |d| format!(", {}", format_value(d, "ns")));
+                .map_or_else(String::new, |d| format!(", {}", value_text(d, "ns")));
             out.push_str(&format!(
                 "- {} (ID {}{duration})\n",
                 md_code(&short_name(&u.name, MAX_NAME_CHARS)),

@@ -10,7 +10,8 @@ use super::export::{
 use super::{MatchedDiff, ReportDiff, UnmatchedResult};
 use crate::analysis::html_page::{Bar, bar_chart, escape, page};
 use crate::model::Report;
-use crate::model::units::format_value;
+use crate::model::format::NOT_MEASURED;
+use crate::model::format::value_text;
 
 /// How many kernels the chart shows at most.
 pub const CHART_BARS: usize = 15;
@@ -28,11 +29,14 @@ fn describe(r: &Report) -> String {
 }
 
 fn ns(v: Option<f64>) -> String {
-    v.map_or_else(|| "-".into(), |x| format_value(x, "ns"))
+    v.map_or_else(|| NOT_MEASURED.into(), |x| value_text(x, "ns"))
 }
 
 fn verdict_of(k: &MatchedDiff) -> &'static str {
-    k.diff.duration.as_ref().map_or("-", |d| d.verdict.name())
+    k.diff
+        .duration
+        .as_ref()
+        .map_or(NOT_MEASURED, |d| d.verdict.name())
 }
 
 /// The chart of the kernels that won or lost the most time.
@@ -120,7 +124,7 @@ fn matched_table(diff: &ReportDiff) -> String {
             ns(k.current_duration_ns),
             escape(&delta_text(k.diff.duration.as_ref())),
             k.time_delta_ns()
-                .map_or_else(|| "-".into(), time_delta_text),
+                .map_or_else(|| NOT_MEASURED.into(), time_delta_text),
         ));
         for (key, _) in HEADLINE_METRICS {
             out.push_str(&format!(

@@ -277,7 +277,7 @@ fn top_ui(
         ui,
         &ExportSource {
             diff: &view.export,
-            every_metric: None,
+            csv_in_background: None,
             title: view.export_title.clone(),
             file_stem: view.file_stem.clone(),
             reports: None,

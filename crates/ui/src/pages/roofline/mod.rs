@@ -31,6 +31,7 @@ use sightline_app::views::roofline::{BaselineArrow, RooflineScene, SceneKey, roo
 mod plot;
 mod result;
 mod wide;
+use crate::model::format::NOT_MEASURED;
 use plot::*;
 use result::*;
 use wide::*;
@@ -395,7 +396,7 @@ fn controls(
         }
         ui.separator();
         if state.scope == Scope::Result {
-            let title = current.map_or_else(|| "-".to_string(), |k| k.title());
+            let title = current.map_or_else(|| NOT_MEASURED.to_string(), |k| k.title());
             egui::ComboBox::from_label("Chart")
                 .selected_text(title)
                 .show_ui(ui, |ui| {

@@ -2,6 +2,7 @@
 //! sized by its duration.
 
 use super::*;
+use crate::model::format::NOT_MEASURED;
 
 /// The report-wide chart: one point per result, sized by duration, clickable.
 pub(super) fn wide_view(
@@ -233,7 +234,7 @@ pub(super) fn wide_marker(
         format!(
             "Duration: {}",
             w.duration_ns
-                .map_or_else(|| "-".into(), |d| value_text(d, "ns"))
+                .map_or_else(|| NOT_MEASURED.into(), |d| value_text(d, "ns"))
         ),
         format!(
             "{} work against {} traffic",
