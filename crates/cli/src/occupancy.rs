@@ -14,6 +14,7 @@ use serde_json::{Map, Value as Json, json};
 use std::io::Write;
 
 use crate::model::format::NOT_MEASURED;
+use crate::model::format::{cc_text, number_json};
 use std::path::PathBuf;
 
 /// Parses `--arch 8.6`.
@@ -24,11 +25,6 @@ pub(crate) fn parse_arch(arch: Option<&str>) -> Result<Option<(u32, u32)>, Strin
             .map(Some)
             .ok_or_else(|| format!("--arch expects MAJOR.MINOR (such as 8.6), not '{text}'")),
     }
-}
-
-pub(crate) fn num_json(v: Option<f64>) -> Json {
-    v.and_then(serde_json::Number::from_f64)
-        .map_or(Json::Null, Json::Number)
 }
 
 /// The file name a table shows for a report.
@@ -65,10 +61,6 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>, strict: bool) -
 fn limiter_text(a: &OccupancyAnalysis) -> String {
     let names: Vec<&str> = a.occupancy.limiters.iter().map(Limiter::name).collect();
     names.join("+")
-}
-
-fn cc_text(cc: (u32, u32)) -> String {
-    format!("{}.{}", cc.0, cc.1)
 }
 
 /// The JSON object of one result.
@@ -116,9 +108,9 @@ pub fn result_json(r: &KernelResult, a: Result<&OccupancyAnalysis, String>) -> J
         "limiters": o.limiters,
         "theoretical_blocks_per_sm": o.active_blocks,
         "theoretical_warps_per_sm": o.active_warps,
-        "theoretical_occupancy_pct": num_json(Some(o.occupancy_pct)),
-        "achieved_occupancy_pct": num_json(a.achieved_occupancy_pct),
-        "achieved_warps_per_sm": num_json(a.achieved_warps_per_sm),
+        "theoretical_occupancy_pct": number_json(Some(o.occupancy_pct)),
+        "achieved_occupancy_pct": number_json(a.achieved_occupancy_pct),
+        "achieved_warps_per_sm": number_json(a.achieved_warps_per_sm),
         "curves": curves,
         "notes": a.notes,
     })

@@ -2,13 +2,14 @@
 //! where the roofline metrics exist, estimated (and marked) where they do not.
 
 use super::loading::print_reports;
-use super::occupancy::{file_label, num_json, parse_arch, push_notes, write_results_json};
+use super::occupancy::{file_label, parse_arch, push_notes, write_results_json};
 use super::output::render_rows;
 use crate::analysis::parallel::map_results;
 use crate::analysis::roofline::{
     self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
 };
 use crate::model::format::NOT_MEASURED;
+use crate::model::format::number_json;
 use crate::model::{KernelResult, Report};
 use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
@@ -41,14 +42,14 @@ pub fn result_json(r: &KernelResult, roof: &Roofline) -> Json {
     let per_precision = |f: &dyn Fn(Precision) -> Option<f64>| {
         let mut m = Map::new();
         for p in Precision::ALL {
-            m.insert(p.key().into(), num_json(f(p)));
+            m.insert(p.key().into(), number_json(f(p)));
         }
         Json::Object(m)
     };
     let per_level = |f: &dyn Fn(MemoryLevel) -> Option<f64>| {
         let mut m = Map::new();
         for l in MemoryLevel::ALL {
-            m.insert(l.key().into(), num_json(f(l)));
+            m.insert(l.key().into(), number_json(f(l)));
         }
         m
     };
@@ -62,14 +63,14 @@ pub fn result_json(r: &KernelResult, roof: &Roofline) -> Json {
         for l in MemoryLevel::ALL {
             intensity.insert(
                 format!("{}_{}", p.key(), l.key()),
-                num_json(roof.intensity(p, l)),
+                number_json(roof.intensity(p, l)),
             );
         }
     }
     let tensor: Vec<Json> = roof
         .tensor
         .iter()
-        .map(|t| json!({"path": t.name, "label": t.label, "peak": num_json(Some(t.peak)), "achieved": num_json(Some(t.achieved))}))
+        .map(|t| json!({"path": t.name, "label": t.label, "peak": number_json(Some(t.peak)), "achieved": number_json(Some(t.achieved))}))
         .collect();
     json!({
         "id": r.id,

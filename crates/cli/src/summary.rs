@@ -9,6 +9,7 @@ use crate::analysis::json_layout::ValueJson;
 use crate::analysis::path_names::distinct_names;
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::value_text;
+use crate::model::format::{cc_text, number_json};
 use crate::model::{Dim3, KernelResult, Report, RuleResult, Value};
 use crate::parse::LoadError;
 use rayon::prelude::*;
@@ -83,36 +84,13 @@ pub(crate) fn dim_json(d: Option<Dim3>) -> Json {
     d.map_or(Json::Null, |d| json!([d.x, d.y, d.z]))
 }
 
-pub(crate) fn cc_text(cc: Option<(u32, u32)>) -> Option<String> {
-    cc.map(|(a, b)| format!("{a}.{b}"))
-}
-
-pub(crate) fn value_json(v: &Value) -> Json {
-    match v {
-        Value::U64(x) => json!(x),
-        Value::I64(x) => json!(x),
-        Value::U32(x) => json!(x),
-        Value::Double(x) => serde_json::Number::from_f64(*x).map_or(Json::Null, Json::Number),
-        Value::Float(x) => {
-            serde_json::Number::from_f64(f64::from(*x)).map_or(Json::Null, Json::Number)
-        }
-        Value::Str(s) => json!(s),
-        Value::Missing => Json::Null,
-    }
-}
-
-pub(crate) fn num_json(v: Option<f64>) -> Json {
-    v.and_then(serde_json::Number::from_f64)
-        .map_or(Json::Null, Json::Number)
-}
-
 /// A rule result as the JSON outputs give it: kind, title, estimated speedup and guidance.
 pub(crate) fn rule_json(rule: &RuleResult) -> Json {
     json!({
         "kind": rule.kind.tag(),
         "title": rule.heading(),
         "speedup_kind": rule.speedup.map(|s| s.0),
-        "speedup_pct": num_json(rule.speedup.map(|s| s.1)),
+        "speedup_pct": number_json(rule.speedup.map(|s| s.1)),
         "guidance": rule
             .guidance
             .iter()
@@ -132,14 +110,14 @@ pub(crate) fn row_json(r: &KernelResult) -> Json {
         "function": r.name.function,
         "grid": dim_json(r.grid),
         "block": dim_json(r.block),
-        "cc": cc_text(r.cc),
-        "duration_ns": num_json(h.duration_ns),
-        "sol_compute_pct": num_json(h.sol_compute_pct),
-        "sol_memory_pct": num_json(h.sol_memory_pct),
-        "achieved_occupancy_pct": num_json(h.achieved_occupancy_pct),
+        "cc": r.cc.map(cc_text),
+        "duration_ns": number_json(h.duration_ns),
+        "sol_compute_pct": number_json(h.sol_compute_pct),
+        "sol_memory_pct": number_json(h.sol_memory_pct),
+        "achieved_occupancy_pct": number_json(h.achieved_occupancy_pct),
         "top_rule": h.top_rule.map(|rule| json!({
             "title": rule.heading(),
-            "speedup_pct": num_json(rule.speedup.map(|s| s.1)),
+            "speedup_pct": number_json(rule.speedup.map(|s| s.1)),
         })),
     });
     if let (Some(link), Some(fields)) = (&r.graph, row.as_object_mut()) {
@@ -247,7 +225,7 @@ pub fn write_json(
             report["results"] = json_stream::placeholder(i);
             report["tool_version"] = json!(rep.tool_version);
             report["device"] =
-                json!({"name": dev.name, "cc": cc_text(dev.cc), "sm_count": dev.sm_count});
+                json!({"name": dev.name, "cc": dev.cc.map(cc_text), "sm_count": dev.sm_count});
             if rep.session.get("Merged Report").is_some() {
                 report["merged_from"] = json!(rep.session.get("Merged From"));
             }

@@ -42,7 +42,7 @@ fn row(report: &Report, r: &KernelResult) -> [String; 14] {
         r.name.function.clone(),
         dim(r.grid),
         dim(r.block),
-        r.cc.map_or_else(String::new, |(a, b)| format!("{a}.{b}")),
+        r.cc.map_or_else(String::new, crate::model::format::cc_text),
         number(h.duration_ns),
         number(h.sol_compute_pct),
         number(h.sol_memory_pct),

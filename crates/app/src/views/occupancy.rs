@@ -190,7 +190,7 @@ pub fn curve_views(
 
 /// `CC 8.6`.
 pub fn cc_text(cc: (u32, u32)) -> String {
-    format!("CC {}.{}", cc.0, cc.1)
+    format!("CC {}", crate::model::format::cc_text(cc))
 }
 
 /// Where the device limits came from, in words.

@@ -30,6 +30,31 @@ pub fn value_text(value: f64, base_unit: &str) -> String {
     format_value(value, base_unit)
 }
 
+/// A compute capability as ncu prints it: `8.6`.
+pub fn cc_text((major, minor): (u32, u32)) -> String {
+    format!("{major}.{minor}")
+}
+
+/// A number for a JSON document: `null` where it is missing or not finite.
+pub fn number_json(v: Option<f64>) -> serde_json::Value {
+    v.and_then(serde_json::Number::from_f64)
+        .map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+/// A stored value for a JSON document, in its own type (`null` where missing or not finite).
+pub fn value_json(v: &Value) -> serde_json::Value {
+    use serde_json::json;
+    match v {
+        Value::U64(x) => json!(x),
+        Value::I64(x) => json!(x),
+        Value::U32(x) => json!(x),
+        Value::Double(x) => number_json(Some(*x)),
+        Value::Float(x) => number_json(Some(f64::from(*x))),
+        Value::Str(s) => json!(s),
+        Value::Missing => serde_json::Value::Null,
+    }
+}
+
 /// Any stored value in a base unit: numbers as [`value_text`], strings as they are, a missing
 /// value as `-`.
 pub fn stored_value_text(value: &Value, base_unit: &str) -> String {

@@ -131,7 +131,7 @@ fn devices(ui: &mut egui::Ui, report: &Report) {
             ui.end_row();
             ui.label("Compute capability");
             for d in &report.devices {
-                ui.label(d.cc.map_or_else(|| NOT_MEASURED.into(), |(a, b)| format!("{a}.{b}")));
+                ui.label(d.cc.map_or_else(|| NOT_MEASURED.into(), crate::model::format::cc_text));
             }
             ui.end_row();
             for key in keys {
@@ -170,7 +170,7 @@ fn launch_of_result(ui: &mut egui::Ui, r: &KernelResult) {
         ("Stream".into(), opt(r.stream)),
         (
             "CC".into(),
-            r.cc.map_or_else(|| NOT_MEASURED.into(), |(a, b)| format!("{a}.{b}")),
+            r.cc.map_or_else(|| NOT_MEASURED.into(), crate::model::format::cc_text),
         ),
         (
             "Process".into(),

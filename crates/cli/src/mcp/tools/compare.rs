@@ -17,7 +17,7 @@ use crate::analysis::compare::{
     diff_reports_keeping, pair_argument,
 };
 use crate::model::Report;
-use crate::summary::{num_json, value_json};
+use crate::model::format::{number_json, value_json};
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
@@ -158,7 +158,7 @@ fn metric_change_json(m: &MetricDiff) -> Json {
         "unit": m.unit,
         "base": value_json(&m.base),
         "current": value_json(&m.current),
-        "delta_pct": num_json(m.delta_pct),
+        "delta_pct": number_json(m.delta_pct),
         "change": delta_text(Some(m)),
         "verdict": m.verdict.name(),
     })
@@ -183,13 +183,13 @@ fn matched_json(k: &MatchedDiff) -> Json {
         "shape_differs": k.shape_differs,
         "changes": k.changes,
         "duration_ns": {
-            "base": num_json(k.base_duration_ns),
-            "current": num_json(k.current_duration_ns),
-            "delta_pct": num_json(d.and_then(|d| d.delta_pct)),
+            "base": number_json(k.base_duration_ns),
+            "current": number_json(k.current_duration_ns),
+            "delta_pct": number_json(d.and_then(|d| d.delta_pct)),
             "change": delta_text(d),
             "verdict": d.map(|d| d.verdict.name()),
         },
-        "time_delta_ns": num_json(k.time_delta_ns()),
+        "time_delta_ns": number_json(k.time_delta_ns()),
         "time_delta_text": k.time_delta_ns().map(time_delta_text),
         "headline": headline,
         "why": export::listed_why(&k.why).into_iter().map(|w| json!({
@@ -241,7 +241,7 @@ fn answer(
     let unmatched = |list: &[crate::analysis::compare::UnmatchedResult]| -> Vec<Json> {
         list.iter()
             .take(limit)
-            .map(|u| json!({"id": u.id, "name": u.name, "duration_ns": num_json(u.duration_ns)}))
+            .map(|u| json!({"id": u.id, "name": u.name, "duration_ns": number_json(u.duration_ns)}))
             .collect()
     };
     let only_in_base = unmatched(&diff.only_in_base);

@@ -6,9 +6,10 @@ use super::{
     Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, left_out_note,
     number_or_null, object_schema, open, report_json, report_schema, result_index,
 };
+use crate::model::format::{number_json, value_json};
 use crate::model::{KernelResult, RuleResult, Section};
 use crate::sections::value_text;
-use crate::summary::{num_json, row_json, rule_json, value_json};
+use crate::summary::{row_json, rule_json};
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
@@ -164,9 +165,9 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
         let h = crate::analysis::headline::headline(r);
         let sol = r.sections().iter().find(|s| is_speed_of_light(s));
         let speed_of_light = json!({
-            "compute_pct": num_json(h.sol_compute_pct),
-            "memory_pct": num_json(h.sol_memory_pct),
-            "duration_ns": num_json(h.duration_ns),
+            "compute_pct": number_json(h.sol_compute_pct),
+            "memory_pct": number_json(h.sol_memory_pct),
+            "duration_ns": number_json(h.duration_ns),
             "metrics": sol.map(section_metrics).unwrap_or_default(),
         });
         let ranked = ranked_rules(r);

@@ -6,8 +6,9 @@ use super::{
     object_schema, open, report_json, report_schema,
 };
 use crate::analysis::headline::device_summary;
+use crate::model::format::cc_text;
 use crate::model::format::value_text;
-use crate::summary::{cc_text, row_json};
+use crate::summary::row_json;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
@@ -114,7 +115,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
         ToolOutput {
             structured: json!({
                 "report": report_json(&rep, hit),
-                "device": {"name": dev.name, "cc": cc_text(dev.cc), "sm_count": dev.sm_count},
+                "device": {"name": dev.name, "cc": dev.cc.map(cc_text), "sm_count": dev.sm_count},
                 "offset": offset,
                 "results": rows,
                 "left_out": left,

@@ -8,10 +8,10 @@ use super::{
 use crate::analysis::roofline::{
     self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
 };
+use crate::model::format::number_json;
 use crate::model::format::value_text;
 use crate::occupancy::parse_arch;
 use crate::roofline::result_json;
-use crate::summary::num_json;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
@@ -75,7 +75,7 @@ fn bounds(roof: &Roofline) -> Vec<Json> {
                 "intensity": intensity,
                 "ridge": ridge,
                 "bound": if intensity < ridge { "memory" } else { "compute" },
-                "achieved_pct_of_roof": num_json((roof_at > 0.0).then(|| achieved / roof_at * 100.0)),
+                "achieved_pct_of_roof": number_json((roof_at > 0.0).then(|| achieved / roof_at * 100.0)),
             }))
         })
         .collect()

@@ -8,9 +8,9 @@ use super::{
 };
 use crate::analysis::source::{self, SourceOptions, stalls};
 use crate::model::format::NOT_MEASURED;
+use crate::model::format::number_json;
 use crate::model::source::{Cell, SourceView};
 use crate::parse;
-use crate::summary::num_json;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
@@ -110,7 +110,7 @@ fn value_of(cells: &[Cell], column: usize) -> f64 {
 }
 
 fn share(v: f64, total: f64) -> Json {
-    num_json((total > 0.0).then(|| v / total * 100.0))
+    number_json((total > 0.0).then(|| v / total * 100.0))
 }
 
 /// The hot spots of a built Source page.

@@ -349,7 +349,8 @@ pub(crate) fn warnings_of(
         );
     }
     if !b.ccs.is_empty() && !c.ccs.is_empty() && b.ccs != c.ccs {
-        let cc = |s: &BTreeSet<(u32, u32)>| join(s.iter().map(|(a, b)| format!("{a}.{b}")));
+        let cc =
+            |s: &BTreeSet<(u32, u32)>| join(s.iter().copied().map(crate::model::format::cc_text));
         warn(
             ContextKind::ComputeCapability,
             format!(
