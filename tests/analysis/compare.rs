@@ -8,7 +8,7 @@ use common::{
     truth_to_result,
 };
 use serde_json::Value as Json;
-use sightline::analysis::compare::export::{self, MarkdownOptions};
+use sightline::analysis::compare::export::{self};
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::{
     ContextKind, DiffOptions, Keep, KernelIdentity, MatchKind, Verdict, against_baselines,
@@ -16,6 +16,7 @@ use sightline::analysis::compare::{
     metric_against_baselines, normalize_kernel_name,
 };
 use sightline::model::{Format, KernelResult, Report, Value, names};
+use sightline::output::compare::MarkdownOptions;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -456,7 +457,7 @@ fn csv_markdown_and_json_exports() {
     let current = truth_report(FULL_TRUTH);
     let diff = diff_reports(&base, &current, &DiffOptions::default());
 
-    let csv = export::to_csv(&diff);
+    let csv = sightline::output::compare::to_csv(&diff);
     let mut reader = csv::Reader::from_reader(csv.as_bytes());
     let header: Vec<String> = reader
         .headers()
@@ -464,7 +465,7 @@ fn csv_markdown_and_json_exports() {
         .iter()
         .map(str::to_string)
         .collect();
-    assert_eq!(header, export::CSV_HEADER);
+    assert_eq!(header, sightline::output::compare::CSV_HEADER);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let expected: usize = diff.matched.iter().map(|m| m.diff.metrics.len()).sum();
     assert_eq!(rows.len(), expected, "one row per kernel and metric");
@@ -476,7 +477,7 @@ fn csv_markdown_and_json_exports() {
         truth[0].metrics[names::DURATION].value.as_f64().unwrap()
     );
 
-    let md = export::to_markdown(&diff, &MarkdownOptions::default());
+    let md = sightline::output::compare::to_markdown(&diff, &MarkdownOptions::default());
     let kernel_rows = md
         .lines()
         .filter(|l| l.starts_with("| `") && l.contains(" → "))
@@ -484,7 +485,7 @@ fn csv_markdown_and_json_exports() {
     assert_eq!(kernel_rows, 13, "{md}");
     assert!(md.contains("section sets differ"));
 
-    let json = export::to_json(&diff);
+    let json = sightline::output::compare::to_json(&diff);
     let first = &json["matched"][0];
     for key in ["base_id", "current_id", "name", "duration_ns", "metrics"] {
         assert!(!first[key].is_null(), "{key}");

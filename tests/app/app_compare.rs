@@ -16,7 +16,7 @@ use common::{
 };
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
-use sightline::analysis::compare::{DiffOptions, diff_reports, export};
+use sightline::analysis::compare::{DiffOptions, diff_reports};
 use sightline::app::core::ids::{ReportId, ResultRef};
 use sightline::model::names;
 use sightline::parse::load_path;
@@ -405,7 +405,7 @@ fn report_vs_report_of_reports_read_on_demand_leaves_no_body_decoded() {
     };
     let (b, c) = (load_path(&before).unwrap(), load_path(&after).unwrap());
     let whole = diff_reports(&b, &c, &opts);
-    assert_eq!(csv, export::to_csv(&whole));
+    assert_eq!(csv, sightline::output::compare::to_csv(&whole));
     assert!(
         csv.lines().count() > 7 * 100,
         "{} lines",

@@ -6,14 +6,13 @@
 use crate::common;
 
 use common::{fixture_file, run_diff, temp_dir};
-use sightline::analysis::compare::export::{
-    self, DEFAULT_MAX_CHANGES, MarkdownOptions, listed_changes,
-};
+use sightline::analysis::compare::export::{DEFAULT_MAX_CHANGES, listed_changes};
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::{
     DiffOptions, Keep, MatchedDiff, ReportDiff, Verdict, diff_reports_keeping, rediff_pairs,
 };
 use sightline::model::Report;
+use sightline::output::compare::MarkdownOptions;
 use std::path::PathBuf;
 
 /// Pairs of real reports that differ: a kernel rewritten (before → after) and the basic and
@@ -48,7 +47,7 @@ fn kept_metrics(diff: &ReportDiff) -> usize {
 }
 
 fn markdown(diff: &ReportDiff, max_changes: usize) -> String {
-    export::to_markdown(
+    sightline::output::compare::to_markdown(
         diff,
         &MarkdownOptions {
             title: "Comparison".into(),
@@ -150,21 +149,25 @@ fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
             rediff_pairs(&base, &current, &kept, &opts, each);
         };
         let mut json = Vec::new();
-        let doc = export::to_json_without_pairs(&kept);
-        export::write_json_with_pairs(&mut json, doc, &mut pairs).unwrap();
-        let whole_json = serde_json::to_string_pretty(&export::to_json(&full)).unwrap();
+        let doc = sightline::output::compare::to_json_without_pairs(&kept);
+        sightline::output::compare::write_json_with_pairs(&mut json, doc, &mut pairs).unwrap();
+        let whole_json =
+            serde_json::to_string_pretty(&sightline::output::compare::to_json(&full)).unwrap();
         assert_eq!(String::from_utf8(json).unwrap(), whole_json, "{pair:?}");
         let mut csv = Vec::new();
-        export::write_csv_with_pairs(&mut csv, &kept, &mut pairs).unwrap();
+        sightline::output::compare::write_csv_with_pairs(&mut csv, &kept, &mut pairs).unwrap();
         assert_eq!(
             String::from_utf8(csv).unwrap(),
-            export::to_csv(&full),
+            sightline::output::compare::to_csv(&full),
             "{pair:?}"
         );
 
         // The command: its CSV is that document, its JSON lists the same pairs.
         let out = run_diff(&["--format", "csv"], &bf, &cf);
-        assert_eq!(String::from_utf8_lossy(&out.stdout), export::to_csv(&full));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            sightline::output::compare::to_csv(&full)
+        );
         let out = run_diff(&["--format", "json"], &bf, &cf);
         assert_eq!(
             matched_text(&String::from_utf8_lossy(&out.stdout)),
@@ -178,10 +181,15 @@ fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
     let full = diff_reports_keeping(&base, &empty, &DiffOptions::default(), &[], Keep::All);
     assert!(full.matched.is_empty());
     let mut json = Vec::new();
-    export::write_json_with_pairs(&mut json, export::to_json(&full), &mut |_| {}).unwrap();
+    sightline::output::compare::write_json_with_pairs(
+        &mut json,
+        sightline::output::compare::to_json(&full),
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(
         String::from_utf8(json).unwrap(),
-        serde_json::to_string_pretty(&export::to_json(&full)).unwrap()
+        serde_json::to_string_pretty(&sightline::output::compare::to_json(&full)).unwrap()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,10 +4,10 @@
 
 use crate::common;
 
-use sightline::analysis::compare::html::diff_html;
 use sightline::analysis::compare::{DiffOptions, diff_reports};
-use sightline::analysis::html_page::escape;
 use sightline::model::KernelName;
+use sightline::output::compare::html::diff_html;
+use sightline::output::html_page::escape;
 use std::path::Path;
 use std::process::Command;
 

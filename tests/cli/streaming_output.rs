@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use sightline::analysis::compare::{DiffOptions, Keep, diff_reports_each, export, rediff_pairs};
+use sightline::analysis::compare::{DiffOptions, Keep, diff_reports_each, rediff_pairs};
 use sightline::analysis::parallel::window_len;
 use sightline::model::{BodyHead, BodySource, Report, ResultBody};
 use std::io::Write;
@@ -248,7 +248,7 @@ fn diff_renders_each_pair_as_the_results_are_read() {
         &opts,
         &[],
         keep,
-        |pair| export::pair_csv(pair).unwrap(),
+        |pair| sightline::output::compare::pair_csv(pair).unwrap(),
         |rows| {
             at_pair.push(loads());
             csv.extend_from_slice(&rows);
@@ -268,11 +268,11 @@ fn diff_renders_each_pair_as_the_results_are_read() {
     assert_eq!(base.decoded_bodies() + current.decoded_bodies(), 0);
     // The rows are those the CSV export writes for the pairs compared again in full.
     let mut expected = Vec::new();
-    export::write_csv_with_pairs(&mut expected, &diff, &mut |each| {
+    sightline::output::compare::write_csv_with_pairs(&mut expected, &diff, &mut |each| {
         rediff_pairs(&base, &current, &diff, &opts, each);
     })
     .unwrap();
-    let header = export::csv_header();
+    let header = sightline::output::compare::csv_header();
     assert!(expected.starts_with(&header));
     assert!(expected[header.len()..].starts_with(&csv));
 }

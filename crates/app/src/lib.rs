@@ -16,7 +16,7 @@
 
 #![forbid(unsafe_code)]
 
-use sightline_engine::{analysis, model, parse};
+use sightline_engine::{analysis, model, output, parse};
 
 pub mod cache;
 pub mod copy;

@@ -1,23 +1,24 @@
 //! `sightline diff BASE CURRENT`: compares two reports of any form kernel by kernel, for people
 //! (text, Markdown) and for CI (JSON, CSV, exit code).
 
-use super::output::render_rows;
 use crate::analysis::compare::export::{
-    self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, MarkdownOptions, delta_text,
-    short_name, time_delta_text,
+    self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, delta_text, short_name,
+    time_delta_text,
 };
 use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
-use crate::analysis::compare::html;
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
 use crate::analysis::compare::request::{self, Pairs};
 use crate::analysis::compare::{CompareRequest, DiffOptions, Keep, RenamePolicy, ReportDiff};
-use crate::analysis::html_page::escape;
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::stored_value_text;
 use crate::model::format::value_text;
+use crate::output::compare::MarkdownOptions;
+use crate::output::compare::html;
+use crate::output::html_page::escape;
+use crate::output::table::render_rows;
 use crate::parse;
 use clap::{Args, ValueEnum};
 use std::io::{Seek, Write};
@@ -156,15 +157,15 @@ pub fn run(args: &DiffArgs) -> i32 {
     let mut failed: Option<std::io::Error> = None;
     let mut first = true;
     if args.format == DiffFormat::Csv {
-        failed = out.write_all(&export::csv_header()).err();
+        failed = out.write_all(&crate::output::compare::csv_header()).err();
     }
     let format = args.format;
     let compared = request.run_each(
         &base,
         &current,
         |pair| match format {
-            DiffFormat::Json => export::pair_json_bytes(pair),
-            DiffFormat::Csv => export::pair_csv(pair),
+            DiffFormat::Json => crate::output::compare::pair_json_bytes(pair),
+            DiffFormat::Csv => crate::output::compare::pair_csv(pair),
             _ => Ok(Vec::new()),
         },
         |text| {
@@ -173,7 +174,7 @@ pub fn run(args: &DiffArgs) -> i32 {
             }
             let written = text.and_then(|text| match &mut spill {
                 Some(spill) => {
-                    spill.write_all(export::pair_json_separator(first))?;
+                    spill.write_all(crate::output::compare::pair_json_separator(first))?;
                     spill.write_all(&text)
                 }
                 None => out.write_all(&text),
@@ -195,7 +196,7 @@ pub fn run(args: &DiffArgs) -> i32 {
                 out.write_all(crate::model::safe_text::visible(&text).as_bytes())
             }
             DiffFormat::Md => {
-                let text = export::to_markdown(
+                let text = crate::output::compare::to_markdown(
                     &diff,
                     &MarkdownOptions {
                         title: {
@@ -213,7 +214,7 @@ pub fn run(args: &DiffArgs) -> i32 {
                 spill.take(),
                 first,
             ),
-            DiffFormat::Csv => export::write_csv_unmatched(&mut out, &diff),
+            DiffFormat::Csv => crate::output::compare::write_csv_unmatched(&mut out, &diff),
             DiffFormat::Html => {
                 let names = distinct_names(&[&base.source, &current.source]);
                 let title = format!("Comparison: {} → {}", names[0], names[1]);
@@ -234,7 +235,7 @@ pub fn run(args: &DiffArgs) -> i32 {
             }
         },
     };
-    if super::output::write_failed(written.and_then(|()| out.flush())) {
+    if crate::output::table::write_failed(written.and_then(|()| out.flush())) {
         return EXIT_UNREADABLE;
     }
     if failures.is_empty() {
@@ -252,7 +253,7 @@ fn write_json<W: Write>(
     pairs: Option<std::io::BufWriter<std::fs::File>>,
     none: bool,
 ) -> std::io::Result<()> {
-    let (head, tail) = export::json_around_pairs(doc)?;
+    let (head, tail) = crate::output::compare::json_around_pairs(doc)?;
     out.write_all(head.as_bytes())?;
     let Some(tail) = tail else {
         return out.write_all(b"\n");
@@ -301,7 +302,7 @@ fn failures_markdown(failures: &[Failure]) -> String {
 }
 
 /// The JSON document of the comparison without its pairs
-/// ([`export::to_json_without_pairs`]), with both sides, the failures and the groups of
+/// ([`crate::output::compare::to_json_without_pairs`]), with both sides, the failures and the groups of
 /// repeated kernels; `run` writes the pairs, compared again, into its "matched" list.
 fn json_document(
     diff: &ReportDiff,
@@ -310,7 +311,7 @@ fn json_document(
     fail_on: &FailOn,
     failures: &[Failure],
 ) -> serde_json::Value {
-    let mut doc = export::to_json_without_pairs(diff);
+    let mut doc = crate::output::compare::to_json_without_pairs(diff);
     let side = |r: &Report| {
         serde_json::json!({
             "path": r.source.display().to_string(),

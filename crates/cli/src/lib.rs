@@ -2,21 +2,16 @@
 
 #![forbid(unsafe_code)]
 
-use sightline_engine::{analysis, model, parse};
+use sightline_engine::{analysis, model, output, parse};
 
 pub mod diff;
-pub mod json_stream;
 pub mod loading;
 pub mod mcp;
 pub mod occupancy;
-pub mod output;
 pub mod roofline;
 pub mod sections;
-mod sections_json;
 pub mod source;
 pub mod summary;
-pub mod summary_csv;
-pub mod summary_html;
 pub mod trend;
 pub mod warnings;
 

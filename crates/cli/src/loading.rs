@@ -74,7 +74,7 @@ impl Progress {
     }
 }
 
-pub(crate) use super::output::errors_json;
+pub(crate) use crate::output::table::errors_json;
 
 /// Loads every file, writes the reports as JSON or as a table to stdout (each writer goes
 /// through the results a window at a time), prints the errors of the files that did not load,
@@ -93,9 +93,9 @@ pub(crate) fn print_reports(
     } else {
         table(&mut stdout, &mut reports)
     };
-    let write_failed = super::output::write_failed(written.and_then(|()| stdout.flush()));
+    let write_failed = crate::output::table::write_failed(written.and_then(|()| stdout.flush()));
     drop(stdout);
-    let code = super::output::finish("", &errors, as_json);
+    let code = crate::output::table::finish("", &errors, as_json);
     let failed = super::warnings::report_problems(&reports, strict);
     leave_for_exit(reports);
     exit_code(code, failed || write_failed)

@@ -1,20 +1,19 @@
 //! `sightline occupancy`: the occupancy calculator applied to every result of every file: block
 //! limits, limiter, theoretical and achieved occupancy, and the occupancy curves.
 
-use super::json_stream;
 use super::loading::{errors_json, print_reports};
-use super::output::{render_rows, report_json};
-use crate::analysis::occupancy::{
-    self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis, OccupancyOptions,
-};
+use crate::analysis::occupancy::{self, CcOrigin, Limiter, OccupancyAnalysis, OccupancyOptions};
 use crate::analysis::parallel::map_results;
 use crate::model::{KernelResult, Report};
+use crate::output::json_stream;
+use crate::output::table::{render_rows, report_json};
 use crate::parse::LoadError;
-use serde_json::{Map, Value as Json, json};
+use serde_json::{Value as Json, json};
 use std::io::Write;
 
 use crate::model::format::NOT_MEASURED;
-use crate::model::format::{cc_text, number_json};
+use crate::model::format::cc_text;
+use crate::output::occupancy_json::{limiter_text, result_json};
 use std::path::PathBuf;
 
 /// Parses `--arch 8.6`.
@@ -56,64 +55,6 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>, strict: bool) -
         |out, reports| write_table(out, reports, &options),
         strict,
     )
-}
-
-fn limiter_text(a: &OccupancyAnalysis) -> String {
-    let names: Vec<&str> = a.occupancy.limiters.iter().map(Limiter::name).collect();
-    names.join("+")
-}
-
-/// The JSON object of one result.
-pub fn result_json(r: &KernelResult, a: Result<&OccupancyAnalysis, String>) -> Json {
-    let a = match a {
-        Ok(a) => a,
-        Err(message) => {
-            return json!({"id": r.id, "name": r.name.demangled, "error": message});
-        }
-    };
-    let o = &a.occupancy;
-    let mut curves = Map::new();
-    for kind in CurveKind::ALL {
-        if kind.applies_to(&a.limits) {
-            let points: Vec<Json> = occupancy::curves::points(&a.limits, &a.launch, kind)
-                .map(|(x, w)| json!([x, w]))
-                .collect();
-            curves.insert(kind.name().into(), Json::Array(points));
-        }
-    }
-    json!({
-        "id": r.id,
-        "name": r.name.demangled,
-        "cc": cc_text(a.cc),
-        "cc_assumed": a.cc_origin == CcOrigin::Assumed,
-        "source": a.source.name(),
-        "block_size": a.launch.block_size,
-        "registers_per_thread": a.launch.registers_per_thread,
-        "shared_mem_per_block": a.launch.shared_mem_per_block(),
-        "shared_mem_config_size": a.launch.shared_mem_config,
-        "barriers": a.launch.barriers,
-        "limits": {
-            "registers": a.shown(Limiter::Registers).value,
-            "shared_mem": a.shown(Limiter::SharedMem).value,
-            "warps": a.shown(Limiter::Warps).value,
-            "blocks": a.shown(Limiter::Blocks).value,
-            "barriers": a.shown(Limiter::Barriers).value,
-        },
-        "limits_computed": Limiter::ALL
-            .into_iter()
-            .filter(|&l| a.shown(l).computed)
-            .map(Limiter::name)
-            .collect::<Vec<_>>(),
-        "limiter": limiter_text(a),
-        "limiters": o.limiters,
-        "theoretical_blocks_per_sm": o.active_blocks,
-        "theoretical_warps_per_sm": o.active_warps,
-        "theoretical_occupancy_pct": number_json(Some(o.occupancy_pct)),
-        "achieved_occupancy_pct": number_json(a.achieved_occupancy_pct),
-        "achieved_warps_per_sm": number_json(a.achieved_warps_per_sm),
-        "curves": curves,
-        "notes": a.notes,
-    })
 }
 
 /// Writes the JSON document of `occupancy --json` result by result (a window of results at a

@@ -2,16 +2,17 @@
 //! values resolved: bar by bar, cell by cell; with a baseline, every value with both sides
 //! and the change.
 
-use super::json_stream;
 use super::loading::{errors_json, leave_for_exit, load_all};
-use super::output::{finish, render_rows};
 use crate::analysis::compare::matching::match_results;
 use crate::analysis::parallel::{map_results, window_len};
 use crate::analysis::sections::paired::{Paired, PairedContent, PairedSection, pair};
 use crate::analysis::sections::{bodies_of, missing_note};
+use crate::model::Report;
 use crate::model::format::NOT_MEASURED;
 use crate::model::section_body::SectionBodies;
-use crate::model::{Metric, Report};
+use crate::output::json_stream;
+use crate::output::table::value_text;
+use crate::output::table::{finish, render_rows};
 use crate::parse::LoadError;
 use rayon::prelude::*;
 use serde_json::{Value as Json, json};
@@ -46,7 +47,7 @@ pub fn run(files: &[PathBuf], baseline: Option<&Path>, as_json: bool, strict: bo
             .iter_mut()
             .try_for_each(|r| write_text(&mut stdout, r)),
     };
-    let write_failed = super::output::write_failed(written.and_then(|()| stdout.flush()));
+    let write_failed = crate::output::table::write_failed(written.and_then(|()| stdout.flush()));
     drop(stdout);
     let code = finish("", &errors, as_json);
     let failed = match &baseline {
@@ -79,7 +80,7 @@ pub fn write_json(
     json_stream::write_report_texts(out, &doc, "  ", reports, |_, rep, k, indent| {
         let r = &rep.results[k];
         let sections = bodies_of(rep, k);
-        let result = super::sections_json::ResultSections {
+        let result = crate::output::sections_json::ResultSections {
             id: r.id,
             name: &r.name.demangled,
             sections: &sections,
@@ -131,24 +132,6 @@ pub fn report_json(rep: &Report) -> Json {
         .map(|i| result_json(rep, i))
         .collect();
     report_head_json(rep, Json::Array(results))
-}
-
-/// A metric's value as the text form prints it: auto-scaled with its unit, instances after
-/// the aggregate as ncu prints them (`agg (v1; v2; …)`).
-pub fn value_text(m: &Metric) -> String {
-    let mut s = crate::model::format::metric_text(m.view());
-    if !m.instances.is_empty() {
-        let values: Vec<String> = m
-            .instances
-            .iter()
-            .map(|i| match i.value.as_f64() {
-                Some(x) => crate::model::format::value_text(x, ""),
-                None => i.value.to_string(),
-            })
-            .collect();
-        s.push_str(&format!(" ({})", values.join("; ")));
-    }
-    s
 }
 
 /// Writes each section's name and each named body's name, and under each body its items

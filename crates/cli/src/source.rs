@@ -1,11 +1,11 @@
 //! `sightline source`: the Source page of every result: per CUDA line and per SASS instruction,
 //! the metric columns of Nsight Compute's Source page, as JSON or as ncu's CSV.
 
-use super::json_stream;
 use super::loading::errors_json;
 use crate::analysis::parallel::map_ordered;
 use crate::analysis::source::{self, SourceOptions, compare, stalls};
 use crate::model::source::{Cell, SourceView};
+use crate::output::json_stream;
 use crate::parse::{self, LoadError};
 use serde_json::{Map, Value as Json, json};
 use std::io::Write;
@@ -112,7 +112,7 @@ pub fn run(args: &SourceArgs) -> i32 {
             &mut view_errors,
         )
     };
-    let write_failed = super::output::write_failed(written.and_then(|()| stdout.flush()));
+    let write_failed = crate::output::table::write_failed(written.and_then(|()| stdout.flush()));
     drop(stdout);
     if !args.json {
         for e in &errors {

@@ -1,16 +1,17 @@
 //! `sightline summary`: one row per result of every file, as a table, JSON or CSV.
 
-use super::json_stream;
 use super::loading::errors_json;
 use super::loading::load_all;
-use super::output::{finish, render_rows, report_json};
 use crate::analysis::headline::{device_summary, headline};
-use crate::analysis::json_layout::ValueJson;
 use crate::analysis::path_names::distinct_names;
 use crate::model::format::NOT_MEASURED;
+use crate::model::format::cc_text;
 use crate::model::format::value_text;
-use crate::model::format::{cc_text, number_json};
-use crate::model::{Dim3, KernelResult, Report, RuleResult, Value};
+use crate::model::{KernelResult, Report, Value};
+use crate::output::json_layout::ValueJson;
+use crate::output::json_stream;
+use crate::output::result_json::{row_json, rule_json};
+use crate::output::table::{finish, render_rows, report_json};
 use crate::parse::LoadError;
 use rayon::prelude::*;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -46,7 +47,7 @@ pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
     let code = match form {
         Form::Json => {
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            let failed = super::output::write_failed(
+            let failed = crate::output::table::write_failed(
                 write_json(&mut stdout, &mut reports, &errors).and_then(|()| stdout.flush()),
             );
             if errors.is_empty() && !failed { 0 } else { 2 }
@@ -56,8 +57,9 @@ pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
                 eprintln!("error: {e}");
             }
             let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            let failed = super::output::write_failed(
-                super::summary_csv::write_csv(stdout, &mut reports).map_err(std::io::Error::other),
+            let failed = crate::output::table::write_failed(
+                crate::output::summary_csv::write_csv(stdout, &mut reports)
+                    .map_err(std::io::Error::other),
             );
             if errors.is_empty() && !failed { 0 } else { 2 }
         }
@@ -66,7 +68,7 @@ pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
             let names = distinct_names(&reports.iter().map(|r| &r.source).collect::<Vec<_>>());
             let title = format!("Summary: {}", names.join(", "));
             finish(
-                &super::summary_html::summary_html(&reports, &title),
+                &crate::output::summary_html::summary_html(&reports, &title),
                 &errors,
                 false,
             )
@@ -78,52 +80,6 @@ pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
         0 if failed => 2,
         code => code,
     }
-}
-
-pub(crate) fn dim_json(d: Option<Dim3>) -> Json {
-    d.map_or(Json::Null, |d| json!([d.x, d.y, d.z]))
-}
-
-/// A rule result as the JSON outputs give it: kind, title, estimated speedup and guidance.
-pub(crate) fn rule_json(rule: &RuleResult) -> Json {
-    json!({
-        "kind": rule.kind.tag(),
-        "title": rule.heading(),
-        "speedup_kind": rule.speedup.map(|s| s.0),
-        "speedup_pct": number_json(rule.speedup.map(|s| s.1)),
-        "guidance": rule
-            .guidance
-            .iter()
-            .map(|(metric, text)| json!({"metric": metric, "text": text}))
-            .collect::<Vec<_>>(),
-    })
-}
-
-/// The summary row of a result: what the table shows (identity, launch shape, duration,
-/// speed of light, occupancy and the top rule), without the rules and metrics.
-pub(crate) fn row_json(r: &KernelResult) -> Json {
-    let h = headline(r);
-    let mut row = json!({
-        "id": r.id,
-        "kind": r.kind.name(),
-        "name": r.display_name(),
-        "function": r.name.function,
-        "grid": dim_json(r.grid),
-        "block": dim_json(r.block),
-        "cc": r.cc.map(cc_text),
-        "duration_ns": number_json(h.duration_ns),
-        "sol_compute_pct": number_json(h.sol_compute_pct),
-        "sol_memory_pct": number_json(h.sol_memory_pct),
-        "achieved_occupancy_pct": number_json(h.achieved_occupancy_pct),
-        "top_rule": h.top_rule.map(|rule| json!({
-            "title": rule.heading(),
-            "speedup_pct": number_json(rule.speedup.map(|s| s.1)),
-        })),
-    });
-    if let (Some(link), Some(fields)) = (&r.graph, row.as_object_mut()) {
-        fields.insert("graph".into(), json!(link));
-    }
-    row
 }
 
 /// A result as `summary --json` lists it: the row's fields in the row's order, then every rule

@@ -4,7 +4,6 @@
 //! self-contained HTML page. Exit codes as `diff`'s: 0, 1 when a rule fired, 2 when an input
 //! cannot be read.
 
-use crate::analysis::html_page;
 use crate::analysis::path_names::run_labels;
 use crate::analysis::series::regression::{DEFAULT_RULE, Regression, TrendRule, regressions};
 use crate::analysis::series::{SeriesOrder, Trend, TrendOptions, trend};
@@ -12,9 +11,10 @@ use crate::model::Report;
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::value_text;
 use crate::model::safe_text;
+use crate::output::html_page;
+use crate::output::trend_json::{regression_text, trend_json};
 use crate::parse;
 use crate::parse::report_files::report_files_in;
-use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -143,7 +143,8 @@ pub fn run(args: &TrendArgs) -> i32 {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if super::output::write_failed(out.write_all(text.as_bytes()).and_then(|()| out.flush())) {
+    if crate::output::table::write_failed(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
+    {
         return EXIT_UNREADABLE;
     }
     super::loading::leave_for_exit(reports);
@@ -229,7 +230,7 @@ fn text(t: &Trend, found: &[Regression]) -> String {
         );
     }
     let right: Vec<usize> = (1..=t.runs.len()).chain([t.runs.len() + 2]).collect();
-    out.push_str(&super::output::render_rows(&rows, &right));
+    out.push_str(&crate::output::table::render_rows(&rows, &right));
     if !t.steps.is_empty() {
         out.push_str("\nBiggest steps:\n");
         for s in &t.steps {
@@ -246,24 +247,6 @@ fn text(t: &Trend, found: &[Regression]) -> String {
         }
     }
     out
-}
-
-/// A regression in one line, safe for a terminal.
-pub fn regression_text(r: &Regression) -> String {
-    safe_text::visible(&r.line()).into_owned()
-}
-
-/// The trend and its regressions as one JSON document (also the MCP `trend` tool's answer).
-pub fn trend_json(t: &Trend, found: &[Regression]) -> serde_json::Value {
-    json!({
-        "runs": t.runs,
-        "order": t.order,
-        "order_note": t.order_note,
-        "metric": t.metric,
-        "kernels": t.kernels,
-        "steps": t.steps,
-        "regressions": found,
-    })
 }
 
 fn json_text(t: &Trend, found: &[Regression]) -> String {

@@ -3,10 +3,13 @@
 //! version, compressed or not, CLI text, CSV exports, GUI copies) into the [`model`] (reports,
 //! results and one metric store with interned keys and units), and [`analysis`] derives speed
 //! of light, roofline, occupancy, section bodies, source lines, matching, comparisons and
-//! series from it. The application core, the window and the command line are crates above it.
+//! series from it; [`output`] writes every form the results leave in (JSON, CSV, Markdown,
+//! HTML, text tables). The application core, the window and the command line are crates above
+//! it.
 
 #![forbid(unsafe_code)]
 
 pub mod analysis;
 pub mod model;
+pub mod output;
 pub mod parse;

@@ -19,7 +19,7 @@
 
 #![forbid(unsafe_code)]
 
-use sightline_engine::{analysis, model};
+use sightline_engine::{analysis, model, output};
 
 pub mod app;
 pub mod desktop;

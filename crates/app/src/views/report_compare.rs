@@ -239,11 +239,9 @@ impl ReportCompareView {
             (key, target),
             move |_| {
                 let mut bytes = Vec::new();
-                crate::analysis::compare::export::write_csv_with_pairs(
-                    &mut bytes,
-                    &diff,
-                    &mut |each| rediff_pairs(&b, &c, &diff, &opts, each),
-                )
+                crate::output::compare::write_csv_with_pairs(&mut bytes, &diff, &mut |each| {
+                    rediff_pairs(&b, &c, &diff, &opts, each)
+                })
                 .map_err(|e| format!("the CSV could not be written: {e}"))?;
                 Ok(String::from_utf8_lossy(&bytes).into_owned())
             },

@@ -3,8 +3,6 @@
 
 pub mod compare;
 pub mod headline;
-pub mod html_page;
-pub mod json_layout;
 pub mod occupancy;
 pub mod parallel;
 pub mod path_names;

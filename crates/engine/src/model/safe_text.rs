@@ -2,7 +2,7 @@
 //! written to: terminal control characters and the Unicode bidirectional controls, which can
 //! make a name read as another (`U+202E` reverses what follows), are shown as `<U+202E>`;
 //! Markdown gets its active characters escaped and its code spans fenced so that no name ends
-//! them early. HTML escaping ([`crate::analysis::html_page::escape`]) shows them the same way.
+//! them early. HTML escaping ([`crate::output::html_page::escape`]) shows them the same way.
 
 use std::borrow::Cow;
 

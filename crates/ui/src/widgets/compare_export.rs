@@ -3,8 +3,9 @@
 //! says so when no dialog can be shown).
 
 use crate::analysis::compare::ReportDiff;
-use crate::analysis::compare::export::{self, DEFAULT_MAX_CHANGES, MarkdownOptions};
+use crate::analysis::compare::export::DEFAULT_MAX_CHANGES;
 use crate::model::Report;
+use crate::output::compare::MarkdownOptions;
 use sightline_app::core::commands::Command;
 use sightline_app::views::report_compare::CsvTarget;
 
@@ -26,12 +27,12 @@ pub struct ExportSource<'a> {
 
 /// The comparison as CSV.
 pub fn csv_text(source: &ExportSource<'_>) -> String {
-    export::to_csv(source.diff)
+    crate::output::compare::to_csv(source.diff)
 }
 
 /// The comparison as Markdown.
 pub fn markdown_text(source: &ExportSource<'_>) -> String {
-    export::to_markdown(
+    crate::output::compare::to_markdown(
         source.diff,
         &MarkdownOptions {
             title: source.title.clone(),
@@ -105,7 +106,7 @@ pub fn buttons(
         {
             commands.push(Command::SaveText {
                 file_name: format!("{}.html", source.file_stem),
-                text: crate::analysis::compare::html::diff_html(
+                text: crate::output::compare::html::diff_html(
                     source.diff,
                     base,
                     current,

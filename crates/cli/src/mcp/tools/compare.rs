@@ -221,7 +221,7 @@ fn answer(
     hits: (bool, bool),
     limit: usize,
 ) -> ToolOutput {
-    let doc = export::to_json_without_pairs(diff);
+    let doc = crate::output::compare::to_json_without_pairs(diff);
     let by_impact = diff.by_impact();
     let matched: Vec<Json> = by_impact
         .iter()

@@ -8,8 +8,8 @@ use super::{
 };
 use crate::model::format::{number_json, value_json};
 use crate::model::{KernelResult, RuleResult, Section};
-use crate::sections::value_text;
-use crate::summary::{row_json, rule_json};
+use crate::output::result_json::{row_json, rule_json};
+use crate::output::table::value_text;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};

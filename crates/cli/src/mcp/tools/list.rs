@@ -8,7 +8,7 @@ use super::{
 use crate::analysis::headline::device_summary;
 use crate::model::format::cc_text;
 use crate::model::format::value_text;
-use crate::summary::row_json;
+use crate::output::result_json::row_json;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};

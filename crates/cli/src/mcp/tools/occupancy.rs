@@ -8,7 +8,8 @@ use super::{
 };
 use crate::analysis::occupancy::{self, Limiter, OccupancyOptions};
 use crate::model::format::NOT_MEASURED;
-use crate::occupancy::{parse_arch, result_json};
+use crate::occupancy::parse_arch;
+use crate::output::occupancy_json::result_json;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};

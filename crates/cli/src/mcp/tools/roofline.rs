@@ -11,7 +11,7 @@ use crate::analysis::roofline::{
 use crate::model::format::number_json;
 use crate::model::format::value_text;
 use crate::occupancy::parse_arch;
-use crate::roofline::result_json;
+use crate::output::roofline_json::result_json;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};

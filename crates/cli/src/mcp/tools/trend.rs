@@ -9,7 +9,7 @@ use crate::analysis::path_names::run_labels;
 use crate::analysis::series::regression::{DEFAULT_RULE, TrendRule, regressions};
 use crate::analysis::series::{SeriesOrder, TrendOptions, trend};
 use crate::model::Report;
-use crate::trend::{regression_text, trend_json};
+use crate::output::trend_json::{regression_text, trend_json};
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};

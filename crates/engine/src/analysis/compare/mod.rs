@@ -9,7 +9,6 @@ pub mod direction;
 pub mod export;
 pub mod fail_on;
 pub mod groups;
-pub mod html;
 pub mod kept;
 pub mod matching;
 pub mod metric_diff;

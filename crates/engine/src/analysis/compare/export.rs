@@ -2,15 +2,7 @@
 //! kernel and metric) and Markdown (for pull-request comments), plus the selection of
 //! headline metrics and biggest changes that the text forms show.
 //!
-//! One file per form: [`json`], [`csv`] and [`markdown`]; this module selects what they list.
-
-mod csv;
-mod json;
-mod markdown;
-
-pub use csv::*;
-pub use json::*;
-pub use markdown::*;
+//! The forms themselves are written in `output::compare`; this module selects what they list.
 
 use super::metric_diff::{MetricDiff, Verdict};
 use super::{MatchedDiff, ReportDiff};
@@ -226,7 +218,7 @@ pub fn renamed_lines(diff: &ReportDiff) -> Vec<String> {
 }
 
 /// [`renamed_lines`] with names quoted by `code` and the other words written by `text`.
-fn renamed_lines_with(
+pub fn renamed_lines_with(
     diff: &ReportDiff,
     code: &dyn Fn(&str) -> String,
     text: &dyn Fn(&str) -> String,
@@ -251,7 +243,7 @@ pub fn suggested_lines(diff: &ReportDiff) -> Vec<String> {
 }
 
 /// [`suggested_lines`] with names quoted by `code` and the other words written by `text`.
-fn suggested_lines_with(
+pub fn suggested_lines_with(
     diff: &ReportDiff,
     code: &dyn Fn(&str) -> String,
     text: &dyn Fn(&str) -> String,

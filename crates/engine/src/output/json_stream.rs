@@ -3,9 +3,9 @@
 //! replaced by the elements as they come, each pretty-printed on its own and indented to its
 //! place. The bytes are those of pretty-printing the whole document at once (serde_json's
 //! layout: two spaces per level, `[]` for an empty array). Elements are serialized straight
-//! into their place ([`crate::analysis::json_layout::Indented`]), with no value tree or second pass over their text needed.
+//! into their place ([`crate::output::json_layout::Indented`]), with no value tree or second pass over their text needed.
 
-pub use crate::analysis::json_layout::pretty_indented;
+pub use crate::output::json_layout::pretty_indented;
 use serde::Serialize;
 use serde_json::Value as Json;
 use std::io::{self, Write};

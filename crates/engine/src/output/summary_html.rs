@@ -2,11 +2,11 @@
 //! per report its device and one row per result, with a bar chart of the longest results.
 
 use crate::analysis::headline::{device_summary, headline};
-use crate::analysis::html_page::{Bar, bar_chart, escape, page};
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::value_text;
+use crate::output::html_page::{Bar, bar_chart, escape, page};
 
 /// How many results the chart shows at most.
 const CHART_BARS: usize = 15;

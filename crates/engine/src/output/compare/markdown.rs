@@ -1,7 +1,7 @@
 //! The Markdown of a comparison, for pull-request comments.
 
-use super::super::{MatchedDiff, ReportDiff};
-use super::*;
+use crate::analysis::compare::export::*;
+use crate::analysis::compare::{MatchedDiff, ReportDiff};
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::stored_value_text;
 use crate::model::format::value_text;

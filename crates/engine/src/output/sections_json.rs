@@ -4,9 +4,9 @@
 //! and the values as the `Value` would hold them, so the bytes are the same without building
 //! the tree of every bar, cell and instance.
 
-use crate::analysis::json_layout::{NumJson, ValueJson};
 use crate::model::section_body::{BodyItem, BodyRow, SectionBodies, SectionBody, ValueAxis};
 use crate::model::{Instance, Metric, Printed};
+use crate::output::json_layout::{NumJson, ValueJson};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 /// A result of `sections --json`: its ID, name and section bodies.

@@ -1,6 +1,6 @@
 //! The CSV of a comparison: one row per kernel and metric.
 
-use super::super::{MatchKind, MatchedDiff, ReportDiff, UnmatchedResult};
+use crate::analysis::compare::{MatchKind, MatchedDiff, ReportDiff, UnmatchedResult};
 use crate::model::names;
 use std::io::Write;
 

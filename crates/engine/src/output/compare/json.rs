@@ -1,11 +1,11 @@
 //! The JSON document of a comparison (`diff --format json`), also written around its pairs
 //! as they are compared.
 
-use super::super::metric_diff::MetricDiff;
-use super::super::{MatchedDiff, ReportDiff, UnmatchedResult};
-use super::*;
-use crate::analysis::json_layout::{NumJson, ValueJson, pretty_indented};
+use super::csv::PairSource;
+use crate::analysis::compare::metric_diff::MetricDiff;
+use crate::analysis::compare::{MatchedDiff, ReportDiff, UnmatchedResult};
 use crate::model::format::number_json;
+use crate::output::json_layout::{NumJson, ValueJson, pretty_indented};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value as Json, json};
 use std::io::Write;

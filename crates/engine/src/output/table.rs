@@ -104,7 +104,7 @@ pub fn finish(out: &str, errors: &[LoadError], as_json: bool) -> i32 {
 }
 
 /// The `errors` array of the JSON outputs: each failed file with a one-line reason.
-pub(crate) fn errors_json(errors: &[LoadError]) -> Vec<Json> {
+pub fn errors_json(errors: &[LoadError]) -> Vec<Json> {
     errors
         .iter()
         .map(|e| {
@@ -116,4 +116,22 @@ pub(crate) fn errors_json(errors: &[LoadError]) -> Vec<Json> {
             json!({"path": e.path().display().to_string(), "message": message})
         })
         .collect()
+}
+
+/// A metric's value as the text form prints it: auto-scaled with its unit, instances after
+/// the aggregate as ncu prints them (`agg (v1; v2; …)`).
+pub fn value_text(m: &crate::model::Metric) -> String {
+    let mut s = crate::model::format::metric_text(m.view());
+    if !m.instances.is_empty() {
+        let values: Vec<String> = m
+            .instances
+            .iter()
+            .map(|i| match i.value.as_f64() {
+                Some(x) => crate::model::format::value_text(x, ""),
+                None => i.value.to_string(),
+            })
+            .collect();
+        s.push_str(&format!(" ({})", values.join("; ")));
+    }
+    s
 }

@@ -3,15 +3,15 @@
 //! kernels by time won or lost with their verdicts and why they changed, the kernels on one
 //! side only, and the suggested renames with the `--pair` argument that pairs them.
 
-use super::export::{
+use crate::analysis::compare::export::{
     DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, count_text, delta_text, listed_changes,
     listed_why, renamed_lines, short_name, suggested_lines, time_delta_text, totals_lines,
 };
-use super::{MatchedDiff, ReportDiff, UnmatchedResult};
-use crate::analysis::html_page::{Bar, bar_chart, escape, page};
+use crate::analysis::compare::{MatchedDiff, ReportDiff, UnmatchedResult};
 use crate::model::Report;
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::value_text;
+use crate::output::html_page::{Bar, bar_chart, escape, page};
 
 /// How many kernels the chart shows at most.
 pub const CHART_BARS: usize = 15;

@@ -1,0 +1,18 @@
+//! Every output form in one place: the JSON documents (laid out as serde_json pretty-prints
+//! them, long arrays streamed element by element), the CSV and Markdown exports, the
+//! self-contained HTML pages and the aligned text tables. The command line, the MCP tools,
+//! the window's exports and its copy menus call these writers; values are spelled by the
+//! model's one formatter (`model::format`).
+
+pub mod compare;
+pub mod html_page;
+pub mod json_layout;
+pub mod json_stream;
+pub mod occupancy_json;
+pub mod result_json;
+pub mod roofline_json;
+pub mod sections_json;
+pub mod summary_csv;
+pub mod summary_html;
+pub mod table;
+pub mod trend_json;
