@@ -8,7 +8,7 @@ use crate::analysis::compare::export::{
 use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
-use crate::analysis::compare::request::{self, Pairs};
+use crate::analysis::compare::request;
 use crate::analysis::compare::{CompareRequest, DiffOptions, Keep, RenamePolicy, ReportDiff};
 use crate::analysis::path_names::distinct_names;
 use crate::model::Report;
@@ -129,19 +129,22 @@ pub fn run(args: &DiffArgs) -> i32 {
     // failures before the pairs, keeps the pairs' text in a temporary file until the
     // comparison is complete. Memory does not grow with the results.
     let reads = |key: &str| fail_on.reads_metric(key);
+    // A pair naming a result a report lacks is refused before anything is written.
+    let manual = match request::pairs_by_id(&args.pairs, &base, &current) {
+        Ok(manual) => manual,
+        Err(e) => {
+            eprintln!("error: --pair: {e}");
+            return EXIT_UNREADABLE;
+        }
+    };
     let request = CompareRequest {
         options: &opts,
-        pairs: Pairs::ById(&args.pairs),
+        manual: &manual,
         keep: Keep::Shown {
             max_changes: DEFAULT_MAX_CHANGES,
             also: &reads,
         },
     };
-    // A pair naming a result a report lacks is refused before anything is written.
-    if let Err(e) = request.manual(&base, &current) {
-        eprintln!("error: --pair: {e}");
-        return EXIT_UNREADABLE;
-    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut spill = match args.format {
@@ -160,7 +163,7 @@ pub fn run(args: &DiffArgs) -> i32 {
         failed = out.write_all(&crate::output::compare::csv_header()).err();
     }
     let format = args.format;
-    let compared = request.run_each(
+    let diff = request.run_each(
         &base,
         &current,
         |pair| match format {
@@ -183,10 +186,6 @@ pub fn run(args: &DiffArgs) -> i32 {
             failed = written.err();
         },
     );
-    // The pairs were checked above.
-    let Ok(diff) = compared else {
-        return EXIT_UNREADABLE;
-    };
     let failures = fail_on.check(&diff);
     let written = match failed {
         Some(e) => Err(e),

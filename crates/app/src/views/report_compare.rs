@@ -7,8 +7,7 @@
 use crate::analysis::compare::export::{DEFAULT_MAX_CHANGES, totals_lines};
 use crate::analysis::compare::metric_diff::delta_pct;
 use crate::analysis::compare::{
-    CompareRequest, DiffOptions, Keep, Pairs, RenamePolicy, ReportDiff, Verdict,
-    diff_reports_keeping, rediff_pairs,
+    CompareRequest, DiffOptions, Keep, RenamePolicy, ReportDiff, Verdict, rediff_pairs,
 };
 use crate::core::ids::ReportId;
 use crate::core::report_sides::{ReportSides, report_sides};
@@ -89,17 +88,13 @@ pub fn comparison(
     // time and dropped, and the comparison does not hold every metric of every pair.
     let request = CompareRequest {
         options: &opts,
-        pairs: Pairs::ByIndex(manual),
+        manual,
         keep: Keep::Shown {
             max_changes: DEFAULT_MAX_CHANGES,
             also: &|_| false,
         },
     };
-    // The rows paired by hand are the window's own; a pair left from a report since replaced
-    // no longer holds, and the comparison is made without the pairs.
-    let diff = request
-        .run(base, current)
-        .unwrap_or_else(|_| diff_reports_keeping(base, current, &opts, &[], request.keep));
+    let diff = request.run(base, current);
     report_compare_view(diff, current)
 }
 

@@ -60,7 +60,11 @@ pub fn link_why_to_lines(
     base: (Option<&Path>, &KernelResult),
     current: (Option<&Path>, &KernelResult),
 ) {
-    if why.is_empty() {
+    // Both reports' code is read only when some change is one a Source page column measures.
+    if !why
+        .iter()
+        .any(|e| source::why_lines::column_for(e).is_some())
+    {
         return;
     }
     if let (Ok(b), Ok(c)) = (load_lines(base.0, base.1), load_lines(current.0, current.1)) {

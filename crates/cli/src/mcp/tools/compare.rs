@@ -11,7 +11,7 @@ use crate::analysis::compare::export::{
     self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, delta_text, listed_changes, time_delta_text,
 };
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
-use crate::analysis::compare::request::{self, Pairs};
+use crate::analysis::compare::request;
 use crate::analysis::compare::{
     CompareRequest, DiffOptions, Keep, MatchedDiff, MetricDiff, RenamePolicy, ReportDiff,
     diff_reports_keeping, pair_argument,
@@ -384,17 +384,17 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     let current: &Report = current_guard.as_deref().unwrap_or(base);
     let out = match (args.base_result_id, args.current_result_id) {
         (None, None) => {
+            let manual = request::pairs_by_id(&pairs, base, current)
+                .map_err(|e| ToolError::Failed(format!("pairs: {e}")))?;
             let request = CompareRequest {
                 options: &opts,
-                pairs: Pairs::ById(&pairs),
+                manual: &manual,
                 keep: Keep::Shown {
                     max_changes: limit.max(DEFAULT_MAX_CHANGES),
                     also: &|_| false,
                 },
             };
-            let diff = request
-                .run(base, current)
-                .map_err(|e| ToolError::Failed(format!("pairs: {e}")))?;
+            let diff = request.run(base, current);
             answer(&diff, base, current, (base_hit, current_hit), limit)
         }
         (Some(b), Some(c)) => {

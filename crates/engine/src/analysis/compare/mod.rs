@@ -32,7 +32,7 @@ pub use matching::{
 };
 pub use metric_diff::{DiffOptions, MetricDiff, ResultDiff, Verdict, diff_results, metric_number};
 pub use normalize::{KernelIdentity, normalize_kernel_name};
-pub use request::{CompareRequest, Pairs, RequestError};
+pub use request::{CompareRequest, RequestError};
 pub use totals::{Totals, totals};
 pub use why::{Explanation, WhyKind, explain};
 

@@ -1,8 +1,8 @@
 //! One way to ask for a comparison of two reports: the options (noise threshold, metrics,
-//! rename policy), the results paired by hand by ID (as `diff --pair 7=7` and the MCP tool's
-//! `pairs` give them) and which metric differences each pair keeps. Its checks (a threshold,
-//! a pair's spelling, an ID a report lacks) are made here once for every caller, with one
-//! wording.
+//! rename policy), the results paired by hand and which metric differences each pair keeps.
+//! The checks of what users type (a threshold, a pair's spelling, an ID a report lacks, as
+//! `diff --pair 7=7` and the MCP tool's `pairs` give them) are made here once for every
+//! caller, with one wording.
 
 use super::{DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_each};
 use crate::model::Report;
@@ -11,18 +11,12 @@ use crate::model::Report;
 #[derive(Clone, Copy)]
 pub struct CompareRequest<'a> {
     pub options: &'a DiffOptions,
-    /// Results paired by hand.
-    pub pairs: Pairs<'a>,
+    /// Results paired by hand, by their places in each report's results (a pair naming a
+    /// place that does not exist is left out by the matcher, with a note); IDs a user types
+    /// become places through [`pairs_by_id`].
+    pub manual: &'a [(usize, usize)],
     /// Which metric differences each matched pair keeps.
     pub keep: Keep<'a>,
-}
-
-/// Results paired by hand: by the IDs a user types (the command line, the MCP tool), or by
-/// their places in each report's results (the window, which pairs rows it shows).
-#[derive(Clone, Copy, Debug)]
-pub enum Pairs<'a> {
-    ById(&'a [(u64, u64)]),
-    ByIndex(&'a [(usize, usize)]),
 }
 
 /// What is wrong with a request.
@@ -68,49 +62,32 @@ pub fn parse_pair(text: &str) -> Result<(u64, u64), RequestError> {
     ))
 }
 
-impl CompareRequest<'_> {
-    /// The pairs by hand as indices into each report's results.
-    pub fn manual(
-        &self,
-        base: &Report,
-        current: &Report,
-    ) -> Result<Vec<(usize, usize)>, RequestError> {
-        let index = |r: &Report, id: u64, side: &'static str| {
-            r.results
-                .iter()
-                .position(|x| x.id == id)
-                .ok_or_else(|| RequestError::NoResult {
-                    side,
-                    report: r.source.display().to_string(),
-                    id,
-                })
-        };
-        match self.pairs {
-            Pairs::ById(pairs) => pairs
-                .iter()
-                .map(|&(b, c)| Ok((index(base, b, "base")?, index(current, c, "current")?)))
-                .collect(),
-            Pairs::ByIndex(pairs) => {
-                let at = |r: &Report, i: usize, side: &'static str| {
-                    r.results
-                        .get(i)
-                        .map(|_| i)
-                        .ok_or_else(|| RequestError::NoResult {
-                            side,
-                            report: r.source.display().to_string(),
-                            id: i as u64,
-                        })
-                };
-                pairs
-                    .iter()
-                    .map(|&(b, c)| Ok((at(base, b, "base")?, at(current, c, "current")?)))
-                    .collect()
-            }
-        }
-    }
+/// Pairs of result IDs (base, current) as places in each report's results; an ID a report
+/// lacks is an error naming the report.
+pub fn pairs_by_id(
+    pairs: &[(u64, u64)],
+    base: &Report,
+    current: &Report,
+) -> Result<Vec<(usize, usize)>, RequestError> {
+    let index = |r: &Report, id: u64, side: &'static str| {
+        r.results
+            .iter()
+            .position(|x| x.id == id)
+            .ok_or_else(|| RequestError::NoResult {
+                side,
+                report: r.source.display().to_string(),
+                id,
+            })
+    };
+    pairs
+        .iter()
+        .map(|&(b, c)| Ok((index(base, b, "base")?, index(current, c, "current")?)))
+        .collect()
+}
 
+impl CompareRequest<'_> {
     /// Compares the reports as asked.
-    pub fn run(&self, base: &Report, current: &Report) -> Result<ReportDiff, RequestError> {
+    pub fn run(&self, base: &Report, current: &Report) -> ReportDiff {
         self.run_each(base, current, |_| (), |()| {})
     }
 
@@ -124,17 +101,16 @@ impl CompareRequest<'_> {
         current: &Report,
         render: impl Fn(&MatchedDiff) -> T + Sync,
         each: impl FnMut(T),
-    ) -> Result<ReportDiff, RequestError> {
-        let manual = self.manual(base, current)?;
-        Ok(diff_reports_each(
+    ) -> ReportDiff {
+        diff_reports_each(
             base,
             current,
             self.options,
-            &manual,
+            self.manual,
             self.keep,
             render,
             each,
-        ))
+        )
     }
 }
 
