@@ -388,7 +388,8 @@ fn show(
         commands.push(Command::ShowOpenDialog);
     }
     let column = listing.column;
-    ui.horizontal(|ui| {
+    // The choices wrap onto a second line in a narrow window rather than hiding the last ones.
+    ui.horizontal_wrapped(|ui| {
         file_choice(ui, choice, listing);
         egui::ComboBox::from_label("Metric")
             .selected_text(view.columns.get(column).map_or("", String::as_str))
