@@ -8,6 +8,7 @@ mod common;
 use common::XorShift;
 
 use prost::Message;
+use sightline::model::WarningKind;
 use sightline::parse::ParseError;
 use sightline::parse::ncu_rep::wire::{FieldIter, WireValue};
 use sightline::parse::ncu_rep::{self, messages::BlockHeader};
@@ -261,6 +262,7 @@ fn truncated_files_keep_what_came_before() {
     let report = ncu_rep::parse(&full[..entries[9].offset + 1000]).unwrap();
     assert_eq!(report.results.len(), 9);
     assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert_eq!(report.warnings[0].kind, WarningKind::Damaged);
     assert!(partial > 300, "{partial}");
     // A cut inside the block of the first result: an error at the start of that block.
     let first = blocks(&full)

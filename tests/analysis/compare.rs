@@ -11,9 +11,9 @@ use serde_json::Value as Json;
 use sightline::analysis::compare::export::{self};
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::{
-    ContextKind, DiffOptions, Keep, KernelIdentity, MatchKind, Verdict, against_baselines,
-    diff_reports, diff_reports_streamed, diff_results, match_baselines, match_results,
-    metric_against_baselines, normalize_kernel_name,
+    ContextKind, DiffOptions, DiffWarning, Keep, KernelIdentity, MatchKind, Verdict,
+    against_baselines, diff_reports, diff_reports_streamed, diff_results, match_baselines,
+    match_results, metric_against_baselines, normalize_kernel_name,
 };
 use sightline::model::{Format, KernelResult, Report, Value, names};
 use sightline::output::compare::MarkdownOptions;
@@ -228,11 +228,10 @@ fn basic_against_full_from_the_oracle() {
         "{:?}",
         diff.warnings
     );
-    assert!(
-        diff.warnings
-            .iter()
-            .any(|w| w.contains("section sets differ"))
-    );
+    assert!(diff.warnings.iter().any(
+        |w| matches!(w, DiffWarning::Context(c) if c.kind == ContextKind::SectionSet)
+            && w.to_string().contains("section sets differ")
+    ));
     // Same GPU on both sides: no GPU warning.
     assert!(!diff.context.iter().any(|w| w.kind == ContextKind::Gpu));
 }

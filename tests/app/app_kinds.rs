@@ -97,9 +97,12 @@ fn warnings_sit_behind_a_badge_that_opens_their_list() {
     let mut h = open_settled(vec![cut]);
     let warnings = h.state().workspace().reports()[0].report.warnings.clone();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert!(!has_label(&h, &warnings[0]), "the list starts closed");
+    assert!(
+        !has_label(&h, warnings[0].as_str()),
+        "the list starts closed"
+    );
     h.get_by_label("1 warning").click();
     h.run();
-    assert_label(&h, &warnings[0]);
+    assert_label(&h, warnings[0].as_str());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -41,7 +41,7 @@ fn report_outcome(r: Result<sightline::model::Report, ParseError>) -> Outcome {
     match r {
         Ok(report) => {
             assert!(
-                report.warnings.iter().all(|w| !w.trim().is_empty()),
+                report.warnings.iter().all(|w| !w.message.trim().is_empty()),
                 "an empty warning"
             );
             Ok(report.results.len())

@@ -4,6 +4,7 @@
 use crate::common;
 
 use common::{fixture_bytes, load_truth};
+use sightline::model::WarningKind;
 use sightline::parse::{LoadError, ParseError, load_path, ncu_rep};
 use std::io::Write;
 use std::path::PathBuf;
@@ -64,6 +65,7 @@ fn report_cut_and_grown_between_loads() {
     let report = load_path(&file.0).unwrap();
     assert_eq!(report.results.len(), 9);
     assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert_eq!(report.warnings[0].kind, WarningKind::Damaged);
     for (got, want) in report.results.iter().zip(&truth) {
         assert_eq!(got.name.mangled.as_deref(), Some(want.mangled.as_str()));
     }

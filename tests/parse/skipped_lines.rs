@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{fixture_bytes, fixture_files, fixture_path};
-use sightline::model::Format;
+use sightline::model::{Format, WarningKind};
 use std::path::Path;
 
 /// Every `.txt`/`.csv` fixture (plain or xz), relative to `fixtures/`.
@@ -75,6 +75,12 @@ fn lines_inserted_into_a_details_text_are_counted_and_named() {
     let (damaged, numbers) = insert_lines(&text, &[3, 3, 20, last_section], "  ?? damaged ??");
     let report = parse("range_profiler.details.txt", &damaged);
     let named: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    assert!(
+        report
+            .warnings
+            .iter()
+            .all(|w| w.kind == WarningKind::Skipped)
+    );
     assert_eq!(
         report.warnings,
         [format!(

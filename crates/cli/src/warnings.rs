@@ -25,7 +25,7 @@ pub fn why_empty(report: &Report) -> Option<String> {
     };
     if !report.warnings.is_empty() {
         why.push_str(" (");
-        why.push_str(&report.warnings.join("; "));
+        why.push_str(&crate::model::warning::join(&report.warnings, "; "));
         why.push(')');
     }
     Some(why)
@@ -85,15 +85,18 @@ pub fn report_problems<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::KernelResult;
+    use crate::model::{KernelResult, Warning, WarningKind};
 
     #[test]
     fn empty_reports_are_errors_and_strict_makes_warnings_errors() {
         let mut session = Report::new("a/s.txt", Format::Session);
-        session.warnings.push("skipped 2 lines".into());
+        session
+            .warnings
+            .push(Warning::new(WarningKind::Skipped, "skipped 2 lines"));
         let mut text = Report::new("b/k.txt", Format::CliText);
         text.results.push(KernelResult::default());
-        text.warnings.push("skipped 1 line".into());
+        text.warnings
+            .push(Warning::new(WarningKind::Skipped, "skipped 1 line"));
         let p = problems([&session, &text], false);
         assert_eq!(p.len(), 2);
         assert!(p[0].0 && p[0].1.starts_with("a/s.txt: the file is a session page"));

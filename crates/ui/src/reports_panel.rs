@@ -124,7 +124,7 @@ pub fn show(
 
 /// A report's warnings (what its reader skipped or could not read) behind a badge with their
 /// count; a click shows the list. Nothing when there are none.
-fn warnings_badge(ui: &mut egui::Ui, report: u64, warnings: &[String]) {
+fn warnings_badge(ui: &mut egui::Ui, report: u64, warnings: &[crate::model::Warning]) {
     if warnings.is_empty() {
         return;
     }
@@ -136,7 +136,7 @@ fn warnings_badge(ui: &mut egui::Ui, report: u64, warnings: &[String]) {
         .default_open(false)
         .show(ui, |ui| {
             for warning in warnings {
-                ui.add(egui::Label::new(egui::RichText::new(warning).small()).wrap());
+                ui.add(egui::Label::new(egui::RichText::new(warning.as_str()).small()).wrap());
             }
         });
 }

@@ -4,6 +4,7 @@
 use super::print_options::DETAILS_ALL;
 use super::{fixture_text, parse_text};
 use crate::common::{self, load_fixture};
+use sightline::model::WarningKind;
 use sightline::parse::cli_text;
 
 #[test]
@@ -47,6 +48,7 @@ fn truncated_text_keeps_earlier_results() {
         assert_eq!(report.results.len(), 8, "{what}");
         assert_eq!(report.results[..7], full.results[..7], "{what}");
         assert_eq!(report.warnings.len(), 1, "{what}: {:?}", report.warnings);
+        assert_eq!(report.warnings[0].kind, WarningKind::Truncated, "{what}");
         let last = &report.results[7];
         let launch = last.section("Launch Statistics").unwrap();
         let labels: Vec<&str> = launch.rows.iter().map(|r| r.label.as_str()).collect();
@@ -62,6 +64,7 @@ fn truncated_text_keeps_earlier_results() {
     let report = parse_text(&text[..section + "    Section: Occupancy\n".len()]);
     assert_eq!(report.results.len(), 8);
     assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert_eq!(report.warnings[0].kind, WarningKind::Truncated);
 }
 
 #[test]

@@ -20,6 +20,7 @@ pub mod source;
 pub mod stock_sections;
 pub mod units;
 pub mod value;
+pub mod warning;
 
 pub use body::{Body, BodyHead, BodySource, HEAD_METRICS, InstanceValues, ResultBody};
 pub use intern::{MetricKey, Text, Unit};
@@ -31,3 +32,4 @@ pub use result::{
 };
 pub use result_kind::ResultKind;
 pub use value::{Instance, Value};
+pub use warning::{Warning, WarningKind};

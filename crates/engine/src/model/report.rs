@@ -95,7 +95,7 @@ pub struct Report {
     pub devices: Vec<Device>,
     pub results: Vec<KernelResult>,
     /// Problems that did not stop loading (a truncated tail, skipped lines): ncu content lost.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<super::Warning>,
     /// What a reader passed over that is not ncu's (the program's own output, text around a
     /// pasted block), and parts of a newer report form this reader does not know (each named,
     /// with how often it was skipped): said, but nothing it reads is lost.

@@ -30,7 +30,7 @@ pub mod text_windows;
 pub use detect::Detected;
 pub use error::{LoadError, ParseError};
 
-use crate::model::Report;
+use crate::model::{Report, Warning, WarningKind};
 use read::read_file;
 use std::path::Path;
 
@@ -98,9 +98,12 @@ fn load_compressed(
     // Where the copy ended at a damaged block, the report says so (with whatever damage the
     // reading itself found there).
     if let Some(damage) = stopped {
-        report.warnings.push(format!(
-            "the {} stream was decompressed up to a damaged block and no further: {damage}",
-            kind.name()
+        report.warnings.push(Warning::new(
+            WarningKind::Damaged,
+            format!(
+                "the {} stream was decompressed up to a damaged block and no further: {damage}",
+                kind.name()
+            ),
         ));
     }
     Ok(report)

@@ -3,7 +3,7 @@
 
 use super::ParseError;
 use super::csv_details::{csv_error, csv_reader};
-use crate::model::{Device, Format, Report};
+use crate::model::{Device, Format, Report, Warning, WarningKind};
 
 /// One titled table of the session page.
 #[derive(Debug, Default)]
@@ -35,9 +35,10 @@ pub fn parse(text: &str) -> Result<Report, ParseError> {
                 };
                 match pid.trim().parse::<u64>() {
                     Ok(pid) => report.session.processes.push((pid, name.clone())),
-                    Err(_) => report
-                        .warnings
-                        .push(format!("process id \"{pid}\" is not a number")),
+                    Err(_) => report.warnings.push(Warning::new(
+                        WarningKind::BadValue,
+                        format!("process id \"{pid}\" is not a number"),
+                    )),
                 }
             }
         } else if block.title == "Device Attributes" || first_header == "Device Attribute" {

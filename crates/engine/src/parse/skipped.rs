@@ -1,6 +1,8 @@
 //! What a reader skipped, grouped by why: each reason becomes one warning that counts the
 //! skipped things and names the first few places they were at (line numbers, columns).
 
+use crate::model::{Warning, WarningKind};
+
 /// Skipped rows, lines or cells of one report, grouped by reason in the order first seen.
 #[derive(Debug)]
 pub struct Skipped {
@@ -67,7 +69,7 @@ impl Skipped {
     }
 
     /// `3 rows without a result ID skipped (lines 4, 9, 12)`, one per reason.
-    pub fn warnings(self) -> impl Iterator<Item = String> {
+    pub fn warnings(self) -> impl Iterator<Item = Warning> {
         let (noun, place, verb) = (self.noun, self.place, self.verb);
         self.by_reason.into_iter().map(move |(reason, n, places)| {
             let plural = if n == 1 { "" } else { "s" };
@@ -83,7 +85,12 @@ impl Skipped {
             } else {
                 String::new()
             };
-            format!("{n} {noun}{plural} {reason} {verb} ({place}{places_plural} {named}{tail})")
+            Warning::new(
+                WarningKind::Skipped,
+                format!(
+                    "{n} {noun}{plural} {reason} {verb} ({place}{places_plural} {named}{tail})"
+                ),
+            )
         })
     }
 }
@@ -102,7 +109,7 @@ mod tests {
         let mut other = Skipped::new("line", "line");
         other.add("with a bad value", 1);
         s.append_shifted(other, 100);
-        let w: Vec<String> = s.warnings().collect();
+        let w: Vec<String> = s.warnings().map(|w| w.message).collect();
         assert_eq!(
             w,
             [
@@ -114,7 +121,7 @@ mod tests {
         for column in ["x", "x", "y"] {
             cells.add("beyond the header", column);
         }
-        let w: Vec<String> = cells.warnings().collect();
+        let w: Vec<String> = cells.warnings().map(|w| w.message).collect();
         assert_eq!(w, ["3 cells beyond the header skipped (columns x, y)"]);
     }
 }

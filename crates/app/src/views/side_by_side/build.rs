@@ -8,8 +8,9 @@ use crate::analysis::compare::metric_diff::{
     Speed, canonical_metrics, diff_metric, metric_label, speed_of,
 };
 use crate::analysis::compare::{
-    BaselineStats, ContextWarning, DiffOptions, MatchKind, MatchedDiff, ReportDiff, Verdict,
-    against_baselines, context_warnings, diff_results, metric_number, relate, split_baselines,
+    BaselineStats, ContextWarning, DiffOptions, DiffWarning, MatchKind, MatchedDiff, ReportDiff,
+    Verdict, against_baselines, context_warnings, diff_results, metric_number, relate,
+    split_baselines,
 };
 use crate::analysis::occupancy::{self, OccupancyOptions};
 use crate::core::baselines::kernel_name;
@@ -158,13 +159,16 @@ pub fn mean_metric(values: &[Option<f64>], unit: &str) -> Option<Metric> {
 pub fn context_messages(
     key: &SideBySideKey,
     mut warnings_of: impl FnMut(ReportId, ReportId) -> Option<Vec<ContextWarning>>,
-) -> Option<Vec<String>> {
-    let mut messages: Vec<String> = Vec::new();
+) -> Option<Vec<DiffWarning>> {
+    let mut messages: Vec<DiffWarning> = Vec::new();
     let current = key.current.report;
     for b in key.bases.iter().filter(|b| b.at.report != current) {
         for w in warnings_of(b.at.report, current)? {
-            if !messages.contains(&w.message) {
-                messages.push(w.message);
+            if !messages
+                .iter()
+                .any(|m| matches!(m, DiffWarning::Context(c) if c.message == w.message))
+            {
+                messages.push(DiffWarning::Context(w));
             }
         }
     }

@@ -91,7 +91,7 @@ pub struct SideBySide {
     /// (label, text per side: baselines then current).
     pub occupancy: Vec<(&'static str, Vec<String>)>,
     pub sections: Vec<SectionLines>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::analysis::compare::DiffWarning>,
     pub notes: Vec<String>,
     pub export: ReportDiff,
     pub export_title: String,

@@ -236,8 +236,8 @@ fn option_value<'a>(cmdline: &'a str, option: &str) -> Option<&'a str> {
     None
 }
 
-/// The clock state a report's session and warnings tell, or (`unlocked_rule`) one of its
-/// results' rules.
+/// The clock state a report's session tells, or (`unlocked_rule`) one of its results' rules
+/// (ncu's rule that says the data was collected without fixed GPU frequencies).
 fn clock_state(report: &Report, unlocked_rule: bool) -> Option<ClockState> {
     if let Some(v) = report.session.get("Clocks Locked") {
         let v = v.trim().to_ascii_lowercase();
@@ -251,12 +251,7 @@ fn clock_state(report: &Report, unlocked_rule: bool) -> Option<ClockState> {
             return Some(ClockState::Mixed);
         }
     }
-    let warned = report
-        .warnings
-        .iter()
-        .any(|w| w.contains(UNLOCKED_CLOCKS_TEXT))
-        || unlocked_rule;
-    if warned {
+    if unlocked_rule {
         return Some(ClockState::NotLocked);
     }
     let cmd = report.session.get("Profiler Command Line")?;
@@ -465,14 +460,24 @@ mod tests {
     }
 
     #[test]
-    fn clock_state_from_session_and_warnings() {
+    fn clock_state_from_session_and_rules() {
         let mut r = Report::new("a", Format::CliText);
         assert_eq!(clock_state(&r, false), None);
-        r.warnings.push(
-            "Warning: Data collection happened without fixed GPU frequencies. Profiling results may be inconsistent."
+        assert_eq!(clock_state(&r, true), Some(ClockState::NotLocked));
+        let mut unlocked = KernelResult::default();
+        unlocked.body_mut().rules.push(crate::model::RuleResult {
+            identifier: None,
+            kind: crate::model::RuleKind::Wrn,
+            title: String::new(),
+            message: "Warning: Data collection happened without fixed GPU frequencies. \
+                      Profiling results may be inconsistent."
                 .into(),
-        );
-        assert_eq!(clock_state(&r, false), Some(ClockState::NotLocked));
+            speedup: None,
+            focus_metrics: Vec::new(),
+            guidance: Vec::new(),
+            markers: Vec::new(),
+        });
+        r.results.push(unlocked);
         let mut s = Report::new("b", Format::NcuRep);
         s.session
             .attributes

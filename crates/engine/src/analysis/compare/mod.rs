@@ -15,6 +15,7 @@ pub mod metric_diff;
 pub mod normalize;
 pub mod request;
 pub mod totals;
+pub mod warning;
 pub mod why;
 
 pub use baselines::{
@@ -34,6 +35,7 @@ pub use metric_diff::{DiffOptions, MetricDiff, ResultDiff, Verdict, diff_results
 pub use normalize::{KernelIdentity, normalize_kernel_name};
 pub use request::{CompareRequest, RequestError};
 pub use totals::{Totals, totals};
+pub use warning::DiffWarning;
 pub use why::{Explanation, WhyKind, explain};
 
 use crate::analysis::parallel;
@@ -98,8 +100,8 @@ pub struct ReportDiff {
     pub matched: Vec<MatchedDiff>,
     pub only_in_base: Vec<UnmatchedResult>,
     pub only_in_current: Vec<UnmatchedResult>,
-    /// Context differences and matching ambiguities.
-    pub warnings: Vec<String>,
+    /// Context differences and matching notes (but the suggested renames, listed apart).
+    pub warnings: Vec<DiffWarning>,
     pub context: Vec<ContextWarning>,
     pub match_notes: Vec<MatchNote>,
     /// Unmatched kernels that look like one kernel renamed, offered for pairing by hand.
@@ -434,13 +436,15 @@ fn assemble(
     };
     // Suggested renames have their own list (`suggested_pairs`) on every surface: the
     // warnings say the rest.
-    let mut warnings: Vec<String> = context.iter().map(|w| w.message.clone()).collect();
+    let mut warnings: Vec<DiffWarning> =
+        context.iter().cloned().map(DiffWarning::Context).collect();
     warnings.extend(
         matching
             .notes
             .iter()
             .filter(|n| n.kind != NoteKind::PossibleRename)
-            .map(|n| format!("{}: {}", n.kernel, n.message)),
+            .cloned()
+            .map(DiffWarning::Pairing),
     );
     ReportDiff {
         matched,

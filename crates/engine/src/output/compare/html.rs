@@ -234,7 +234,7 @@ pub fn diff_html(diff: &ReportDiff, base: &Report, current: &Report, title: &str
     if !diff.warnings.is_empty() {
         body.push_str("<h2>Warnings</h2>\n<ul class=\"warnings\">\n");
         for w in &diff.warnings {
-            body.push_str(&format!("<li>{}</li>\n", escape(w)));
+            body.push_str(&format!("<li>{}</li>\n", escape(&w.to_string())));
         }
         body.push_str("</ul>\n");
     }

@@ -57,7 +57,7 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
     if !diff.warnings.is_empty() {
         out.push_str("> [!WARNING]\n");
         for w in &diff.warnings {
-            out.push_str(&format!("> - {}\n", md_text(w)));
+            out.push_str(&format!("> - {}\n", md_text(&w.to_string())));
         }
         out.push('\n');
     }

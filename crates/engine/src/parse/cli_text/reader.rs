@@ -22,6 +22,7 @@ use crate::model::{
     Dim3, Format, KernelName, KernelResult, Metric, MetricKey, MetricRow, NvtxRange, Report,
     Section, Value,
 };
+use crate::model::{Warning, WarningKind};
 use crate::parse::number::parse_value;
 use crate::parse::number_format::{NumberFormat, to_point};
 use crate::parse::other_text::OtherText;
@@ -48,7 +49,7 @@ const KNOWN_PREFACE: &[&str] = &["Warning: Data collection happened without fixe
 struct Shared<'a> {
     labels: LabelCache<'a>,
     units: UnitCache<'a>,
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
     /// A truncation was already reported.
     truncated: bool,
     /// The line being read is the last one and has no line break: it may be cut.
@@ -407,9 +408,12 @@ impl<'a> Reader<'a> {
             && let Some(cur) = &self.current
             && let Some(why) = cur.unfinished()
         {
-            self.shared.warnings.push(format!(
-                "the text ends {why} of the last result (`{}`): it looks truncated",
-                cur.result.name.function
+            self.shared.warnings.push(Warning::new(
+                WarningKind::Truncated,
+                format!(
+                    "the text ends {why} of the last result (`{}`): it looks truncated",
+                    cur.result.name.function
+                ),
             ));
         }
         self.finish_result();

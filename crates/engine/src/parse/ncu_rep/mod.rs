@@ -34,7 +34,7 @@ pub use sources::{Module, SourceFile, modules, source_files};
 
 use super::ParseError;
 use crate::model::section_body::ReportBodies;
-use crate::model::{Format, Report};
+use crate::model::{Format, Report, Warning, WarningKind};
 use container::{Container, Entry};
 use result::{Context, Decoded, decode_result};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -92,7 +92,11 @@ fn assemble(
     add_clock_attributes(&mut report, &clocks, driver);
     report.bodies = body_templates(first, &mut report.warnings, &mut unknown);
     report.graphs = c.graphs.clone();
-    report.warnings.extend(c.graph_errors.iter().cloned());
+    report.warnings.extend(
+        c.graph_errors
+            .iter()
+            .map(|e| Warning::new(WarningKind::Unreadable, e.clone())),
+    );
     report.notes.extend(unknown.notes());
 
     let damage = first_error.or(damage);
@@ -100,14 +104,17 @@ fn assemble(
         if report.results.is_empty() {
             return Err(e);
         }
-        report.warnings.push(format!(
-            "the report is damaged ({e}); kept the {} result(s) read before it{}",
-            report.results.len(),
-            if total > report.results.len() {
-                format!(", {} more could not be read", total - report.results.len())
-            } else {
-                String::new()
-            }
+        let lost = if total > report.results.len() {
+            format!(", {} more could not be read", total - report.results.len())
+        } else {
+            String::new()
+        };
+        report.warnings.push(Warning::new(
+            WarningKind::Damaged,
+            format!(
+                "the report is damaged ({e}); kept the {} result(s) read before it{lost}",
+                report.results.len(),
+            ),
         ));
     }
     Ok(report)
@@ -116,7 +123,7 @@ fn assemble(
 /// The section body templates of the report, from its first result (all carry the same).
 fn body_templates(
     first: Option<&Entry<'_>>,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
     unknown: &mut unknown::Unknown,
 ) -> ReportBodies {
     let Some(first) = first else {
@@ -126,7 +133,10 @@ fn body_templates(
         Ok(t) if t.sections.is_empty() => ReportBodies::None,
         Ok(t) => ReportBodies::Templates(std::sync::Arc::new(t)),
         Err(e) => {
-            warnings.push(format!("section bodies not shown: {e}"));
+            warnings.push(Warning::new(
+                WarningKind::Unreadable,
+                format!("section bodies not shown: {e}"),
+            ));
             ReportBodies::None
         }
     }

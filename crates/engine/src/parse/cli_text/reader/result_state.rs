@@ -298,10 +298,13 @@ impl<'a> ResultState<'a> {
             Kind::Metric | Kind::Summary { .. } => {
                 if sh.unterminated && line.len() < layout.end() {
                     // The text was cut inside this row.
-                    sh.warnings.push(format!(
-                        "the last line is cut inside a table row of the last result (`{}`): \
-                         the row was skipped and the text looks truncated",
-                        self.result.name.function
+                    sh.warnings.push(Warning::new(
+                        WarningKind::Truncated,
+                        format!(
+                            "the last line is cut inside a table row of the last result (`{}`): \
+                             the row was skipped and the text looks truncated",
+                            self.result.name.function
+                        ),
                     ));
                     sh.truncated = true;
                     return;
