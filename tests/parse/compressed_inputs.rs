@@ -167,6 +167,22 @@ fn a_compressed_report_reads_bodies_from_its_copy_until_dropped() {
     // The decompressed copy loses its name once open (the open file stays readable), so no
     // process leaves it behind, even one that exits without dropping the report.
     assert!(temp_files().is_empty(), "{:?}", temp_files());
+    // The Source page reads the report's code (modules and sources) through the open report,
+    // from the decompressed copy: the same code as from the plain report.
+    let plain = write(&dir, "kernels_basic.ncu-rep", &bytes);
+    let plain_code = parse::ncu_rep::read_code(&plain).unwrap();
+    assert!(!plain_code.bytes.is_empty());
+    // The compressed file is not read again: moved away, its code still reads.
+    let moved = dir.join("moved.ncu-repz");
+    std::fs::rename(&path, &moved).unwrap();
+    let through_copy = parse::ncu_rep::read_code_of(&path, &report.results[0]).unwrap();
+    assert!(parse::ncu_rep::read_code(&path).is_err());
+    std::fs::rename(&moved, &path).unwrap();
+    assert_eq!(through_copy.bytes, plain_code.bytes);
+    assert_eq!(
+        through_copy.index.modules.len(),
+        plain_code.index.modules.len()
+    );
     let result = report.results[3].clone();
     drop(report);
     assert!(
@@ -174,15 +190,11 @@ fn a_compressed_report_reads_bodies_from_its_copy_until_dropped() {
         "a result still reads from the copy"
     );
     drop(result);
-    // The Source page reads the report's code (modules and sources), decompressing as it goes:
-    // the same code as from the plain report.
-    let plain = write(&dir, "kernels_basic.ncu-rep", &bytes);
-    let (packed_code, plain_code) = (
-        parse::ncu_rep::read_code(&path).unwrap(),
-        parse::ncu_rep::read_code(&plain).unwrap(),
+    // Without the open report, the code is read from the file, decompressing as it goes.
+    assert_eq!(
+        parse::ncu_rep::read_code(&path).unwrap().bytes,
+        plain_code.bytes
     );
-    assert!(!plain_code.bytes.is_empty());
-    assert_eq!(packed_code.bytes, plain_code.bytes);
     // The command line exits without freeing its reports: nothing stays in its temporary
     // folder.
     let tmp = dir.join("tmp");

@@ -178,6 +178,10 @@ fn a_file_changed_after_opening_gives_a_named_error_not_wrong_values() {
     assert!(r.metrics().is_empty());
     let error = r.body_error().expect("an error");
     assert!(error.contains("changed.ncu-rep"), "{error}");
+    // The code, read through the open report, is refused too, and says why.
+    let code = sightline::parse::ncu_rep::read_code_of(&file.0, r);
+    let error = code.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(error.contains("changed since it was opened"), "{error}");
 }
 
 /// Files that are no report are refused from their first bytes: a sparse file of zeros of a

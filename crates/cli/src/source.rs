@@ -152,8 +152,11 @@ impl Loaded {
                 .iter()
                 .map(|w| format!("{}: {w}", path.display())),
         );
-        let code = match report.format {
-            crate::model::Format::NcuRep => parse::ncu_rep::read_code(path)?,
+        // Read through the open report: a compressed one is not decompressed again.
+        let code = match (report.format, report.results.first()) {
+            (crate::model::Format::NcuRep, Some(first)) => {
+                parse::ncu_rep::read_code_of(path, first)?
+            }
             _ => parse::ncu_rep::ReportCode::default(),
         };
         Ok(Self::from_parts(path, report, code))

@@ -10,7 +10,7 @@ use crate::core::ids::ResultRef;
 use crate::job::Job;
 use crate::model::KernelResult;
 use crate::model::source::{Cell, SourceView};
-use crate::parse::ncu_rep::{ReportCode, read_code};
+use crate::parse::ncu_rep::{ReportCode, read_code_of};
 use crate::parse::{LoadError, ParseError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -83,9 +83,10 @@ fn read_view(
         return Err("The Source page needs a .ncu-rep report file (made with --set full).".into());
     };
     const NOT_NATIVE: &str = "The Source page needs a .ncu-rep report: text and CSV exports hold no per-instruction metrics.";
-    // Only the code is read: the modules and sources, not the results around them. A file
-    // that is no `.ncu-rep` (compressed or not) is told apart by its first bytes.
-    let ReportCode { bytes, index } = match read_code(path) {
+    // Only the code is read: the modules and sources, not the results around them, through
+    // the open report (a compressed one is not decompressed again). A file that is no
+    // `.ncu-rep` (compressed or not) is told apart by its first bytes.
+    let ReportCode { bytes, index } = match read_code_of(path, result) {
         Ok(code) => code,
         Err(LoadError::Parse {
             source: ParseError::NotAResult(_),

@@ -116,6 +116,13 @@ pub trait BodySource: Send + Sync {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// A reader of the whole plain file the bodies are read from (a compressed report's
+    /// decompressed copy), from its first byte, for readers of other parts of it (the code);
+    /// `None` by default.
+    fn plain_file(&self) -> Option<Box<dyn std::io::Read + Send + '_>> {
+        None
+    }
 }
 
 /// The figures a body read on demand keeps while it is not decoded.

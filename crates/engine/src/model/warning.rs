@@ -91,7 +91,9 @@ mod tests {
         let w = Warning::new(WarningKind::Truncated, "the text ends early");
         assert_eq!(w.to_string(), "the text ends early");
         assert_eq!(
-            serde_json::to_string(std::slice::from_ref(&w)).ok().as_deref(),
+            serde_json::to_string(std::slice::from_ref(&w))
+                .ok()
+                .as_deref(),
             Some("[\"the text ends early\"]")
         );
         let other = Warning::new(WarningKind::Skipped, "2 lines skipped");

@@ -1,12 +1,13 @@
 //! The code of a report (its modules' cubins and imported CUDA sources) read from its file as
 //! a stream, keeping only the source entries: the Source views of a report need its code, not
 //! the megabytes of results around it, so memory follows the size of the code, not of the
-//! file. A compressed report is decompressed as it streams.
+//! file. An open report's code is read through the report (a compressed one from its
+//! decompressed copy); a report file alone is decompressed as it streams.
 
 use super::code::CodeIndex;
 use super::container::{Entry, SUPPORTED_VERSION, check_header, corrupt};
 use super::messages::{BlockHeader, FileHeader};
-use crate::model::ResultKind;
+use crate::model::{KernelResult, ResultKind};
 use crate::parse::{LoadError, ParseError, compressed};
 use prost::Message;
 use std::io::{BufRead, BufReader, Read};
@@ -18,6 +19,19 @@ use std::path::Path;
 pub struct ReportCode {
     pub bytes: Vec<u8>,
     pub index: CodeIndex,
+}
+
+/// Reads the code of the report `result` belongs to, opened from `path`: through the open
+/// report when the result is read on demand (a compressed report's decompressed copy is not
+/// decompressed again), else from the file at `path` (plain or compressed).
+pub fn read_code_of(path: &Path, result: &KernelResult) -> Result<ReportCode, LoadError> {
+    let Some(plain) = result.content.source().and_then(|s| s.plain_file()) else {
+        return read_code(path);
+    };
+    read_code_from(plain).map_err(|source| LoadError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Reads the code of the report at `path` (plain or compressed).
@@ -119,9 +133,14 @@ pub fn read_code_from(input: impl Read) -> Result<ReportCode, ParseError> {
         pos: 0,
     };
     let mut magic = [0u8; 4];
-    input
-        .exact(&mut magic, "magic")
-        .map_err(|_| ParseError::NotAResult("no NVR magic".into()))?;
+    // A file too short for the magic is no report; a file that cannot be read says why.
+    match input.inner.read_exact(&mut magic) {
+        Ok(()) => input.pos += magic.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+            return Err(ParseError::NotAResult("no NVR magic".into()));
+        }
+        Err(e) => return Err(corrupt(0, e.to_string())),
+    }
     if &magic != crate::parse::detect::NCU_REP_MAGIC {
         return Err(ParseError::NotAResult("no NVR magic".into()));
     }

@@ -28,7 +28,7 @@ pub mod wire;
 pub mod workloads;
 
 pub use code::{CodeIndex, KernelCode};
-pub use code_reader::{ReportCode, read_code};
+pub use code_reader::{ReportCode, read_code, read_code_of};
 pub use open::open;
 pub use sources::{Module, SourceFile, modules, source_files};
 

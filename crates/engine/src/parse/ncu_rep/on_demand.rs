@@ -181,7 +181,41 @@ impl OnDemand {
     }
 }
 
+/// The open file read from `pos` on, one chunk per lock of the reader (the results decoded
+/// meanwhile seek it too), refused once the file changed since it was opened.
+struct PlainFile<'a> {
+    source: &'a OnDemand,
+    pos: u64,
+}
+
+impl Read for PlainFile<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let mut reader = self
+            .source
+            .reader
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if stamp_of(&reader.file)? != self.source.stamp {
+            return Err(io::Error::other(format!(
+                "{} changed since it was opened; reload it",
+                self.source.path.display()
+            )));
+        }
+        reader.file.seek(SeekFrom::Start(self.pos))?;
+        let n = reader.file.read(out)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
 impl BodySource for OnDemand {
+    fn plain_file(&self) -> Option<Box<dyn Read + Send + '_>> {
+        Some(Box::new(PlainFile {
+            source: self,
+            pos: 0,
+        }))
+    }
+
     fn load(&self, index: usize) -> Result<ResultBody, String> {
         self.decode(index)
             .map(|d| d.result.into_body())
