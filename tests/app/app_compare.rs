@@ -1089,10 +1089,13 @@ fn why_it_changed_links_each_change_to_its_line_and_opens_the_source_page_there(
         let speed =
             sightline::analysis::compare::diff_results(&b, &c, &DiffOptions::default()).speed();
         let mut why = sightline::analysis::compare::explain(&b, &c, speed);
+        let lines = |path: &Option<std::path::PathBuf>, r| {
+            sightline::app::views::source::load_lines(path.as_deref(), r).expect("lines")
+        };
         sightline::app::views::source::link_why_to_lines(
             &mut why,
-            (bp.as_deref(), &b),
-            (cp.as_deref(), &c),
+            &lines(&bp, &b),
+            &lines(&cp, &c),
         );
         why.iter()
             .flat_map(|e| e.lines.iter().map(|l| (l.place.clone(), l.line)))
@@ -1114,5 +1117,68 @@ fn why_it_changed_links_each_change_to_its_line_and_opens_the_source_page_there(
         "the Source page did not open at line {line}"
     );
     assert_eq!(h.state().settings().page, PageId::Source);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_why_list_reads_each_results_lines_once_across_rebuilds() {
+    use sightline::app::core::baselines::VisibleBaseline;
+    use sightline::app::core::workspace::Workspace;
+    use sightline::app::views::compare::{CompareInput, CompareStatus, CompareView};
+    let dir = temp_dir("pair_why_lines_once");
+    let mut workspace = Workspace::default();
+    let mut ids = Vec::new();
+    for name in ["before", "after"] {
+        let path = common::fixture_file(&dir, &format!("pair_lines/{name}.ncu-rep.xz"));
+        let report = load_path(&path).expect("report");
+        ids.push(workspace.add_report(name.into(), Some(path), report, std::time::Duration::ZERO));
+    }
+    // blur, the third kernel of both: its why-list has stall changes the Source page measures.
+    let (base, current) = (
+        ResultRef {
+            report: ids[0],
+            index: 2,
+        },
+        ResultRef {
+            report: ids[1],
+            index: 2,
+        },
+    );
+    let baselines = [VisibleBaseline {
+        index: 0,
+        at: base,
+        color: [1, 2, 3],
+        title: "blur".into(),
+        report_name: "before".into(),
+    }];
+    let mut view = CompareView::default();
+    let links = |view: &mut CompareView, threshold_pct: f64| -> usize {
+        let input = CompareInput {
+            workspace: &workspace,
+            at: current,
+            baselines: &baselines,
+            threshold_pct,
+            manual_pairs: &[],
+            renames: Default::default(),
+        };
+        match view.status(&input, true, || {}) {
+            CompareStatus::Ready { data, .. } => data
+                .view
+                .as_ref()
+                .and_then(|v| v.export.matched.first())
+                .map_or(0, |m| m.why.iter().map(|e| e.lines.len()).sum()),
+            _ => panic!("the comparison was not built"),
+        }
+    };
+    let first = links(&mut view, 2.0);
+    assert!(first >= 3, "{first} line links");
+    assert_eq!(view.lines_read(), 2);
+    // Another noise threshold builds the comparison again, from the lines read before.
+    assert_eq!(links(&mut view, 5.0), first);
+    assert_eq!(view.lines_read(), 2);
+    // Reports closed or replaced: read again.
+    view.release();
+    assert_eq!(links(&mut view, 5.0), first);
+    assert_eq!(view.lines_read(), 4);
     let _ = std::fs::remove_dir_all(&dir);
 }

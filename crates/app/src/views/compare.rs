@@ -15,10 +15,13 @@ use crate::core::workspace::{OpenReport, Workspace};
 use crate::job::{Job, Status};
 use crate::model::KernelResult;
 use crate::model::section_body::ReportBodies;
+use crate::model::source::SourceView;
 use crate::views::section_bodies::PairedBodies;
+use crate::views::side_by_side::lines_cache::LinesCache;
 use crate::views::side_by_side::{
     ResultLookup, Side, SideBySide, SideBySideKey, context_messages, side_by_side, side_of,
 };
+use crate::views::source::load_lines;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -35,6 +38,8 @@ pub struct Snapshot {
     warnings: Vec<(ReportPair, Vec<ContextWarning>)>,
     /// Whether the warnings of some pair were still being computed.
     context_pending: bool,
+    /// The compared results' CUDA lines, kept by the page across builds.
+    lines: LinesCache,
 }
 
 /// A copy of `open` holding only its result at `index` (at position 0).
@@ -69,6 +74,7 @@ impl Snapshot {
         workspace: &Workspace,
         key: &SideBySideKey,
         context: &mut ContextCache,
+        lines: &LinesCache,
         wait: bool,
         wake: impl Fn() + Clone + Send + 'static,
     ) -> Self {
@@ -97,6 +103,7 @@ impl Snapshot {
             results,
             warnings,
             context_pending,
+            lines: lines.clone(),
         }
     }
 
@@ -117,6 +124,13 @@ impl ResultLookup for Snapshot {
     fn result(&self, at: ResultRef) -> Option<(&OpenReport, &KernelResult)> {
         let (_, open) = self.results.iter().find(|(a, _)| *a == at)?;
         Some((open, open.report.results.first()?))
+    }
+
+    fn source_lines(&self, generation: u64, at: ResultRef) -> Option<Arc<SourceView>> {
+        self.lines.get_or_read(generation, at, || {
+            let (open, result) = self.result(at)?;
+            load_lines(open.path.as_deref(), result).ok()
+        })
     }
 
     fn context_warnings(&self, base: ReportId, current: ReportId) -> Vec<ContextWarning> {
@@ -304,6 +318,7 @@ pub struct CompareView {
     /// The comparison built last and what it was built from.
     ready: Option<(SideBySideKey, Result<CompareData, String>)>,
     context: ContextCache,
+    lines: LinesCache,
 }
 
 impl Default for CompareView {
@@ -314,6 +329,7 @@ impl Default for CompareView {
             job: Job::new("comparison builder"),
             ready: None,
             context: ContextCache::default(),
+            lines: LinesCache::default(),
         }
     }
 }
@@ -358,6 +374,13 @@ impl CompareView {
         self.job.clear();
         self.ready = None;
         self.context = ContextCache::default();
+        self.lines.clear();
+    }
+
+    /// How many results' CUDA lines the why-list has read so far (each once while the open
+    /// reports stay the same).
+    pub fn lines_read(&self) -> u64 {
+        self.lines.reads()
     }
 
     /// The sides the selected result is compared with: the picked partner, else the visible
@@ -500,8 +523,14 @@ impl CompareView {
                 Some((_, Ok(d))) => d.bodies_key.map(|bk| (bk, Arc::clone(&d.bodies))),
                 _ => None,
             };
-            let snapshot =
-                Snapshot::of(input.workspace, &key, &mut self.context, wait, wake.clone());
+            let snapshot = Snapshot::of(
+                input.workspace,
+                &key,
+                &mut self.context,
+                &self.lines,
+                wait,
+                wake.clone(),
+            );
             let for_build = key.clone();
             self.job.ensure(
                 key.clone(),

@@ -53,24 +53,22 @@ pub fn load_lines(path: Option<&Path>, result: &KernelResult) -> Result<SourceVi
     read_view(path, result, options)
 }
 
-/// Ties the explained changes of a pair to the CUDA lines that carry them, where both results
-/// come from `.ncu-rep` files with per-instruction metrics; otherwise leaves them as they are.
+/// Whether some explained change is one a Source page column measures: only then are the
+/// lines of both results read to link it.
+pub fn why_needs_lines(why: &[crate::analysis::compare::Explanation]) -> bool {
+    why.iter()
+        .any(|e| source::why_lines::column_for(e).is_some())
+}
+
+/// Ties the explained changes of a pair to the CUDA lines that carry them, from both results'
+/// lines ([`load_lines`]).
 pub fn link_why_to_lines(
     why: &mut [crate::analysis::compare::Explanation],
-    base: (Option<&Path>, &KernelResult),
-    current: (Option<&Path>, &KernelResult),
+    base: &SourceView,
+    current: &SourceView,
 ) {
-    // Both reports' code is read only when some change is one a Source page column measures.
-    if !why
-        .iter()
-        .any(|e| source::why_lines::column_for(e).is_some())
-    {
-        return;
-    }
-    if let (Ok(b), Ok(c)) = (load_lines(base.0, base.1), load_lines(current.0, current.1)) {
-        let comparison = compare(&b, &c);
-        source::why_lines::link_lines(why, &b, &c, &comparison);
-    }
+    let comparison = compare(base, current);
+    source::why_lines::link_lines(why, base, current, &comparison);
 }
 
 /// Builds a Source view with `options`, the report's own folder searched for sources first.

@@ -18,8 +18,11 @@ use crate::core::ids::{ReportId, ResultRef};
 use crate::core::workspace::{OpenReport, Workspace};
 use crate::format::{metric_text, safe_file_stem, value_text};
 use crate::model::format::NOT_MEASURED;
+use crate::model::source::SourceView;
 use crate::model::{KernelResult, Metric, MetricView, Value, catalog, names};
+use crate::views::source;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Where the comparison finds a result and its report: the workspace, or a copy of the few
 /// results it compares ([`crate::views::compare::Snapshot`]).
@@ -29,6 +32,17 @@ pub trait ResultLookup {
 
     /// The context differences between two open reports (every result of both is read).
     fn context_warnings(&self, base: ReportId, current: ReportId) -> Vec<ContextWarning>;
+
+    /// The CUDA lines of the result at `at` ([`source::load_lines`]), for the why-list's line
+    /// links; `None` where it has none. Read from its report each time, unless the lookup
+    /// keeps them.
+    fn source_lines(&self, generation: u64, at: ResultRef) -> Option<Arc<SourceView>> {
+        let _ = generation;
+        let (open, result) = self.result(at)?;
+        source::load_lines(open.path.as_deref(), result)
+            .ok()
+            .map(Arc::new)
+    }
 }
 
 impl ResultLookup for Workspace {
@@ -309,7 +323,7 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         .iter()
         .zip(&bases)
         .all(|(side, b)| !side.paired && !relate(b, cur).0);
-    for (side, (base_open, b)) in key.bases.iter().zip(&base_results) {
+    for (side, (_, b)) in key.bases.iter().zip(&base_results) {
         let shapes = (launch_shape(b), launch_shape(cur));
         let shape_differs = matches!(shapes, (Some(x), Some(y)) if x != y);
         let (base_name, cur_name) = (kernel_name(b), kernel_name(cur));
@@ -376,13 +390,16 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         });
         if let Some(m) = matched.last_mut() {
             m.why = crate::analysis::compare::explain(b, cur, speed);
-            // With one baseline, each change is tied to the lines that carry it.
-            if single {
-                crate::views::source::link_why_to_lines(
-                    &mut m.why,
-                    (base_open.path.as_deref(), b),
-                    (cur_open.path.as_deref(), cur),
-                );
+            // With one baseline, each change is tied to the lines that carry it; both results'
+            // code is read only when some change is one a Source page column measures.
+            if single
+                && source::why_needs_lines(&m.why)
+                && let (Some(base_lines), Some(cur_lines)) = (
+                    workspace.source_lines(key.generation, side.at),
+                    workspace.source_lines(key.generation, key.current),
+                )
+            {
+                source::link_why_to_lines(&mut m.why, &base_lines, &cur_lines);
             }
         }
     }

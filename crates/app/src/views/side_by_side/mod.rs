@@ -10,6 +10,7 @@ use crate::analysis::compare::{ReportDiff, Verdict};
 use crate::core::ids::ResultRef;
 
 mod build;
+pub mod lines_cache;
 pub use build::{
     ResultLookup, context_messages, metric_line, side_by_side, side_of, signed_value_text,
 };
