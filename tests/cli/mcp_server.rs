@@ -400,6 +400,49 @@ fn every_tool_answers_with_the_oracle_values() {
     );
     assert_eq!(one["matched_count"], 1);
     assert_eq!(one["matched"][0]["duration_ns"], k["duration_ns"]);
+
+    // A pair in brief is the document's pair (`diff --format json`) with the headline
+    // metrics for the whole list and each change also in words: what both hold is the same.
+    let out = common::run_diff(
+        &["--format", "json"],
+        &dir.0.join("before.ncu-rep"),
+        &dir.0.join("after.ncu-rep"),
+    );
+    let doc: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let without = |j: &Json, keys: &[&str]| -> Json {
+        let mut j = j.clone();
+        for key in keys {
+            j.as_object_mut().unwrap().remove(*key);
+        }
+        j
+    };
+    for brief in matched {
+        let full = doc["matched"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["base_id"] == brief["base_id"] && f["current_id"] == brief["current_id"])
+            .expect("the pair in the document");
+        for key in ["changes", "match", "name", "shape_differs", "time_delta_ns"] {
+            assert_eq!(brief[key], full[key], "{key}");
+        }
+        assert_eq!(
+            without(&brief["duration_ns"], &["change"]),
+            full["duration_ns"]
+        );
+        let headline = brief["headline"].as_array().unwrap();
+        assert!(!headline.is_empty());
+        for m in headline {
+            let same = full["metrics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["key"] == m["key"])
+                .expect("the headline metric in the document");
+            assert_eq!(&without(m, &["change", "label"]), same);
+            assert!(m["change"].is_string() && m["label"].is_string());
+        }
+    }
 }
 
 #[test]

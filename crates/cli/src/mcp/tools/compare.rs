@@ -8,16 +8,17 @@ use super::{
     number_or_null, object_schema, open, report_json, report_schema, result_index,
 };
 use crate::analysis::compare::export::{
-    self, DEFAULT_MAX_CHANGES, HEADLINE_METRICS, delta_text, listed_changes, time_delta_text,
+    self, DEFAULT_MAX_CHANGES, listed_changes, time_delta_text,
 };
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
 use crate::analysis::compare::request;
 use crate::analysis::compare::{
-    CompareRequest, DiffOptions, Keep, MatchedDiff, MetricDiff, RenamePolicy, ReportDiff,
-    diff_reports_keeping, pair_argument,
+    CompareRequest, DiffOptions, Keep, RenamePolicy, ReportDiff, diff_reports_keeping,
+    pair_argument,
 };
 use crate::model::Report;
-use crate::model::format::{number_json, value_json};
+use crate::model::format::number_json;
+use crate::output::compare::{PairDetail, matched_json, metric_change_json};
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
@@ -152,54 +153,6 @@ fn only_result(rep: &Report, index: usize) -> Report {
     one
 }
 
-fn metric_change_json(m: &MetricDiff) -> Json {
-    json!({
-        "key": m.key,
-        "unit": m.unit,
-        "base": value_json(&m.base),
-        "current": value_json(&m.current),
-        "delta_pct": number_json(m.delta_pct),
-        "change": delta_text(Some(m)),
-        "verdict": m.verdict.name(),
-    })
-}
-
-fn matched_json(k: &MatchedDiff) -> Json {
-    let d = k.diff.duration.as_ref();
-    let headline: Vec<Json> = HEADLINE_METRICS
-        .iter()
-        .filter_map(|(key, label)| {
-            let m = k.diff.get(key)?;
-            let mut j = metric_change_json(m);
-            j["label"] = json!(label);
-            Some(j)
-        })
-        .collect();
-    json!({
-        "base_id": k.base_id,
-        "current_id": k.current_id,
-        "name": k.name,
-        "match": k.kind.name(),
-        "shape_differs": k.shape_differs,
-        "changes": k.changes,
-        "duration_ns": {
-            "base": number_json(k.base_duration_ns),
-            "current": number_json(k.current_duration_ns),
-            "delta_pct": number_json(d.and_then(|d| d.delta_pct)),
-            "change": delta_text(d),
-            "verdict": d.map(|d| d.verdict.name()),
-        },
-        "time_delta_ns": number_json(k.time_delta_ns()),
-        "time_delta_text": k.time_delta_ns().map(time_delta_text),
-        "headline": headline,
-        "why": export::listed_why(&k.why).into_iter().map(|w| json!({
-            "kind": w.kind,
-            "text": w.text,
-            "agrees": w.agrees,
-        })).collect::<Vec<_>>(),
-    })
-}
-
 fn verdicts(diff: &ReportDiff) -> Json {
     let (mut better, mut worse, mut unchanged, mut unknown) = (0, 0, 0, 0);
     for k in &diff.matched {
@@ -226,7 +179,7 @@ fn answer(
     let matched: Vec<Json> = by_impact
         .iter()
         .take(limit)
-        .map(|k| matched_json(k))
+        .map(|k| matched_json(k, PairDetail::Brief))
         .collect();
     let changes: Vec<Json> = listed_changes(diff, limit)
         .into_iter()

@@ -2,6 +2,7 @@
 //! as they are compared.
 
 use super::csv::PairSource;
+use crate::analysis::compare::export::{HEADLINE_METRICS, delta_text, listed_why, time_delta_text};
 use crate::analysis::compare::metric_diff::MetricDiff;
 use crate::analysis::compare::{MatchedDiff, ReportDiff, UnmatchedResult};
 use crate::model::format::number_json;
@@ -10,81 +11,156 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value as Json, json};
 use std::io::Write;
 
-/// One metric of a pair as the JSON document lists it, serialized without making a
-/// `serde_json::Value`: the fields in the order of their names, as a `Value` object prints them.
-struct MetricJson<'a>(&'a MetricDiff);
+/// How much of a matched pair its JSON holds: `Full`, every metric and the whole ranked
+/// why-list (the document `diff --format json` writes); `Brief`, the headline metrics (each
+/// with its label) and the explanations the outputs list, every change also in words (what the
+/// MCP `compare` tool answers). The fields both hold are written by the same code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairDetail {
+    Full,
+    Brief,
+}
+
+/// One metric of a pair, serialized without making a `serde_json::Value`: the fields in the
+/// order of their names, as a `Value` object prints them; `Brief` adds the change in words
+/// and, for a headline metric, its label.
+struct MetricJson<'a> {
+    metric: &'a MetricDiff,
+    detail: PairDetail,
+    label: Option<&'a str>,
+}
 
 impl Serialize for MetricJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let m = self.0;
-        let mut map = s.serialize_map(Some(7))?;
+        let m = self.metric;
+        let brief = self.detail == PairDetail::Brief;
+        let mut map = s.serialize_map(None)?;
         map.serialize_entry("base", &ValueJson(m.base))?;
+        if brief {
+            map.serialize_entry("change", &delta_text(Some(m)))?;
+        }
         map.serialize_entry("current", &ValueJson(m.current))?;
         map.serialize_entry("delta_pct", &NumJson(m.delta_pct))?;
         map.serialize_entry("direction", m.direction.name())?;
         map.serialize_entry("key", m.key.as_str())?;
+        if let Some(label) = self.label {
+            map.serialize_entry("label", label)?;
+        }
         map.serialize_entry("unit", m.unit.as_str())?;
         map.serialize_entry("verdict", m.verdict.name())?;
         map.end()
     }
 }
 
-/// Every metric of a pair.
-struct MetricsJson<'a>(&'a [MetricDiff]);
+/// The JSON of one metric of a pair, its change also in words (`Brief`).
+pub fn metric_change_json(m: &MetricDiff) -> Json {
+    serde_json::to_value(MetricJson {
+        metric: m,
+        detail: PairDetail::Brief,
+        label: None,
+    })
+    .unwrap_or(Json::Null)
+}
+
+/// Every metric of a pair (`Full`), or its headline metrics with their labels (`Brief`).
+struct MetricsJson<'a>(&'a MatchedDiff, PairDetail);
 
 impl Serialize for MetricsJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(MetricJson))
+        let (k, detail) = (self.0, self.1);
+        match detail {
+            PairDetail::Full => s.collect_seq(k.diff.metrics.iter().map(|metric| MetricJson {
+                metric,
+                detail,
+                label: None,
+            })),
+            PairDetail::Brief => {
+                s.collect_seq(HEADLINE_METRICS.iter().filter_map(|(key, label)| {
+                    Some(MetricJson {
+                        metric: k.diff.get(key)?,
+                        detail,
+                        label: Some(label),
+                    })
+                }))
+            }
+        }
     }
 }
 
-/// The duration of a pair: both sides, the change and its verdict.
-struct DurationJson<'a>(&'a MatchedDiff);
+/// The duration of a pair: both sides, the change (also in words, `Brief`) and its verdict.
+struct DurationJson<'a>(&'a MatchedDiff, PairDetail);
 
 impl Serialize for DurationJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let k = self.0;
-        let mut map = s.serialize_map(Some(4))?;
-        match &k.diff.duration {
-            Some(d) => {
-                map.serialize_entry("base", &NumJson(d.base_f64()))?;
-                map.serialize_entry("current", &NumJson(d.current_f64()))?;
-                map.serialize_entry("delta_pct", &NumJson(d.delta_pct))?;
-                map.serialize_entry("verdict", d.verdict.name())?;
-            }
-            None => {
-                map.serialize_entry("base", &NumJson(k.base_duration_ns))?;
-                map.serialize_entry("current", &NumJson(k.current_duration_ns))?;
-                map.serialize_entry("delta_pct", &NumJson(None))?;
-                map.serialize_entry("verdict", &NumJson(None))?;
-            }
+        let d = k.diff.duration.as_ref();
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry(
+            "base",
+            &NumJson(d.map_or(k.base_duration_ns, |d| d.base_f64())),
+        )?;
+        if self.1 == PairDetail::Brief {
+            map.serialize_entry("change", &delta_text(d))?;
         }
+        map.serialize_entry(
+            "current",
+            &NumJson(d.map_or(k.current_duration_ns, |d| d.current_f64())),
+        )?;
+        map.serialize_entry("delta_pct", &NumJson(d.and_then(|d| d.delta_pct)))?;
+        map.serialize_entry("verdict", &d.map(|d| d.verdict.name()))?;
         map.end()
     }
 }
 
-/// One matched pair as the document's "matched" list holds it, serialized without making a
-/// `serde_json::Value` of its metrics: the fields in the order of their names.
-struct MatchedJson<'a>(&'a MatchedDiff);
+/// The explanations of a pair: the whole ranked list (`Full`), or those the outputs list
+/// with their kind, words and whether they agree with the duration's way (`Brief`).
+struct WhyJson<'a>(&'a MatchedDiff, PairDetail);
+
+impl Serialize for WhyJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.1 {
+            // As a `Value`, whose objects print their fields by name.
+            PairDetail::Full => serde_json::to_value(&self.0.why)
+                .map_err(serde::ser::Error::custom)?
+                .serialize(s),
+            PairDetail::Brief => s.collect_seq(
+                listed_why(&self.0.why)
+                    .into_iter()
+                    .map(|w| json!({"kind": w.kind, "text": w.text, "agrees": w.agrees})),
+            ),
+        }
+    }
+}
+
+/// One matched pair, serialized without making a `serde_json::Value` of its metrics: the
+/// fields in the order of their names.
+struct MatchedJson<'a>(&'a MatchedDiff, PairDetail);
 
 impl Serialize for MatchedJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let k = self.0;
-        // The explanations as a `Value`, whose objects print their fields by name.
-        let why = serde_json::to_value(&k.why).map_err(serde::ser::Error::custom)?;
-        let mut map = s.serialize_map(Some(12))?;
+        let (k, detail) = (self.0, self.1);
+        let full = detail == PairDetail::Full;
+        let mut map = s.serialize_map(None)?;
         map.serialize_entry("base_id", &k.base_id)?;
         map.serialize_entry("changes", &k.changes)?;
         map.serialize_entry("current_id", &k.current_id)?;
-        map.serialize_entry("duration_ns", &DurationJson(k))?;
+        map.serialize_entry("duration_ns", &DurationJson(k, detail))?;
+        if !full {
+            map.serialize_entry("headline", &MetricsJson(k, detail))?;
+        }
         map.serialize_entry("match", k.kind.name())?;
-        map.serialize_entry("metrics", &MetricsJson(&k.diff.metrics))?;
-        map.serialize_entry("metrics_only_in_base", &k.diff.only_in_base)?;
-        map.serialize_entry("metrics_only_in_current", &k.diff.only_in_current)?;
+        if full {
+            map.serialize_entry("metrics", &MetricsJson(k, detail))?;
+            map.serialize_entry("metrics_only_in_base", &k.diff.only_in_base)?;
+            map.serialize_entry("metrics_only_in_current", &k.diff.only_in_current)?;
+        }
         map.serialize_entry("name", &k.name)?;
         map.serialize_entry("shape_differs", &k.shape_differs)?;
         map.serialize_entry("time_delta_ns", &NumJson(k.time_delta_ns()))?;
-        map.serialize_entry("why", &why)?;
+        if !full {
+            map.serialize_entry("time_delta_text", &k.time_delta_ns().map(time_delta_text))?;
+        }
+        map.serialize_entry("why", &WhyJson(k, detail))?;
         map.end()
     }
 }
@@ -93,14 +169,21 @@ fn unmatched_json(u: &UnmatchedResult) -> Json {
     json!({"id": u.id, "name": u.name, "duration_ns": number_json(u.duration_ns)})
 }
 
-/// The JSON of one matched pair, as the document's "matched" list holds it.
-pub fn matched_json(k: &MatchedDiff) -> Json {
-    serde_json::to_value(MatchedJson(k)).unwrap_or(Json::Null)
+/// The JSON of one matched pair: as the document's "matched" list holds it (`Full`), or
+/// in brief.
+pub fn matched_json(k: &MatchedDiff, detail: PairDetail) -> Json {
+    serde_json::to_value(MatchedJson(k, detail)).unwrap_or(Json::Null)
 }
 
 /// The JSON document of a comparison.
 pub fn to_json(diff: &ReportDiff) -> Json {
-    json_with(diff, diff.matched.iter().map(matched_json).collect())
+    json_with(
+        diff,
+        diff.matched
+            .iter()
+            .map(|k| matched_json(k, PairDetail::Full))
+            .collect(),
+    )
 }
 
 /// [`to_json`] with an empty "matched" list, for [`write_json_with_pairs`] to fill.
@@ -161,7 +244,7 @@ pub fn pair_json_item(k: &MatchedDiff) -> std::io::Result<String> {
 
 /// [`pair_json_item`] as bytes.
 pub fn pair_json_bytes(k: &MatchedDiff) -> std::io::Result<Vec<u8>> {
-    pretty_indented(&MatchedJson(k), "    ")
+    pretty_indented(&MatchedJson(k, PairDetail::Full), "    ")
 }
 
 /// What comes between the items of the "matched" list: before the first, between two, and
