@@ -250,8 +250,10 @@ fn a_cutlass_signature_takes_one_line_of_the_header() {
         .expect("the result");
     let full = result.name.demangled.clone();
     assert!(full.len() > 1000, "{} characters", full.len());
-    let shown =
-        sightline::app::names::short_demangled(&full, sightline::app::names::HEADER_NAME_CHARS);
+    let shown = sightline::output::kernel_names::short_demangled(
+        &full,
+        sightline::output::kernel_names::HEADER_NAME_CHARS,
+    );
     assert!(shown.contains('…'), "{shown}");
     let line = h.get_by_label(&shown).rect();
     let tabs = h

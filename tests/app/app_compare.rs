@@ -605,7 +605,7 @@ fn why_it_changed_lists_the_causes_the_oracle_shows() {
     let mut h = open_pair(&dir);
     select_in(&mut h, "after.ncu-rep", 0);
     let (before, after) = pair_truth();
-    let bytes = |v: f64| sightline::app::format::value_text(v, "byte");
+    let bytes = |v: f64| sightline::model::format::value_text(v, "byte");
     let count = |v: f64| sightline::model::units::format_value(v, "inst");
 
     // saxpy_strided (launch 1) got faster: the uncoalesced-access rule stops firing and L1

@@ -13,7 +13,7 @@ use common::app_harness::{
 use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui_kittest::kittest::Queryable;
 use sightline::app::core::ids::ResultRef;
-use sightline::app::format::size_text;
+use sightline::output::text::size_text;
 use sightline::ui::{Command, OpenRequest, PageId, SightlineApp};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -113,7 +113,7 @@ fn a_rules_guidance_shows_on_hover_of_its_message() {
     // Tall enough that the rule is not under the status bar.
     h.set_size(egui::vec2(1400.0, 2400.0));
     h.run();
-    let message = sightline::app::format::clean_markup(&rule.message);
+    let message = sightline::output::text::clean_markup(&rule.message);
     let (metric, text) = &rule.guidance[0];
     let tip = format!("{metric}: {text}");
     assert!(!has_label_containing(&h, &tip));

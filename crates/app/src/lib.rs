@@ -7,9 +7,9 @@
 //!   view-model for ready, building or failed and draws the answer.
 //!
 //! Beside them, what both use: [`job`] (one background job: keyed, polled, cancelled when
-//! superseded), [`cache`] (the one cache helper for derived views), [`format`] (numbers and
-//! names as text), [`names`] (long kernel names shortened in the middle) and [`copy`] (what
-//! the copy actions put on the clipboard).
+//! superseded) and [`cache`] (the one cache helper for derived views). Every text a view shows
+//! is spelled by the engine: values by `model::format`, names, rule texts and clipboard tables
+//! by `output` (`kernel_names`, `text`, `clipboard`).
 //!
 //! The desktop front end (`ui`) draws the view-models and turns clicks and keys into
 //! commands; `cli` uses the analysis directly.
@@ -19,11 +19,8 @@
 use sightline_engine::{analysis, model, output, parse};
 
 pub mod cache;
-pub mod copy;
 pub mod core;
-pub mod format;
 pub mod job;
-pub mod names;
 pub mod views;
 
 pub use self::core::commands::{Command, OpenRequest};

@@ -28,7 +28,7 @@ pub fn paint_hover(ctx: &egui::Context) {
             .map(|f| {
                 f.path
                     .as_deref()
-                    .map_or_else(|| "file".to_string(), sightline_app::format::file_name)
+                    .map_or_else(|| "file".to_string(), crate::output::text::file_name)
             })
             .collect()
     });

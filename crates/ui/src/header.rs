@@ -5,11 +5,11 @@
 use crate::analysis::headline::{device_summary, headline};
 use crate::model::KernelResult;
 use crate::model::format::NOT_MEASURED;
+use crate::model::format::value_text;
 use crate::widgets::copy_menu::copy_button;
 use sightline_app::core::commands::Command;
 use sightline_app::core::ids::ResultRef;
 use sightline_app::core::workspace::OpenReport;
-use sightline_app::format::value_text;
 
 /// Facts shown in the header, as (label, value) pairs.
 pub fn facts(open: &OpenReport, result: &KernelResult) -> Vec<(&'static str, String)> {
@@ -64,10 +64,10 @@ pub fn show(
     folded: bool,
     commands: &mut Vec<Command>,
 ) {
-    let function = sightline_app::names::short_kernel_name(
+    let function = crate::output::kernel_names::short_kernel_name(
         &result.name.function,
         &result.name.demangled,
-        sightline_app::names::TABLE_NAME_CHARS,
+        crate::output::kernel_names::TABLE_NAME_CHARS,
     );
     ui.horizontal(|ui| {
         // The name gives way to the buttons beside it (zoomed in, on a small screen).
@@ -155,9 +155,9 @@ pub fn show(
     if result.name.demangled != function {
         // The demangled name on one line, shortened in the middle (a CUTLASS signature would
         // wrap to a screenful); the whole name on hover and in the copy menu.
-        let shown = sightline_app::names::short_demangled(
+        let shown = crate::output::kernel_names::short_demangled(
             &result.name.demangled,
-            sightline_app::names::HEADER_NAME_CHARS,
+            crate::output::kernel_names::HEADER_NAME_CHARS,
         );
         let full = ui
             .add(egui::Label::new(egui::RichText::new(shown).weak()).truncate())

@@ -151,7 +151,7 @@ fn file_menu(
             ui.weak("No recent files");
         }
         for path in &settings.recent_files {
-            let name = sightline_app::format::file_name(path);
+            let name = crate::output::text::file_name(path);
             if ui
                 .button(&name)
                 .on_hover_text(path.display().to_string())

@@ -4,13 +4,13 @@
 //! Cancel button, and Cancel all when several load) and files that failed (their error, dismissable); then the baselines, each
 //! shown or hidden with its checkbox, removable, and reopened when its file is closed.
 
+use crate::output::text::size_text;
 use crate::widgets::theme;
 use sightline_app::core::baselines::Baseline;
 use sightline_app::core::commands::{Command, OpenRequest};
 use sightline_app::core::file_notices::{FileNoticeKind, FileNotices};
 use sightline_app::core::ids::ResultRef;
 use sightline_app::core::workspace::{PendingLoad, Workspace};
-use sightline_app::format::size_text;
 
 /// Gives a button the name screen readers (and tests) know it by, when its text alone does
 /// not say what it acts on.
@@ -258,7 +258,7 @@ fn baselines_ui(ui: &mut egui::Ui, baselines: &[Baseline], commands: &mut Vec<Co
 pub fn following(ui: &mut egui::Ui, dir: &std::path::Path, commands: &mut Vec<Command>) {
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new("Following").strong());
-        ui.add(egui::Label::new(sightline_app::format::file_name(dir)).truncate())
+        ui.add(egui::Label::new(crate::output::text::file_name(dir)).truncate())
             .on_hover_text(format!(
                 "{}: reports written there open as their writes complete",
                 dir.display()

@@ -5,7 +5,6 @@
 use crate::widgets::copy_menu::copy_button;
 use crate::widgets::theme;
 use egui_extras::{Column, TableBuilder};
-use sightline_app::copy;
 use sightline_app::core::baselines;
 use sightline_app::core::commands::Command;
 use sightline_app::core::ids::ResultRef;
@@ -238,17 +237,17 @@ impl ResultsTable {
                                 ui.separator();
                                 copy_button(ui, "Copy kernel name", || summary.kernel_full.clone());
                                 copy_button(ui, "Copy row (TSV)", || {
-                                    copy::summary_rows([summary], false)
+                                    sightline_app::core::rows::clipboard_rows([summary], false)
                                 });
                                 copy_button(ui, "Copy row (Markdown)", || {
-                                    copy::summary_rows([summary], true)
+                                    sightline_app::core::rows::clipboard_rows([summary], true)
                                 });
                                 let visible = || order.iter().filter_map(|&i| rows.get(i));
                                 copy_button(ui, "Copy all shown rows (TSV)", || {
-                                    copy::summary_rows(visible(), false)
+                                    sightline_app::core::rows::clipboard_rows(visible(), false)
                                 });
                                 copy_button(ui, "Copy all shown rows (Markdown)", || {
-                                    copy::summary_rows(visible(), true)
+                                    sightline_app::core::rows::clipboard_rows(visible(), true)
                                 });
                             });
                         });
@@ -415,8 +414,7 @@ fn row_cells(
     row.col(|ui| cell_bar(ui, r.sol_memory_pct, true));
     row.col(|ui| {
         ui.add(
-            egui::Label::new(sightline_app::format::percent_text(r.occupancy_pct))
-                .selectable(false),
+            egui::Label::new(crate::model::format::percent_text(r.occupancy_pct)).selectable(false),
         );
     });
     row.col(|ui| {
@@ -427,7 +425,7 @@ fn row_cells(
         };
         let response = ui.add(egui::Label::new(text).truncate().selectable(false));
         if !r.top_rule_message.is_empty() {
-            response.on_hover_text(sightline_app::format::clean_markup(&r.top_rule_message));
+            response.on_hover_text(crate::output::text::clean_markup(&r.top_rule_message));
         }
     });
 }
@@ -451,7 +449,7 @@ fn elide_to_fit(ui: &egui::Ui, text: &str, width: f32) -> String {
     let mut chars = text.chars().count();
     while chars > 1 {
         chars -= 1;
-        let shown = sightline_app::names::elide_middle(text, chars);
+        let shown = crate::output::kernel_names::elide_middle(text, chars);
         if text_width(&shown) <= width {
             return shown;
         }
@@ -474,7 +472,7 @@ fn cell_bar(ui: &mut egui::Ui, pct: Option<f64>, memory: bool) {
             theme::bar_fill(ui, memory, p).gamma_multiply(0.55),
         );
     }
-    let text = egui::RichText::new(sightline_app::format::percent_text(pct))
+    let text = egui::RichText::new(crate::model::format::percent_text(pct))
         .color(ui.visuals().strong_text_color());
     ui.put(rect, egui::Label::new(text).selectable(false));
 }

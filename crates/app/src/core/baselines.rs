@@ -82,10 +82,10 @@ fn absolute(path: &Path) -> PathBuf {
 /// The name of a result for titles: its function name with the template arguments shortened
 /// in the middle (the demangled name, shortened, when it has no function name).
 pub fn kernel_name(result: &crate::model::KernelResult) -> String {
-    crate::names::short_kernel_name(
+    crate::output::kernel_names::short_kernel_name(
         &result.name.function,
         &result.name.demangled,
-        crate::names::TITLE_NAME_CHARS,
+        crate::output::kernel_names::TITLE_NAME_CHARS,
     )
 }
 

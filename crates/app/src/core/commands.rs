@@ -34,9 +34,9 @@ impl OpenRequest {
     /// How the file lists name it.
     pub fn display_name(&self) -> String {
         match self {
-            OpenRequest::Path(p) => crate::format::file_name(p),
+            OpenRequest::Path(p) => crate::output::text::file_name(p),
             OpenRequest::Text { name, .. } => name.clone(),
-            OpenRequest::Dropped(h) => crate::format::file_name(h.path()),
+            OpenRequest::Dropped(h) => crate::output::text::file_name(h.path()),
             OpenRequest::Demo => crate::core::demo::DEMO_NAME.to_string(),
         }
     }

@@ -3,11 +3,11 @@
 
 use crate::analysis::headline::headline;
 use crate::core::ids::{ReportId, ResultRef};
-use crate::format::value_text;
-use crate::format::{first_words, rule_title};
 use crate::model::format::NOT_MEASURED;
+use crate::model::format::{percent_text, value_text};
 use crate::model::{KernelResult, Report, ResultKind, RuleKind, SpeedupKind};
-use crate::names::{TABLE_NAME_CHARS, elide_middle, short_kernel_name};
+use crate::output::kernel_names::{TABLE_NAME_CHARS, elide_middle, short_kernel_name};
+use crate::output::text::{first_words, rule_title};
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
@@ -333,6 +333,44 @@ pub fn searchable(name: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The results table's cells of one row, in column order, as the table shows them.
+pub fn row_cells(r: &RowSummary) -> Vec<String> {
+    vec![
+        r.report_name.clone(),
+        r.id.to_string(),
+        r.kernel_full.clone(),
+        r.shape.clone(),
+        r.duration_text.clone(),
+        percent_text(r.sol_compute_pct),
+        percent_text(r.sol_memory_pct),
+        percent_text(r.occupancy_pct),
+        r.top_rule_text.clone(),
+    ]
+}
+
+/// The results table's column titles.
+pub fn row_header() -> Vec<String> {
+    SortColumn::ALL
+        .iter()
+        .map(|c| c.title().to_string())
+        .collect()
+}
+
+/// Results table rows with their header, as the copy actions put them on the clipboard: TSV,
+/// or a Markdown table.
+pub fn clipboard_rows<'r>(
+    rows: impl IntoIterator<Item = &'r RowSummary>,
+    as_markdown: bool,
+) -> String {
+    let mut table = vec![row_header()];
+    table.extend(rows.into_iter().map(row_cells));
+    if as_markdown {
+        crate::output::clipboard::markdown(&table)
+    } else {
+        crate::output::clipboard::tsv(&table)
+    }
 }
 
 #[cfg(test)]

@@ -405,7 +405,7 @@ mod tests {
         let rep = report(results);
         let rows = summarize_report(ReportId(0), "", &rep);
         let name = path.map_or("Pasted text 1".into(), |p| {
-            crate::format::file_name(std::path::Path::new(p))
+            crate::output::text::file_name(std::path::Path::new(p))
         });
         w.add_opened(
             opened,

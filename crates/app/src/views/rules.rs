@@ -4,8 +4,8 @@
 //! information), each with the section it belongs to. Built once per result.
 
 use crate::core::ids::ResultRef;
-use crate::format::{clean_markup, rule_title, speedup_text};
 use crate::model::{KernelResult, RuleKind, RuleResult, SpeedupKind};
+use crate::output::text::{clean_markup, rule_title, speedup_text};
 
 /// One rule result as the page lists it.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,10 +4,12 @@
 //! the window's exports and its copy menus call these writers; values are spelled by the
 //! model's one formatter (`model::format`).
 
+pub mod clipboard;
 pub mod compare;
 pub mod html_page;
 pub mod json_layout;
 pub mod json_stream;
+pub mod kernel_names;
 pub mod occupancy_json;
 pub mod result_json;
 pub mod roofline_json;
@@ -15,4 +17,5 @@ pub mod sections_json;
 pub mod summary_csv;
 pub mod summary_html;
 pub mod table;
+pub mod text;
 pub mod trend_json;

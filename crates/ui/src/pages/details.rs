@@ -2,6 +2,7 @@
 //! metric table, rule results and bodies (charts and tables, with a body selector).
 
 use crate::analysis::roofline::RooflineOptions;
+use crate::model::format::value_and_unit;
 use crate::model::section_body::ItemKind;
 use crate::model::section_body::SectionBodies;
 use crate::model::{KernelResult, MetricView, RuleResult, Section};
@@ -13,7 +14,6 @@ use crate::widgets::{section_body, sol_bars};
 use sightline_app::cache::Cached;
 use sightline_app::core::commands::Command;
 use sightline_app::core::page_id::PageId;
-use sightline_app::format::value_and_unit;
 use sightline_app::views::hot_spots::{HotSpotInput, HotSpotsView};
 use sightline_app::views::roofline::{RooflineScene, SceneKey, roofline_scene};
 use sightline_app::views::section_bodies::{DrawnSection, ResultBodies, SectionBodiesView};

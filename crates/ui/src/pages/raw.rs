@@ -2,12 +2,12 @@
 //! in a virtualised table.
 
 use crate::model::KernelResult;
+use crate::model::format::value_and_unit;
 use crate::pages::details::{metric_copy_menu, metric_tooltip};
 use crate::pages::{Page, PageContext, PageIo};
 use egui_extras::{Column, TableBuilder};
 use sightline_app::core::ids::ResultRef;
 use sightline_app::core::page_id::PageId;
-use sightline_app::format::value_and_unit;
 use sightline_app::views::raw::RawView;
 
 impl Page for RawView {

@@ -10,6 +10,8 @@ use crate::analysis::compare::{
     MatchKind, MatchedDiff, Rename, ReportDiff, Verdict, group_suggestions,
 };
 use crate::model::format::NOT_MEASURED;
+use crate::model::format::value_text;
+use crate::output::kernel_names::{REPORT_NAME_CHARS, short_demangled};
 use crate::pages::PageContext;
 use crate::pages::{Page, PageIo};
 use crate::widgets::compare_export::{self, ExportSource};
@@ -23,8 +25,6 @@ use sightline_app::core::page_id::PageId;
 use sightline_app::core::report_sides::{CaptureConflict, SidesRule, capture_text, remember_order};
 use sightline_app::core::settings::Settings;
 use sightline_app::core::workspace::Workspace;
-use sightline_app::format::value_text;
-use sightline_app::names::{REPORT_NAME_CHARS, short_demangled};
 use sightline_app::views::report_compare::{
     CsvTarget, ReportCompareStatus, ReportCompareView, ReportComparison,
 };

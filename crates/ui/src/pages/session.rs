@@ -2,10 +2,10 @@
 //! selected result was launched.
 
 use crate::model::format::NOT_MEASURED;
+use crate::model::format::value_and_unit;
 use crate::model::{KernelResult, Report};
 use crate::pages::{Page, PageContext, PageIo};
 use sightline_app::core::page_id::PageId;
-use sightline_app::format::value_and_unit;
 
 /// The Session page (no state of its own).
 #[derive(Debug, Default)]

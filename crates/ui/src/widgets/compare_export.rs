@@ -41,7 +41,7 @@ pub fn markdown_text(source: &ExportSource<'_>) -> String {
     )
 }
 
-pub use sightline_app::format::safe_file_stem;
+pub use crate::output::text::safe_file_stem;
 
 /// The export buttons and the last export's outcome. The text is built only when a button is
 /// pressed; a CSV written in the background is asked for by the answer (where it goes).

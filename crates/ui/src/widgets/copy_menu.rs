@@ -1,8 +1,6 @@
 //! Right-click menus that copy: a value, a name, or a table row as plain text, TSV or
 //! Markdown. The text goes to the system clipboard (eframe's `clipboard` feature).
 
-use sightline_app::copy;
-
 /// A button in an open context menu that copies `text()` and closes the menu.
 pub fn copy_button(ui: &mut egui::Ui, label: &str, text: impl FnOnce() -> String) {
     if ui.button(label).clicked() {
@@ -28,6 +26,10 @@ pub fn row_buttons(ui: &mut egui::Ui, header: &[&str], cells: &[String]) {
             cells.to_vec(),
         ]
     };
-    copy_button(ui, "Copy row (TSV)", || copy::tsv(&table()));
-    copy_button(ui, "Copy row (Markdown)", || copy::markdown(&table()));
+    copy_button(ui, "Copy row (TSV)", || {
+        crate::output::clipboard::tsv(&table())
+    });
+    copy_button(ui, "Copy row (Markdown)", || {
+        crate::output::clipboard::markdown(&table())
+    });
 }

@@ -56,7 +56,7 @@ pub fn show(ui: &mut egui::Ui, line: &RuleLine) {
                         .show(ui, |ui| {
                             for (name, value) in &line.focus_metrics {
                                 ui.monospace(name);
-                                ui.label(sightline_app::format::number_text(*value));
+                                ui.label(crate::model::format::number_text(*value));
                                 ui.end_row();
                             }
                         });

@@ -111,7 +111,7 @@ pub fn bar_row(ui: &mut egui::Ui, label: &str, metric: &str, pct: Option<f64>, m
             .on_hover_text(metric);
         let width = (ui.available_width() - 90.0).max(80.0);
         percent_bar(ui, pct, memory, egui::vec2(width, BAR_HEIGHT));
-        ui.label(sightline_app::format::percent_text(pct))
+        ui.label(crate::model::format::percent_text(pct))
             .on_hover_text(metric);
     });
 }

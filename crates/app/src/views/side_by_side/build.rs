@@ -16,10 +16,11 @@ use crate::analysis::occupancy::{self, OccupancyOptions};
 use crate::core::baselines::kernel_name;
 use crate::core::ids::{ReportId, ResultRef};
 use crate::core::workspace::{OpenReport, Workspace};
-use crate::format::{metric_text, safe_file_stem, value_text};
 use crate::model::format::NOT_MEASURED;
+use crate::model::format::{metric_text, value_text};
 use crate::model::source::SourceView;
 use crate::model::{KernelResult, Metric, MetricView, Value, catalog, names};
+use crate::output::text::safe_file_stem;
 use crate::views::source;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -595,7 +596,7 @@ pub fn occupancy_rows(
         .zip(reports)
         .map(|(r, open)| occupancy::analyze(r, open.report.device_of(r), &options).ok())
         .collect();
-    let pct = |v: Option<f64>| crate::format::percent_text(v);
+    let pct = |v: Option<f64>| crate::model::format::percent_text(v);
     let dash = || NOT_MEASURED.to_string();
     let mut rows: Vec<(&'static str, Vec<String>)> = vec![
         (

@@ -1,8 +1,7 @@
-//! Export of a report comparison: JSON (the `diff --format json` document), CSV (one row per
-//! kernel and metric) and Markdown (for pull-request comments), plus the selection of
-//! headline metrics and biggest changes that the text forms show.
-//!
-//! The forms themselves are written in `output::compare`; this module selects what they list.
+//! What the outputs of a report comparison list and the words they share: the headline
+//! metrics, the biggest changes, the explanations listed per pair, and the sentences of the
+//! totals, renames and suggested pairs. The forms themselves (JSON, CSV, Markdown, HTML, the
+//! window's pages) are written in `output::compare` and the window; all take these.
 
 use super::metric_diff::{MetricDiff, Verdict};
 use super::{MatchedDiff, ReportDiff};

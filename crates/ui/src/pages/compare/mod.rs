@@ -333,7 +333,7 @@ fn sol_ui(ui: &mut egui::Ui, view: &SideBySide) {
                 for v in values {
                     ui.horizontal(|ui| {
                         sol_bars::percent_bar(ui, *v, *memory, SOL_BAR_SIZE);
-                        ui.label(sightline_app::format::percent_text(*v));
+                        ui.label(crate::model::format::percent_text(*v));
                     });
                 }
                 ui.end_row();

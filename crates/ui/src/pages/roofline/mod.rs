@@ -11,6 +11,7 @@ use crate::analysis::roofline::{
     self, AchievedPoint, Bound, Ceiling, Chart, ChartKind, MemoryLevel, Precision, Roofline,
     RooflineContext, RooflineOptions,
 };
+use crate::model::format::value_text;
 use crate::model::names;
 use crate::pages::PageContext;
 use crate::pages::{Page, PageIo};
@@ -25,7 +26,6 @@ use sightline_app::cache::Cached;
 use sightline_app::core::ids::{ReportId, ResultRef};
 use sightline_app::core::page_id::PageId;
 use sightline_app::core::workspace::Workspace;
-use sightline_app::format::value_text;
 use sightline_app::views::roofline::{BaselineArrow, RooflineScene, SceneKey, roofline_scene};
 
 mod plot;

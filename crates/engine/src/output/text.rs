@@ -1,11 +1,8 @@
-//! Text for rules, names and files as the views show them (no egui). Values are formatted by
-//! the one formatter of the model ([`crate::model::format`]), re-exported here for the views.
+//! Short texts every surface spells the same way: a rule's title and speedup label, a rule
+//! message without its link markup, the first words of a message, a byte count, a file name
+//! and a file stem safe for any file system. Values are spelled by `model::format`.
 
 use crate::model::{RuleResult, SpeedupKind};
-
-pub use crate::model::format::{
-    metric_text, number_text, percent_text, stored_value_text, value_and_unit, value_text,
-};
 
 /// The name a rule is shown under: its heading (title, rule name, identifier), else the start of
 /// its message.

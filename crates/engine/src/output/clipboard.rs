@@ -1,31 +1,5 @@
-//! Text put on the clipboard: a value, a name, or table rows as tab-separated values (for
-//! spreadsheets) or a Markdown table (for issues and chat).
-
-use crate::core::rows::{RowSummary, SortColumn};
-use crate::format::percent_text;
-
-/// The results table's cells of one row, in column order, as the table shows them.
-pub fn row_cells(r: &RowSummary) -> Vec<String> {
-    vec![
-        r.report_name.clone(),
-        r.id.to_string(),
-        r.kernel_full.clone(),
-        r.shape.clone(),
-        r.duration_text.clone(),
-        percent_text(r.sol_compute_pct),
-        percent_text(r.sol_memory_pct),
-        percent_text(r.occupancy_pct),
-        r.top_rule_text.clone(),
-    ]
-}
-
-/// The results table's column titles.
-pub fn row_header() -> Vec<String> {
-    SortColumn::ALL
-        .iter()
-        .map(|c| c.title().to_string())
-        .collect()
-}
+//! Table rows as the copy actions put them on the clipboard: tab-separated values (for
+//! spreadsheets) or a Markdown table (for issues and chat), the first row the header.
 
 /// A cell made safe for one TSV field: tabs and line breaks become spaces.
 fn tsv_cell(cell: &str) -> String {
@@ -63,20 +37,6 @@ pub fn markdown(rows: &[Vec<String>]) -> String {
         }
     }
     out
-}
-
-/// Results table rows with their header, as TSV or Markdown.
-pub fn summary_rows<'r>(
-    rows: impl IntoIterator<Item = &'r RowSummary>,
-    as_markdown: bool,
-) -> String {
-    let mut table = vec![row_header()];
-    table.extend(rows.into_iter().map(row_cells));
-    if as_markdown {
-        markdown(&table)
-    } else {
-        tsv(&table)
-    }
 }
 
 #[cfg(test)]
