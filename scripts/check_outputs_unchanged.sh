@@ -114,8 +114,11 @@ done
 # Runs every case with binary $1 into folder $2.
 run_all() {
     local bin="$1" out="$2"
-    rm -rf "$out"
-    mkdir -p "$out"
+    rm -rf "$out" "$out.cache"
+    mkdir -p "$out" "$out.cache"
+    # Each run starts with an empty disassembly cache of its own: SASS text a run on this
+    # machine left there earlier would otherwise show in one side's Source outputs only.
+    export XDG_CACHE_HOME="$out.cache"
     export bin out
     # shellcheck disable=SC2016
     tr '\n' '\0' < "$cases" | xargs -0 -P "$jobs" -n 1 bash -c '
