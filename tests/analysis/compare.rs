@@ -11,9 +11,9 @@ use serde_json::Value as Json;
 use sightline::analysis::compare::export::{self};
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::{
-    ContextKind, DiffOptions, DiffWarning, Keep, KernelIdentity, MatchKind, Verdict,
-    against_baselines, diff_reports, diff_reports_streamed, diff_results, match_baselines,
-    match_results, metric_against_baselines, normalize_kernel_name,
+    CompareRequest, ContextKind, DiffOptions, DiffWarning, Keep, KernelIdentity, MatchKind,
+    Verdict, against_baselines, diff_reports, diff_results, match_baselines, match_results,
+    metric_against_baselines, normalize_kernel_name,
 };
 use sightline::model::{Format, KernelResult, Report, Value, names};
 use sightline::output::compare::MarkdownOptions;
@@ -627,20 +627,18 @@ fn streamed_diff_decodes_a_pair_at_a_time_and_equals_the_whole_diff() {
         let mut current = sightline::parse::load_path(&cf.0).unwrap();
         assert_eq!(base.decoded_bodies() + current.decoded_bodies(), 0);
         let (mut peak, mut calls) = ((0, 0), 0);
-        let diff = diff_reports_streamed(
-            &mut base,
-            &mut current,
-            &opts,
-            &[],
-            Keep::All,
-            &mut |b, c| {
-                calls += 1;
-                peak = (
-                    peak.0.max(b.decoded_bodies()),
-                    peak.1.max(c.decoded_bodies()),
-                );
-            },
-        );
+        let request = CompareRequest {
+            options: &opts,
+            manual: &[],
+            keep: Keep::All,
+        };
+        let diff = request.run_streamed(&mut base, &mut current, &mut |b, c| {
+            calls += 1;
+            peak = (
+                peak.0.max(b.decoded_bodies()),
+                peak.1.max(c.decoded_bodies()),
+            );
+        });
         let what = format!("{base_rel} → {current_rel}");
         assert_eq!(
             calls,

@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::groups::group_key;
 use sightline::analysis::compare::{
-    DiffOptions, MatchKind, ReportDiff, Verdict, WhyKind, diff_reports, diff_reports_with,
+    CompareRequest, DiffOptions, Keep, MatchKind, ReportDiff, Verdict, WhyKind, diff_reports,
     split_baselines,
 };
 use sightline::model::{Dim3, Report};
@@ -230,7 +230,12 @@ fn pair_matches_as_designed_in_every_combination_of_forms() {
                 "{what}"
             );
             // Paired by hand, the rename is a manual pair.
-            let manual = diff_reports_with(base, current, &DiffOptions::default(), &[(7, 7)]);
+            let manual = CompareRequest {
+                options: &DiffOptions::default(),
+                manual: &[(7, 7)],
+                keep: Keep::All,
+            }
+            .run(base, current);
             let m = manual
                 .matched
                 .iter()

@@ -12,8 +12,8 @@ use common::{TruthResult, load_fixture, load_truth};
 use sightline::analysis::compare::export::listed_why;
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::{
-    DiffOptions, MatchKind, RenamePolicy, ReportDiff, Verdict, WhyKind, diff_reports,
-    diff_reports_with,
+    CompareRequest, DiffOptions, Keep, MatchKind, RenamePolicy, ReportDiff, Verdict, WhyKind,
+    diff_reports,
 };
 use sightline::model::Report;
 
@@ -225,7 +225,12 @@ fn the_why_list_names_the_new_bank_conflicts_and_barrier_stalls() {
     let (bt, at) = truths();
     let (base, current) = sides("ncu-rep.xz", "ncu-rep.xz");
     // The transpose has two candidates: paired by hand, as the window's Pair button does.
-    let diff = diff_reports_with(&base, &current, &DiffOptions::default(), &[(4, 4)]);
+    let diff = CompareRequest {
+        options: &DiffOptions::default(),
+        manual: &[(4, 4)],
+        keep: Keep::All,
+    }
+    .run(&base, &current);
     let pair = diff
         .matched
         .iter()

@@ -9,11 +9,26 @@ use common::{fixture_file, run_diff, temp_dir};
 use sightline::analysis::compare::export::{DEFAULT_MAX_CHANGES, listed_changes};
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::{
-    DiffOptions, Keep, MatchedDiff, ReportDiff, Verdict, diff_reports_keeping, rediff_pairs,
+    CompareRequest, DiffOptions, Keep, MatchedDiff, ReportDiff, Verdict, rediff_pairs,
 };
 use sightline::model::Report;
 use sightline::output::compare::MarkdownOptions;
 use std::path::PathBuf;
+
+/// Compares two reports as the commands ask, keeping of each pair what `keep` names.
+fn compare_keeping(
+    base: &Report,
+    current: &Report,
+    opts: &DiffOptions,
+    keep: Keep<'_>,
+) -> ReportDiff {
+    CompareRequest {
+        options: opts,
+        manual: &[],
+        keep,
+    }
+    .run(base, current)
+}
 
 /// Pairs of real reports that differ: a kernel rewritten (before → after) and the basic and
 /// full sets of the same kernels.
@@ -69,7 +84,7 @@ fn kept_metrics_print_what_every_metric_prints() {
     for pair in PAIRS {
         let (base, current, _, _) = open_pair(&dir, pair);
         let opts = DiffOptions::default();
-        let full = diff_reports_keeping(&base, &current, &opts, &[], Keep::All);
+        let full = compare_keeping(&base, &current, &opts, Keep::All);
         assert!(!full.matched.is_empty(), "{pair:?}");
         for (max_changes, fail_on) in [
             (10, "duration>5%,only-in-base"),
@@ -78,11 +93,10 @@ fn kept_metrics_print_what_every_metric_prints() {
         ] {
             let fail_on = FailOn::parse(fail_on).unwrap();
             let reads = |key: &str| fail_on.reads_metric(key);
-            let kept = diff_reports_keeping(
+            let kept = compare_keeping(
                 &base,
                 &current,
                 &opts,
-                &[],
                 Keep::Shown {
                     max_changes,
                     also: &reads,
@@ -133,13 +147,12 @@ fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
     for pair in PAIRS {
         let (base, current, bf, cf) = open_pair(&dir, pair);
         let opts = DiffOptions::default();
-        let full = diff_reports_keeping(&base, &current, &opts, &[], Keep::All);
+        let full = compare_keeping(&base, &current, &opts, Keep::All);
         let nothing = |_: &str| false;
-        let kept = diff_reports_keeping(
+        let kept = compare_keeping(
             &base,
             &current,
             &opts,
-            &[],
             Keep::Shown {
                 max_changes: 10,
                 also: &nothing,
@@ -178,7 +191,7 @@ fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
     // No pair at all: an empty list, as serde_json prints it.
     let (base, _, _, _) = open_pair(&dir, PAIRS[0]);
     let empty = Report::new("", sightline::model::Format::NcuRep);
-    let full = diff_reports_keeping(&base, &empty, &DiffOptions::default(), &[], Keep::All);
+    let full = compare_keeping(&base, &empty, &DiffOptions::default(), Keep::All);
     assert!(full.matched.is_empty());
     let mut json = Vec::new();
     sightline::output::compare::write_json_with_pairs(

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use sightline::analysis::compare::{DiffOptions, Keep, diff_reports_each, rediff_pairs};
+use sightline::analysis::compare::{CompareRequest, DiffOptions, Keep, rediff_pairs};
 use sightline::analysis::parallel::window_len;
 use sightline::model::{BodyHead, BodySource, Report, ResultBody};
 use std::io::Write;
@@ -242,14 +242,16 @@ fn diff_renders_each_pair_as_the_results_are_read() {
         max_changes: 10,
         also: &also,
     };
-    let diff = diff_reports_each(
+    let request = CompareRequest {
+        options: &opts,
+        manual: &[],
+        keep,
+    };
+    let diff = request.run_each(
         &base,
         &current,
-        &opts,
-        &[],
-        keep,
         |pair| sightline::output::compare::pair_csv(pair).unwrap(),
-        |rows| {
+        |rows: Vec<u8>| {
             at_pair.push(loads());
             csv.extend_from_slice(&rows);
         },

@@ -13,8 +13,7 @@ use crate::analysis::compare::export::{
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
 use crate::analysis::compare::request;
 use crate::analysis::compare::{
-    CompareRequest, DiffOptions, Keep, RenamePolicy, ReportDiff, diff_reports_keeping,
-    pair_argument,
+    CompareRequest, DiffOptions, Keep, RenamePolicy, ReportDiff, pair_argument,
 };
 use crate::model::Report;
 use crate::model::format::number_json;
@@ -353,7 +352,12 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
         (Some(b), Some(c)) => {
             let b = only_result(base, result_index(base, Some(b))?);
             let c = only_result(current, result_index(current, Some(c))?);
-            let diff = diff_reports_keeping(&b, &c, &opts, &[(0, 0)], Keep::All);
+            let request = CompareRequest {
+                options: &opts,
+                manual: &[(0, 0)],
+                keep: Keep::All,
+            };
+            let diff = request.run(&b, &c);
             answer(&diff, &b, &c, (base_hit, current_hit), limit)
         }
         _ => {

@@ -157,40 +157,23 @@ impl ReportDiff {
     }
 }
 
-/// Compares two reports: matches their results, diffs every pair and checks the context.
+/// Compares two reports with `opts`, every metric difference kept: shorthand for
+/// [`CompareRequest::run`] without pairs chosen by hand.
 pub fn diff_reports(base: &Report, current: &Report, opts: &DiffOptions) -> ReportDiff {
-    diff_reports_with(base, current, opts, &[])
+    CompareRequest {
+        options: opts,
+        manual: &[],
+        keep: Keep::All,
+    }
+    .run(base, current)
 }
 
-/// Compares two reports with pairs chosen by hand (`(base index, current index)`).
-pub fn diff_reports_with(
-    base: &Report,
-    current: &Report,
-    opts: &DiffOptions,
-    manual: &[(usize, usize)],
-) -> ReportDiff {
-    diff_reports_keeping(base, current, opts, manual, Keep::All)
-}
-
-/// [`diff_reports_with`] keeping of each pair's metric differences only those `keep` names.
-/// Bodies read on demand are decoded into copies dropped after each pair, so the reports
-/// (which may be shared) are left as they were; a window of pairs at a time is compared on
-/// every core.
-pub fn diff_reports_keeping(
-    base: &Report,
-    current: &Report,
-    opts: &DiffOptions,
-    manual: &[(usize, usize)],
-    keep: Keep<'_>,
-) -> ReportDiff {
-    diff_reports_each(base, current, opts, manual, keep, |_| (), |()| {})
-}
-
-/// [`diff_reports_keeping`] that also hands each matched pair, with every metric difference,
-/// to `render` (on the core that compared it) and the outcomes to `each` in the pairs' order:
-/// one pass over the results feeds the comparison and any output that lists every pair. Each
-/// result is read once: the pairs, then the results in no pair, for the context.
-pub fn diff_reports_each<T: Send>(
+/// The one pass of every comparison asked for ([`CompareRequest`]): the results matched (with
+/// the pairs chosen by hand), each matched pair handed with every metric difference to
+/// `render` (on the core that compared it) and the outcomes to `each` in the pairs' order,
+/// of each pair only the differences `keep` names kept. Each result is read once: the pairs,
+/// then the results in no pair, for the context.
+fn diff_reports_each<T: Send>(
     base: &Report,
     current: &Report,
     opts: &DiffOptions,
@@ -247,12 +230,10 @@ pub fn rediff_pairs(
     );
 }
 
-/// [`diff_reports_with`] for reports the caller owns: bodies decoded by matching are released
-/// first, then the pairs are compared on copies of their bodies (a window at a time on every
-/// core), so the reports hold no decoded body while it runs. `observe` sees both reports after
-/// each pair and after each result read for the context alone. The result equals that of
-/// [`diff_reports_keeping`].
-pub fn diff_reports_streamed(
+/// [`CompareRequest::run_streamed`]'s pass: bodies decoded by matching are released first,
+/// then the pairs are compared on copies of their bodies, `observe` called after each pair
+/// and each result read for the context alone.
+fn diff_reports_streamed(
     base: &mut Report,
     current: &mut Report,
     opts: &DiffOptions,

@@ -4,7 +4,7 @@
 //! `diff --pair 7=7` and the MCP tool's `pairs` give them) are made here once for every
 //! caller, with one wording.
 
-use super::{DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_each};
+use super::{DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_each, diff_reports_streamed};
 use crate::model::Report;
 
 /// A comparison asked for.
@@ -92,9 +92,8 @@ impl CompareRequest<'_> {
     }
 
     /// [`CompareRequest::run`], handing each matched pair with every metric difference to
-    /// `render` (on the core that compared it) and the outcomes to `each` in the pairs' order
-    /// ([`super::diff_reports_each`]): one pass feeds the comparison and an output listing
-    /// every pair.
+    /// `render` (on the core that compared it) and the outcomes to `each` in the pairs' order:
+    /// one pass feeds the comparison and an output listing every pair.
     pub fn run_each<T: Send>(
         &self,
         base: &Report,
@@ -111,6 +110,20 @@ impl CompareRequest<'_> {
             render,
             each,
         )
+    }
+
+    /// [`CompareRequest::run`] for reports the caller owns: the bodies matching decoded are
+    /// released first, then the pairs are compared on copies of their bodies (a window at a
+    /// time on every core), so the reports hold no decoded body while it runs; `observe` sees
+    /// both reports after each pair and after each result read for the context alone. The
+    /// comparison equals that of [`CompareRequest::run`].
+    pub fn run_streamed(
+        &self,
+        base: &mut Report,
+        current: &mut Report,
+        observe: &mut dyn FnMut(&Report, &Report),
+    ) -> ReportDiff {
+        diff_reports_streamed(base, current, self.options, self.manual, self.keep, observe)
     }
 }
 
