@@ -15,7 +15,7 @@ pub mod summary;
 pub mod trend;
 pub mod warnings;
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use std::path::PathBuf;
 
 /// A viewer for NVIDIA Nsight Compute kernel profiles.
@@ -28,7 +28,7 @@ use std::path::PathBuf;
 )]
 pub struct Args {
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub command: Option<Subcommand>,
     /// Reports to open in the app (any form: .ncu-rep, CLI text, CSV, GUI copy, session page).
     pub files: Vec<PathBuf>,
     /// Follow a folder in the app: its reports open now, and those written there later as
@@ -48,9 +48,10 @@ pub struct Args {
     pub click_through: Option<usize>,
 }
 
-/// Headless commands.
-#[derive(Debug, Subcommand)]
-pub enum Command {
+/// The headless commands, one subcommand each (the window's requests are
+/// `app::core::commands::Command`).
+#[derive(Debug, clap::Subcommand)]
+pub enum Subcommand {
     /// One row per result: ID, kernel, grid×block, duration, SOL %, occupancy, top rule.
     Summary {
         /// Print JSON instead of a table.
@@ -129,9 +130,9 @@ pub struct AnalysisArgs {
 }
 
 /// Runs a headless command and returns the process exit code.
-pub fn run(command: Command) -> i32 {
+pub fn run(command: Subcommand) -> i32 {
     match command {
-        Command::Summary {
+        Subcommand::Summary {
             json,
             csv,
             format,
@@ -142,17 +143,17 @@ pub fn run(command: Command) -> i32 {
             format.unwrap_or_else(|| summary::Form::pick(json, csv)),
             strict,
         ),
-        Command::Diff(args) => diff::run(&args),
-        Command::Trend(args) => trend::run(&args),
-        Command::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref(), a.strict),
-        Command::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref(), a.strict),
-        Command::Sections {
+        Subcommand::Diff(args) => diff::run(&args),
+        Subcommand::Trend(args) => trend::run(&args),
+        Subcommand::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref(), a.strict),
+        Subcommand::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref(), a.strict),
+        Subcommand::Sections {
             json,
             baseline,
             strict,
             files,
         } => sections::run(&files, baseline.as_deref(), json, strict),
-        Command::Source(a) => source::run(&a),
-        Command::Mcp(a) => mcp::run(&a),
+        Subcommand::Source(a) => source::run(&a),
+        Subcommand::Mcp(a) => mcp::run(&a),
     }
 }
