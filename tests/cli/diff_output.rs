@@ -9,7 +9,7 @@ use common::{fixture_file, run_diff, temp_dir};
 use sightline::analysis::compare::export::{DEFAULT_MAX_CHANGES, listed_changes};
 use sightline::analysis::compare::fail_on::FailOn;
 use sightline::analysis::compare::{
-    CompareRequest, DiffOptions, Keep, MatchedDiff, ReportDiff, Verdict, rediff_pairs,
+    CompareRequest, DiffOptions, Keep, MatchedDiff, ReportDiff, Verdict,
 };
 use sightline::model::Report;
 use sightline::output::compare::MarkdownOptions;
@@ -159,7 +159,12 @@ fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
             },
         );
         let mut pairs = |each: &mut dyn FnMut(&MatchedDiff)| {
-            rediff_pairs(&base, &current, &kept, &opts, each);
+            CompareRequest {
+                options: &opts,
+                manual: &[],
+                keep: Keep::All,
+            }
+            .pairs_in_full(&base, &current, &kept, each);
         };
         let mut json = Vec::new();
         let doc = sightline::output::compare::to_json_without_pairs(&kept);

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use sightline::analysis::compare::{CompareRequest, DiffOptions, Keep, rediff_pairs};
+use sightline::analysis::compare::{CompareRequest, DiffOptions, Keep};
 use sightline::analysis::parallel::window_len;
 use sightline::model::{BodyHead, BodySource, Report, ResultBody};
 use std::io::Write;
@@ -271,7 +271,7 @@ fn diff_renders_each_pair_as_the_results_are_read() {
     // The rows are those the CSV export writes for the pairs compared again in full.
     let mut expected = Vec::new();
     sightline::output::compare::write_csv_with_pairs(&mut expected, &diff, &mut |each| {
-        rediff_pairs(&base, &current, &diff, &opts, each);
+        request.pairs_in_full(&base, &current, &diff, each);
     })
     .unwrap();
     let header = sightline::output::compare::csv_header();

@@ -7,7 +7,7 @@
 use crate::analysis::compare::export::{DEFAULT_MAX_CHANGES, totals_lines};
 use crate::analysis::compare::metric_diff::delta_pct;
 use crate::analysis::compare::{
-    CompareRequest, DiffOptions, Keep, RenamePolicy, ReportDiff, Verdict, rediff_pairs,
+    CompareRequest, DiffOptions, Keep, RenamePolicy, ReportDiff, Verdict,
 };
 use crate::core::ids::ReportId;
 use crate::core::report_sides::{ReportSides, report_sides};
@@ -234,8 +234,13 @@ impl ReportCompareView {
             (key, target),
             move |_| {
                 let mut bytes = Vec::new();
+                let request = CompareRequest {
+                    options: &opts,
+                    manual: &[],
+                    keep: Keep::All,
+                };
                 crate::output::compare::write_csv_with_pairs(&mut bytes, &diff, &mut |each| {
-                    rediff_pairs(&b, &c, &diff, &opts, each)
+                    request.pairs_in_full(&b, &c, &diff, each)
                 })
                 .map_err(|e| format!("the CSV could not be written: {e}"))?;
                 Ok(String::from_utf8_lossy(&bytes).into_owned())

@@ -195,11 +195,9 @@ fn diff_reports_each<T: Send>(
     )
 }
 
-/// Compares again each matched pair of `diff` (made from `base` and `current` with `opts`,
-/// which may have kept only some metric differences), with every metric difference, and hands
-/// the pairs to `each` one at a time, in order (a window of pairs compared at a time on every
-/// core). For writing every metric of a large comparison without holding them all.
-pub fn rediff_pairs(
+/// [`CompareRequest::pairs_in_full`]'s pass: each matched pair of `diff` compared again with
+/// `opts`, every metric difference kept, handed to `each` in order.
+fn rediff_pairs(
     base: &Report,
     current: &Report,
     diff: &ReportDiff,

@@ -4,7 +4,10 @@
 //! `diff --pair 7=7` and the MCP tool's `pairs` give them) are made here once for every
 //! caller, with one wording.
 
-use super::{DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_each, diff_reports_streamed};
+use super::{
+    DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_each, diff_reports_streamed,
+    rediff_pairs,
+};
 use crate::model::Report;
 
 /// A comparison asked for.
@@ -110,6 +113,21 @@ impl CompareRequest<'_> {
             render,
             each,
         )
+    }
+
+    /// Compares again each matched pair of `diff` (made from `base` and `current` by this
+    /// request, which may have kept only some metric differences), with every metric
+    /// difference, and hands the pairs to `each` one at a time, in order (a window of pairs
+    /// compared at a time on every core): for writing every metric of a large comparison
+    /// without holding them all.
+    pub fn pairs_in_full(
+        &self,
+        base: &Report,
+        current: &Report,
+        diff: &ReportDiff,
+        each: &mut dyn FnMut(&MatchedDiff),
+    ) {
+        rediff_pairs(base, current, diff, self.options, each);
     }
 
     /// [`CompareRequest::run`] for reports the caller owns: the bodies matching decoded are
