@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{TruthResult, load_fixture, load_truth};
-use sightline::analysis::compare::Verdict;
+use sightline::analysis::compare::{MatchKind, Verdict};
 use sightline::analysis::occupancy::{CurveKind, LaunchConfig, Limiter, OccupancyOptions};
 use sightline::app::AppState;
 use sightline::app::core::ids::ResultRef;
@@ -277,6 +277,9 @@ fn side_by_side_rows_of_naive_and_tiled_matmul() {
     assert_eq!(v.export.matched.len(), 1);
     assert_eq!(v.export.matched[0].base_id, 3);
     assert_eq!(v.export.matched[0].current_id, 4);
+    // Two functions the comparison does not pair: the user chose them, so the export says
+    // `manual`, as `diff` says of a pair made by hand.
+    assert_eq!(v.export.matched[0].kind, MatchKind::Manual);
     // A threshold above the change makes the duration unchanged.
     let loose = compare(&state, tiled, &[naive], 50.0);
     assert_eq!(
@@ -293,6 +296,9 @@ fn two_baselines_give_the_mean_of_the_same_kernel() {
     assert_eq!(truth[1].function, "vector_add");
     let v = compare(&state, 1, &[0, 2], 2.0);
     assert_eq!(v.bases.len(), 2);
+    // Each pair described as `diff` describes it: the same kernel is exact.
+    let kinds: Vec<MatchKind> = v.export.matched.iter().map(|m| m.kind).collect();
+    assert_eq!(kinds, [MatchKind::Exact, MatchKind::Manual]);
     let d = row(&v, "gpu__time_duration.sum");
     assert_eq!(
         d.baselines,
@@ -485,4 +491,37 @@ fn report_vs_report_first_compares_the_table_figures_without_reading_the_files()
         }
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_side_the_comparison_pairs_as_renamed_is_exported_as_renamed_with_verdicts() {
+    let (state, truth) = opened();
+    let (naive, tiled) = (3, 4);
+    let mut base = side_of(state.workspace(), at(&state, naive), Some([1, 2, 3])).unwrap();
+    base.pairing = Some(MatchKind::Renamed);
+    let key = SideBySideKey {
+        generation: state.workspace().generation(),
+        current: at(&state, tiled),
+        bases: vec![base],
+        threshold_bits: 2.0_f64.to_bits(),
+    };
+    let v = side_by_side(state.workspace(), &key).expect("both open");
+    let m = &v.export.matched[0];
+    assert_eq!(m.kind, MatchKind::Renamed);
+    assert_eq!(
+        (m.base_duration_ns, m.current_duration_ns),
+        (
+            Some(truth[naive].number("gpu__time_duration.sum")),
+            Some(truth[tiled].number("gpu__time_duration.sum"))
+        )
+    );
+    // Paired, the faster tiled kernel is better, not only different.
+    assert_eq!(
+        row(&v, "gpu__time_duration.sum").verdict,
+        Some(Verdict::Better)
+    );
+    assert_eq!(
+        m.diff.duration.as_ref().map(|d| d.verdict),
+        Some(Verdict::Better)
+    );
 }

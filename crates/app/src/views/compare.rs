@@ -4,7 +4,7 @@
 //! the copy of those results (a body read on demand is copied undecoded) and the start.
 
 use crate::analysis::compare::{
-    ContextWarning, RenamePolicy, context_warnings, match_results_with,
+    ContextWarning, MatchKind, RenamePolicy, context_warnings, match_results_with,
 };
 use crate::analysis::sections::bodies_of;
 use crate::analysis::sections::paired::{PairedSection, pair};
@@ -393,10 +393,18 @@ impl CompareView {
                     .iter()
                     .find(|b| b.at == base)
                     .map_or(PAIR_COLOR, |b| b.color);
-                // A partner picked in the report comparison is a pair it made.
+                // A partner picked in the report comparison is a pair it made: by its model
+                // (as renamed, where the names differ) or by hand.
+                let by_model = self
+                    .model_pairs(input, base.report)
+                    .is_some_and(|pairs| pairs.contains(&(base.index, input.at.index)));
                 side_of(input.workspace, base, Some(color))
                     .map(|side| Side {
-                        paired: true,
+                        pairing: Some(if by_model {
+                            MatchKind::Renamed
+                        } else {
+                            MatchKind::Manual
+                        }),
                         ..side
                     })
                     .into_iter()
@@ -419,10 +427,12 @@ impl CompareView {
                     let by_model = self
                         .model_pairs(input, b.at.report)
                         .is_some_and(|pairs| pairs.contains(&(b.at.index, input.at.index)));
-                    Some(Side {
-                        paired: by_hand || by_model,
-                        ..side
-                    })
+                    let pairing = if by_hand {
+                        Some(MatchKind::Manual)
+                    } else {
+                        by_model.then_some(MatchKind::Renamed)
+                    };
+                    Some(Side { pairing, ..side })
                 })
                 .collect(),
         }

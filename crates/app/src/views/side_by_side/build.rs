@@ -3,13 +3,12 @@
 
 use super::{DurationLine, MetricLine, SectionLines, Side, SideBySide, SideBySideKey};
 use crate::analysis::compare::export::{delta_text, is_percentage, pct_text};
-use crate::analysis::compare::matching::launch_shape;
 use crate::analysis::compare::metric_diff::{
     Speed, canonical_metrics, diff_metric, metric_label, speed_of,
 };
 use crate::analysis::compare::{
-    BaselineStats, ContextWarning, DiffOptions, DiffWarning, MatchKind, MatchedDiff, ReportDiff,
-    Verdict, against_baselines, context_warnings, diff_results, metric_number, relate,
+    BaselineStats, ContextWarning, DiffOptions, DiffWarning, MatchKind, ReportDiff, Verdict,
+    against_baselines, chosen_pair, compare_pair, context_warnings, metric_number, relate,
     split_baselines,
 };
 use crate::analysis::occupancy::{self, OccupancyOptions};
@@ -72,7 +71,7 @@ pub fn side_of<W: ResultLookup + ?Sized>(
         full_name: result.name.demangled.clone(),
         report_name: open.name.clone(),
         color,
-        paired: false,
+        pairing: None,
     })
 }
 
@@ -323,14 +322,14 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         .bases
         .iter()
         .zip(&bases)
-        .all(|(side, b)| !side.paired && !relate(b, cur).0);
+        .all(|(side, b)| side.pairing.is_none() && !relate(b, cur).0);
     for (side, (_, b)) in key.bases.iter().zip(&base_results) {
-        let shapes = (launch_shape(b), launch_shape(cur));
-        let shape_differs = matches!(shapes, (Some(x), Some(y)) if x != y);
         let (base_name, cur_name) = (kernel_name(b), kernel_name(cur));
-        // Labelled as `diff` labels a pair: template arguments, grid and block.
-        let (same_function, changes) = relate(b, cur);
-        if !same_function && side.paired {
+        // Described as `diff` describes a pair: its kind, template arguments, grid and block.
+        let pair = chosen_pair((side.at.index, b), (key.current.index, cur), side.pairing);
+        let same_function = matches!(pair.kind, MatchKind::Exact | MatchKind::TemplateArgs);
+        let changes = &pair.changes;
+        if !same_function && side.pairing.is_some() {
             notes.push(format!(
                 "{} paired with {cur_name} by the comparison: {}.",
                 side.title,
@@ -368,41 +367,25 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
             format!("{base_name} → {cur_name}")
         };
         // What changed is listed for two different kernels too (their differences), in the
-        // order the duration's change gives.
-        let full_diff = diff_results(b, cur, &opts);
-        let speed = full_diff.speed();
-        matched.push(MatchedDiff {
-            base_index: side.at.index,
-            current_index: key.current.index,
-            base_id: b.id,
-            current_id: cur.id,
-            name,
-            kind: MatchKind::Exact,
-            shape_differs,
-            changes,
-            base_duration_ns: metric_number(b, names::DURATION),
-            current_duration_ns: metric_number(cur, names::DURATION),
-            diff: if same_function || side.paired {
-                full_diff
-            } else {
-                full_diff.without_verdicts()
-            },
-            why: Vec::new(),
-        });
-        if let Some(m) = matched.last_mut() {
-            m.why = crate::analysis::compare::explain(b, cur, speed);
-            // With one baseline, each change is tied to the lines that carry it; both results'
-            // code is read only when some change is one a Source page column measures.
-            if single
-                && source::why_needs_lines(&m.why)
-                && let (Some(base_lines), Some(cur_lines)) = (
-                    workspace.source_lines(key.generation, side.at),
-                    workspace.source_lines(key.generation, key.current),
-                )
-            {
-                source::link_why_to_lines(&mut m.why, &base_lines, &cur_lines);
-            }
+        // order the duration's change gives; two kernels the comparison does not pair get no
+        // verdicts.
+        let mut m = compare_pair(b, cur, &pair, &opts);
+        m.name = name;
+        if !same_function && side.pairing.is_none() {
+            m.diff = m.diff.without_verdicts();
         }
+        // With one baseline, each change is tied to the lines that carry it; both results'
+        // code is read only when some change is one a Source page column measures.
+        if single
+            && source::why_needs_lines(&m.why)
+            && let (Some(base_lines), Some(cur_lines)) = (
+                workspace.source_lines(key.generation, side.at),
+                workspace.source_lines(key.generation, key.current),
+            )
+        {
+            source::link_why_to_lines(&mut m.why, &base_lines, &cur_lines);
+        }
+        matched.push(m);
     }
     let export = ReportDiff {
         matched,

@@ -27,9 +27,10 @@ pub struct Side {
     /// The side's colour, red, green, blue; `None`: the theme's strong text colour (the
     /// current result).
     pub color: Option<[u8; 3]>,
-    /// The comparison model paired this side with the current result (by name, as renamed or
-    /// by hand): it is the same kernel and gets verdicts, whatever the names say.
-    pub paired: bool,
+    /// How the comparison pairs this side with the current result, where it does: by hand
+    /// (`Manual`) or by its model (by name, or as `Renamed`). A paired side is the same kernel
+    /// and gets verdicts, whatever the names say.
+    pub pairing: Option<crate::analysis::compare::MatchKind>,
 }
 
 /// What the comparison is built from; it is built again when this changes.

@@ -260,6 +260,33 @@ pub fn relate(base: &KernelResult, current: &KernelResult) -> (bool, Vec<String>
     )
 }
 
+/// The pair of two results the user put side by side (a baseline at `base.0` and the selected
+/// result at `current.0`), described as `diff` describes its pairs: `Exact` for one
+/// signature, `TemplateArgs` for one function with other template arguments; two functions
+/// are paired as `pairing` says (how the comparison pairs them, `Renamed` or `Manual`), else
+/// `Manual`: the user chose them. The changes are [`relate`]'s.
+pub fn chosen_pair(
+    base: (usize, &KernelResult),
+    current: (usize, &KernelResult),
+    pairing: Option<MatchKind>,
+) -> KernelMatch {
+    let (b, c) = (
+        launch_of(base.0, base.1, false),
+        launch_of(current.0, current.1, false),
+    );
+    let kind = if b.signature == c.signature {
+        MatchKind::Exact
+    } else if b.identity.function == c.identity.function {
+        MatchKind::TemplateArgs
+    } else {
+        pairing.unwrap_or(MatchKind::Manual)
+    };
+    KernelMatch {
+        kind,
+        ..describe_pair(&b, &c, MatchKind::Manual)
+    }
+}
+
 fn all_mangled(results: &[KernelResult]) -> bool {
     !results.is_empty()
         && results.iter().all(|r| {

@@ -29,7 +29,7 @@ pub use direction::{Direction, direction_of};
 pub use kept::Keep;
 pub use matching::{
     KernelMatch, MatchKind, MatchNote, Matching, NoteKind, Rename, RenamePolicy, SuggestedPair,
-    group_suggestions, match_results, match_results_with, pair_argument, relate,
+    chosen_pair, group_suggestions, match_results, match_results_with, pair_argument, relate,
 };
 pub use metric_diff::{DiffOptions, MetricDiff, ResultDiff, Verdict, diff_results, metric_number};
 pub use normalize::{KernelIdentity, normalize_kernel_name};
@@ -217,7 +217,7 @@ fn rediff_pairs(
             };
             let b = base.results.get(p.base)?.transient();
             let c = current.results.get(p.current)?.transient();
-            Some(matched_diff(b.as_ref(), c.as_ref(), &p, opts))
+            Some(compare_pair(b.as_ref(), c.as_ref(), &p, opts))
         },
         |_, full| -> Result<(), std::convert::Infallible> {
             if let Some(full) = full {
@@ -314,7 +314,7 @@ fn compare_matched<T: Send>(
             let scans = (scan(base, &b, read_base), scan(current, &c, read_current));
             let pair = match (&b, &c) {
                 (Some(b), Some(c)) => {
-                    let m = matched_diff(b, c, p, opts);
+                    let m = compare_pair(b, c, p, opts);
                     let t = render(&m);
                     Some((m, t))
                 }
@@ -360,7 +360,9 @@ fn compare_matched<T: Send>(
 }
 
 /// One matched pair compared, from its two results.
-fn matched_diff(
+/// The pair `p` of results `b` and `c` compared: every metric difference with `opts`, the
+/// durations and the ranked why-list; named by the current result.
+pub fn compare_pair(
     b: &KernelResult,
     c: &KernelResult,
     p: &KernelMatch,
