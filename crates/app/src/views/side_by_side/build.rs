@@ -7,8 +7,8 @@ use crate::analysis::compare::metric_diff::{
     Speed, canonical_metrics, diff_metric, metric_label, speed_of,
 };
 use crate::analysis::compare::{
-    BaselineStats, ContextWarning, DiffOptions, DiffWarning, MatchKind, ReportDiff, Verdict,
-    against_baselines, chosen_pair, compare_pair, context_warnings, metric_number, relate,
+    BaselineStats, ContextWarning, DiffOptions, DiffWarning, KernelMatch, MatchKind, ReportDiff,
+    Verdict, against_baselines, chosen_pair, compare_pair, context_warnings, metric_number,
     split_baselines,
 };
 use crate::analysis::occupancy::{self, OccupancyOptions};
@@ -315,19 +315,27 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         metrics: None,
         ..DiffOptions::default()
     };
+    // Each pair described as `diff` describes a pair: its kind, template arguments, grid and
+    // block.
+    let pairs: Vec<KernelMatch> = key
+        .bases
+        .iter()
+        .zip(&bases)
+        .map(|(side, b)| chosen_pair((side.at.index, b), (key.current.index, cur), side.pairing))
+        .collect();
+    let same_function =
+        |p: &KernelMatch| matches!(p.kind, MatchKind::Exact | MatchKind::TemplateArgs);
     // Against other kernels only (none of the baselines is the same function, nor paired
     // with the current result by the comparison) the changes are shown, but neither side is
     // an improvement on the other.
     let other_kernel = key
         .bases
         .iter()
-        .zip(&bases)
-        .all(|(side, b)| side.pairing.is_none() && !relate(b, cur).0);
-    for (side, (_, b)) in key.bases.iter().zip(&base_results) {
+        .zip(&pairs)
+        .all(|(side, p)| side.pairing.is_none() && !same_function(p));
+    for ((side, b), pair) in key.bases.iter().zip(&bases).zip(pairs) {
         let (base_name, cur_name) = (kernel_name(b), kernel_name(cur));
-        // Described as `diff` describes a pair: its kind, template arguments, grid and block.
-        let pair = chosen_pair((side.at.index, b), (key.current.index, cur), side.pairing);
-        let same_function = matches!(pair.kind, MatchKind::Exact | MatchKind::TemplateArgs);
+        let same_function = same_function(&pair);
         let changes = &pair.changes;
         if !same_function && side.pairing.is_some() {
             notes.push(format!(

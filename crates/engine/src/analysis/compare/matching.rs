@@ -247,24 +247,12 @@ fn launch_of(index: usize, r: &KernelResult, use_mangled: bool) -> Launch {
     }
 }
 
-/// How two results chosen by the user (a baseline and the selected result) relate, labelled
-/// as `diff` labels its pairs: whether they are launches of one function, and what differs
-/// (`name changed: …`, `template args changed: <16> → <32>`, `grid changed: …`,
-/// `block changed: …`).
-pub fn relate(base: &KernelResult, current: &KernelResult) -> (bool, Vec<String>) {
-    let (b, c) = (launch_of(0, base, false), launch_of(0, current, false));
-    let same_function = b.identity.function == c.identity.function;
-    (
-        same_function,
-        describe_pair(&b, &c, MatchKind::Manual).changes,
-    )
-}
-
 /// The pair of two results the user put side by side (a baseline at `base.0` and the selected
 /// result at `current.0`), described as `diff` describes its pairs: `Exact` for one
 /// signature, `TemplateArgs` for one function with other template arguments; two functions
 /// are paired as `pairing` says (how the comparison pairs them, `Renamed` or `Manual`), else
-/// `Manual`: the user chose them. The changes are [`relate`]'s.
+/// `Manual`: the user chose them. The changes say what differs (`name changed: …`,
+/// `template args changed: <16> → <32>`, `grid changed: …`, `block changed: …`).
 pub fn chosen_pair(
     base: (usize, &KernelResult),
     current: (usize, &KernelResult),

@@ -29,7 +29,7 @@ pub use direction::{Direction, direction_of};
 pub use kept::Keep;
 pub use matching::{
     KernelMatch, MatchKind, MatchNote, Matching, NoteKind, Rename, RenamePolicy, SuggestedPair,
-    chosen_pair, group_suggestions, match_results, match_results_with, pair_argument, relate,
+    chosen_pair, group_suggestions, match_results, match_results_with, pair_argument,
 };
 pub use metric_diff::{DiffOptions, MetricDiff, ResultDiff, Verdict, diff_results, metric_number};
 pub use normalize::{KernelIdentity, normalize_kernel_name};
