@@ -5,9 +5,10 @@
 //! caller, with one wording.
 
 use super::{
-    DiffOptions, Keep, MatchedDiff, ReportDiff, diff_reports_each, diff_reports_streamed,
-    rediff_pairs,
+    DiffOptions, Keep, KernelMatch, MatchedDiff, ReportDiff, compare_matched, compare_pair,
+    match_results_with,
 };
+use crate::analysis::parallel;
 use crate::model::Report;
 
 /// A comparison asked for.
@@ -96,7 +97,8 @@ impl CompareRequest<'_> {
 
     /// [`CompareRequest::run`], handing each matched pair with every metric difference to
     /// `render` (on the core that compared it) and the outcomes to `each` in the pairs' order:
-    /// one pass feeds the comparison and an output listing every pair.
+    /// one pass feeds the comparison and an output listing every pair. Each result is read
+    /// once: the pairs, then the results in no pair, for the context.
     pub fn run_each<T: Send>(
         &self,
         base: &Report,
@@ -104,14 +106,18 @@ impl CompareRequest<'_> {
         render: impl Fn(&MatchedDiff) -> T + Sync,
         each: impl FnMut(T),
     ) -> ReportDiff {
-        diff_reports_each(
+        let opts = self.options;
+        let matching =
+            match_results_with(&base.results, &current.results, self.manual, &opts.renames);
+        compare_matched(
             base,
             current,
-            self.options,
-            self.manual,
+            matching,
+            opts,
             self.keep,
             render,
             each,
+            &mut || {},
         )
     }
 
@@ -127,7 +133,28 @@ impl CompareRequest<'_> {
         diff: &ReportDiff,
         each: &mut dyn FnMut(&MatchedDiff),
     ) {
-        rediff_pairs(base, current, diff, self.options, each);
+        let _ = parallel::map_ordered(
+            diff.matched.len(),
+            |i| {
+                let m = &diff.matched[i];
+                let p = KernelMatch {
+                    base: m.base_index,
+                    current: m.current_index,
+                    kind: m.kind,
+                    shape_differs: m.shape_differs,
+                    changes: m.changes.clone(),
+                };
+                let b = base.results.get(p.base)?.transient();
+                let c = current.results.get(p.current)?.transient();
+                Some(compare_pair(b.as_ref(), c.as_ref(), &p, self.options))
+            },
+            |_, full| -> Result<(), std::convert::Infallible> {
+                if let Some(full) = full {
+                    each(&full);
+                }
+                Ok(())
+            },
+        );
     }
 
     /// [`CompareRequest::run`] for reports the caller owns: the bodies matching decoded are
@@ -141,7 +168,23 @@ impl CompareRequest<'_> {
         current: &mut Report,
         observe: &mut dyn FnMut(&Report, &Report),
     ) -> ReportDiff {
-        diff_reports_streamed(base, current, self.options, self.manual, self.keep, observe)
+        let opts = self.options;
+        let matching =
+            match_results_with(&base.results, &current.results, self.manual, &opts.renames);
+        // Matching reads the launch shape, which a result without one takes from its metrics.
+        base.release_bodies(0);
+        current.release_bodies(0);
+        let (base, current): (&Report, &Report) = (base, current);
+        compare_matched(
+            base,
+            current,
+            matching,
+            opts,
+            self.keep,
+            |_| (),
+            |()| {},
+            &mut || observe(base, current),
+        )
     }
 }
 
