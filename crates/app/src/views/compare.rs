@@ -395,9 +395,7 @@ impl CompareView {
                     .map_or(PAIR_COLOR, |b| b.color);
                 // A partner picked in the report comparison is a pair it made: by its model
                 // (as renamed, where the names differ) or by hand.
-                let by_model = self
-                    .model_pairs(input, base.report)
-                    .is_some_and(|pairs| pairs.contains(&(base.index, input.at.index)));
+                let by_model = self.paired_by_model(input, base);
                 side_of(input.workspace, base, Some(color))
                     .map(|side| Side {
                         pairing: Some(if by_model {
@@ -424,9 +422,7 @@ impl CompareView {
                     )
                     .iter()
                     .any(|(_, pair)| *pair == (b.at.index, input.at.index));
-                    let by_model = self
-                        .model_pairs(input, b.at.report)
-                        .is_some_and(|pairs| pairs.contains(&(b.at.index, input.at.index)));
+                    let by_model = self.paired_by_model(input, b.at);
                     let pairing = if by_hand {
                         Some(MatchKind::Manual)
                     } else {
@@ -438,22 +434,20 @@ impl CompareView {
         }
     }
 
-    /// The pairs the comparison model made between `base_report` and the selected result's
-    /// report, once matched.
-    fn model_pairs(
-        &self,
-        input: &CompareInput<'_>,
-        base_report: ReportId,
-    ) -> Option<&[(usize, usize)]> {
-        let key = self.pairing.key()?;
-        if (key.0, key.1, key.2) != (input.workspace.generation(), base_report, input.at.report)
+    /// Whether the comparison model, once it has matched `base`'s report with the selected
+    /// result's, pairs `base` with the selected result.
+    fn paired_by_model(&self, input: &CompareInput<'_>, base: ResultRef) -> bool {
+        let Some(key) = self.pairing.key() else {
+            return false;
+        };
+        if (key.0, key.1, key.2) != (input.workspace.generation(), base.report, input.at.report)
             || key.3 != input.renames
         {
-            return None;
+            return false;
         }
         match self.pairing.status() {
-            Status::Ready(pairs) => Some(pairs),
-            _ => None,
+            Status::Ready(pairs) => pairs.contains(&(base.index, input.at.index)),
+            _ => false,
         }
     }
 
