@@ -49,18 +49,6 @@ impl fmt::Display for Warning {
 }
 
 /// A warning equals its words (for tests and lookups that hold the text).
-impl PartialEq<str> for Warning {
-    fn eq(&self, other: &str) -> bool {
-        self.message == other
-    }
-}
-
-impl PartialEq<&str> for Warning {
-    fn eq(&self, other: &&str) -> bool {
-        self.message == *other
-    }
-}
-
 impl PartialEq<String> for Warning {
     fn eq(&self, other: &String) -> bool {
         &self.message == other
