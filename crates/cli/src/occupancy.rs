@@ -91,15 +91,39 @@ pub fn write_table(
         "REPORT", "ID", "KERNEL", "CC", "SOURCE", "BLOCK", "REGS", "SMEM", "L.REG", "L.SMEM",
         "L.WARP", "L.SM", "L.BAR", "LIMITER", "WARPS", "THEO %", "ACH %",
     ];
+    write_result_table(
+        out,
+        reports,
+        &header,
+        &[1, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16],
+        |_| (),
+        |rep, r, file, ()| table_row(rep, r, file, options),
+    )
+}
+
+/// Writes a text table of one row per result under `header` (columns in `right`
+/// right-aligned), then each note once with the number of results it applies to. `prepare`
+/// reads what a report's rows need from the whole report; `row` gives a result's cells and
+/// notes. The results are analysed a window at a time on every core and released; only the
+/// cells are kept until the columns' widths are known.
+pub(crate) fn write_result_table<C: Sync>(
+    out: &mut dyn Write,
+    reports: &mut [Report],
+    header: &[&str],
+    right: &[usize],
+    mut prepare: impl FnMut(&mut Report) -> C,
+    row: impl Fn(&Report, &KernelResult, &str, &C) -> (Vec<String>, Vec<String>) + Sync,
+) -> std::io::Result<()> {
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     let mut notes: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for rep in reports.iter_mut() {
         let file = file_label(rep);
+        let prepared = prepare(rep);
         let _ = map_results(
             rep,
-            |rep, i| table_row(rep, &rep.results[i], &file, options),
-            |_, (row, row_notes)| -> Result<(), std::convert::Infallible> {
-                rows.push(row);
+            |rep, i| row(rep, &rep.results[i], &file, &prepared),
+            |_, (cells, row_notes)| -> Result<(), std::convert::Infallible> {
+                rows.push(cells);
                 for n in row_notes {
                     *notes.entry(n).or_default() += 1;
                 }
@@ -107,7 +131,7 @@ pub fn write_table(
             },
         );
     }
-    let mut text = render_rows(&rows, &[1, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16]);
+    let mut text = render_rows(&rows, right);
     push_notes(&mut text, &notes);
     out.write_all(text.as_bytes())
 }

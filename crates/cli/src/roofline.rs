@@ -2,15 +2,13 @@
 //! where the roofline metrics exist, estimated (and marked) where they do not.
 
 use super::loading::print_reports;
-use super::occupancy::{file_label, parse_arch, push_notes, write_results_json};
+use super::occupancy::{parse_arch, write_result_table, write_results_json};
 use crate::analysis::parallel::map_results;
 use crate::analysis::roofline::{self, MemoryLevel, Precision, RooflineContext, RooflineOptions};
 use crate::model::format::NOT_MEASURED;
 use crate::model::{KernelResult, Report};
 use crate::output::roofline_json::result_json;
-use crate::output::table::render_rows;
 use crate::parse::LoadError;
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -101,26 +99,14 @@ pub fn write_table(
         "AI FP32",
         "BOUND",
     ];
-    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
-    let mut notes: BTreeMap<String, usize> = BTreeMap::new();
-    for rep in reports.iter_mut() {
-        let file = file_label(rep);
-        let context = context_of(rep);
-        let _ = map_results(
-            rep,
-            |rep, i| table_row(rep, &rep.results[i], &file, &context, options),
-            |_, (row, assumptions)| -> Result<(), std::convert::Infallible> {
-                rows.push(row);
-                for a in assumptions {
-                    *notes.entry(a).or_default() += 1;
-                }
-                Ok(())
-            },
-        );
-    }
-    let mut text = render_rows(&rows, &[1, 4, 5, 6, 7, 8, 9, 10]);
-    push_notes(&mut text, &notes);
-    out.write_all(text.as_bytes())
+    write_result_table(
+        out,
+        reports,
+        &header,
+        &[1, 4, 5, 6, 7, 8, 9, 10],
+        context_of,
+        |rep, r, file, context| table_row(rep, r, file, context, options),
+    )
 }
 
 /// One result's row of the table and the assumptions its estimates made.
