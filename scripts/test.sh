@@ -24,14 +24,35 @@ if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "${XDG_RUNTIME_DIR}" ]; then
     export XDG_RUNTIME_DIR
 fi
 
-# The real nvdisasm for the SASS tests, as users get it without the CUDA toolkit: pip's
-# nvidia-cuda-nvdisasm in a virtual environment (kept in target/), not on PATH.
+# The real nvdisasm programs for the SASS tests, as users get them without the CUDA toolkit, in a
+# virtual environment kept in target/ (not on PATH): pip's nvidia-cuda-nvdisasm (CUDA 13: Turing
+# and newer) and the one the Triton wheel carries (CUDA 12.8: Maxwell to Blackwell, so Pascal
+# and Volta reports get SASS too).
 venv="${SIGHTLINE_TEST_VENV:-$PWD/target/tools-venv}"
-if ! compgen -G "$venv/lib/python3*/site-packages/nvidia/cu*/bin/nvdisasm" >/dev/null; then
+site="$venv/lib/python3*/site-packages"
+if ! compgen -G "$site/nvidia/cu*/bin/nvdisasm" >/dev/null; then
     python3 -m venv "$venv" && "$venv/bin/pip" install --quiet nvidia-cuda-nvdisasm \
         || echo "could not install nvidia-cuda-nvdisasm into $venv; the SASS tests will fail" >&2
 fi
+if ! compgen -G "$site/triton/backends/nvidia/bin/nvdisasm" >/dev/null; then
+    "$venv/bin/pip" install --quiet --no-deps "triton<3.6" \
+        || echo "could not install triton<3.6 into $venv; the CUDA 12 SASS tests will fail" >&2
+fi
 export SIGHTLINE_TEST_VENV="$venv"
+
+# The suite's own home, empty at the start of each run: no test reads or writes the user's
+# settings, caches (~/.cache/sightline) or desktop files, and no run sees what an earlier one
+# left. The toolchain keeps its own folders.
+run_home="$PWD/target/test-home"
+rm -rf "$run_home"
+mkdir -p "$run_home/cache" "$run_home/config" "$run_home/data"
+export CARGO_HOME="${CARGO_HOME:-$HOME/.cargo}"
+if [ -z "${RUSTUP_HOME:-}" ] && [ -d "$HOME/.rustup" ]; then
+    export RUSTUP_HOME="$HOME/.rustup"
+fi
+export HOME="$run_home" XDG_CACHE_HOME="$run_home/cache" XDG_CONFIG_HOME="$run_home/config" \
+    XDG_DATA_HOME="$run_home/data"
+unset SIGHTLINE_CACHE_DIR
 
 python3 scripts/check_layers.py
 cargo fmt --all --check

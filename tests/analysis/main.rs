@@ -11,6 +11,7 @@ mod compare_renames;
 mod occupancy;
 mod roofline;
 mod roofline_tensor;
+mod sass_arch;
 mod section_bodies_compare;
 mod section_drawing;
 mod section_tables;

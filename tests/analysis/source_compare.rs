@@ -247,14 +247,19 @@ fn the_source_command_prints_each_lines_change_from_a_baseline() {
 fn the_app_compares_the_source_page_with_a_baseline_report() {
     let dir = temp_dir("source-app");
     let (base, current, base_result, current_result) = inline_chain_pair(&dir);
-    let view =
-        sightline::app::views::source::load(Some(&current), &current_result, Default::default())
-            .expect("view");
+    let view = sightline::app::views::source::load(
+        Some(&current),
+        &current_result,
+        Default::default(),
+        &sightline::parse::sass::Disassembler::none(),
+    )
+    .expect("view");
     let (base_view, cmp) = sightline::app::views::source::compare_with(
         &view,
         Some(&base),
         &base_result,
         Default::default(),
+        &sightline::parse::sass::Disassembler::none(),
     )
     .expect("comparison");
     let _ = std::fs::remove_dir_all(&dir);
@@ -368,14 +373,19 @@ fn stall_reasons_per_line_equal_ncus_per_reason_columns() {
 fn the_page_reads_its_data_on_a_background_thread() {
     let dir = temp_dir("source-bg");
     let (base, current, base_result, current_result) = inline_chain_pair(&dir);
-    let expected =
-        sightline::app::views::source::load(Some(&current), &current_result, Default::default())
-            .expect("view");
+    let expected = sightline::app::views::source::load(
+        Some(&current),
+        &current_result,
+        Default::default(),
+        &sightline::parse::sass::Disassembler::none(),
+    )
+    .expect("view");
     let (_, expected_cmp) = sightline::app::views::source::compare_with(
         &expected,
         Some(&base),
         &base_result,
         Default::default(),
+        &sightline::parse::sass::Disassembler::none(),
     )
     .expect("comparison");
 

@@ -568,8 +568,13 @@ fn the_app_reads_the_source_page_from_the_report_file() {
     let report = sightline::parse::load_path(&path).expect("report");
     let expected = views("source/inl_src.ncu-rep.xz", &SourceOptions::default());
     for (r, want) in report.results.iter().zip(&expected) {
-        let got =
-            sightline::app::views::source::load(Some(&path), r, Default::default()).expect("view");
+        let got = sightline::app::views::source::load(
+            Some(&path),
+            r,
+            Default::default(),
+            &sightline::parse::sass::Disassembler::none(),
+        )
+        .expect("view");
         assert_eq!(got.instructions.len(), want.instructions.len());
         assert_eq!(got.lines, want.lines);
     }
@@ -577,9 +582,13 @@ fn the_app_reads_the_source_page_from_the_report_file() {
     let text = dir.join("details.txt");
     std::fs::write(&text, fixture_bytes("source/inl_src.details.txt")).expect("write");
     let report = sightline::parse::load_path(&text).expect("text report");
-    let err =
-        sightline::app::views::source::load(Some(&text), &report.results[0], Default::default())
-            .expect_err("no view");
+    let err = sightline::app::views::source::load(
+        Some(&text),
+        &report.results[0],
+        Default::default(),
+        &sightline::parse::sass::Disassembler::none(),
+    )
+    .expect_err("no view");
     assert!(err.contains(".ncu-rep"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -783,7 +792,7 @@ fn functions_of_cubins_stored_as_loaded_are_listed() {
 }
 
 #[test]
-fn sass_from_pip_nvdisasm_for_every_public_report_with_a_cubin() {
+fn sass_from_pip_nvdisasm_and_tritons_for_every_public_report_with_a_cubin() {
     let (venv, _) = common::pip_nvdisasm();
     let public = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/public");
     let mut reports: Vec<PathBuf> = std::fs::read_dir(&public)
@@ -826,8 +835,9 @@ fn sass_from_pip_nvdisasm_for_every_public_report_with_a_cubin() {
         for page in source_pages(&doc) {
             let kernel = page["kernel"].as_str().unwrap_or("");
             let notes = page["notes"].to_string();
-            // A function whose module the report does not carry has no code to disassemble; pip's
-            // nvdisasm (CUDA 13) refuses Pascal and Volta cubins (sm_61 in the corpus).
+            // A function whose module the report does not carry has no code to disassemble.
+            // Pascal and Volta cubins, which pip's nvdisasm (CUDA 13) refuses, are read by the
+            // CUDA 12 nvdisasm of the environment's Triton.
             let name = xz
                 .file_name()
                 .unwrap()
@@ -840,7 +850,7 @@ fn sass_from_pip_nvdisasm_for_every_public_report_with_a_cubin() {
                 );
                 *as_loaded_pages.entry(name.clone()).or_insert(0) += 1;
             }
-            if notes.contains("holds no module for this function") || notes.contains("deprecated") {
+            if notes.contains("holds no module for this function") {
                 continue;
             }
             // NVIDIA's module gives the first instruction of speedy_scan's kernel as this.
@@ -1200,8 +1210,13 @@ fn a_located_folder_gives_the_sources_recorded_under_it() {
         .iter()
         .find(|r| r.name.demangled.starts_with("inline_chain"))
         .unwrap();
-    let missing = sightline::app::views::source::load(Some(&report), chain, Default::default())
-        .expect("view");
+    let missing = sightline::app::views::source::load(
+        Some(&report),
+        chain,
+        Default::default(),
+        &sightline::parse::sass::Disassembler::none(),
+    )
+    .expect("view");
     assert_eq!(missing.files[0].origin, TextOrigin::Missing);
     assert!(
         missing
@@ -1217,6 +1232,7 @@ fn a_located_folder_gives_the_sources_recorded_under_it() {
         chain,
         Default::default(),
         vec![(recorded.clone(), elsewhere.clone())],
+        &sightline::parse::sass::Disassembler::none(),
     )
     .expect("view");
     let TextOrigin::Disk(path) = &view.files[0].origin else {
@@ -1239,6 +1255,7 @@ fn a_located_folder_gives_the_sources_recorded_under_it() {
         chain,
         Default::default(),
         vec![("/home/someone/else".into(), elsewhere)],
+        &sightline::parse::sass::Disassembler::none(),
     )
     .expect("view");
     assert_eq!(other.files[0].origin, TextOrigin::Missing);

@@ -5,8 +5,9 @@
 use crate::common;
 
 use common::app_harness::{
-    MemoryStorage, assert_label, assert_labels, assert_loaded, harness, harness_with, has_label,
-    has_label_containing, new_app, open_settled, options, selected_function, settle, type_into,
+    MemoryStorage, assert_label, assert_labels, assert_loaded, drag, harness, harness_with,
+    has_label, has_label_containing, new_app, open_settled, options, selected_function, settle,
+    type_into,
 };
 use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui::accesskit::Role;
@@ -515,32 +516,6 @@ fn theme_page_and_recent_files_persist() {
     let mut empty = MemoryStorage::default();
     eframe::App::save(&mut quiet, &mut empty);
     assert!(empty.0.is_empty());
-}
-
-/// Drags with the primary button from `from` to `to`, a few frames on the way.
-fn drag(h: &mut common::app_harness::AppHarness, from: egui::Pos2, to: egui::Pos2) {
-    h.event(egui::Event::PointerMoved(from));
-    h.step();
-    h.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.step();
-    for i in 1..=4 {
-        h.event(egui::Event::PointerMoved(
-            from + (to - from) * (i as f32 / 4.0),
-        ));
-        h.step();
-    }
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run();
 }
 
 #[test]

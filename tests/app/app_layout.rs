@@ -8,8 +8,8 @@
 use crate::common;
 
 use common::app_harness::{
-    AppHarness, assert_label, harness, has_label, new_app, options, selected_function, settle_ok,
-    show_page,
+    AppHarness, assert_label, harness, has_label, has_label_containing, new_app, options,
+    options_with_sass, selected_function, settle_ok, show_page,
 };
 use common::{fixture_file, fixture_path, load_truth, temp_dir};
 use egui::{Key, Modifiers};
@@ -43,11 +43,13 @@ fn tab_bottom(h: &AppHarness, page: PageId) -> f32 {
         .fold(0.0, f32::max)
 }
 
-#[test]
-fn on_a_laptop_screen_every_page_starts_in_the_top_half() {
-    let dir = temp_dir("layout-pages");
-    let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
-    let mut h = laptop(vec![report]);
+/// Every page of `report` starts in the top half of the laptop window, the app opened with
+/// `options`.
+fn every_page_starts_in_the_top_half(options: sightline::ui::AppOptions, label: &str) {
+    let mut h = harness(SightlineApp::new(None, options));
+    h.set_size(LAPTOP);
+    settle_ok(&mut h);
+    h.run();
     let half = LAPTOP.y / 2.0;
     // The header is one line: the demangled name is on hover, not on a line of its own.
     assert!(!has_label(
@@ -60,20 +62,46 @@ fn on_a_laptop_screen_every_page_starts_in_the_top_half() {
         let tabs = tab_bottom(&h, page);
         assert!(
             tabs < half * 0.9,
-            "{page:?}: the page starts at {tabs} of {}",
+            "{label}: {page:?}: the page starts at {tabs} of {}",
             LAPTOP.y
         );
     }
     show_page(&mut h, PageId::Details);
     let sol = top_of(&h, "GPU Speed Of Light Throughput");
-    assert!(sol < half, "Details: its first section at {sol}");
+    assert!(sol < half, "{label}: Details: its first section at {sol}");
     show_page(&mut h, PageId::Source);
     h.run();
     let lines = h
         .query_all_by_label_contains("CUDA source (")
         .map(|n| n.rect().min.y)
         .fold(f32::INFINITY, f32::min);
-    assert!(lines < half * 1.3, "Source: its lines start at {lines}");
+    assert!(
+        lines < half * 1.3,
+        "{label}: Source: its lines start at {lines}"
+    );
+}
+
+/// With nvdisasm (SASS text) and without it (the page says how to get SASS), the layout
+/// holds: the notice takes one line beside its button.
+#[test]
+fn on_a_laptop_screen_every_page_starts_in_the_top_half() {
+    let dir = temp_dir("layout-pages");
+    let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    every_page_starts_in_the_top_half(options_with_sass(vec![report.clone()]), "with nvdisasm");
+    let mut h = harness(SightlineApp::new(
+        None,
+        options(vec![report.clone()], false),
+    ));
+    h.set_size(LAPTOP);
+    settle_ok(&mut h);
+    show_page(&mut h, PageId::Source);
+    h.run();
+    assert!(
+        has_label_containing(&h, "No SASS text: nvdisasm was not found"),
+        "without nvdisasm the page says so"
+    );
+    drop(h);
+    every_page_starts_in_the_top_half(options(vec![report], false), "without nvdisasm");
     let _ = std::fs::remove_dir_all(dir);
 }
 

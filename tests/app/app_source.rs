@@ -6,13 +6,14 @@
 use crate::common;
 
 use common::app_harness::{
-    AppHarness, WAIT_TIMEOUT, has_label, has_label_containing, open_in_order, options, step_until,
-    type_into,
+    AppHarness, WAIT_TIMEOUT, has_label, has_label_containing, open_in_order, options,
+    options_with_sass, step_until, type_into,
 };
 use common::{fixture_bytes, fixture_file, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::core::ids::ResultRef;
+use sightline::parse::sass::Disassembler;
 use sightline::parse::source_csv::{self, LineListing};
 use sightline::ui::{PageId, SightlineApp};
 
@@ -311,22 +312,14 @@ fn a_hot_spot_of_the_source_counters_opens_the_source_page_at_its_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// pip's nvdisasm in the test environment (`scripts/test.sh` names it in
-/// `SIGHTLINE_TEST_VENV`), set as the app's nvdisasm.
-fn use_pip_nvdisasm() {
-    let (_, tool) = common::pip_nvdisasm();
-    sightline::parse::nvdisasm::set_configured(Some(tool));
-}
-
 /// The Details page's Source Counters hot spots are ncu's five hottest instructions of
 /// `matmul_naive` by warp-stall samples, with the values and SASS of ncu's Source page export,
 /// each at the CUDA line of the function's line table, and the stall reasons they are made of.
 #[test]
 fn details_hot_spots_show_line_sass_and_samples_of_ncus_hottest_instructions() {
-    use_pip_nvdisasm();
     let dir = temp_dir("app_hot_spots");
     let file = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
-    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let app = SightlineApp::new(None, options_with_sass(Vec::new()));
     let mut h = open_in_order(app, &[file], false);
     let open = &h.state().workspace().reports()[0];
     let at = ResultRef {
@@ -362,6 +355,7 @@ fn details_hot_spots_show_line_sass_and_samples_of_ncus_hottest_instructions() {
         Some(&dir.join("kernels_full.ncu-rep")),
         &result,
         Default::default(),
+        &Disassembler::none(),
     )
     .expect("source view");
     for r in rows.iter().take(5) {
@@ -548,9 +542,13 @@ fn paging_keys_scroll_the_source_pages_lines_list() {
 fn lines_with_code(h: &AppHarness) -> Vec<u32> {
     let at = h.state().selection().expect("a selection");
     let (open, result) = h.state().workspace().result(at).expect("result");
-    let view =
-        sightline::app::views::source::load(open.path.as_deref(), result, Default::default())
-            .expect("view");
+    let view = sightline::app::views::source::load(
+        open.path.as_deref(),
+        result,
+        Default::default(),
+        &Disassembler::none(),
+    )
+    .expect("view");
     let file = view.kernel_file.expect("kernel file");
     let mut lines: Vec<u32> = view
         .lines

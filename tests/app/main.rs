@@ -18,4 +18,5 @@ mod app_layout;
 mod app_ncu_2026_3;
 mod app_sections;
 mod app_source;
+mod app_source_keys;
 mod app_views;

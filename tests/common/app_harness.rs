@@ -5,6 +5,7 @@ use super::{fixture_bytes, fixture_file};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, SnapshotOptions};
+use sightline::parse::sass::Disassembler;
 use sightline::ui::{AppOptions, PageId, SightlineApp};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -34,7 +35,9 @@ pub fn fixture_copies(dir: &Path, rel: &str, n: usize) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Start options without the demo or a file dialog; `persist` saves settings.
+/// Start options without the demo or a file dialog; `persist` saves settings. No nvdisasm is
+/// run and no cache read, so what a page shows never depends on the machine or on an earlier
+/// test: a test that wants SASS text names its nvdisasm ([`options_with_sass`]).
 pub fn options(files: Vec<PathBuf>, persist: bool) -> AppOptions {
     AppOptions {
         files,
@@ -42,6 +45,15 @@ pub fn options(files: Vec<PathBuf>, persist: bool) -> AppOptions {
         persist_state: persist,
         file_dialog: false,
         follow: None,
+        disassembler: Disassembler::none(),
+    }
+}
+
+/// [`options`] with pip's nvdisasm of the test environment ([`super::pip_disassembler`]).
+pub fn options_with_sass(files: Vec<PathBuf>) -> AppOptions {
+    AppOptions {
+        disassembler: super::pip_disassembler(),
+        ..options(files, false)
     }
 }
 
@@ -214,18 +226,19 @@ pub fn show_page(h: &mut AppHarness, page: PageId) {
     assert_eq!(h.state().settings().page, page);
 }
 
-/// Steps until no page is still building its view in the background ("Comparing…"), then
-/// runs until the app settles.
+/// Steps until no page is still building its view in the background ("Comparing…", the
+/// Source page reading its code), then runs until the app settles.
 pub fn until_compared(h: &mut AppHarness) {
     // A click's page change shows the page a frame or two later: three frames in a row
     // without the spinner.
     let mut quiet = 0;
     let built = step_until(h, WAIT_TIMEOUT, |h| {
-        quiet = if has_label(h, "Comparing…") {
-            0
-        } else {
-            quiet + 1
-        };
+        let busy = has_label(h, "Comparing…")
+            || has_label(
+                h,
+                "Reading the function's code and per-instruction metrics…",
+            );
+        quiet = if busy { 0 } else { quiet + 1 };
         quiet >= 3
     });
     assert!(built, "the Compare page never finished comparing");
@@ -298,4 +311,30 @@ pub fn copied(h: &AppHarness) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+/// Drags with the primary button from `from` to `to`, a few frames on the way.
+pub fn drag(h: &mut AppHarness, from: egui::Pos2, to: egui::Pos2) {
+    h.event(egui::Event::PointerMoved(from));
+    h.step();
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    for i in 1..=4 {
+        h.event(egui::Event::PointerMoved(
+            from + (to - from) * (i as f32 / 4.0),
+        ));
+        h.step();
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run();
 }

@@ -307,6 +307,33 @@ pub fn rule_spans(rule: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The CUDA 12 nvdisasm the Triton wheel carries, in the test environment's virtual
+/// environment (`scripts/test.sh` installs `triton<3.6` there): Maxwell to Blackwell.
+pub fn cuda12_nvdisasm() -> PathBuf {
+    let (venv, _) = pip_nvdisasm();
+    std::fs::read_dir(venv.join("lib"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|python| {
+            python
+                .path()
+                .join("site-packages/triton/backends/nvidia/bin/nvdisasm")
+        })
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "{}: no triton/backends/nvidia/bin/nvdisasm (pip install \"triton<3.6\")",
+                venv.display()
+            )
+        })
+}
+
+/// pip's nvdisasm of the test environment ([`pip_nvdisasm`]) alone, caching nothing.
+pub fn pip_disassembler() -> sightline::parse::sass::Disassembler {
+    sightline::parse::sass::Disassembler::only([pip_nvdisasm().1]).with_cache(None)
+}
+
 /// The virtual environment holding pip's `nvidia-cuda-nvdisasm` (`scripts/test.sh` makes it and
 /// names it in `SIGHTLINE_TEST_VENV`; an active environment's `VIRTUAL_ENV` works too), and the
 /// `nvidia/cu*/bin/nvdisasm` in it.

@@ -47,7 +47,7 @@ pub struct SourceArgs {
 pub fn run(args: &SourceArgs) -> i32 {
     let mut options = SourceOptions {
         source_dirs: args.source_dirs.clone(),
-        disassemble: true,
+        disassembler: Some(parse::sass::Disassembler::found()),
         ..SourceOptions::default()
     };
     if let Some(path) = &args.sass_csv {

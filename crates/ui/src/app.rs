@@ -42,6 +42,8 @@ pub struct AppOptions {
     pub file_dialog: bool,
     /// A folder to follow from the start (`--follow DIR`).
     pub follow: Option<PathBuf>,
+    /// The nvdisasm programs that give SASS text (every one found on the machine by default).
+    pub disassembler: sightline_engine::parse::sass::Disassembler,
 }
 
 impl Default for AppOptions {
@@ -52,6 +54,7 @@ impl Default for AppOptions {
             persist_state: false,
             file_dialog: true,
             follow: None,
+            disassembler: sightline_engine::parse::sass::Disassembler::found(),
         }
     }
 }
@@ -132,6 +135,7 @@ impl SightlineApp {
             last_pointer: None,
             fonts_installed: false,
         };
+        app.state.disassembler = options.disassembler;
         if let Some(dir) = options.follow {
             app.handle(Command::FollowFolder(dir));
         } else if options.files.is_empty() && options.demo_when_empty {
@@ -446,34 +450,59 @@ impl SightlineApp {
         }
         let watch_note = self.state.file_watch_mode().describe();
         let widths = PanelSizes::reports_width_range(ui.available_width());
-        let reports = egui::Panel::left("reports_panel")
-            .resizable(true)
-            .default_size(
-                self.state
-                    .settings
-                    .panels
-                    .reports_width
-                    .clamp(*widths.start(), *widths.end()),
-            )
-            .size_range(widths)
-            .show(ui, |ui| {
-                if let Some(dir) = self.state.followed_folder() {
-                    reports_panel::following(ui, dir, &mut self.queued);
-                }
-                reports_panel::show(
-                    ui,
-                    &self.state.workspace,
-                    &self.state.file_notices,
-                    self.state.selection,
-                    &self.state.settings.baselines,
-                    &mut self.queued,
-                    watch_note.as_deref(),
-                );
-            });
-        PanelSizes::remember(
-            &mut self.state.settings.panels.reports_width,
-            reports.response.rect.width(),
-        );
+        if self.state.settings.panels.reports_hidden {
+            // A strip with the button that brings the panel back.
+            egui::Panel::left("reports_strip")
+                .resizable(false)
+                .exact_size(28.0)
+                .show(ui, |ui| {
+                    if ui
+                        .button("\u{25b8}")
+                        .on_hover_text("Show the Reports panel (Ctrl+Shift+R)")
+                        .clicked()
+                    {
+                        self.queued.push(Command::ToggleReportsPanel);
+                    }
+                });
+        } else {
+            let reports = egui::Panel::left("reports_panel")
+                .resizable(true)
+                .default_size(
+                    self.state
+                        .settings
+                        .panels
+                        .reports_width
+                        .clamp(*widths.start(), *widths.end()),
+                )
+                .size_range(widths)
+                .show(ui, |ui| {
+                    if ui
+                        .small_button("\u{25c2} Hide")
+                        .on_hover_text(
+                            "Hide the Reports panel: the pages get its width (Ctrl+Shift+R)",
+                        )
+                        .clicked()
+                    {
+                        self.queued.push(Command::ToggleReportsPanel);
+                    }
+                    if let Some(dir) = self.state.followed_folder() {
+                        reports_panel::following(ui, dir, &mut self.queued);
+                    }
+                    reports_panel::show(
+                        ui,
+                        &self.state.workspace,
+                        &self.state.file_notices,
+                        self.state.selection,
+                        &self.state.settings.baselines,
+                        &mut self.queued,
+                        watch_note.as_deref(),
+                    );
+                });
+            PanelSizes::remember(
+                &mut self.state.settings.panels.reports_width,
+                reports.response.rect.width(),
+            );
+        }
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         drop_overlay::paint_hover(&ctx);
 
@@ -625,6 +654,9 @@ impl SightlineApp {
             i.count_and_consume_key(menu::SPLIT_MODIFIERS, egui::Key::ArrowDown) as i32
                 - i.count_and_consume_key(menu::SPLIT_MODIFIERS, egui::Key::ArrowUp) as i32
         });
+        // On the Source page the page, when it has the keyboard, takes Up and Down.
+        self.table.page_takes_arrows =
+            self.table.page_has_paging_keys && self.state.settings.page == PageId::Source;
         let panels = &mut self.state.settings.panels;
         panels.step_results(available, steps);
         let table_rect = if panels.results_collapsed {
@@ -697,11 +729,13 @@ impl SightlineApp {
             at,
             baselines: &visible,
             sass_imports: &self.state.sass_imports,
+            disassembler: &self.state.disassembler,
         };
         if self.table.page_has_paging_keys {
             pages::scroll_by_paging_keys(ui);
         }
         let page = self.state.settings.page;
+        self.pages.shared.page_has_keys = self.table.page_has_paging_keys;
         self.pages
             .show(ui, page, &cx, &mut self.state.settings, &mut self.queued);
         if let Some(at) = self.pages.take_selection_request() {

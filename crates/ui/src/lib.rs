@@ -134,6 +134,7 @@ fn run_app(
                     persist_state: !screenshot && time_to_table.is_none(),
                     file_dialog: true,
                     follow,
+                    ..AppOptions::default()
                 },
             );
             app.set_context(&cc.egui_ctx);

@@ -22,6 +22,12 @@ pub const UNDO_CLOSE_SHORTCUT: egui::KeyboardShortcut = egui::KeyboardShortcut::
     egui::Key::T,
 );
 
+/// Ctrl+Shift+R: hide the Reports panel, or show it again.
+pub const REPORTS_PANEL_SHORTCUT: egui::KeyboardShortcut = egui::KeyboardShortcut::new(
+    egui::Modifiers::COMMAND.plus(egui::Modifiers::SHIFT),
+    egui::Key::R,
+);
+
 /// With Up / Down: move the split between the results table and the page (Ctrl+Shift).
 pub const SPLIT_MODIFIERS: egui::Modifiers = egui::Modifiers::COMMAND.plus(egui::Modifiers::SHIFT);
 
@@ -65,6 +71,11 @@ pub const SHORTCUT_LIST: &[(&str, &str)] = &[
         "Open again what was closed last (undo a close)",
     ),
     ("Ctrl+Tab / Ctrl+Shift+Tab", "Next / previous report"),
+    ("Ctrl+Shift+R", "Hide the Reports panel (again: show it)"),
+    (
+        "Source page: Up / Down, Enter",
+        "Previous / next line or instruction of the pane last used; Enter: the line's SASS",
+    ),
     ("Ctrl+wheel, Ctrl+plus / minus", "Zoom"),
     (
         "Right-click",
@@ -82,6 +93,9 @@ pub fn shortcuts(ctx: &egui::Context, selection: Option<ResultRef>, commands: &m
     }
     if pressed(&UNDO_CLOSE_SHORTCUT) {
         commands.push(Command::UndoClose);
+    }
+    if pressed(&REPORTS_PANEL_SHORTCUT) {
+        commands.push(Command::ToggleReportsPanel);
     }
     if pressed(&QUIT_SHORTCUT) {
         ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -214,6 +228,15 @@ fn view_menu(ui: &mut egui::Ui, settings: &mut Settings) {
     ui.label("Page");
     for &page in PageId::ALL {
         ui.radio_value(&mut settings.page, page, page.label());
+    }
+    ui.separator();
+    let mut shown = !settings.panels.reports_hidden;
+    if ui
+        .checkbox(&mut shown, "Reports panel")
+        .on_hover_text("Ctrl+Shift+R")
+        .changed()
+    {
+        settings.panels.reports_hidden = !shown;
     }
     ui.separator();
     if ui.button("Zoom in").clicked() {

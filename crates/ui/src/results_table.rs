@@ -27,6 +27,9 @@ pub struct ResultsTable {
     /// Whether the page below has the keyboard's paging keys (the pointer was last over it):
     /// then Page Up/Down, Home and End scroll the page, not the table.
     pub page_has_paging_keys: bool,
+    /// Whether the page takes Up and Down (the Source page with the keyboard): they then move
+    /// in its lists, never the selected result.
+    pub page_takes_arrows: bool,
 }
 
 /// Ctrl+F: to the filter box.
@@ -348,10 +351,15 @@ impl ResultsTable {
         }
         let page = self.page_rows.max(1) as isize;
         let paging_keys_elsewhere = self.page_has_paging_keys;
+        let page_takes_arrows = self.page_takes_arrows;
         let to = ui.input_mut(|i| {
             let mut count =
                 |key: egui::Key| i.count_and_consume_key(egui::Modifiers::NONE, key) as isize;
-            let steps = count(egui::Key::ArrowDown) - count(egui::Key::ArrowUp);
+            let steps = if page_takes_arrows {
+                0
+            } else {
+                count(egui::Key::ArrowDown) - count(egui::Key::ArrowUp)
+            };
             if paging_keys_elsewhere {
                 return (steps != 0).then_some(Move::By(steps));
             }

@@ -74,6 +74,8 @@ pub enum Command {
     FollowFolder(PathBuf),
     /// Stop following the folder followed.
     StopFollowing,
+    /// Hide the Reports panel, or show it again.
+    ToggleReportsPanel,
     /// Ask for the local folder of a source folder a report recorded (its path), with the
     /// native folder dialog ("Locate source…" on the Source page).
     LocateSource(String),

@@ -84,6 +84,11 @@ pub struct PanelSizes {
     pub results_height_short: f32,
     /// The results table folded to a one-line strip, the pages taking the room.
     pub results_collapsed: bool,
+    /// The Reports panel hidden to a narrow strip (its button brings it back), the pages
+    /// taking its width.
+    pub reports_hidden: bool,
+    /// The share of the Source page's width its CUDA lines take (the SASS the rest).
+    pub source_split: f32,
 }
 
 impl Default for PanelSizes {
@@ -93,13 +98,17 @@ impl Default for PanelSizes {
             results_height: 260.0,
             results_height_short: 150.0,
             results_collapsed: false,
+            reports_hidden: false,
+            source_split: 0.55,
         }
     }
 }
 
 impl PanelSizes {
     /// The allowed width of the Reports panel.
-    pub const REPORTS_WIDTH: std::ops::RangeInclusive<f32> = 160.0..=500.0;
+    pub const REPORTS_WIDTH: std::ops::RangeInclusive<f32> = 120.0..=500.0;
+    /// The allowed share of the Source page's CUDA lines.
+    pub const SOURCE_SPLIT: std::ops::RangeInclusive<f32> = 0.2..=0.8;
     /// The allowed height of the results table.
     pub const RESULTS_HEIGHT: std::ops::RangeInclusive<f32> = 120.0..=2000.0;
     /// Height the page below the results table keeps at the least, points.

@@ -63,6 +63,9 @@ pub struct AppState {
     released: u64,
     /// SASS text from ncu's Source page exports, for the Source page.
     pub sass_imports: SassImports,
+    /// The nvdisasm programs the Source page and the hot spots run (every one found on the
+    /// machine unless the app was started with others).
+    pub disassembler: crate::parse::sass::Disassembler,
     /// What each close closed, last close last, for Undo (Ctrl+Shift+T).
     closed: ClosedReports,
 }
@@ -93,6 +96,7 @@ impl AppState {
             compare_pin: None,
             released: 0,
             sass_imports: SassImports::default(),
+            disassembler: crate::parse::sass::Disassembler::found(),
             closed: ClosedReports::default(),
         }
     }
@@ -274,6 +278,9 @@ impl AppState {
                 }
             }
             Command::StopFollowing => self.follower = None,
+            Command::ToggleReportsPanel => {
+                self.settings.panels.reports_hidden = !self.settings.panels.reports_hidden;
+            }
             Command::LocateSource(_) => {}
             Command::AddSourceFolder { recorded, folder } => {
                 let folders = &mut self.settings.source_folders;

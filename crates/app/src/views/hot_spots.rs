@@ -51,6 +51,8 @@ pub struct HotSpotInput<'a> {
     /// The generation of the imported SASS exports, and the SASS imported for the kernel.
     pub sass_generation: u64,
     pub sass: &'a dyn Fn() -> HashMap<u64, String>,
+    /// The nvdisasm programs that give the hot spots' SASS text.
+    pub disassembler: &'a crate::parse::sass::Disassembler,
 }
 
 impl HotSpotsView {
@@ -73,9 +75,10 @@ impl HotSpotsView {
             .any(|i| i.kind == ItemKind::SourceMetricTable);
         if read_lines && has_tables && !self.source.is_for(&key) {
             let (path, result, sass) = (input.path.clone(), input.result.clone(), (input.sass)());
+            let disassembler = input.disassembler.clone();
             self.source.ensure(
                 key,
-                move |_| crate::views::source::load(path.as_deref(), &result, sass),
+                move |_| crate::views::source::load(path.as_deref(), &result, sass, &disassembler),
                 wake,
             );
         }

@@ -11,18 +11,20 @@ use crate::job::Job;
 use crate::model::KernelResult;
 use crate::model::source::{Cell, SourceView};
 use crate::parse::ncu_rep::{ReportCode, read_code_of};
+use crate::parse::sass::Disassembler;
 use crate::parse::{LoadError, ParseError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Builds the Source view of `result`, read from the report at `path`; `sass` is SASS text
-/// by address imported from ncu's export, used where nvdisasm gives none.
+/// by address imported from ncu's export, used where `disassembler` gives none.
 pub fn load(
     path: Option<&Path>,
     result: &KernelResult,
     sass: HashMap<u64, String>,
+    disassembler: &Disassembler,
 ) -> Result<SourceView, String> {
-    load_with(path, result, sass, Vec::new())
+    load_with(path, result, sass, Vec::new(), disassembler)
 }
 
 /// [`load`], with the folders the user located sources in (recorded prefix, local folder).
@@ -31,10 +33,11 @@ pub fn load_with(
     result: &KernelResult,
     sass: HashMap<u64, String>,
     source_maps: Vec<(String, PathBuf)>,
+    disassembler: &Disassembler,
 ) -> Result<SourceView, String> {
     let options = SourceOptions {
         source_dirs: Vec::new(),
-        disassemble: true,
+        disassembler: Some(disassembler.clone()),
         sass,
         source_maps,
     };
@@ -46,7 +49,7 @@ pub fn load_with(
 pub fn load_lines(path: Option<&Path>, result: &KernelResult) -> Result<SourceView, String> {
     let options = SourceOptions {
         source_dirs: Vec::new(),
-        disassemble: false,
+        disassembler: None,
         sass: HashMap::new(),
         source_maps: Vec::new(),
     };
@@ -111,8 +114,10 @@ pub fn compare_with(
     base_path: Option<&Path>,
     base: &KernelResult,
     sass: HashMap<u64, String>,
+    disassembler: &Disassembler,
 ) -> Compared {
-    let base_view = load(base_path, base, sass).map_err(|e| format!("Baseline: {e}"))?;
+    let base_view =
+        load(base_path, base, sass, disassembler).map_err(|e| format!("Baseline: {e}"))?;
     let comparison = compare(&base_view, current);
     Ok((base_view, comparison))
 }
@@ -137,13 +142,18 @@ fn read(
     current: ResultSource,
     baseline: Option<ResultSource>,
     source_maps: Vec<(String, PathBuf)>,
+    disassembler: &Disassembler,
 ) -> SourceData {
     let (path, result, sass) = current;
-    let view = load_with(path.as_deref(), &result, sass, source_maps);
+    let view = load_with(path.as_deref(), &result, sass, source_maps, disassembler);
     let baseline = match (&view, baseline) {
-        (Ok(v), Some((path, result, sass))) => {
-            Some(compare_with(v, path.as_deref(), &result, sass))
-        }
+        (Ok(v), Some((path, result, sass))) => Some(compare_with(
+            v,
+            path.as_deref(),
+            &result,
+            sass,
+            disassembler,
+        )),
         _ => None,
     };
     SourceData { view, baseline }
@@ -190,6 +200,56 @@ impl Default for SourceChoice {
             selected_line: None,
             selected_instruction: None,
         }
+    }
+}
+
+/// The list of the Source page the keyboard moves in: the CUDA lines or the SASS
+/// instructions, whichever the user last pointed at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SourcePane {
+    #[default]
+    Lines,
+    Sass,
+}
+
+impl SourceChoice {
+    /// Moves the selection of `pane` `steps` rows down the listed order (up when negative),
+    /// staying within the list; with nothing selected there, the first row (or the last,
+    /// going up). A new line drops the selected instruction. Returns the row's position in the
+    /// listed order, to scroll it into view; `None` when the list is empty.
+    pub fn step(&mut self, pane: SourcePane, listing: &Listing, steps: isize) -> Option<usize> {
+        let order = match pane {
+            SourcePane::Lines => &listing.lines,
+            SourcePane::Sass => &listing.sass,
+        };
+        let last = order.len().checked_sub(1)?;
+        let selected = match pane {
+            SourcePane::Lines => self.selected_line,
+            SourcePane::Sass => self.selected_instruction,
+        };
+        let to = match selected.and_then(|s| order.iter().position(|&i| i == s)) {
+            Some(at) => at.saturating_add_signed(steps).min(last),
+            None if steps < 0 => last,
+            None => 0,
+        };
+        match pane {
+            SourcePane::Lines => {
+                if self.selected_line != Some(order[to]) {
+                    self.selected_instruction = None;
+                }
+                self.selected_line = Some(order[to]);
+            }
+            SourcePane::Sass => self.selected_instruction = Some(order[to]),
+        }
+        Some(to)
+    }
+
+    /// Enter on the lines: the SASS pane shows the selected line's instructions (not the
+    /// whole function's, the PTX or the inline functions).
+    pub fn show_line_sass(&mut self) {
+        self.all_sass = false;
+        self.ptx = false;
+        self.inline_functions = false;
     }
 }
 
@@ -625,6 +685,8 @@ pub struct SourcePageView {
     /// The folders the user located sources in (recorded prefix, local folder), set by the
     /// page from the settings.
     pub source_maps: Vec<(String, PathBuf)>,
+    /// The nvdisasm programs the page runs, set by the page from the app's.
+    pub disassembler: Disassembler,
 }
 
 impl Default for SourcePageView {
@@ -635,6 +697,7 @@ impl Default for SourcePageView {
             choice: SourceChoice::default(),
             listing: None,
             source_maps: Vec::new(),
+            disassembler: Disassembler::found(),
             jump: None,
         }
     }
@@ -666,8 +729,12 @@ impl SourcePageView {
             self.listing = None;
             let (current, baseline) = sources();
             let maps = self.source_maps.clone();
-            self.job
-                .ensure(key, move |_| Ok(read(current, baseline, maps)), wake);
+            let disassembler = self.disassembler.clone();
+            self.job.ensure(
+                key,
+                move |_| Ok(read(current, baseline, maps, &disassembler)),
+                wake,
+            );
         }
         if !have && let Some(out) = self.job.take(wait) {
             self.data = Some((key, out));

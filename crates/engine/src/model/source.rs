@@ -134,6 +134,10 @@ pub struct SourceView {
     pub has_line_info: bool,
     /// What could not be shown, and how to get it.
     pub notes: Vec<String>,
+    /// The note of `notes` that says why no instruction has SASS text, and how to get it
+    /// (shown by the SASS listing rather than above the page).
+    #[serde(skip)]
+    pub sass_note: Option<String>,
     /// The places the result's rules point at, on the lines and instructions listed.
     pub markers: Vec<PlacedMarker>,
     /// The device functions inlined into the kernel, one per function and call site

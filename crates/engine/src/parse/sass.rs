@@ -1,8 +1,8 @@
-//! SASS text for a cubin from NVIDIA's `nvdisasm` where one is found ([`super::nvdisasm`]),
-//! cached by the cubin's
-//! content hash, rendered the way Nsight Compute prints instructions (predicate column of six
+//! SASS text for a cubin from an NVIDIA `nvdisasm` that reads its architecture
+//! ([`super::nvdisasm`]), cached by the cubin's content hash, rendered the way Nsight Compute prints instructions (predicate column of six
 //! characters, branch targets as absolute addresses, no trailing `;`).
 
+use super::nvdisasm::{self, Nvdisasm};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -11,71 +11,257 @@ use std::process::Command;
 #[derive(Debug, thiserror::Error)]
 pub enum SassError {
     #[error(
-        "nvdisasm was not found (looked in {}); `{}` installs it",
-        super::nvdisasm::SEARCHED,
-        super::nvdisasm::PIP_INSTALL
+        "nvdisasm was not found (looked in {}); `{}` installs it (Turing and newer), and {} reads Maxwell to Blackwell",
+        nvdisasm::SEARCHED,
+        nvdisasm::PIP_INSTALL,
+        nvdisasm::CUDA12_INSTALL
     )]
     NotInstalled,
+    #[error(
+        "no nvdisasm found reads {arch} code (found: {found}); a CUDA 12 nvdisasm does: {}",
+        nvdisasm::CUDA12_INSTALL
+    )]
+    NoneForArch { arch: String, found: String },
     #[error("nvdisasm failed: {0}")]
     Failed(String),
 }
 
-/// The `nvdisasm -c` text of a cubin, from the cache or by running nvdisasm.
-pub fn disassemble(cubin: &[u8]) -> Result<String, SassError> {
-    run_cached(cubin, "sass", &[])
+/// Which nvdisasm programs disassemble and where their output is cached: the one a cubin's
+/// architecture needs is picked from them.
+#[derive(Debug, Clone)]
+pub struct Disassembler {
+    tools: Tools,
+    /// The folder disassemblies are cached in (none: not cached).
+    cache: Option<PathBuf>,
 }
 
-/// The `nvdisasm -c --print-life-ranges` text of a cubin: each instruction followed by its
-/// register life ranges ([`super::life_ranges`]). nvdisasm leaves the padding after the last
-/// instruction out of it, so the SASS text comes from [`disassemble`].
-pub fn life_ranges(cubin: &[u8]) -> Result<String, SassError> {
-    run_cached(cubin, "life-ranges", &["--print-life-ranges"])
+#[derive(Debug, Clone)]
+enum Tools {
+    /// Every nvdisasm found on this machine ([`nvdisasm::found`]).
+    Found,
+    /// These alone, in this order.
+    Only(Vec<Nvdisasm>),
 }
 
-/// nvdisasm's output for a cubin with `-c` and `args`, cached under the cubin's hash and
-/// `kind`.
-fn run_cached(cubin: &[u8], kind: &str, args: &[&str]) -> Result<String, SassError> {
-    let cache = cache_dir().map(|d| d.join(format!("{:016x}.{kind}", fnv1a(cubin))));
-    if let Some(text) = cache.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
-        return Ok(text);
+impl Default for Disassembler {
+    fn default() -> Self {
+        Disassembler::found()
     }
-    let Some(tool) = super::nvdisasm::locate() else {
-        return Err(SassError::NotInstalled);
-    };
-    // nvdisasm reads a file: the cubin goes into a folder of its own, removed with it.
-    let dir = tempfile::Builder::new()
-        .prefix("sightline-sass-")
-        .tempdir()
-        .map_err(|e| SassError::Failed(e.to_string()))?;
-    let input = dir.path().join(format!("{:016x}.cubin", fnv1a(cubin)));
-    std::fs::write(&input, cubin).map_err(|e| SassError::Failed(e.to_string()))?;
-    let output = Command::new(tool).arg("-c").args(args).arg(&input).output();
-    drop(dir);
-    let output = match output {
-        Ok(o) => o,
+}
+
+impl Disassembler {
+    /// Every nvdisasm on this machine, cached in the user's cache folder.
+    pub fn found() -> Disassembler {
+        Disassembler {
+            tools: Tools::Found,
+            cache: cache_dir(),
+        }
+    }
+
+    /// The nvdisasm programs at `paths` alone (first preferred), cached in the user's cache
+    /// folder.
+    pub fn only(paths: impl IntoIterator<Item = PathBuf>) -> Disassembler {
+        Disassembler {
+            tools: Tools::Only(paths.into_iter().map(Nvdisasm::at).collect()),
+            cache: cache_dir(),
+        }
+    }
+
+    /// No nvdisasm and no cache: no SASS text is made.
+    pub fn none() -> Disassembler {
+        Disassembler {
+            tools: Tools::Only(Vec::new()),
+            cache: None,
+        }
+    }
+
+    /// The same programs, caching in `cache` (none: not cached).
+    pub fn with_cache(mut self, cache: Option<PathBuf>) -> Disassembler {
+        self.cache = cache;
+        self
+    }
+
+    /// The programs it may run.
+    pub fn tools(&self) -> &[Nvdisasm] {
+        match &self.tools {
+            Tools::Found => nvdisasm::found(),
+            Tools::Only(tools) => tools,
+        }
+    }
+
+    /// The `nvdisasm -c` text of a cubin, from the cache or by running nvdisasm.
+    pub fn disassemble(&self, cubin: &[u8]) -> Result<String, SassError> {
+        self.run_cached(cubin, "sass", &[])
+    }
+
+    /// The `nvdisasm -c --print-life-ranges` text of a cubin: each instruction followed by its
+    /// register life ranges ([`super::life_ranges`]). nvdisasm leaves the padding after the
+    /// last instruction out of it, so the SASS text comes from [`Self::disassemble`].
+    pub fn life_ranges(&self, cubin: &[u8]) -> Result<String, SassError> {
+        self.run_cached(cubin, "life-ranges", &["--print-life-ranges"])
+    }
+
+    /// The programs that read the cubin's architecture, in the order preferred.
+    fn tools_for(&self, cubin: &[u8]) -> Result<Vec<&Nvdisasm>, SassError> {
+        let tools = self.tools();
+        if tools.is_empty() {
+            return Err(SassError::NotInstalled);
+        }
+        let Some(sm) = super::cubin::sm_of(cubin) else {
+            return Ok(tools.iter().collect());
+        };
+        let fit: Vec<&Nvdisasm> = tools.iter().filter(|t| t.handles(sm)).collect();
+        if fit.is_empty() {
+            return Err(SassError::NoneForArch {
+                arch: nvdisasm::arch_name(sm),
+                found: tools
+                    .iter()
+                    .map(Nvdisasm::describe)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        Ok(fit)
+    }
+
+    /// nvdisasm's output for a cubin with `-c` and `args`, cached under the cubin's hash and
+    /// `kind`; each program that reads the cubin's architecture is tried until one succeeds.
+    fn run_cached(&self, cubin: &[u8], kind: &str, args: &[&str]) -> Result<String, SassError> {
+        let cache = self
+            .cache
+            .as_ref()
+            .map(|d| d.join(format!("{:016x}.{kind}", fnv1a(cubin))));
+        if let Some(text) = cache.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
+            return Ok(text);
+        }
+        let mut error = SassError::NotInstalled;
+        for tool in self.tools_for(cubin)? {
+            match run(&tool.path, cubin, args) {
+                Ok(text) => {
+                    if let Some(path) = cache
+                        && let Some(parent) = path.parent()
+                        && std::fs::create_dir_all(parent).is_ok()
+                    {
+                        let _ = std::fs::write(path, &text);
+                    }
+                    return Ok(text);
+                }
+                Err(e) => error = e,
+            }
+        }
+        Err(error)
+    }
+}
+
+/// How long one nvdisasm run may take before it is stopped (the largest modules of the
+/// corpus take a few seconds).
+pub const TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Runs nvdisasm at `tool` with `-c` and `args` on the cubin, stopped after [`TIME_LIMIT`].
+///
+/// The cubin, the output and the error text are files without a name (unlinked at once), so
+/// nothing is left in the temporary folder whatever ends the process. nvdisasm reads the cubin
+/// as its standard input, named `/dev/stdin`: a regular file it can seek in.
+fn run(tool: &std::path::Path, cubin: &[u8], args: &[&str]) -> Result<String, SassError> {
+    use std::io::{Read, Seek};
+    let failed = |e: std::io::Error| SassError::Failed(e.to_string());
+    let (input, stdin, _named) = cubin_input(cubin).map_err(failed)?;
+    let mut stdout = tempfile::tempfile().map_err(failed)?;
+    let mut stderr = tempfile::tempfile().map_err(failed)?;
+    let spawned = Command::new(tool)
+        .arg("-c")
+        .args(args)
+        .arg(input)
+        .stdin(stdin)
+        .stdout(stdout.try_clone().map_err(failed)?)
+        .stderr(stderr.try_clone().map_err(failed)?)
+        .spawn();
+    let mut child = match spawned {
+        Ok(c) => c,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(SassError::NotInstalled),
-        Err(e) => return Err(SassError::Failed(e.to_string())),
+        Err(e) => return Err(failed(e)),
     };
-    if !output.status.success() {
-        return Err(SassError::Failed(
-            String::from_utf8_lossy(&output.stderr).trim().to_string(),
-        ));
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(failed)? {
+            break status;
+        }
+        if started.elapsed() > TIME_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(SassError::Failed(format!(
+                "{} gave no answer in {} s and was stopped",
+                tool.display(),
+                TIME_LIMIT.as_secs()
+            )));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let read_all = |file: &mut std::fs::File| -> Result<String, SassError> {
+        let mut bytes = Vec::new();
+        file.rewind().map_err(failed)?;
+        file.read_to_end(&mut bytes).map_err(failed)?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    };
+    if !status.success() {
+        return Err(SassError::Failed(read_all(&mut stderr)?.trim().to_string()));
     }
-    let text = String::from_utf8_lossy(&output.stdout).into_owned();
-    if let Some(path) = cache
-        && let Some(parent) = path.parent()
-        && std::fs::create_dir_all(parent).is_ok()
-    {
-        let _ = std::fs::write(path, &text);
-    }
-    Ok(text)
+    read_all(&mut stdout)
 }
 
-/// Where disassemblies are kept.
-fn cache_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+/// The cubin as nvdisasm's input: the path to name and the standard input to give, and the
+/// named file to keep until it ends where there is one. On Unix the cubin is a file without a
+/// name given as the standard input (`/dev/stdin`), so nothing is left behind whatever ends the
+/// process.
+#[cfg(unix)]
+fn cubin_input(
+    cubin: &[u8],
+) -> std::io::Result<(
+    PathBuf,
+    std::process::Stdio,
+    Option<tempfile::NamedTempFile>,
+)> {
+    use std::io::{Seek, Write};
+    let mut file = tempfile::tempfile()?;
+    file.write_all(cubin)?;
+    file.rewind()?;
+    Ok((PathBuf::from("/dev/stdin"), file.into(), None))
+}
+
+#[cfg(not(unix))]
+fn cubin_input(
+    cubin: &[u8],
+) -> std::io::Result<(
+    PathBuf,
+    std::process::Stdio,
+    Option<tempfile::NamedTempFile>,
+)> {
+    use std::io::Write;
+    let mut file = tempfile::Builder::new()
+        .prefix("sightline-sass-")
+        .suffix(".cubin")
+        .tempfile()?;
+    file.write_all(cubin)?;
+    file.flush()?;
+    Ok((
+        file.path().to_path_buf(),
+        std::process::Stdio::null(),
+        Some(file),
+    ))
+}
+
+/// Where disassemblies are kept: `$SIGHTLINE_CACHE_DIR/sass`, else
+/// `$XDG_CACHE_HOME/sightline/sass` (`~/.cache/sightline/sass`).
+pub fn cache_dir() -> Option<PathBuf> {
+    let own = |var: &str| {
+        std::env::var_os(var)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(dir) = own("SIGHTLINE_CACHE_DIR") {
+        return Some(dir.join("sass"));
+    }
+    let base = own("XDG_CACHE_HOME").or_else(|| own("HOME").map(|h| h.join(".cache")))?;
     Some(base.join("sightline").join("sass"))
 }
 

@@ -45,6 +45,7 @@ impl Page for DetailsPage {
             bodies,
             sass_generation: cx.sass_imports.generation(),
             sass: &sass,
+            disassembler: cx.disassembler,
         };
         let ctx = ui.ctx().clone();
         // A screenshot is one frame: its hot spots are read at once.

@@ -38,6 +38,8 @@ pub struct PageContext<'a> {
     pub baselines: &'a [VisibleBaseline],
     /// SASS text imported from ncu's Source page exports.
     pub sass_imports: &'a sightline_app::core::sass_imports::SassImports,
+    /// The nvdisasm programs that give SASS text.
+    pub disassembler: &'a sightline_engine::parse::sass::Disassembler,
 }
 
 /// State that several pages share; not persisted.
@@ -50,6 +52,9 @@ pub struct SharedPageState {
     /// The place the Source page opens at (a hot spot or a rule's marker clicked on the
     /// Details or Rules page), with the result it belongs to.
     pub source_jump: Option<(ResultRef, sightline_app::views::source::SourceTarget)>,
+    /// Whether the page has the keyboard (the pointer was last over it, not the results
+    /// table): the Source page then takes Up, Down and Enter.
+    pub page_has_keys: bool,
 }
 
 /// What a page may change while it is drawn.

@@ -18,6 +18,9 @@ use std::path::PathBuf;
 /// The other way to SASS text, for notes: ncu's own export of the Source page.
 pub const SASS_EXPORT_HINT: &str = "ncu's SASS export also gives it: `ncu -i FILE --page source --csv --print-source sass > sass.csv`, added with --sass-csv (command line) or Add SASS export (Source page)";
 
+/// Said on a Source page whose result was profiled without the SourceCounters section.
+pub const NO_COUNTERS_NOTE: &str = "The result has no per-instruction (source counter) metrics: its code is shown without them (profile with --set full for them).";
+
 /// Size of a SASS instruction from Volta (sm_70) on.
 const INSTRUCTION_BYTES: u64 = 16;
 /// Before Volta: size of an instruction, and of the bundle a control word opens.
@@ -31,8 +34,9 @@ pub struct SourceOptions {
     pub sass: HashMap<u64, String>,
     /// Folders to look for source files in when the report holds none.
     pub source_dirs: Vec<PathBuf>,
-    /// Run `nvdisasm` (when on PATH) for functions `sass` has no text for.
-    pub disassemble: bool,
+    /// The nvdisasm programs to run for functions `sass` has no text for (none: no
+    /// disassembly).
+    pub disassembler: Option<crate::parse::sass::Disassembler>,
     /// Folders the user located sources in, by the recorded folder they stand for: a file
     /// recorded under the prefix is looked for in the folder.
     pub source_maps: Vec<(String, PathBuf)>,
@@ -65,10 +69,17 @@ pub fn build(
     code: Option<&KernelCode<'_>>,
     options: &SourceOptions,
 ) -> Result<SourceView, SourceError> {
-    let cols = columns::columns(r);
-    if r.metric("inst_executed").is_none() && r.metric("smsp__pcsamp_sample_count").is_none() {
+    let counted =
+        r.metric("inst_executed").is_some() || r.metric("smsp__pcsamp_sample_count").is_some();
+    if !counted && code.is_none() {
         return Err(SourceError::NoSourceCounters);
     }
+    // Without source counters no column has a value to show.
+    let cols = if counted {
+        columns::columns(r)
+    } else {
+        Vec::new()
+    };
     let start = code
         .and_then(|c| c.address)
         .or_else(|| function_address(r))
@@ -93,8 +104,13 @@ pub fn build(
         .map(|c| c.len() as u64);
     let addresses: Vec<u64> = match code_len {
         Some(len) => instruction_addresses(start, len, code.and_then(|c| c.cuda_sm_version)),
-        None => metric_addresses(r),
+        None if counted => metric_addresses(r),
+        None => return Err(SourceError::NoSourceCounters),
     };
+    if !counted {
+        // As ncu's Source page does, the code is shown without the per-instruction columns.
+        notes.push(NO_COUNTERS_NOTE.to_string());
+    }
 
     // Lines of every instruction.
     let table = match &cubin {
@@ -146,13 +162,13 @@ pub fn build(
     let mut sass_note = None;
     let mut disassembled = HashMap::new();
     let mut life_ranges = HashMap::new();
-    if options.disassemble
+    if let Some(disassembler) = &options.disassembler
         && let Some(c) = code
     {
         // A module stored as loaded is rewritten into one nvdisasm reads.
         let readable = crate::parse::cubin::unloaded(c.cubin);
         let cubin = readable.as_deref().unwrap_or(c.cubin);
-        match crate::parse::sass::disassemble(cubin) {
+        match disassembler.disassemble(cubin) {
             Ok(text) => {
                 if !options.sass.contains_key(&start) {
                     for (offset, s) in crate::parse::sass::function_sass(&text, &section, start) {
@@ -160,7 +176,7 @@ pub fn build(
                     }
                 }
                 // Live registers where this nvdisasm prints life ranges.
-                if let Ok(ranges) = crate::parse::sass::life_ranges(cubin) {
+                if let Ok(ranges) = disassembler.life_ranges(cubin) {
                     life_ranges =
                         crate::parse::life_ranges::function_life_ranges(&ranges, &section);
                 }
@@ -190,9 +206,9 @@ pub fn build(
         .collect();
     let mut instructions = instructions;
     add_register_use(&mut instructions, &life_ranges, start);
-    if !have_sass && !instructions.is_empty() {
-        notes.push(sass_note.unwrap_or_else(|| format!("No SASS text. {SASS_EXPORT_HINT}")));
-    }
+    let sass_note = (!have_sass && !instructions.is_empty())
+        .then(|| sass_note.unwrap_or_else(|| format!("No SASS text. {SASS_EXPORT_HINT}")));
+    notes.extend(sass_note.clone());
 
     let numeric: Vec<bool> = cols
         .iter()
@@ -246,6 +262,7 @@ pub fn build(
         ptx_function,
         has_line_info,
         notes,
+        sass_note,
         markers,
         inline_functions,
     })

@@ -190,6 +190,23 @@ fn section_headers(b: &[u8]) -> Option<Vec<SectionHeader>> {
         .collect()
 }
 
+/// The SM version a cubin's code is for (`90` for sm_90), from the ELF header's flags: the
+/// low byte up to ELF ABI version 7, the second byte from version 8 on (CUDA 12.8's new
+/// layout). `None` for bytes that are no 64-bit ELF header.
+pub fn sm_of(bytes: &[u8]) -> Option<u32> {
+    if bytes.get(..4)? != b"\x7fELF" || *bytes.get(4)? != 2 {
+        return None;
+    }
+    let abi_version = *bytes.get(8)?;
+    let flags = u32::from_le_bytes(bytes.get(48..52)?.try_into().ok()?);
+    let sm = if abi_version >= 8 {
+        (flags >> 8) & 0xff
+    } else {
+        flags & 0xff
+    };
+    (sm != 0).then_some(sm)
+}
+
 /// A copy nvdisasm can read of a cubin stored as the driver loaded it (ncu 2021.3 and
 /// earlier): code symbols moved back to their section offsets, relocation sections dropped
 /// (left in, nvdisasm never finishes). `None` for a cubin as built.
