@@ -12,6 +12,7 @@ mod occupancy;
 mod roofline;
 mod roofline_tensor;
 mod sass_arch;
+mod sass_limits;
 mod section_bodies_compare;
 mod section_drawing;
 mod section_tables;

@@ -287,18 +287,24 @@ fn a_followed_folder_opens_reports_as_their_writes_complete() {
         "the reports already there never opened"
     );
     assert!(has_label(&h, "Following"));
-    // v3 written in pieces, faster than the folder is looked at: never seen unchanged half
-    // written, so never opened half written (a half-written report would fail to load, or
-    // open with a warning, beside the whole one).
+    // v3 copied in two parts with a pause longer than the settling time between them (a
+    // stalled copy): never opened half written, opened once whole.
+    use sightline::app::core::follow::{FOLLOW_INTERVAL, SETTLE};
     let bytes = common::fixture_bytes("series/v3.ncu-rep.xz");
     let path = watched.join("v3.ncu-rep");
-    let pieces = 6;
-    let step = bytes.len().div_ceil(pieces);
-    for i in 0..pieces {
-        let end = ((i + 1) * step).min(bytes.len());
-        std::fs::write(&path, &bytes[..end]).unwrap();
-        std::thread::sleep(sightline::app::core::follow::FOLLOW_INTERVAL / 5);
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    let paused = std::time::Instant::now();
+    while paused.elapsed() < SETTLE * 2 + FOLLOW_INTERVAL * 2 {
+        h.step();
+        std::thread::sleep(FOLLOW_INTERVAL / 5);
+        assert_eq!(
+            h.state().workspace().reports().len(),
+            2,
+            "opened half written"
+        );
+        assert!(h.state().workspace().failed().is_empty());
     }
+    std::fs::write(&path, &bytes).unwrap();
     assert!(
         common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| loaded(
             h, 3
@@ -317,6 +323,28 @@ fn a_followed_folder_opens_reports_as_their_writes_complete() {
     let v3 = &h.state().workspace().reports()[2].report;
     assert_eq!(v3.results.len(), 4);
     assert!(v3.warnings.is_empty(), "{:?}", v3.warnings);
+    // One path is one run: v2 written again (here with v5's profile) is read again in place.
+    let v5 = common::fixture_bytes("series/v5.ncu-rep.xz");
+    std::fs::write(watched.join("v2.ncu-rep"), &v5).unwrap();
+    let v5_kernel = sightline::parse::ncu_rep::parse(&v5)
+        .expect("v5")
+        .results
+        .iter()
+        .any(|r| r.name.function == "gemm_tiled_2d");
+    assert!(v5_kernel);
+    assert!(
+        common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| {
+            let reports = h.state().workspace().reports();
+            reports.len() == 3
+                && reports[1]
+                    .report
+                    .results
+                    .iter()
+                    .any(|r| r.name.function == "gemm_tiled_2d")
+        }),
+        "v2 written again was not read again in place"
+    );
+    assert_eq!(h.state().workspace().reports().len(), 3);
     // Stop: nothing more opens.
     h.get_by_label("Stop").click();
     h.run();

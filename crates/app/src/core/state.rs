@@ -599,7 +599,9 @@ impl AppState {
     }
 
     /// Opens the reports of the followed folder whose writes completed since the last call
-    /// (after what is open: nothing already open moves).
+    /// (after what is open: nothing already open moves). One path is one run: a report open
+    /// already (written again, or its first write seen before the last) is read again in
+    /// place.
     pub fn poll_followed(&mut self) {
         let mut ready = Vec::new();
         if let Some(f) = &self.follower {
@@ -608,7 +610,16 @@ impl AppState {
             }
         }
         for path in ready {
-            self.handle(Command::Open(OpenRequest::Path(path)));
+            let open = self
+                .workspace
+                .reports()
+                .iter()
+                .find(|r| r.path.as_deref() == Some(path.as_path()))
+                .map(|r| r.id);
+            match open {
+                Some(id) => self.handle(Command::ReloadReport(id)),
+                None => self.handle(Command::Open(OpenRequest::Path(path))),
+            }
         }
     }
 

@@ -33,6 +33,8 @@ pub struct Disassembler {
     tools: Tools,
     /// The folder disassemblies are cached in (none: not cached).
     cache: Option<PathBuf>,
+    /// How long one run may take before it is stopped.
+    time_limit: std::time::Duration,
 }
 
 #[derive(Debug, Clone)]
@@ -55,6 +57,7 @@ impl Disassembler {
         Disassembler {
             tools: Tools::Found,
             cache: cache_dir(),
+            time_limit: TIME_LIMIT,
         }
     }
 
@@ -64,6 +67,7 @@ impl Disassembler {
         Disassembler {
             tools: Tools::Only(paths.into_iter().map(Nvdisasm::at).collect()),
             cache: cache_dir(),
+            time_limit: TIME_LIMIT,
         }
     }
 
@@ -72,12 +76,19 @@ impl Disassembler {
         Disassembler {
             tools: Tools::Only(Vec::new()),
             cache: None,
+            time_limit: TIME_LIMIT,
         }
     }
 
     /// The same programs, caching in `cache` (none: not cached).
     pub fn with_cache(mut self, cache: Option<PathBuf>) -> Disassembler {
         self.cache = cache;
+        self
+    }
+
+    /// The same programs, each run stopped after `limit`.
+    pub fn with_time_limit(mut self, limit: std::time::Duration) -> Disassembler {
+        self.time_limit = limit;
         self
     }
 
@@ -136,7 +147,7 @@ impl Disassembler {
         }
         let mut error = SassError::NotInstalled;
         for tool in self.tools_for(cubin)? {
-            match run(&tool.path, cubin, args) {
+            match run(&tool.path, cubin, args, self.time_limit) {
                 Ok(text) => {
                     if let Some(path) = cache
                         && let Some(parent) = path.parent()
@@ -157,12 +168,17 @@ impl Disassembler {
 /// corpus take a few seconds).
 pub const TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
 
-/// Runs nvdisasm at `tool` with `-c` and `args` on the cubin, stopped after [`TIME_LIMIT`].
+/// Runs nvdisasm at `tool` with `-c` and `args` on the cubin, stopped after `limit`.
 ///
 /// The cubin, the output and the error text are files without a name (unlinked at once), so
 /// nothing is left in the temporary folder whatever ends the process. nvdisasm reads the cubin
 /// as its standard input, named `/dev/stdin`: a regular file it can seek in.
-fn run(tool: &std::path::Path, cubin: &[u8], args: &[&str]) -> Result<String, SassError> {
+fn run(
+    tool: &std::path::Path,
+    cubin: &[u8],
+    args: &[&str],
+    limit: std::time::Duration,
+) -> Result<String, SassError> {
     use std::io::{Read, Seek};
     let failed = |e: std::io::Error| SassError::Failed(e.to_string());
     let (input, stdin, _named) = cubin_input(cubin).map_err(failed)?;
@@ -186,13 +202,13 @@ fn run(tool: &std::path::Path, cubin: &[u8], args: &[&str]) -> Result<String, Sa
         if let Some(status) = child.try_wait().map_err(failed)? {
             break status;
         }
-        if started.elapsed() > TIME_LIMIT {
+        if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
             return Err(SassError::Failed(format!(
                 "{} gave no answer in {} s and was stopped",
                 tool.display(),
-                TIME_LIMIT.as_secs()
+                limit.as_secs_f64()
             )));
         }
         std::thread::sleep(std::time::Duration::from_millis(5));

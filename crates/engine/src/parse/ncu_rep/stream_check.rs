@@ -149,6 +149,34 @@ impl ContainerCheck {
     }
 }
 
+/// Whether the `.ncu-rep` at `path` ends where a block ends (read in pieces, never held
+/// whole): a report whose write is cut short, or still under way mid-block, does not. `None`
+/// when the file is no `.ncu-rep` (another form, or compressed), so its end cannot be told
+/// this way. Bytes after the magic that are damaged count as not whole.
+pub fn ends_whole(path: &std::path::Path) -> std::io::Result<Option<bool>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut magic = [0u8; 4];
+    let got = file.read(&mut magic)?;
+    if got < 4 || &magic != crate::parse::detect::NCU_REP_MAGIC {
+        return Ok(None);
+    }
+    let mut check = ContainerCheck::default();
+    if check.feed(&magic).is_err() {
+        return Ok(Some(false));
+    }
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            return Ok(Some(check.finish().is_ok()));
+        }
+        if check.feed(&buf[..n]).is_err() {
+            return Ok(Some(false));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
