@@ -13,7 +13,7 @@ use common::app_harness::{
 };
 use common::{fixture_file, fixture_path, load_truth, temp_dir};
 use egui::{Key, Modifiers};
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::ui::{PageId, SightlineApp};
 
 const BASIC: &str = "h100/kernels_basic.details.txt";
@@ -349,5 +349,60 @@ fn a_followed_folder_opens_reports_as_their_writes_complete() {
     h.get_by_label("Stop").click();
     h.run();
     assert!(!has_label(&h, "Following"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_trend_page_charts_a_metric_typed_by_name() {
+    let dir = temp_dir("layout-trend-metric");
+    let files: Vec<std::path::PathBuf> = (1..=3)
+        .map(|v| fixture_file(&dir, &format!("series/v{v}.ncu-rep.xz")))
+        .collect();
+    let app = SightlineApp::new(None, options(Vec::new(), false));
+    let mut h = common::app_harness::open_in_order(app, &files, false);
+    h.state_mut().settings_mut().page = PageId::Trend;
+    assert!(
+        common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| {
+            has_label(h, "gemm_step over the runs")
+        }),
+        "the trend never showed"
+    );
+    // Every keystroke stays in the field, and the open reports' names that match are offered.
+    common::app_harness::type_into(&mut h, "Metric", "dram__cycles_active.avg.pct");
+    let typed = h
+        .get_by_role_and_label(egui::accesskit::Role::TextInput, "Metric")
+        .accesskit_node()
+        .value()
+        .map(|v| v.to_string());
+    assert_eq!(typed.as_deref(), Some("dram__cycles_active.avg.pct"));
+    let wanted = "dram__cycles_active.avg.pct_of_peak_sustained_elapsed";
+    let names: Vec<String> = load_truth("series/v1.truth.json.xz")
+        .into_iter()
+        .flat_map(|t| t.metrics.into_keys())
+        .collect();
+    assert!(
+        names.iter().any(|n| n == wanted),
+        "the reports hold {wanted}"
+    );
+    assert!(has_label(&h, "Metrics:"));
+    h.get_by_label(wanted).click();
+    h.step();
+    assert!(
+        common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| {
+            !has_label(h, "Metrics:") && has_label(h, "gemm_step over the runs")
+        }),
+        "the metric was never charted"
+    );
+    // The chart's choice now names the metric (the field is not the only place it shows).
+    let shown = h
+        .query_all_by(|n| {
+            n.role() != egui::accesskit::Role::TextInput
+                && [n.label(), n.value()]
+                    .into_iter()
+                    .flatten()
+                    .any(|t| t == wanted)
+        })
+        .count();
+    assert!(shown > 0, "the Chart choice shows the metric");
     let _ = std::fs::remove_dir_all(dir);
 }

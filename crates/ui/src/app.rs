@@ -476,15 +476,6 @@ impl SightlineApp {
                 )
                 .size_range(widths)
                 .show(ui, |ui| {
-                    if ui
-                        .small_button("\u{25c2} Hide")
-                        .on_hover_text(
-                            "Hide the Reports panel: the pages get its width (Ctrl+Shift+R)",
-                        )
-                        .clicked()
-                    {
-                        self.queued.push(Command::ToggleReportsPanel);
-                    }
                     if let Some(dir) = self.state.followed_folder() {
                         reports_panel::following(ui, dir, &mut self.queued);
                     }

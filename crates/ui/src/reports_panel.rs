@@ -35,7 +35,19 @@ pub fn show(
     commands: &mut Vec<Command>,
     watch_note: Option<&str>,
 ) {
-    ui.heading("Reports");
+    // The heading, with the button that hides the panel at its right.
+    ui.horizontal(|ui| {
+        ui.heading("Reports");
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui
+                .small_button("\u{25c2} Hide")
+                .on_hover_text("Hide the Reports panel: the pages get its width (Ctrl+Shift+R)")
+                .clicked()
+            {
+                commands.push(Command::ToggleReportsPanel);
+            }
+        });
+    });
     egui::ScrollArea::vertical()
         .id_salt("reports_panel")
         .auto_shrink([false, false])

@@ -125,6 +125,10 @@ type TrendKey = (u64, SeriesOrder, TrendFigure);
 pub struct TrendView {
     job: Job<TrendKey, TrendData>,
     pub choice: TrendChoice,
+    /// The metric name being typed (charted once confirmed).
+    pub metric_text: String,
+    /// The metric names of the open reports, sorted, for the workspace generation they are of.
+    metric_names: Option<(u64, Vec<&'static str>)>,
 }
 
 impl Default for TrendView {
@@ -132,6 +136,8 @@ impl Default for TrendView {
         TrendView {
             job: Job::new("trend builder"),
             choice: TrendChoice::default(),
+            metric_text: String::new(),
+            metric_names: None,
         }
     }
 }
@@ -186,6 +192,51 @@ impl TrendView {
             crate::job::Status::Failed(e) => TrendStatus::Failed(e),
             _ => TrendStatus::Building,
         }
+    }
+
+    /// The metric names of the open reports that contain what is typed (any case), those
+    /// starting with it first, then the shorter; at most `limit`, none while nothing is typed.
+    pub fn metric_completions(&mut self, workspace: &Workspace, limit: usize) -> Vec<&'static str> {
+        let typed = self.metric_text.trim().to_ascii_lowercase();
+        if typed.is_empty() {
+            return Vec::new();
+        }
+        let generation = workspace.generation();
+        if self
+            .metric_names
+            .as_ref()
+            .is_none_or(|(g, _)| *g != generation)
+        {
+            let mut names: Vec<&'static str> = workspace
+                .reports()
+                .iter()
+                .flat_map(|o| &o.report.results)
+                .flat_map(|r| r.metrics().keys())
+                .map(|k| k.as_str())
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            self.metric_names = Some((generation, names));
+        }
+        let names = self.metric_names.as_ref().map_or(&[][..], |(_, n)| n);
+        let mut found: Vec<&'static str> = names
+            .iter()
+            .copied()
+            .filter(|n| n.to_ascii_lowercase().contains(&typed))
+            .collect();
+        found.sort_by_key(|n| (!n.to_ascii_lowercase().starts_with(&typed), n.len()));
+        found.truncate(limit);
+        found
+    }
+
+    /// Charts the metric typed (the duration when nothing is typed).
+    pub fn chart_typed_metric(&mut self) {
+        let name = self.metric_text.trim();
+        self.choice.figure = if name.is_empty() {
+            TrendFigure::Duration
+        } else {
+            TrendFigure::Metric(name.to_string())
+        };
     }
 
     /// Drops the trend (reports closed); it is built again when shown.

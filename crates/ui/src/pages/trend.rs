@@ -26,8 +26,14 @@ impl Page for TrendView {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
         let ctx = ui.ctx().clone();
         let wait = crate::screenshot_mode();
+        let completions = self.metric_completions(cx.workspace, 8);
         let mut choice = self.choice.clone();
-        choices_ui(ui, &mut choice);
+        let typed = choices_ui(ui, &mut choice, &mut self.metric_text, &completions);
+        if typed {
+            self.choice = choice.clone();
+            self.chart_typed_metric();
+            choice = self.choice.clone();
+        }
         match self.status(cx.workspace, wait, move || ctx.request_repaint()) {
             TrendStatus::TooFew => {
                 ui.label(
@@ -58,8 +64,16 @@ impl Page for TrendView {
     }
 }
 
-/// The order of the runs and the figure charted.
-fn choices_ui(ui: &mut egui::Ui, choice: &mut sightline_app::views::trend::TrendChoice) {
+/// The order of the runs and the figure charted: a preset, or a metric name typed (with the
+/// names of the open reports that match offered below it). Returns whether a typed metric is
+/// to be charted (Enter, or a name picked).
+fn choices_ui(
+    ui: &mut egui::Ui,
+    choice: &mut sightline_app::views::trend::TrendChoice,
+    metric_text: &mut String,
+    completions: &[&str],
+) -> bool {
+    let mut confirmed = false;
     ui.horizontal(|ui| {
         ui.label("Runs");
         ui.selectable_value(&mut choice.order, SeriesOrder::Given, "in the order opened");
@@ -82,24 +96,33 @@ fn choices_ui(ui: &mut egui::Ui, choice: &mut sightline_app::views::trend::Trend
                     ui.selectable_value(&mut choice.figure, figure, name);
                 }
             });
-        let mut metric = match &choice.figure {
-            TrendFigure::Metric(m) => m.clone(),
-            _ => String::new(),
-        };
-        let edit = ui.add(
-            egui::TextEdit::singleline(&mut metric)
-                .hint_text("or a metric name")
-                .desired_width(220.0),
-        );
+        let label = ui.label("Metric");
+        let edit = ui
+            .add(
+                egui::TextEdit::singleline(metric_text)
+                    .hint_text("or a metric name")
+                    .desired_width(220.0),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("Type a metric name (or part of one) and press Enter to chart it");
         if edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-            let name = metric.trim();
-            choice.figure = if name.is_empty() {
-                TrendFigure::Duration
-            } else {
-                TrendFigure::Metric(name.to_string())
-            };
+            confirmed = true;
         }
     });
+    // The metric names of the open reports that match what is typed, until one is charted.
+    let charted = matches!(&choice.figure, TrendFigure::Metric(m) if m == metric_text.trim());
+    if !completions.is_empty() && !charted {
+        ui.horizontal_wrapped(|ui| {
+            ui.weak("Metrics:");
+            for name in completions {
+                if ui.small_button(*name).clicked() {
+                    *metric_text = (*name).to_string();
+                    confirmed = true;
+                }
+            }
+        });
+    }
+    confirmed
 }
 
 fn show(
