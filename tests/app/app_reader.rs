@@ -1,15 +1,19 @@
 //! What a careful reader notices, in the window (issue 49), driven headless with egui_kittest:
-//! a why-list line that only the baseline has opens the baseline's Source page.
+//! a why-list line that only the baseline has opens the baseline's Source page; nothing is
+//! called won or better before the direction of a report comparison is confirmed, nor won
+//! beside "neutral" for two different kernels; a renamed pair's Kernel cell names both
+//! kernels.
 
 use crate::common;
 
 use common::app_harness::{
-    AppHarness, has_label_containing, open_in_order, options, show_page, step_until, until_compared,
+    AppHarness, assert_label, assert_label_containing, has_label, has_label_containing,
+    open_in_order, open_ok, options, show_page, step_until, until_compared,
 };
-use common::{fixture_file, temp_dir};
+use common::{fixture_file, fixture_path, temp_dir};
 use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::core::ids::ResultRef;
-use sightline::ui::{PageId, SightlineApp};
+use sightline::ui::{Command, PageId, SightlineApp};
 
 /// The text of a node: its label, or a text widget's value.
 fn text_of(n: &egui_kittest::Node<'_>) -> Option<String> {
@@ -96,5 +100,126 @@ fn a_why_line_that_went_away_opens_the_baselines_source_page_there() {
     // The baseline's Source page: the line is in its code, not the current one's.
     assert_eq!(h.state().settings().page, PageId::Source);
     assert_eq!(h.state().selection(), Some(before));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether a label calls time won or lost (`12.00 us won`, `(−4.1%, 3.10 ms lost)`).
+fn says_won_or_lost(label: &str) -> bool {
+    [" won", " lost"]
+        .iter()
+        .any(|w| label.ends_with(w) || label.contains(&format!("{w})")))
+}
+
+#[test]
+fn before_the_direction_is_confirmed_nothing_is_won_or_better() {
+    let dir = temp_dir("reader_unconfirmed");
+    // The newer run opened first: its capture time disagrees with the order given.
+    let files = [
+        fixture_file(&dir, "pair/after.ncu-rep.xz"),
+        fixture_file(&dir, "pair/before.ncu-rep.xz"),
+    ];
+    let mut h = open_in_order(
+        SightlineApp::new(None, options(Vec::new(), false)),
+        &files,
+        false,
+    );
+    let first = result_in(&h, "after.ncu-rep", 0);
+    h.state_mut().select(Some(first));
+    show_page(&mut h, PageId::ReportDiff);
+    assert_label_containing(&h, "Direction unconfirmed");
+    let judged = |h: &AppHarness| {
+        let words: Vec<String> = labels_containing(h, " won")
+            .into_iter()
+            .chain(labels_containing(h, " lost"))
+            .filter(|l| says_won_or_lost(l))
+            .chain(["better", "worse"].iter().flat_map(|w| {
+                h.query_all_by_label(w)
+                    .filter_map(|n| text_of(&n))
+                    .collect::<Vec<_>>()
+            }))
+            .collect();
+        words
+    };
+    assert_eq!(judged(&h), Vec::<String>::new());
+    // The totals and rows say which way the time went, and the verdicts are neutral.
+    assert!(
+        labels_containing(&h, "Matched (")
+            .iter()
+            .any(|l| l.ends_with(" longer)") || l.ends_with(" shorter)")),
+        "{:?}",
+        labels_containing(&h, "Matched (")
+    );
+    assert!(has_label(&h, "neutral"));
+    assert_label_containing(&h, "changed beyond");
+    // Once the order is kept, the same page calls the changes won or lost.
+    h.get_by_label("Keep this order").click();
+    until_compared(&mut h);
+    assert!(!has_label_containing(&h, "Direction unconfirmed"));
+    let words = judged(&h);
+    assert!(
+        words.iter().any(|w| says_won_or_lost(w)),
+        "nothing won or lost once confirmed: {words:?}"
+    );
+    assert!(words.iter().any(|w| w == "better" || w == "worse"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_different_kernels_say_which_way_the_time_went_but_not_won() {
+    let mut h = open_ok(vec![fixture_path("h100/kernels_basic.details.txt")], false);
+    let report = h.state().workspace().reports()[0].id;
+    // matmul_naive as the baseline of matmul_tiled<32>: other kernels, no pair.
+    h.state_mut()
+        .handle(Command::SetBaseline(ResultRef { report, index: 3 }));
+    h.state_mut().select(Some(ResultRef { report, index: 4 }));
+    h.run();
+    show_page(&mut h, PageId::Compare);
+    assert_label_containing(&h, "their changes are shown without a verdict");
+    let headline: Vec<String> = labels_containing(&h, "Duration ")
+        .into_iter()
+        .filter(|l| l.contains(", was "))
+        .collect();
+    assert_eq!(headline.len(), 1, "{headline:?}");
+    // The tiled kernel took less time: shorter, not won.
+    assert!(headline[0].ends_with(" shorter"), "{}", headline[0]);
+    assert!(!says_won_or_lost(&headline[0]), "{}", headline[0]);
+    assert_label(&h, "neutral");
+}
+
+#[test]
+fn a_renamed_pair_shows_both_names_and_each_whole_on_hover() {
+    let dir = temp_dir("reader_renamed_cell");
+    let files = [
+        fixture_file(&dir, "renames/before.ncu-rep.xz"),
+        fixture_file(&dir, "renames/after.ncu-rep.xz"),
+    ];
+    let mut h = open_in_order(
+        SightlineApp::new(None, options(Vec::new(), false)),
+        &files,
+        false,
+    );
+    let first = result_in(&h, "before.ncu-rep", 0);
+    h.state_mut().select(Some(first));
+    show_page(&mut h, PageId::ReportDiff);
+    let full = |report: &str, index: usize| {
+        let at = result_in(&h, report, index);
+        let (_, r) = h.state().workspace().result(at).expect("result");
+        r.name.demangled.clone()
+    };
+    // naive_gemm (launches 1 and 2) became sgemm_global_mem_coalesce.
+    let (old, new) = (full("before.ncu-rep", 1), full("after.ncu-rep", 1));
+    assert!(old.starts_with("naive_gemm("), "{old}");
+    assert!(new.starts_with("sgemm_global_mem_coalesce("), "{new}");
+    let cells = labels_containing(&h, "naive_gemm → sgemm_global_mem_coalesce");
+    assert_eq!(cells.len(), 2, "one cell per launch: {cells:?}");
+    // The name change is the cell's start; what else differs follows.
+    assert!(cells[0].starts_with("naive_gemm → sgemm_global_mem_coalesce"));
+    assert!(!cells[0].contains("name changed"), "{}", cells[0]);
+    h.query_all_by_label(&cells[0])
+        .next()
+        .expect("the cell")
+        .hover();
+    h.run();
+    assert_label_containing(&h, &format!("{old}\n→ {new}"));
     let _ = std::fs::remove_dir_all(&dir);
 }
