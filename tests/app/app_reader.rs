@@ -2,7 +2,7 @@
 //! a why-list line that only the baseline has opens the baseline's Source page; nothing is
 //! called won or better before the direction of a report comparison is confirmed, nor won
 //! beside "neutral" for two different kernels; a renamed pair's Kernel cell names both
-//! kernels.
+//! kernels; the tensor roofline of a Hopper `--set full` report is drawn.
 
 use crate::common;
 
@@ -11,6 +11,7 @@ use common::app_harness::{
     open_in_order, open_ok, options, show_page, step_until, until_compared,
 };
 use common::{fixture_file, fixture_path, temp_dir};
+use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
 use sightline::app::core::ids::ResultRef;
 use sightline::ui::{Command, PageId, SightlineApp};
@@ -221,5 +222,47 @@ fn a_renamed_pair_shows_both_names_and_each_whole_on_hover() {
         .hover();
     h.run();
     assert_label_containing(&h, &format!("{old}\n→ {new}"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What the roofline sections of `file`'s first result say next to their charts, once the
+/// tensor chart is in view.
+fn roofline_notes(file: std::path::PathBuf) -> (AppHarness, usize, usize) {
+    let mut h = open_ok(vec![file], false);
+    show_page(&mut h, PageId::Details);
+    h.query_all_by_label("Tensor Core Operations Roofline")
+        .next()
+        .expect("the tensor roofline section's chart")
+        .scroll_to_me();
+    h.run();
+    let charts = labels_containing(&h, "Chart inputs (").len();
+    let drawn = h
+        .query_all_by_label(
+            "Tables, zoom and every result of the report: the Roofline page (Ctrl+4).",
+        )
+        .count();
+    (h, charts, drawn)
+}
+
+#[test]
+fn the_tensor_roofline_of_a_hopper_full_report_is_drawn_without_tensor_work() {
+    let dir = temp_dir("reader_tensor_roofline");
+    // vector_add: no tensor work, every datapath's peak stored.
+    let (h, charts, drawn) = roofline_notes(fixture_file(&dir, "h100/kernels_full.ncu-rep.xz"));
+    assert!(charts >= 3, "{charts} roofline charts");
+    assert_eq!(drawn, charts, "every roofline chart of the report drawn");
+    assert!(!has_label_containing(&h, "draws it"));
+    assert!(!has_label_containing(&h, "stores no tensor pipe peak"));
+    // The Roofline page offers it among its charts too.
+    let mut h = h;
+    show_page(&mut h, PageId::Roofline);
+    h.get_by_role_and_label(Role::ComboBox, "Chart").click();
+    h.run();
+    assert!(has_label(&h, "Tensor Core Operations Roofline"));
+    // The text export holds the inputs only: the note says where the chart is drawn.
+    let (h, charts, drawn) =
+        roofline_notes(fixture_file(&dir, "h100/kernels_full.details_all.txt.xz"));
+    assert!(drawn < charts, "{drawn} of {charts}");
+    assert!(has_label_containing(&h, "the .ncu-rep report draws it"));
     let _ = std::fs::remove_dir_all(&dir);
 }
