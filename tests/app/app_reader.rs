@@ -2,7 +2,8 @@
 //! a why-list line that only the baseline has opens the baseline's Source page; nothing is
 //! called won or better before the direction of a report comparison is confirmed, nor won
 //! beside "neutral" for two different kernels; a renamed pair's Kernel cell names both
-//! kernels; the tensor roofline of a Hopper `--set full` report is drawn.
+//! kernels; the tensor roofline of a Hopper `--set full` report is drawn; report labels are
+//! whole at the table's first width.
 
 use crate::common;
 
@@ -264,5 +265,37 @@ fn the_tensor_roofline_of_a_hopper_full_report_is_drawn_without_tensor_work() {
         roofline_notes(fixture_file(&dir, "h100/kernels_full.details_all.txt.xz"));
     assert!(drawn < charts, "{drawn} of {charts}");
     assert!(has_label_containing(&h, "the .ncu-rep report draws it"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether a label `value` is in the results table on the row of the label `row` (the same
+/// height, not left of the table's Report column).
+fn on_row_of(h: &AppHarness, row: &str, value: &str) -> bool {
+    let table_left = h.get_by_label("Report").rect().left();
+    let rows: Vec<egui::Rect> = h.query_all_by_label(row).map(|n| n.rect()).collect();
+    h.query_all_by_label(value).any(|n| {
+        let (y, left) = (n.rect().center().y, n.rect().left());
+        left >= table_left - 1.0 && rows.iter().any(|r| y > r.top() && y < r.bottom())
+    })
+}
+
+#[test]
+fn report_labels_are_whole_at_the_tables_first_width() {
+    let dir = temp_dir("reader_report_labels");
+    // A native report: its label without the form's ending.
+    let h = open_ok(
+        vec![fixture_file(&dir, "h100/kernels_full.ncu-rep.xz")],
+        false,
+    );
+    assert!(on_row_of(&h, "strided_copy", "kernels_full"));
+    // A text export's whole name, wider than the column's old first width.
+    let h = open_ok(vec![fixture_path("h100/kernels_full.details.txt")], false);
+    assert!(on_row_of(&h, "strided_copy", "kernels_full.details.txt"));
+    assert!(
+        !labels_containing(&h, "…")
+            .iter()
+            .any(|l| l.starts_with("kernels_")),
+        "a report label cut in the middle"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

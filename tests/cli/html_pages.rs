@@ -206,3 +206,23 @@ fn summary_page_lists_every_result() {
     assert!(page.contains("<svg"));
     assert!(page.contains("NVIDIA H100 80GB HBM3"));
 }
+
+/// Counts read as words on the pages and in the text forms: `1 result`, `1 kernel matched`,
+/// never `1 results` or `kernel(s)`.
+#[test]
+fn counts_of_one_read_as_words() {
+    let dir = Dir::new("counts_of_one");
+    let one = dir.add("one.txt", "seeds/gui_details_copy_a100.txt");
+    let (code, page) = sightline(&["summary", "--format", "html"], &[&one]);
+    assert_eq!(code, 0);
+    assert!(page.contains(", 1 result, "), "{page}");
+    let (_, diff_page) = sightline(&["diff", "--format", "html"], &[&one, &one]);
+    assert!(diff_page.contains("(gui-copy, 1 result"), "{diff_page}");
+    let (_, md) = sightline(&["diff", "--format", "md"], &[&one, &one]);
+    assert!(md.contains("(1 kernel matched)"), "{md}");
+    let (_, text) = sightline(&["diff"], &[&one, &one]);
+    for out in [&page, &diff_page, &md, &text] {
+        assert!(!out.contains("(s)"), "{out}");
+        assert!(!out.contains(" 1 results"), "{out}");
+    }
+}

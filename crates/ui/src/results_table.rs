@@ -102,9 +102,15 @@ impl ResultsTable {
                         view.filter.trim()
                     ),
                 );
-                ui.weak(format!("0 of {total} results"));
+                ui.weak(format!(
+                    "0 of {}",
+                    crate::model::format::count_text(total, "result", "results")
+                ));
             } else {
-                ui.weak(format!("{shown} of {total} results"));
+                ui.weak(format!(
+                    "{shown} of {}",
+                    crate::model::format::count_text(total, "result", "results")
+                ));
                 // The header below still shows the selected result: say that the filter hides
                 // its row.
                 if selection.is_some()
@@ -151,12 +157,18 @@ impl ResultsTable {
             .max(1);
         let mut clicked_header = None;
         let mut clicked_row = None;
+        // The Report column as wide as its longest label (within bounds), so that labels are
+        // whole at its first width. The table starts again with its first widths when that
+        // width changes.
+        let report_width = (text_width(ui, workspace.longest_report_label()) + 16.0)
+            .clamp(REPORT_MIN_WIDTH, REPORT_MAX_WIDTH)
+            .ceil();
         egui::ScrollArea::horizontal()
             .id_salt("results_table_wide")
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 let mut table = TableBuilder::new(ui)
-                    .id_salt("results_table")
+                    .id_salt(("results_table", report_width as u32))
                     // The panel, not the table, decides the height (down to a row or two).
                     .min_scrolled_height(40.0)
                     .striped(true)
@@ -164,7 +176,7 @@ impl ResultsTable {
                     .auto_shrink([false, false])
                     .sense(egui::Sense::click())
                     .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-                    .column(Column::initial(124.0).at_least(50.0).clip(true))
+                    .column(Column::initial(report_width).at_least(50.0).clip(true))
                     .column(Column::initial(36.0).at_least(24.0))
                     .column(Column::initial(170.0).at_least(60.0).clip(true))
                     .column(Column::initial(150.0).at_least(60.0).clip(true))
@@ -309,7 +321,10 @@ impl ResultsTable {
                     .on_hover_text(&row.kernel_full);
                 }
                 _ => {
-                    ui.weak(format!("{shown} of {total} results"));
+                    ui.weak(format!(
+                        "{shown} of {}",
+                        crate::model::format::count_text(total, "result", "results")
+                    ));
                 }
             }
             if !state.table.filter.is_empty() {
@@ -372,6 +387,10 @@ impl ResultsTable {
     }
 }
 
+/// The Report column's first width: at least this, and at most that, whatever its labels.
+const REPORT_MIN_WIDTH: f32 = 124.0;
+const REPORT_MAX_WIDTH: f32 = 240.0;
+
 /// The cells of one row; a baseline has a dot of its colour before the kernel name (a ring
 /// while it is hidden).
 fn row_cells(
@@ -430,27 +449,29 @@ fn row_cells(
     });
 }
 
+/// The width of `text` in the body font.
+fn text_width(ui: &egui::Ui, text: &str) -> f32 {
+    egui::WidgetText::from(text)
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        )
+        .size()
+        .x
+}
+
 /// `text` shortened in the middle until it fits `width` in the body font.
 fn elide_to_fit(ui: &egui::Ui, text: &str, width: f32) -> String {
-    let text_width = |t: &str| {
-        egui::WidgetText::from(t)
-            .into_galley(
-                ui,
-                Some(egui::TextWrapMode::Extend),
-                f32::INFINITY,
-                egui::TextStyle::Body,
-            )
-            .size()
-            .x
-    };
-    if text_width(text) <= width {
+    if text_width(ui, text) <= width {
         return text.to_string();
     }
     let mut chars = text.chars().count();
     while chars > 1 {
         chars -= 1;
         let shown = crate::output::kernel_names::elide_middle(text, chars);
-        if text_width(&shown) <= width {
+        if text_width(ui, &shown) <= width {
             return shown;
         }
     }

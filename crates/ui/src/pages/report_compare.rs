@@ -175,8 +175,13 @@ pub fn show(
                 ui.spinner();
                 ui.label("Comparing…");
                 ui.weak(format!(
-                    "{} baseline results with {} current results",
-                    pairs.0, pairs.1
+                    "{} with {}",
+                    crate::model::format::count_text(
+                        pairs.0,
+                        "baseline result",
+                        "baseline results"
+                    ),
+                    crate::model::format::count_text(pairs.1, "current result", "current results")
                 ));
             });
             return;

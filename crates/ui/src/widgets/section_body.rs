@@ -203,10 +203,13 @@ fn item_ui_with(
                     _ => "The chart is drawn on the Roofline page (Ctrl+4).",
                 });
             }
-            egui::CollapsingHeader::new(format!("Chart inputs ({} values)", item.rows.len()))
-                .id_salt(("roofline_inputs", &item.label))
-                .default_open(false)
-                .show(ui, |ui| table(ui, item));
+            egui::CollapsingHeader::new(format!(
+                "Chart inputs ({})",
+                crate::model::format::count_text(item.rows.len(), "value", "values")
+            ))
+            .id_salt(("roofline_inputs", &item.label))
+            .default_open(false)
+            .show(ui, |ui| table(ui, item));
         }
         (_, ItemKind::SourceMetricTable) => {
             match extras.hot_spots.iter().find(|t| t.label == item.label) {

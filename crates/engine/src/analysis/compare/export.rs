@@ -289,10 +289,9 @@ pub fn suggested_lines_with(
     lines
 }
 
-/// `1 pair`, `3 pairs`: a count with the noun in the number it needs.
-pub fn count_text(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+/// `1 pair`, `3 pairs` ([`crate::model::format::count_text`], kept here for the outputs that
+/// take their words from this module).
+pub use crate::model::format::count_text;
 
 /// `name` in at most `max` characters (8 at the least): its start and its end with `…`
 /// between, the start getting two thirds, so that a long templated kernel keeps both its
