@@ -3,13 +3,13 @@
 //! called won or better before the direction of a report comparison is confirmed, nor won
 //! beside "neutral" for two different kernels; a renamed pair's Kernel cell names both
 //! kernels; the tensor roofline of a Hopper `--set full` report is drawn; report labels are
-//! whole at the table's first width.
+//! whole at the table's first width; the NVTX column and the `nvtx:` filter.
 
 use crate::common;
 
 use common::app_harness::{
     AppHarness, assert_label, assert_label_containing, has_label, has_label_containing,
-    open_in_order, open_ok, options, show_page, step_until, until_compared,
+    open_in_order, open_ok, options, show_page, step_until, type_into, until_compared,
 };
 use common::{fixture_file, fixture_path, temp_dir};
 use egui::accesskit::Role;
@@ -297,5 +297,33 @@ fn report_labels_are_whole_at_the_tables_first_width() {
             .any(|l| l.starts_with("kernels_")),
         "a report label cut in the middle"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_nvtx_column_and_filter_read_a_run_range_by_range() {
+    let dir = temp_dir("reader_nvtx");
+    let mut h = open_ok(
+        vec![fixture_file(&dir, "h100/kernels_full.ncu-rep.xz")],
+        false,
+    );
+    // Each kernel's NVTX range (kernels.cu pushes elementwise, gemm, reduce and conv).
+    assert!(has_label(&h, "NVTX"), "no NVTX column");
+    assert!(on_row_of(&h, "strided_copy", "elementwise"));
+    assert!(on_row_of(&h, "matmul_naive", "gemm"));
+    assert!(on_row_of(&h, "reduce_sequential", "reduce"));
+    type_into(&mut h, "Filter kernels", "nvtx:gemm");
+    assert_label(&h, "3 of 13 results");
+    for kernel in ["matmul_naive", "matmul_tiled<32>", "dgemm_naive"] {
+        assert_label(&h, kernel);
+    }
+    assert!(!has_label(&h, "vector_add"));
+    // With a name: both hold.
+    type_into(&mut h, "Filter kernels", " tiled");
+    assert_label(&h, "1 of 13 results");
+    assert_label(&h, "matmul_tiled<32>");
+    // A report without NVTX has no such column.
+    let h = open_ok(vec![fixture_path("h100/kernels_basic.details.txt")], false);
+    assert!(!has_label(&h, "NVTX"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -98,6 +98,8 @@ pub struct Workspace {
     generation: u64,
     /// The longest label of the Report column, for the column's width.
     longest_label: String,
+    /// Whether some open result was launched under an NVTX range.
+    any_nvtx: bool,
 }
 
 impl Workspace {
@@ -124,6 +126,12 @@ impl Workspace {
     /// The longest of the rows' report labels (in characters), for the Report column's width.
     pub fn longest_report_label(&self) -> &str {
         &self.longest_label
+    }
+
+    /// Whether some open result was launched under an NVTX range (the table then has its NVTX
+    /// column).
+    pub fn any_nvtx(&self) -> bool {
+        self.any_nvtx
     }
 
     /// Changes whenever the rows change.
@@ -277,6 +285,7 @@ impl Workspace {
             .max_by_key(|l| l.chars().count())
             .cloned()
             .unwrap_or_default();
+        self.any_nvtx = self.rows.iter().any(|r| !r.nvtx.is_empty());
         for row in &mut self.rows {
             if let Some(&(order, name, label)) = place.get(&row.result.report) {
                 row.report_order = order;
@@ -389,6 +398,7 @@ impl Workspace {
         self.reports = Vec::new();
         self.rows = Vec::new();
         self.longest_label.clear();
+        self.any_nvtx = false;
         self.generation += 1;
     }
 
