@@ -141,8 +141,8 @@ fn exact_rooflines_follow_the_section_formulas() {
                 &what("AI fp64/l1"),
             );
         }
-        // Tensor datapaths: only those with nonzero achieved work are drawn; none of these kernels
-        // uses tensor cores.
+        // Tensor datapaths: only those with nonzero achieved work have points; none of these
+        // kernels uses tensor cores.
         let active = t
             .metrics
             .iter()
@@ -153,6 +153,21 @@ fn exact_rooflines_follow_the_section_formulas() {
             })
             .count();
         assert_eq!(roof.tensor.len(), active, "{}", what("tensor paths"));
+        // Without tensor work the chart still has the datapaths' ceilings, as ncu draws them.
+        let stored = t
+            .metrics
+            .keys()
+            .any(|k| k.starts_with("sm__ops_path_tensor_op_") && k.ends_with(".peak_sustained"));
+        let tensor = roof.chart(ChartKind::Tensor);
+        assert_eq!(
+            !tensor.ceilings.is_empty(),
+            stored,
+            "{}",
+            what("tensor ceilings")
+        );
+        if active == 0 {
+            assert!(tensor.points.is_empty(), "{}", what("tensor points"));
+        }
         // Points never lie above their roofs when the inputs are exact.
         for chart in roof.charts() {
             for p in &chart.points {

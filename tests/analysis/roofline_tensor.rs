@@ -181,14 +181,55 @@ fn hmma_datapath_from_the_raw_csv() {
     check_wmma(&analyze(r, Some(&report)), &truth[0], 1e-4, "raw CSV");
 }
 
+/// A kernel without tensor work has no point on the tensor chart, but the chart is drawn all
+/// the same: one ceiling per memory level for each distinct peak the report stores for the
+/// per-instruction datapaths, as ncu draws them, each with the oracle's peak.
+fn check_idle_tensor_ceilings(roof: &Roofline, t: &common::TruthResult, source: &str) {
+    assert!(roof.tensor.is_empty(), "{source}: no datapath at work");
+    let chart = roof.chart(ChartKind::Tensor);
+    assert!(chart.points.is_empty(), "{source}: no achieved value");
+    let hz = v(t, "sm__cycles_elapsed.avg.per_second");
+    let mut peaks: Vec<f64> = Vec::new();
+    for (key, m) in &t.metrics {
+        if let Some(path) = key
+            .strip_prefix(TENSOR_PREFIX)
+            .and_then(|k| k.strip_suffix(".sum.peak_sustained"))
+            && path.starts_with("op_")
+            && let Some(peak) = m.value.as_f64().filter(|p| *p > 0.0)
+            && !peaks.iter().any(|p| ((p - peak * hz) / p).abs() < 1e-6)
+        {
+            peaks.push(peak * hz);
+        }
+    }
+    assert!(
+        peaks.len() > 1,
+        "{source}: the report stores the datapaths' peaks"
+    );
+    assert_eq!(chart.ceilings.len(), 3 * peaks.len(), "{source}");
+    let e = expected(t, HMMA);
+    for (i, c) in chart.ceilings.iter().enumerate() {
+        assert!(
+            peaks.iter().any(|p| ((p - c.peak_work) / p).abs() < 1e-9),
+            "{source}: {} at {}",
+            c.label,
+            c.peak_work
+        );
+        assert_close(c.peak_traffic, e.peak_traffic[i % 3], 1e-9, source);
+        assert!(c.label.contains(" Roofline (Op:"), "{source}: {}", c.label);
+    }
+}
+
 #[test]
-fn saxpy_has_no_tensor_roofline() {
+fn saxpy_draws_the_tensor_ceilings_without_points() {
     let truth = common::load_truth(TRUTH);
     let t = &truth[1];
     assert_eq!(t.function, "saxpy");
     let roof = analyze(&common::truth_to_result(t, 1), None);
-    assert!(roof.tensor.is_empty());
-    assert!(roof.chart(ChartKind::Tensor).is_empty());
-    // Its FP32 work has the single-precision charts instead.
+    check_idle_tensor_ceilings(&roof, t, "oracle");
+    // Its FP32 work has the single-precision charts.
     assert!(!roof.chart(ChartKind::FloatingPoint).points.is_empty());
+    let report = common::load_fixture("tensor/tensor_full.ncu-rep.xz");
+    let r = &report.results[1];
+    assert_eq!(r.name.function, "saxpy");
+    check_idle_tensor_ceilings(&analyze(r, Some(&report)), t, ".ncu-rep");
 }

@@ -1,7 +1,8 @@
 //! The why-list's line links against Nsight Compute's own Source page exports of a real
 //! before/after pair (`fixtures/pair_lines`: `pair.cu` built twice with `-lineinfo`): each
-//! linked line's change and share equal the difference of ncu's two exports, and the first
-//! link of each change is the line ncu's exports say moved most that way.
+//! linked line's change and share equal the difference of ncu's two exports, the first link
+//! of each change is the line ncu's exports say moved most that way, and a line only the
+//! baseline's export lists (code that went away) is marked as the baseline's.
 
 use crate::common;
 
@@ -59,6 +60,7 @@ fn ncu_column(listing: &LineListing, column: &str) -> Option<(BTreeMap<u32, f64>
 fn why_list_links_each_change_to_the_lines_ncu_says_carry_it() {
     let mut stall_links = 0;
     let mut checked = 0;
+    let mut baseline_only = 0;
     for kernel in ["saxpy_strided", "blur", "matmul"] {
         let (b, base_view) = side("before", kernel);
         let (c, current_view) = side("after", kernel);
@@ -118,8 +120,15 @@ fn why_list_links_each_change_to_the_lines_ncu_says_carry_it() {
                     "{kernel}: {} (ncu: {share} of {whole} = {ta} - {tb})",
                     l.text
                 );
+                // A line ncu lists in the baseline's export only is code that went away:
+                // the link says so and leads to the baseline's source.
+                let gone = xb.contains_key(&l.line) && !xa.contains_key(&l.line);
+                assert_eq!(l.baseline_only, gone, "{kernel}: {}", l.text);
+                baseline_only += usize::from(gone);
+                let suffix = if gone { " (baseline)" } else { "" };
                 assert!(
-                    l.text.ends_with(&format!(" % at pair.cu:{}", l.line)),
+                    l.text
+                        .ends_with(&format!(" % at pair.cu:{}{suffix}", l.line)),
                     "{}",
                     l.text
                 );
@@ -136,5 +145,7 @@ fn why_list_links_each_change_to_the_lines_ncu_says_carry_it() {
         }
     }
     assert!(stall_links > 0, "no stall change was tied to a line");
+    // saxpy_strided's scattered index (pair.cu:29) went away in the faster build.
+    assert!(baseline_only > 0, "no link to a line only the baseline has");
     assert!(checked >= 3, "only {checked} links checked");
 }

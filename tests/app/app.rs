@@ -431,7 +431,7 @@ fn closing_a_report_is_one_click() {
     h.run();
     assert_loaded(&h, 1, 1);
     assert_eq!(selected_function(&h), "convolutionConstantKernel");
-    assert_label(&h, "1 of 1 results");
+    assert_label(&h, "1 of 1 result");
 }
 
 #[test]

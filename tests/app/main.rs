@@ -16,6 +16,7 @@ mod app_keys;
 mod app_kinds;
 mod app_layout;
 mod app_ncu_2026_3;
+mod app_reader;
 mod app_sections;
 mod app_source;
 mod app_source_keys;

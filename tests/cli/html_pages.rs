@@ -206,3 +206,85 @@ fn summary_page_lists_every_result() {
     assert!(page.contains("<svg"));
     assert!(page.contains("NVIDIA H100 80GB HBM3"));
 }
+
+/// The why-list of a pair is a row under the pair's row, across the table (the three pairs of
+/// largest impact unfolded, the others folded with `<details>`), not a last column; the reports
+/// are named by their files, without the folders they lay in here.
+#[test]
+fn diff_page_lists_why_under_each_pair_and_names_files_only() {
+    let dir = Dir::new("diff_why_rows");
+    let before = dir.add("before.ncu-rep", "pair/before.ncu-rep.xz");
+    let after = dir.add("after.ncu-rep", "pair/after.ncu-rep.xz");
+    let (_, page) = sightline(&["diff", "--format", "html"], &[&before, &after]);
+    let (_, json) = sightline(&["diff", "--format", "json"], &[&before, &after]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    check_well_formed(&page);
+
+    // The folder of this machine is nowhere on the page; the files are named.
+    let folder = escape(&dir.0.display().to_string());
+    assert!(!page.contains(&folder), "the page names {folder}");
+    assert!(page.contains("Base: <span class=\"mono\">before.ncu-rep (ncu-rep, 9 results"));
+    assert!(page.contains("Current: <span class=\"mono\">after.ncu-rep (ncu-rep, 9 results"));
+
+    // No Why column: a row of its own under each pair that has something to say.
+    let table = &page[page.find("<table class=\"matched\">").unwrap()..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert!(!table.contains("<th>Why</th>"));
+    let head = &table[..table.find("</thead>").unwrap()];
+    let columns = head.matches("<th>").count() + head.matches("<th class").count();
+    let rows: Vec<&str> = table.split("<tr").skip(2).collect();
+    let mut kernel: Option<&str> = None;
+    let mut why_rows = 0;
+    for row in &rows {
+        if row.starts_with(" class=\"why-row\"") {
+            let above = kernel.take().expect("a why row under its kernel's row");
+            assert!(
+                row.contains(&format!("colspan=\"{}\"", columns - 1)),
+                "{row}"
+            );
+            // The explanations of that pair, by its IDs in the JSON document.
+            let ids = above
+                .split("</td>")
+                .next()
+                .and_then(|c| c.rsplit('>').next())
+                .unwrap();
+            let pair = doc["matched"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|k| format!("{}→{}", k["base_id"], k["current_id"]) == ids)
+                .unwrap_or_else(|| panic!("no pair {ids}"));
+            for w in pair["why"].as_array().unwrap().iter().take(3) {
+                let text = escape(w["text"].as_str().unwrap());
+                assert!(row.contains(&text), "{ids}: `{text}` not under its row");
+            }
+            let open = row.contains("<details open>");
+            assert_eq!(open, why_rows < 3, "why row {why_rows} of {ids}");
+            why_rows += 1;
+        } else {
+            assert!(row.starts_with(" class=\"kernel\""), "{row}");
+            kernel = Some(row);
+        }
+    }
+    assert!(why_rows > 3, "{why_rows} pairs with a why-list");
+}
+
+/// Counts read as words on the pages and in the text forms: `1 result`, `1 kernel matched`,
+/// never `1 results` or `kernel(s)`.
+#[test]
+fn counts_of_one_read_as_words() {
+    let dir = Dir::new("counts_of_one");
+    let one = dir.add("one.txt", "seeds/gui_details_copy_a100.txt");
+    let (code, page) = sightline(&["summary", "--format", "html"], &[&one]);
+    assert_eq!(code, 0);
+    assert!(page.contains(", 1 result, "), "{page}");
+    let (_, diff_page) = sightline(&["diff", "--format", "html"], &[&one, &one]);
+    assert!(diff_page.contains("(gui-copy, 1 result"), "{diff_page}");
+    let (_, md) = sightline(&["diff", "--format", "md"], &[&one, &one]);
+    assert!(md.contains("(1 kernel matched)"), "{md}");
+    let (_, text) = sightline(&["diff"], &[&one, &one]);
+    for out in [&page, &diff_page, &md, &text] {
+        assert!(!out.contains("(s)"), "{out}");
+        assert!(!out.contains(" 1 results"), "{out}");
+    }
+}

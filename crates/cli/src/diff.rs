@@ -360,10 +360,10 @@ pub fn capture_order_note(base: &Report, current: &Report) -> Option<String> {
 
 fn describe(r: &Report) -> String {
     format!(
-        "{} ({}, {} results{})",
+        "{} ({}, {}{})",
         r.source.display(),
         r.format.name(),
-        r.results.len(),
+        crate::model::format::count_text(r.results.len(), "result", "results"),
         r.tool_version
             .as_deref()
             .map_or_else(String::new, |v| format!(", ncu {v}"))
@@ -585,7 +585,10 @@ pub fn render_text(
     if failures.is_empty() {
         out.push_str("\nResult: no --fail-on rule fired\n");
     } else {
-        out.push_str(&format!("\nResult: {} failure(s):\n", failures.len()));
+        out.push_str(&format!(
+            "\nResult: {}:\n",
+            crate::model::format::count_text(failures.len(), "failure", "failures")
+        ));
         for f in failures {
             out.push_str(&format!("  - {}\n", failure_line(f)));
         }

@@ -190,8 +190,8 @@ fn names_text(names: &[String]) -> String {
 
 fn text(t: &Trend, found: &[Regression]) -> String {
     let mut out = format!(
-        "{} runs, {} ({}): {}\n\n",
-        t.runs.len(),
+        "{}, {} ({}): {}\n\n",
+        crate::model::format::count_text(t.runs.len(), "run", "runs"),
         t.order_note,
         if t.order == SeriesOrder::Given {
             "--order captured to sort by capture time"
@@ -289,8 +289,8 @@ fn csv_text(t: &Trend) -> String {
 fn markdown(t: &Trend, found: &[Regression]) -> String {
     let cell = |s: &str| safe_text::markdown_text(s).replace('|', "\\|");
     let mut out = format!(
-        "## Trend of {} runs ({})\n\n| Kernel | {} | Trend |\n|---|{}---|\n",
-        t.runs.len(),
+        "## Trend of {} ({})\n\n| Kernel | {} | Trend |\n|---|{}---|\n",
+        crate::model::format::count_text(t.runs.len(), "run", "runs"),
         cell(&t.order_note),
         t.runs
             .iter()
@@ -335,8 +335,8 @@ fn markdown(t: &Trend, found: &[Regression]) -> String {
 fn html(t: &Trend, found: &[Regression]) -> String {
     use html_page::escape;
     let mut body = format!(
-        "<h1>Trend of {} runs</h1>\n<p class=\"muted\">{}</p>\n",
-        t.runs.len(),
+        "<h1>Trend of {}</h1>\n<p class=\"muted\">{}</p>\n",
+        crate::model::format::count_text(t.runs.len(), "run", "runs"),
         escape(&t.order_note)
     );
     if !found.is_empty() {

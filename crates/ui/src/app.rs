@@ -11,6 +11,7 @@ use super::pages::{self, PageContext, Pages};
 use super::reports_panel;
 use super::results_table::ResultsTable;
 use super::widgets::{plot_util, theme};
+use crate::model::format::count_text;
 use sightline_app::core::baselines;
 use sightline_app::core::commands::{Command, OpenRequest};
 use sightline_app::core::page_id::PageId;
@@ -548,12 +549,14 @@ impl SightlineApp {
             let ms = t.started.elapsed().as_secs_f64() * 1e3;
             if reports == 0 {
                 eprintln!(
-                    "no results table: {} file(s) could not be read ({ms:.1} ms)",
-                    self.state.workspace.failed().len()
+                    "no results table: {} could not be read ({ms:.1} ms)",
+                    count_text(self.state.workspace.failed().len(), "file", "files")
                 );
             } else {
                 println!(
-                    "results table shown: {results} results from {reports} reports in {ms:.1} ms"
+                    "results table shown: {} from {} in {ms:.1} ms",
+                    count_text(results, "result", "results"),
+                    count_text(reports, "report", "reports")
                 );
             }
             t.clicks_started = Some(Instant::now());
@@ -577,8 +580,8 @@ impl SightlineApp {
                 .clicks_started
                 .map_or(0.0, |s| s.elapsed().as_secs_f64() * 1e3);
             println!(
-                "clicked through {} results in {ms:.1} ms ({} bodies decoded at the end)",
-                t.clicked,
+                "clicked through {} in {ms:.1} ms ({} bodies decoded at the end)",
+                count_text(t.clicked, "result", "results"),
                 self.state
                     .workspace
                     .reports()

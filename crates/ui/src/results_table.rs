@@ -1,5 +1,6 @@
 //! The results table across every open report: sortable by each column, filtered by kernel
-//! name, virtualised (only visible rows are laid out), keyboard up/down moves the selection.
+//! name and NVTX range (`nvtx:forward/attn`), virtualised (only visible rows are laid out),
+//! keyboard up/down moves the selection. The NVTX column shows where some result has a range.
 //! Baselines carry a dot in their colour; a row's context menu sets or removes one.
 
 use crate::widgets::copy_menu::copy_button;
@@ -80,10 +81,18 @@ impl ResultsTable {
                 .add(
                     egui::TextEdit::singleline(&mut view.filter)
                         .id(filter_id())
-                        .hint_text("kernel name")
+                        .hint_text(if workspace.any_nvtx() {
+                            "kernel name, nvtx:range/path"
+                        } else {
+                            "kernel name"
+                        })
                         .desired_width(220.0),
                 )
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text(
+                    "A part of the kernel name (template values with or without their casts); \
+                     nvtx:forward/attn keeps the results launched under that NVTX range",
+                );
             if edit.changed() {
                 commands.push(Command::FollowFilter);
             }
@@ -100,14 +109,24 @@ impl ResultsTable {
                 // An empty table says why, where the eye is: next to the filter.
                 ui.colored_label(
                     ui.visuals().warn_fg_color,
-                    format!(
-                        "No kernel name contains \u{201c}{}\u{201d}",
-                        view.filter.trim()
-                    ),
+                    if view.filters_nvtx() {
+                        format!("No result matches \u{201c}{}\u{201d}", view.filter.trim())
+                    } else {
+                        format!(
+                            "No kernel name contains \u{201c}{}\u{201d}",
+                            view.filter.trim()
+                        )
+                    },
                 );
-                ui.weak(format!("0 of {total} results"));
+                ui.weak(format!(
+                    "0 of {}",
+                    crate::model::format::count_text(total, "result", "results")
+                ));
             } else {
-                ui.weak(format!("{shown} of {total} results"));
+                ui.weak(format!(
+                    "{shown} of {}",
+                    crate::model::format::count_text(total, "result", "results")
+                ));
                 // The header below still shows the selected result: say that the filter hides
                 // its row.
                 if selection.is_some()
@@ -154,34 +173,49 @@ impl ResultsTable {
             .max(1);
         let mut clicked_header = None;
         let mut clicked_row = None;
+        let columns = SortColumn::shown(workspace.any_nvtx());
+        // The Report column as wide as its longest label (within bounds), so that labels are
+        // whole at its first width. The table starts again with its first widths when that
+        // width or the columns change.
+        let report_width = (text_width(ui, workspace.longest_report_label()) + 16.0)
+            .clamp(REPORT_MIN_WIDTH, REPORT_MAX_WIDTH)
+            .ceil();
         egui::ScrollArea::horizontal()
             .id_salt("results_table_wide")
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 let mut table = TableBuilder::new(ui)
-                    .id_salt("results_table")
+                    .id_salt(("results_table", columns.len(), report_width as u32))
                     // The panel, not the table, decides the height (down to a row or two).
                     .min_scrolled_height(40.0)
                     .striped(true)
                     .resizable(true)
                     .auto_shrink([false, false])
                     .sense(egui::Sense::click())
-                    .cell_layout(egui::Layout::left_to_right(egui::Align::Center))
-                    .column(Column::initial(124.0).at_least(50.0).clip(true))
-                    .column(Column::initial(36.0).at_least(24.0))
-                    .column(Column::initial(170.0).at_least(60.0).clip(true))
-                    .column(Column::initial(150.0).at_least(60.0).clip(true))
-                    .column(Column::initial(76.0).at_least(50.0))
-                    .column(Column::initial(104.0).at_least(60.0))
-                    .column(Column::initial(104.0).at_least(60.0))
-                    .column(Column::initial(78.0).at_least(50.0))
-                    .column(Column::remainder().at_least(100.0).clip(true));
+                    .cell_layout(egui::Layout::left_to_right(egui::Align::Center));
+                for column in &columns {
+                    table = table.column(match column {
+                        SortColumn::Report => {
+                            Column::initial(report_width).at_least(50.0).clip(true)
+                        }
+                        SortColumn::Id => Column::initial(36.0).at_least(24.0),
+                        SortColumn::Kernel => Column::initial(170.0).at_least(60.0).clip(true),
+                        SortColumn::Nvtx => Column::initial(150.0).at_least(50.0).clip(true),
+                        SortColumn::Shape => Column::initial(150.0).at_least(60.0).clip(true),
+                        SortColumn::Duration => Column::initial(76.0).at_least(50.0),
+                        SortColumn::SolCompute | SortColumn::SolMemory => {
+                            Column::initial(104.0).at_least(60.0)
+                        }
+                        SortColumn::Occupancy => Column::initial(78.0).at_least(50.0),
+                        SortColumn::TopRule => Column::remainder().at_least(100.0).clip(true),
+                    });
+                }
                 if let Some(pos) = scroll_to {
                     table = table.scroll_to_row(pos, None);
                 }
                 table
                     .header(row_height + 2.0, |mut header| {
-                        for column in SortColumn::ALL {
+                        for &column in &columns {
                             header.col(|ui| {
                                 let sorted = sort.column == column;
                                 let label = ui.selectable_label(sorted, column.title());
@@ -216,7 +250,7 @@ impl ResultsTable {
                             let color = baseline
                                 .and_then(|i| baseline_list.get(i))
                                 .map(|b| (theme::rgb(b.color), b.visible));
-                            row_cells(&mut row, summary, color);
+                            row_cells(&mut row, &columns, summary, color);
                             let response = row.response();
                             // A right-click selects the row its menu acts on.
                             if response.clicked() || response.secondary_clicked() {
@@ -312,7 +346,10 @@ impl ResultsTable {
                     .on_hover_text(&row.kernel_full);
                 }
                 _ => {
-                    ui.weak(format!("{shown} of {total} results"));
+                    ui.weak(format!(
+                        "{shown} of {}",
+                        crate::model::format::count_text(total, "result", "results")
+                    ));
                 }
             }
             if !state.table.filter.is_empty() {
@@ -380,85 +417,116 @@ impl ResultsTable {
     }
 }
 
-/// The cells of one row; a baseline has a dot of its colour before the kernel name (a ring
-/// while it is hidden).
+/// The Report column's first width: at least this, and at most that, whatever its labels.
+const REPORT_MIN_WIDTH: f32 = 124.0;
+const REPORT_MAX_WIDTH: f32 = 240.0;
+
+/// The cells of one row, one per column; a baseline has a dot of its colour before the kernel
+/// name (a ring while it is hidden).
 fn row_cells(
     row: &mut egui_extras::TableRow<'_, '_>,
+    columns: &[SortColumn],
     r: &RowSummary,
     baseline: Option<(egui::Color32, bool)>,
 ) {
-    row.col(|ui| {
-        // What tells the report apart from the others (`naive`, `variant1`), shortened in the
-        // middle where it is still too long; the whole name on hover.
-        let shown = elide_to_fit(ui, &r.report_label, ui.available_width());
-        let response = ui.add(egui::Label::new(&shown).truncate().selectable(false));
-        if shown != r.report_name {
-            response.on_hover_text(&r.report_name);
-        }
-    });
-    row.col(|ui| {
-        ui.add(egui::Label::new(r.id.to_string()).selectable(false));
-    });
-    row.col(|ui| {
-        if let Some((color, visible)) = baseline {
-            let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
-            if visible {
-                ui.painter().circle_filled(rect.center(), 4.5, color);
-            } else {
-                ui.painter()
-                    .circle_stroke(rect.center(), 4.0, egui::Stroke::new(1.5, color));
+    for column in columns {
+        row.col(|ui| cell(ui, *column, r, baseline));
+    }
+}
+
+/// The cell of `column` in row `r`.
+fn cell(
+    ui: &mut egui::Ui,
+    column: SortColumn,
+    r: &RowSummary,
+    baseline: Option<(egui::Color32, bool)>,
+) {
+    match column {
+        SortColumn::Report => {
+            // What tells the report apart from the others (`naive`, `variant1`), shortened in
+            // the middle where it is still too long; the whole name on hover.
+            let shown = elide_to_fit(ui, &r.report_label, ui.available_width());
+            let response = ui.add(egui::Label::new(&shown).truncate().selectable(false));
+            if shown != r.report_name {
+                response.on_hover_text(&r.report_name);
             }
         }
-        ui.add(egui::Label::new(&r.kernel).truncate().selectable(false))
-            .on_hover_text(&r.kernel_full);
-    });
-    row.col(|ui| {
-        ui.add(egui::Label::new(&r.shape).truncate().selectable(false));
-    });
-    row.col(|ui| {
-        ui.add(egui::Label::new(&r.duration_text).selectable(false));
-    });
-    row.col(|ui| cell_bar(ui, r.sol_compute_pct, false));
-    row.col(|ui| cell_bar(ui, r.sol_memory_pct, true));
-    row.col(|ui| {
-        ui.add(
-            egui::Label::new(crate::model::format::percent_text(r.occupancy_pct)).selectable(false),
-        );
-    });
-    row.col(|ui| {
-        let text = egui::RichText::new(&r.top_rule_text);
-        let text = match r.top_rule_kind {
-            Some(kind) => text.color(theme::rule_color(ui, kind)),
-            None => text,
-        };
-        let response = ui.add(egui::Label::new(text).truncate().selectable(false));
-        if !r.top_rule_message.is_empty() {
-            response.on_hover_text(crate::output::text::clean_markup(&r.top_rule_message));
+        SortColumn::Id => {
+            ui.add(egui::Label::new(r.id.to_string()).selectable(false));
         }
-    });
+        SortColumn::Kernel => {
+            if let Some((color, visible)) = baseline {
+                let (rect, _) =
+                    ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                if visible {
+                    ui.painter().circle_filled(rect.center(), 4.5, color);
+                } else {
+                    ui.painter()
+                        .circle_stroke(rect.center(), 4.0, egui::Stroke::new(1.5, color));
+                }
+            }
+            ui.add(egui::Label::new(&r.kernel).truncate().selectable(false))
+                .on_hover_text(&r.kernel_full);
+        }
+        SortColumn::Nvtx => {
+            // The outermost and the innermost ranges stay in view; the path whole on hover.
+            let shown = elide_to_fit(ui, &r.nvtx, ui.available_width());
+            let response = ui.add(egui::Label::new(&shown).truncate().selectable(false));
+            if shown != r.nvtx {
+                response.on_hover_text(&r.nvtx);
+            }
+        }
+        SortColumn::Shape => {
+            ui.add(egui::Label::new(&r.shape).truncate().selectable(false));
+        }
+        SortColumn::Duration => {
+            ui.add(egui::Label::new(&r.duration_text).selectable(false));
+        }
+        SortColumn::SolCompute => cell_bar(ui, r.sol_compute_pct, false),
+        SortColumn::SolMemory => cell_bar(ui, r.sol_memory_pct, true),
+        SortColumn::Occupancy => {
+            ui.add(
+                egui::Label::new(crate::model::format::percent_text(r.occupancy_pct))
+                    .selectable(false),
+            );
+        }
+        SortColumn::TopRule => {
+            let text = egui::RichText::new(&r.top_rule_text);
+            let text = match r.top_rule_kind {
+                Some(kind) => text.color(theme::rule_color(ui, kind)),
+                None => text,
+            };
+            let response = ui.add(egui::Label::new(text).truncate().selectable(false));
+            if !r.top_rule_message.is_empty() {
+                response.on_hover_text(crate::output::text::clean_markup(&r.top_rule_message));
+            }
+        }
+    }
+}
+
+/// The width of `text` in the body font.
+fn text_width(ui: &egui::Ui, text: &str) -> f32 {
+    egui::WidgetText::from(text)
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Extend),
+            f32::INFINITY,
+            egui::TextStyle::Body,
+        )
+        .size()
+        .x
 }
 
 /// `text` shortened in the middle until it fits `width` in the body font.
 fn elide_to_fit(ui: &egui::Ui, text: &str, width: f32) -> String {
-    let text_width = |t: &str| {
-        egui::WidgetText::from(t)
-            .into_galley(
-                ui,
-                Some(egui::TextWrapMode::Extend),
-                f32::INFINITY,
-                egui::TextStyle::Body,
-            )
-            .size()
-            .x
-    };
-    if text_width(text) <= width {
+    if text_width(ui, text) <= width {
         return text.to_string();
     }
     let mut chars = text.chars().count();
     while chars > 1 {
         chars -= 1;
         let shown = crate::output::kernel_names::elide_middle(text, chars);
-        if text_width(&shown) <= width {
+        if text_width(ui, &shown) <= width {
             return shown;
         }
     }

@@ -24,7 +24,10 @@ pub enum OpenError {
     Cancelled,
     /// The file is ncu's Source page export, not a result: its SASS text is added to the
     /// Source page of its kernels instead (never shown as a failure).
-    #[error("ncu's Source page export: SASS text for {} kernel(s)", .0.by_kernel.len())]
+    #[error(
+        "ncu's Source page export: SASS text for {}",
+        crate::model::format::count_text(.0.by_kernel.len(), "kernel", "kernels")
+    )]
     SassExport(Arc<crate::core::sass_imports::SassImport>),
 }
 

@@ -5,7 +5,7 @@
 //! - [`ids`]: the ids of open reports, results and loads (a leaf: it imports nothing);
 //! - [`state`]: [`state::AppState`], the open reports ([`workspace`]), the selection, the
 //!   results table's filter and order ([`table_view`], with each row summarised once by
-//!   [`rows`]), notices;
+//!   [`rows`] and the filter text read by [`row_filter`]), notices;
 //! - [`commands`]: the command enum and what can be opened ([`commands::OpenRequest`]);
 //! - [`loader`]: loading on background threads with progress and cancel, failing with an
 //!   [`error::OpenError`]; [`demo`] is the report built into the binary; [`sass_imports`]
@@ -29,6 +29,7 @@ pub mod loader;
 pub mod manual_pairs;
 pub mod page_id;
 pub mod report_sides;
+pub mod row_filter;
 pub mod rows;
 pub mod sass_imports;
 pub mod settings;

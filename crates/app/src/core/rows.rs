@@ -3,8 +3,11 @@
 
 use crate::analysis::headline::headline;
 use crate::core::ids::{ReportId, ResultRef};
+use crate::core::row_filter::RowFilter;
+use crate::core::row_filter::searchable;
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::{percent_text, value_text};
+use crate::model::result::nvtx_path;
 use crate::model::{KernelResult, Report, ResultKind, RuleKind, SpeedupKind};
 use crate::output::kernel_names::{TABLE_NAME_CHARS, elide_middle, short_kernel_name};
 use crate::output::text::{first_words, rule_title};
@@ -18,6 +21,8 @@ pub enum SortColumn {
     #[default]
     Id,
     Kernel,
+    /// The NVTX ranges the result was launched under.
+    Nvtx,
     Shape,
     Duration,
     SolCompute,
@@ -28,10 +33,11 @@ pub enum SortColumn {
 
 impl SortColumn {
     /// Every column, left to right.
-    pub const ALL: [SortColumn; 9] = [
+    pub const ALL: [SortColumn; 10] = [
         SortColumn::Report,
         SortColumn::Id,
         SortColumn::Kernel,
+        SortColumn::Nvtx,
         SortColumn::Shape,
         SortColumn::Duration,
         SortColumn::SolCompute,
@@ -46,6 +52,7 @@ impl SortColumn {
             SortColumn::Report => "Report",
             SortColumn::Id => "ID",
             SortColumn::Kernel => "Kernel",
+            SortColumn::Nvtx => "NVTX",
             SortColumn::Shape => "Grid × Block",
             SortColumn::Duration => "Duration",
             SortColumn::SolCompute => "SOL Compute",
@@ -58,6 +65,10 @@ impl SortColumn {
     /// What a header's short title leaves out, shown on hover.
     pub fn hover(self) -> Option<&'static str> {
         match self {
+            SortColumn::Nvtx => Some(
+                "The NVTX ranges the result was launched under, outermost first; the filter \
+                 nvtx:PATH keeps the results under a range (nvtx:forward/attn)",
+            ),
             SortColumn::Shape => Some("Grid size × block size of the launch"),
             SortColumn::SolCompute => Some("Compute (SM) throughput, % of peak"),
             SortColumn::SolMemory => Some("Memory throughput, % of peak"),
@@ -74,8 +85,17 @@ impl SortColumn {
     pub fn default_ascending(self) -> bool {
         matches!(
             self,
-            SortColumn::Report | SortColumn::Id | SortColumn::Kernel
+            SortColumn::Report | SortColumn::Id | SortColumn::Kernel | SortColumn::Nvtx
         )
+    }
+
+    /// The columns the table shows, left to right: the NVTX column only where some open
+    /// result was launched under an NVTX range.
+    pub fn shown(any_nvtx: bool) -> Vec<SortColumn> {
+        SortColumn::ALL
+            .into_iter()
+            .filter(|c| any_nvtx || *c != SortColumn::Nvtx)
+            .collect()
     }
 }
 
@@ -125,6 +145,9 @@ pub struct RowSummary {
     pub kernel_full: String,
     /// Lowercase function and demangled names, for the filter.
     pub filter_key: String,
+    /// The NVTX push/pop ranges the result was launched under, outermost first
+    /// (`forward/attn`); empty where there are none.
+    pub nvtx: String,
     /// `(65536, 1, 1)×(256, 1, 1)`, or `-`.
     pub shape: String,
     /// Threads in the launch (grid × block), for sorting.
@@ -228,6 +251,7 @@ pub fn summarize_report(report_id: ReportId, name: &str, report: &Report) -> Vec
                     r.name.demangled.to_lowercase(),
                     searchable(&r.name.demangled)
                 ),
+                nvtx: nvtx_path(&r.nvtx),
                 shape,
                 threads,
                 duration_ns: h.duration_ns,
@@ -259,12 +283,18 @@ fn cmp_opt<T: PartialOrd>(a: Option<T>, b: Option<T>, ascending: bool) -> Orderi
     }
 }
 
+/// A row's NVTX path; `None` where it has none (sorted last).
+fn nvtx_of(r: &RowSummary) -> Option<&str> {
+    Some(r.nvtx.as_str()).filter(|p| !p.is_empty())
+}
+
 fn cmp_rows(a: &RowSummary, b: &RowSummary, sort: SortState) -> Ordering {
     let dir = |o: Ordering| if sort.ascending { o } else { o.reverse() };
     let primary = match sort.column {
         SortColumn::Report => dir(a.report_order.cmp(&b.report_order)),
         SortColumn::Id => dir(a.id.cmp(&b.id)),
         SortColumn::Kernel => dir(a.kernel.cmp(&b.kernel)),
+        SortColumn::Nvtx => cmp_opt(nvtx_of(a), nvtx_of(b), sort.ascending),
         SortColumn::Shape => cmp_opt(a.threads, b.threads, sort.ascending),
         SortColumn::Duration => cmp_opt(a.duration_ns, b.duration_ns, sort.ascending),
         SortColumn::SolCompute => cmp_opt(a.sol_compute_pct, b.sol_compute_pct, sort.ascending),
@@ -278,94 +308,55 @@ fn cmp_rows(a: &RowSummary, b: &RowSummary, sort: SortState) -> Ordering {
         .then(a.result.index.cmp(&b.result.index))
 }
 
-/// The indices of `rows` that match `filter` (case-insensitive substring of the kernel name),
-/// in `sort` order.
+/// The indices of `rows` that match `filter` (a case-insensitive part of the kernel name and
+/// `nvtx:PATH` terms, see [`RowFilter`]), in `sort` order.
 pub fn visible_order(rows: &[RowSummary], filter: &str, sort: SortState) -> Vec<usize> {
-    let needle = filter.trim().to_lowercase();
-    let loose = searchable(&needle);
+    let filter = RowFilter::parse(filter);
     let mut order: Vec<usize> = rows
         .iter()
         .enumerate()
-        .filter(|(_, r)| {
-            needle.is_empty() || r.filter_key.contains(&needle) || r.filter_key.contains(&loose)
-        })
+        .filter(|(_, r)| filter.matches(&r.filter_key, &r.nvtx))
         .map(|(i, _)| i)
         .collect();
     order.sort_by(|&a, &b| cmp_rows(&rows[a], &rows[b], sort));
     order
 }
 
-/// A kernel name as the filter compares it: lowercase, without spaces and without the casts
-/// that reports put before template values (`matmul<(int)32>` reads as ncu's `matmul<32>`).
-pub fn searchable(name: &str) -> String {
-    let compact: String = name
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .flat_map(char::to_lowercase)
-        .collect();
-    let mut out = String::with_capacity(compact.len());
-    let mut rest = compact.as_str();
-    while let Some(open) = rest.find('(') {
-        let after = &rest[open + 1..];
-        let cast = after.find(')').filter(|&close| {
-            let inner = &after[..close];
-            let follows = after[close + 1..].chars().next();
-            !inner.is_empty()
-                && inner
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
-                && follows.is_some_and(|c| c.is_ascii_digit() || c == '-')
-                && matches!(
-                    out.chars().last().or(rest[..open].chars().last()),
-                    Some('<' | ',')
-                )
-        });
-        match cast {
-            Some(close) => {
-                out.push_str(&rest[..open]);
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push_str(&rest[..=open]);
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The results table's cells of one row, in column order, as the table shows them.
-pub fn row_cells(r: &RowSummary) -> Vec<String> {
-    vec![
-        r.report_name.clone(),
-        r.id.to_string(),
-        r.kernel_full.clone(),
-        r.shape.clone(),
-        r.duration_text.clone(),
-        percent_text(r.sol_compute_pct),
-        percent_text(r.sol_memory_pct),
-        percent_text(r.occupancy_pct),
-        r.top_rule_text.clone(),
-    ]
-}
-
-/// The results table's column titles.
-pub fn row_header() -> Vec<String> {
-    SortColumn::ALL
+/// The results table's cells of one row for `columns`, as the table shows them (the names
+/// whole).
+pub fn row_cells(r: &RowSummary, columns: &[SortColumn]) -> Vec<String> {
+    columns
         .iter()
-        .map(|c| c.title().to_string())
+        .map(|c| match c {
+            SortColumn::Report => r.report_name.clone(),
+            SortColumn::Id => r.id.to_string(),
+            SortColumn::Kernel => r.kernel_full.clone(),
+            SortColumn::Nvtx => r.nvtx.clone(),
+            SortColumn::Shape => r.shape.clone(),
+            SortColumn::Duration => r.duration_text.clone(),
+            SortColumn::SolCompute => percent_text(r.sol_compute_pct),
+            SortColumn::SolMemory => percent_text(r.sol_memory_pct),
+            SortColumn::Occupancy => percent_text(r.occupancy_pct),
+            SortColumn::TopRule => r.top_rule_text.clone(),
+        })
         .collect()
 }
 
+/// The titles of `columns`.
+pub fn row_header(columns: &[SortColumn]) -> Vec<String> {
+    columns.iter().map(|c| c.title().to_string()).collect()
+}
+
 /// Results table rows with their header, as the copy actions put them on the clipboard: TSV,
-/// or a Markdown table.
+/// or a Markdown table; the NVTX column where some of the rows has an NVTX path.
 pub fn clipboard_rows<'r>(
     rows: impl IntoIterator<Item = &'r RowSummary>,
     as_markdown: bool,
 ) -> String {
-    let mut table = vec![row_header()];
-    table.extend(rows.into_iter().map(row_cells));
+    let rows: Vec<&RowSummary> = rows.into_iter().collect();
+    let columns = SortColumn::shown(rows.iter().any(|r| !r.nvtx.is_empty()));
+    let mut table = vec![row_header(&columns)];
+    table.extend(rows.into_iter().map(|r| row_cells(r, &columns)));
     if as_markdown {
         crate::output::clipboard::markdown(&table)
     } else {
@@ -378,15 +369,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_filter_reads_template_values_with_or_without_their_casts() {
-        assert_eq!(
-            searchable("void matmul<(int)32>(float *, int)"),
-            "voidmatmul<32>(float*,int)"
-        );
-        assert_eq!(searchable("k<(unsigned int)4, (bool)1>"), "k<4,1>");
-        assert_eq!(searchable("matmul<32>"), "matmul<32>");
-        // A parameter list is no cast.
-        assert_eq!(searchable("f(int)"), "f(int)");
+    fn the_filter_finds_template_values_with_or_without_their_casts() {
         let rows = vec![
             row(0, "matmul<(int)32>", None),
             row(1, "matmul<(int)64>", None),
@@ -415,6 +398,7 @@ mod tests {
                 kernel.to_lowercase(),
                 searchable(&format!("void {kernel}(int)"))
             ),
+            nvtx: String::new(),
             shape: "-".into(),
             threads: None,
             duration_ns: duration,

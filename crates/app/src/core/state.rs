@@ -16,6 +16,7 @@ use crate::core::settings::Settings;
 use crate::core::table_view::TableView;
 use crate::core::waker::{WakeFn, Waker};
 use crate::core::workspace::{FailedLoad, PendingLoad, Workspace};
+use crate::model::format::count_text;
 use crate::model::{KernelResult, Report};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -535,9 +536,9 @@ impl AppState {
             }
             (Err(OpenError::SassExport(import)), _) => {
                 self.notice = Some(format!(
-                    "Added SASS text for {} instructions of {} kernel(s) from {} to the Source page.",
-                    import.instructions(),
-                    import.by_kernel.len(),
+                    "Added SASS text for {} of {} from {} to the Source page.",
+                    count_text(import.instructions(), "instruction", "instructions"),
+                    count_text(import.by_kernel.len(), "kernel", "kernels"),
                     pending.name
                 ));
                 self.sass_imports.add((*import).clone());

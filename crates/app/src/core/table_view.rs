@@ -21,7 +21,8 @@ pub enum Move {
 /// The filter text and the cached visible order.
 #[derive(Debug, Default)]
 pub struct TableView {
-    /// Case-insensitive substring of the kernel name.
+    /// Case-insensitive part of the kernel name, and `nvtx:PATH` terms
+    /// ([`crate::core::row_filter::RowFilter`]).
     pub filter: String,
     order: Cached<(u64, String, SortState), Vec<usize>>,
 }
@@ -88,6 +89,11 @@ impl TableView {
             (Move::By(_), None) => 0,
         };
         self.result_at(workspace, sort, next).map(|r| (next, r))
+    }
+
+    /// Whether the filter asks for an NVTX range (`nvtx:PATH`).
+    pub fn filters_nvtx(&self) -> bool {
+        crate::core::row_filter::RowFilter::parse(&self.filter).has_nvtx()
     }
 
     /// Forgets the cached order.

@@ -1,7 +1,7 @@
 //! The open reports, the files still loading and the files that failed: what the app shows,
 //! never persisted.
 
-use crate::analysis::path_names::{distinct_names, distinguishing_labels};
+use crate::analysis::path_names::{distinct_names, report_labels};
 use crate::core::error::OpenError;
 use crate::core::ids::LoadId;
 use crate::core::ids::{ReportId, ResultRef};
@@ -96,6 +96,10 @@ pub struct Workspace {
     next_report_id: u64,
     /// Bumped whenever `rows` changes, so views can cache what they derive from them.
     generation: u64,
+    /// The longest label of the Report column, for the column's width.
+    longest_label: String,
+    /// Whether some open result was launched under an NVTX range.
+    any_nvtx: bool,
 }
 
 impl Workspace {
@@ -117,6 +121,17 @@ impl Workspace {
     /// One row per result of every open report, in report order.
     pub fn rows(&self) -> &[RowSummary] {
         &self.rows
+    }
+
+    /// The longest of the rows' report labels (in characters), for the Report column's width.
+    pub fn longest_report_label(&self) -> &str {
+        &self.longest_label
+    }
+
+    /// Whether some open result was launched under an NVTX range (the table then has its NVTX
+    /// column).
+    pub fn any_nvtx(&self) -> bool {
+        self.any_nvtx
     }
 
     /// Changes whenever the rows change.
@@ -251,7 +266,7 @@ impl Workspace {
         for (i, name) in renamed {
             self.reports[i].name = name;
         }
-        let labels = distinguishing_labels(
+        let labels = report_labels(
             &self
                 .reports
                 .iter()
@@ -265,6 +280,12 @@ impl Workspace {
             .enumerate()
             .map(|(order, (r, label))| (r.id, (order, r.name.as_str(), label.as_str())))
             .collect();
+        self.longest_label = labels
+            .iter()
+            .max_by_key(|l| l.chars().count())
+            .cloned()
+            .unwrap_or_default();
+        self.any_nvtx = self.rows.iter().any(|r| !r.nvtx.is_empty());
         for row in &mut self.rows {
             if let Some(&(order, name, label)) = place.get(&row.result.report) {
                 row.report_order = order;
@@ -376,6 +397,8 @@ impl Workspace {
     pub fn close_all(&mut self) {
         self.reports = Vec::new();
         self.rows = Vec::new();
+        self.longest_label.clear();
+        self.any_nvtx = false;
         self.generation += 1;
     }
 

@@ -4,10 +4,12 @@
 //! with the verdicts that colour them, and the names "Pair with…" offers. A frame only draws
 //! the rows on screen.
 
-use crate::analysis::compare::export::{DEFAULT_MAX_CHANGES, totals_lines};
+use crate::analysis::compare::export::{
+    DEFAULT_MAX_CHANGES, time_change_text, time_delta_text, totals_lines, unjudged_totals_lines,
+};
 use crate::analysis::compare::metric_diff::delta_pct;
 use crate::analysis::compare::{
-    CompareRequest, DiffOptions, Keep, RenamePolicy, ReportDiff, Verdict,
+    CompareRequest, DiffOptions, Keep, MatchedDiff, RenamePolicy, ReportDiff, Verdict,
 };
 use crate::core::ids::ReportId;
 use crate::core::report_sides::{ReportSides, report_sides};
@@ -15,6 +17,7 @@ use crate::core::settings::Settings;
 use crate::core::workspace::Workspace;
 use crate::job::{Job, Status};
 use crate::model::Report;
+use crate::output::kernel_names::{REPORT_NAME_CHARS, short_demangled, short_kernel_name};
 
 /// What a comparison was built from.
 #[derive(Debug, Clone, PartialEq)]
@@ -289,9 +292,14 @@ pub struct ReportComparison {
     pub by_impact: Vec<usize>,
     /// How many matched kernels got worse beyond the threshold.
     pub regressions: usize,
+    /// How many matched kernels changed beyond the threshold either way.
+    pub changed: usize,
     /// Matched, only in base, only in current and net time, each with the verdict that colours
     /// it (the matched and net lines only).
     pub totals: Vec<(String, Option<Verdict>)>,
+    /// The same lines in words that call nothing won or lost (`12.00 us longer`), while the
+    /// direction of the comparison is not confirmed.
+    pub unjudged_totals: Vec<String>,
     /// The current report's results for "Pair with…": `ID 3 · matmul_naive`.
     pub candidates: Vec<String>,
 }
@@ -300,6 +308,17 @@ pub struct ReportComparison {
 pub fn report_compare_view(diff: ReportDiff, current: &Report) -> ReportComparison {
     let by_impact = diff.by_impact_order();
     let regressions = diff.regressions().count();
+    let changed = diff
+        .matched
+        .iter()
+        .filter(|k| {
+            k.diff
+                .duration
+                .as_ref()
+                .is_some_and(|d| matches!(d.verdict, Verdict::Better | Verdict::Worse))
+        })
+        .count();
+    let unjudged_totals = unjudged_totals_lines(&diff);
     let t = diff.totals();
     let verdict = |delta_pct: Option<f64>, shown: f64| match delta_pct {
         Some(p) if p.abs() < diff.threshold_pct => Verdict::Unchanged,
@@ -338,7 +357,73 @@ pub fn report_compare_view(diff: ReportDiff, current: &Report) -> ReportComparis
         diff,
         by_impact,
         regressions,
+        changed,
         totals,
+        unjudged_totals,
         candidates,
+    }
+}
+
+/// The longest a name of a renamed pair's Kernel cell gets, characters (the cell shows two).
+const RENAMED_NAME_CHARS: usize = 40;
+
+/// A matched kernel's Kernel cell and its hover text: the name, then what differs between the
+/// two launches (template arguments, grid, block). A kernel renamed (or paired by hand with
+/// another) shows both names, `old → new`, each shortened to its function and template
+/// arguments; the hover has them whole.
+pub fn kernel_cell(k: &MatchedDiff) -> (String, String) {
+    let renamed = k.base_name != k.name && k.changes.iter().any(|c| is_name_change(c));
+    let changes: Vec<&str> = k
+        .changes
+        .iter()
+        .map(String::as_str)
+        .filter(|c| !(renamed && is_name_change(c)))
+        .collect();
+    let short = |name: &str| {
+        let parsed = crate::model::KernelName::from_demangled(name);
+        short_kernel_name(&parsed.function, name, RENAMED_NAME_CHARS)
+    };
+    let (text, hover) = if renamed {
+        (
+            format!("{} → {}", short(&k.base_name), short(&k.name)),
+            format!("{}\n→ {}", k.base_name, k.name),
+        )
+    } else {
+        (short_demangled(&k.name, REPORT_NAME_CHARS), k.name.clone())
+    };
+    if changes.is_empty() {
+        (text, hover)
+    } else {
+        (
+            format!("{text} · {}", changes.join("; ")),
+            format!("{hover}\n{}", changes.join("\n")),
+        )
+    }
+}
+
+/// Whether a pair's change is its name's (`name changed: naive → coalesced`).
+fn is_name_change(change: &str) -> bool {
+    change.starts_with("name changed:")
+}
+
+/// A matched kernel's Verdict cell: its duration's verdict; while the direction is not
+/// confirmed (`judged` false) a change is `neutral`, neither better nor worse.
+pub fn verdict_cell(k: &MatchedDiff, judged: bool) -> (&'static str, Option<Verdict>) {
+    match k.diff.duration.as_ref().map(|d| d.verdict) {
+        Some(Verdict::Better | Verdict::Worse) if !judged => {
+            (Verdict::Neutral.name(), Some(Verdict::Neutral))
+        }
+        Some(v) => (v.name(), Some(v)),
+        None => (crate::model::format::NOT_MEASURED, None),
+    }
+}
+
+/// A matched kernel's Time cell: the time won or lost (`12.00 us lost`); while the direction
+/// is not confirmed (`judged` false), only which way it went (`12.00 us longer`).
+pub fn time_cell(k: &MatchedDiff, judged: bool) -> String {
+    match k.time_delta_ns() {
+        Some(t) if judged => time_delta_text(t),
+        Some(t) => time_change_text(t),
+        None => crate::model::format::NOT_MEASURED.into(),
     }
 }

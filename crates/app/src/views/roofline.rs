@@ -9,6 +9,7 @@ use crate::analysis::roofline::{
 use crate::core::baselines::VisibleBaseline;
 use crate::core::ids::{ReportId, ResultRef};
 use crate::core::workspace::Workspace;
+use crate::model::Format;
 
 /// An arrow from a baseline's achieved value to the selected result's, log10 coordinates.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,12 +33,35 @@ pub struct RooflineScene {
     pub charts: Vec<(ChartKind, Chart)>,
     /// The baselines' arrows of each chart.
     pub arrows: Vec<(ChartKind, Vec<BaselineArrow>)>,
+    /// The form the result was read from (what a chart it cannot draw needs depends on it).
+    pub format: Format,
 }
 
 impl RooflineScene {
     /// A chart by kind.
     pub fn chart(&self, kind: ChartKind) -> Option<&Chart> {
         self.charts.iter().find(|(k, _)| *k == kind).map(|(_, c)| c)
+    }
+
+    /// Why the chart `kind`, which the result's roofline section has, is not drawn: a text
+    /// or CSV form holds the chart's inputs as ncu printed them but not every metric it is
+    /// drawn from; a native report that lacks them stores no peak for it.
+    pub fn undrawn_note(&self, kind: ChartKind) -> &'static str {
+        match (self.format, kind) {
+            (Format::NcuRep, ChartKind::Tensor) => {
+                "This result stores no tensor pipe peak to draw the chart from; its inputs are \
+                 below."
+            }
+            (Format::NcuRep, _) => {
+                "This result stores no peak or traffic to draw the chart from; its inputs are \
+                 below."
+            }
+            (_, ChartKind::Tensor) => {
+                "This form holds the chart's inputs below but not the tensor pipe metrics it is \
+                 drawn from: the .ncu-rep report draws it."
+            }
+            _ => "The chart is drawn on the Roofline page (Ctrl+4).",
+        }
     }
 
     /// The arrows of a chart.
@@ -145,6 +169,7 @@ pub fn roofline_scene(
         roof,
         charts,
         arrows,
+        format: open.report.format,
     })
 }
 

@@ -118,9 +118,82 @@ pub fn distinguishing_labels(names: &[&str]) -> Vec<String> {
     labels
 }
 
+/// The endings of a native report's file name, longest first: they say the form, which a
+/// label in a narrow column can do without.
+const REPORT_ENDINGS: [&str; 12] = [
+    ".nsight-cuprof-report.zst",
+    ".nsight-cuprof-report.xz",
+    ".nsight-cuprof-report.gz",
+    ".nsight-cuprof-report",
+    ".ncu-repz.zst",
+    ".ncu-repz.xz",
+    ".ncu-repz.gz",
+    ".ncu-rep.zst",
+    ".ncu-rep.xz",
+    ".ncu-rep.gz",
+    ".ncu-repz",
+    ".ncu-rep",
+];
+
+/// One label per open report for the results table's Report column: the
+/// [`distinguishing_labels`] of the names, and where a label is still a whole file name of a
+/// native report, without its ending (`kernels_full.ncu-rep.xz` reads `kernels_full`), as
+/// long as every label stays distinct and not empty.
+pub fn report_labels(names: &[&str]) -> Vec<String> {
+    let labels = distinguishing_labels(names);
+    let stripped: Vec<String> = labels
+        .iter()
+        .map(|label| {
+            REPORT_ENDINGS
+                .iter()
+                .find_map(|e| {
+                    let cut = label.len().checked_sub(e.len())?;
+                    let ending = label.get(cut..)?;
+                    ending
+                        .eq_ignore_ascii_case(e)
+                        .then(|| label[..cut].to_string())
+                })
+                .unwrap_or_else(|| label.clone())
+        })
+        .collect();
+    let distinct = stripped
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+        == stripped.len();
+    if distinct && stripped.iter().all(|l| !l.is_empty()) {
+        stripped
+    } else {
+        labels
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{distinct_names, distinguishing_labels};
+    use super::{distinct_names, distinguishing_labels, report_labels};
+
+    #[test]
+    fn report_labels_leave_out_a_native_reports_ending() {
+        assert_eq!(
+            report_labels(&["kernels_full.ncu-rep.xz"]),
+            ["kernels_full"]
+        );
+        assert_eq!(
+            report_labels(&["before.ncu-rep", "after.ncu-rep", "after.details.txt"]),
+            ["before", "after", "after.details.txt"]
+        );
+        // Text forms keep their endings; labels that would be the same keep theirs too.
+        assert_eq!(report_labels(&["run.details.txt"]), ["run.details.txt"]);
+        assert_eq!(
+            report_labels(&["run.ncu-rep", "run"]),
+            ["run.ncu-rep", "run"]
+        );
+        assert_eq!(report_labels(&[".ncu-rep"]), [".ncu-rep"]);
+        assert_eq!(
+            report_labels(&["gemm_v1.ncu-rep", "gemm_v2.ncu-rep"]),
+            ["v1", "v2"]
+        );
+    }
 
     #[test]
     fn labels_keep_what_tells_names_apart() {

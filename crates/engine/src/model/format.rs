@@ -30,6 +30,11 @@ pub fn value_text(value: f64, base_unit: &str) -> String {
     format_value(value, base_unit)
 }
 
+/// `1 pair`, `3 pairs`: a count with its noun in the number it needs (never `pair(s)`).
+pub fn count_text(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A compute capability as ncu prints it: `8.6`.
 pub fn cc_text((major, minor): (u32, u32)) -> String {
     format!("{major}.{minor}")

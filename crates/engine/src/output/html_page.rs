@@ -50,7 +50,14 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 .unchanged, .neutral { color: var(--neutral); }
 .banner { padding: 0.6rem 0.8rem; border: 1px solid var(--line); border-radius: 6px;
   background: var(--head); margin: 1rem 0; }
-ul.why { margin: 0.2rem 0 0 0; padding-left: 1.1rem; }
+td { overflow-wrap: anywhere; }
+td.ids { white-space: nowrap; }
+tr.kernel:has(+ tr.why-row) td { border-bottom: none; }
+tr.why-row td { padding-top: 0; }
+tr.why-row summary { cursor: pointer; color: var(--muted); }
+ul.why { margin: 0.2rem 0 0.3rem 0; padding-left: 1.1rem; }
+ul.why .agrees { color: var(--fg); }
+ul.why .disagrees, ul.why .neutral { color: var(--muted); }
 svg text { fill: var(--fg); font-size: 12px; }
 svg .axis { stroke: var(--muted); }
 svg .bar-better { fill: var(--bar-better); }

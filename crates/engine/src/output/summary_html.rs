@@ -29,10 +29,10 @@ pub fn summary_html(reports: &[Report], title: &str) -> String {
             .filter_map(|r| headline(r).duration_ns)
             .sum();
         tables.push_str(&format!(
-            "<h2>{}</h2>\n<p class=\"muted\">{}, {} results, {} in total{}{}</p>\n",
+            "<h2>{}</h2>\n<p class=\"muted\">{}, {}, {} in total{}{}</p>\n",
             escape(file),
             escape(rep.format.name()),
-            rep.results.len(),
+            crate::model::format::count_text(rep.results.len(), "result", "results"),
             value_text(total, "ns"),
             dev.name
                 .as_deref()

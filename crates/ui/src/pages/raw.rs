@@ -37,7 +37,11 @@ pub fn show(ui: &mut egui::Ui, at: ResultRef, result: &KernelResult, state: &mut
     });
     let total = result.metrics().len();
     let names = state.matches(at, result);
-    ui.weak(format!("{} of {total} metrics", names.len()));
+    ui.weak(format!(
+        "{} of {}",
+        names.len(),
+        crate::model::format::count_text(total, "metric", "metrics")
+    ));
     let row_height = ui.text_style_height(&egui::TextStyle::Body) + 4.0;
     egui::ScrollArea::horizontal()
         .id_salt("raw_metrics_wide")

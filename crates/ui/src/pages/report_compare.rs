@@ -5,7 +5,7 @@
 //! context menu pairs a baseline kernel by hand with any current one ("Pair with…"), which the
 //! matching then respects (see [`sightline_app::core::manual_pairs`]).
 
-use crate::analysis::compare::export::{HEADLINE_METRICS, count_text, delta_text, time_delta_text};
+use crate::analysis::compare::export::{HEADLINE_METRICS, count_text, delta_text};
 use crate::analysis::compare::{
     MatchKind, MatchedDiff, Rename, ReportDiff, Verdict, group_suggestions,
 };
@@ -26,7 +26,8 @@ use sightline_app::core::report_sides::{CaptureConflict, SidesRule, capture_text
 use sightline_app::core::settings::Settings;
 use sightline_app::core::workspace::Workspace;
 use sightline_app::views::report_compare::{
-    CsvTarget, ReportCompareStatus, ReportCompareView, ReportComparison,
+    CsvTarget, ReportCompareStatus, ReportCompareView, ReportComparison, kernel_cell, time_cell,
+    verdict_cell,
 };
 
 impl Page for ReportCompareView {
@@ -174,8 +175,13 @@ pub fn show(
                 ui.spinner();
                 ui.label("Comparing…");
                 ui.weak(format!(
-                    "{} baseline results with {} current results",
-                    pairs.0, pairs.1
+                    "{} with {}",
+                    crate::model::format::count_text(
+                        pairs.0,
+                        "baseline result",
+                        "baseline results"
+                    ),
+                    crate::model::format::count_text(pairs.1, "current result", "current results")
                 ));
             });
             return;
@@ -228,10 +234,13 @@ pub fn show(
             );
         }
     }
-    ui.weak(
+    ui.weak(if neutral {
+        "Sorted by how much each kernel's time changed. Click a kernel to see the pair side by \
+         side; right-click a baseline kernel to pair it by hand."
+    } else {
         "Sorted by time won or lost. Click a kernel to see the pair side by side; right-click \
-         a baseline kernel to pair it by hand.",
-    );
+         a baseline kernel to pair it by hand."
+    });
     match table_ui(ui, view, neutral) {
         Some(TableAction::Open(b, c)) => commands.push(Command::ComparePair {
             base: ResultRef {
@@ -514,7 +523,9 @@ fn summary_ui(ui: &mut egui::Ui, view: &ReportComparison, neutral: bool) {
             diff.only_in_current.len()
         ));
         ui.separator();
-        let text = RichText::new(if worse == 0 {
+        let text = RichText::new(if neutral {
+            format!("{} changed beyond {}%", view.changed, diff.threshold_pct)
+        } else if worse == 0 {
             format!("nothing got worse beyond {}%", diff.threshold_pct)
         } else {
             format!("{worse} got worse beyond {}%", diff.threshold_pct)
@@ -526,8 +537,13 @@ fn summary_ui(ui: &mut egui::Ui, view: &ReportComparison, neutral: bool) {
         });
     });
     // Matched, only in base, only in current, net: the matched and net lines coloured by a
-    // change beyond the noise threshold (and the printed precision).
-    for (line, verdict) in &view.totals {
+    // change beyond the noise threshold (and the printed precision); while the direction is
+    // not confirmed, in words that call nothing won or lost.
+    for (i, (line, verdict)) in view.totals.iter().enumerate() {
+        let line = match view.unjudged_totals.get(i) {
+            Some(unjudged) if neutral => unjudged,
+            _ => line,
+        };
         let text = RichText::new(line);
         ui.label(match verdict {
             Some(_) if neutral => text.strong(),
@@ -642,20 +658,9 @@ fn table_ui(ui: &mut egui::Ui, view: &ReportComparison, neutral: bool) -> Option
                                 );
                             });
                             row.col(|ui| {
-                                // What differs between the two launches (template arguments, grid,
-                                // block, name) follows the name.
-                                let (text, hover) = if k.changes.is_empty() {
-                                    (short_demangled(&k.name, REPORT_NAME_CHARS), k.name.clone())
-                                } else {
-                                    let changes = k.changes.join("; ");
-                                    (
-                                        format!(
-                                            "{} · {changes}",
-                                            short_demangled(&k.name, REPORT_NAME_CHARS)
-                                        ),
-                                        format!("{}\n{}", k.name, k.changes.join("\n")),
-                                    )
-                                };
+                                // Both names of a renamed kernel; what differs between the two
+                                // launches (template arguments, grid, block) follows.
+                                let (text, hover) = kernel_cell(k);
                                 cell(ui, text).on_hover_text(hover);
                             });
                             row.col(|ui| {
@@ -669,18 +674,12 @@ fn table_ui(ui: &mut egui::Ui, view: &ReportComparison, neutral: bool) -> Option
                                 cell(ui, t);
                             });
                             row.col(|ui| {
-                                let t = verdict_text(
-                                    ui,
-                                    verdict.map_or(NOT_MEASURED, |v| v.name()).into(),
-                                    verdict,
-                                );
+                                let (text, verdict) = verdict_cell(k, !neutral);
+                                let t = verdict_text(ui, text.into(), verdict);
                                 cell(ui, t);
                             });
                             row.col(|ui| {
-                                let text = k
-                                    .time_delta_ns()
-                                    .map_or_else(|| NOT_MEASURED.into(), time_delta_text);
-                                let t = verdict_text(ui, text, verdict);
+                                let t = verdict_text(ui, time_cell(k, !neutral), verdict);
                                 cell(ui, t);
                             });
                             for (key, _) in HEADLINE_METRICS {

@@ -20,8 +20,8 @@ impl Page for RulesView {
             return;
         }
         ui.weak(format!(
-            "{} rule results, {} with an estimated speedup; largest first.",
-            list.lines.len(),
+            "{}, {} with an estimated speedup; largest first.",
+            crate::model::format::count_text(list.lines.len(), "rule result", "rule results"),
             list.with_speedup
         ));
         egui::ScrollArea::vertical()

@@ -133,8 +133,8 @@ fn show(
 ) {
     let t = &data.trend;
     ui.weak(format!(
-        "{} runs, {}: {}",
-        t.runs.len(),
+        "{}, {}: {}",
+        crate::model::format::count_text(t.runs.len(), "run", "runs"),
         t.order_note,
         t.runs
             .iter()

@@ -196,18 +196,20 @@ fn item_ui_with(
             };
             if drawn {
                 ui.weak("Tables, zoom and every result of the report: the Roofline page (Ctrl+4).");
-            } else if kind == Some(crate::analysis::roofline::ChartKind::Tensor) {
-                ui.weak(
-                    "This form holds the chart's inputs below but not the tensor pipe metrics \
-                     it is drawn from: the .ncu-rep report draws it.",
-                );
             } else {
-                ui.weak("The chart is drawn on the Roofline page (Ctrl+4).");
+                // Why not depends on the form: the view-model says.
+                ui.weak(match (extras.roofline, kind) {
+                    (Some(scene), Some(kind)) => scene.undrawn_note(kind),
+                    _ => "The chart is drawn on the Roofline page (Ctrl+4).",
+                });
             }
-            egui::CollapsingHeader::new(format!("Chart inputs ({} values)", item.rows.len()))
-                .id_salt(("roofline_inputs", &item.label))
-                .default_open(false)
-                .show(ui, |ui| table(ui, item));
+            egui::CollapsingHeader::new(format!(
+                "Chart inputs ({})",
+                crate::model::format::count_text(item.rows.len(), "value", "values")
+            ))
+            .id_salt(("roofline_inputs", &item.label))
+            .default_open(false)
+            .show(ui, |ui| table(ui, item));
         }
         (_, ItemKind::SourceMetricTable) => {
             match extras.hot_spots.iter().find(|t| t.label == item.label) {

@@ -228,37 +228,6 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         _ => None,
     };
     let speed = speed_of(duration_diff.as_ref());
-    let duration = duration_diff.as_ref().map(|d| {
-        let base = d
-            .base_f64()
-            .map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns"));
-        let now = d
-            .current_f64()
-            .map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns"));
-        let won = d
-            .delta()
-            .map(crate::analysis::compare::export::time_delta_text)
-            .unwrap_or_default();
-        let of = if single {
-            String::new()
-        } else if in_mean.len() == bases.len() {
-            format!(" (mean of {} baselines)", bases.len())
-        } else {
-            format!(
-                " (mean of {} of {} baselines, those of the same kernel)",
-                in_mean.len(),
-                bases.len()
-            )
-        };
-        DurationLine {
-            text: format!(
-                "Duration {now}, was {base}{of}: {} · {won}",
-                delta_text(Some(d))
-            ),
-            verdict: d.verdict,
-        }
-    });
-
     let plan = row_plan(
         &std::iter::once(cur)
             .chain(bases.iter().copied())
@@ -333,6 +302,42 @@ pub fn side_by_side<W: ResultLookup + ?Sized>(
         .iter()
         .zip(&pairs)
         .all(|(side, p)| side.pairing.is_none() && !same_function(p));
+    let duration = duration_diff.as_ref().map(|d| {
+        let base = d
+            .base_f64()
+            .map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns"));
+        let now = d
+            .current_f64()
+            .map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns"));
+        // Two different kernels: which way the time went, but not that it was won or lost.
+        let won = d
+            .delta()
+            .map(if other_kernel {
+                crate::analysis::compare::export::time_change_text
+            } else {
+                crate::analysis::compare::export::time_delta_text
+            })
+            .unwrap_or_default();
+        let of = if single {
+            String::new()
+        } else if in_mean.len() == bases.len() {
+            format!(" (mean of {} baselines)", bases.len())
+        } else {
+            format!(
+                " (mean of {} of {} baselines, those of the same kernel)",
+                in_mean.len(),
+                bases.len()
+            )
+        };
+        DurationLine {
+            text: format!(
+                "Duration {now}, was {base}{of}: {} · {won}",
+                delta_text(Some(d))
+            ),
+            verdict: d.verdict,
+        }
+    });
+
     for ((side, b), pair) in key.bases.iter().zip(&bases).zip(pairs) {
         let (base_name, cur_name) = (kernel_name(b), kernel_name(cur));
         let same_function = same_function(&pair);

@@ -245,8 +245,8 @@ fn answer(
     let totals_text = export::totals_lines(diff);
     let verdicts = verdicts(diff);
     let mut summary = format!(
-        "{} matched kernel(s): {} faster, {} slower, {} unchanged (threshold {}%).",
-        diff.matched.len(),
+        "{} matched: {} faster, {} slower, {} unchanged (threshold {}%).",
+        crate::model::format::count_text(diff.matched.len(), "kernel", "kernels"),
         verdicts["better"],
         verdicts["worse"],
         verdicts["unchanged"],

@@ -196,9 +196,9 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
             summary.push_str(&format!(", SOL compute {c:.1}% memory {m:.1}%"));
         }
         summary.push_str(&format!(
-            "; {} sections, {} rules",
-            sections.len(),
-            ranked.len()
+            "; {}, {}",
+            crate::model::format::count_text(sections.len(), "section", "sections"),
+            crate::model::format::count_text(ranked.len(), "rule", "rules")
         ));
         if let Some((_, top)) = ranked.first() {
             summary.push_str(&format!("; top rule: {}", top.heading()));

@@ -97,8 +97,9 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
             .filter_map(|r| Some((r.number(crate::model::names::DURATION)?, r)))
             .max_by(|a, b| a.0.total_cmp(&b.0));
         let mut summary = format!(
-            "{}: {total} results ({}).",
+            "{}: {} ({}).",
             rep.source.display(),
+            crate::model::format::count_text(total, "result", "results"),
             rep.format.name()
         );
         if let Some((d, r)) = slowest {

@@ -94,10 +94,10 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     let t = trend(&reports, &labels, &options);
     let found = regressions(&t, &rules);
     let mut summary = format!(
-        "{} runs ({}), {} kernels.",
-        t.runs.len(),
+        "{} ({}), {}.",
+        crate::model::format::count_text(t.runs.len(), "run", "runs"),
         t.order_note,
-        t.kernels.len()
+        crate::model::format::count_text(t.kernels.len(), "kernel", "kernels")
     );
     if let Some(step) = t.steps.first() {
         summary.push_str(&format!(

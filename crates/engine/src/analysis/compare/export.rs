@@ -145,6 +145,17 @@ pub fn is_percentage(m: &MetricDiff) -> bool {
 /// The totals of a comparison as lines for people: matched, only in base, only in current,
 /// net; changes within the printed precision of the sources read as no change.
 pub fn totals_lines(diff: &ReportDiff) -> Vec<String> {
+    totals_lines_with(diff, time_delta_text)
+}
+
+/// [`totals_lines`] in words that call nothing won or lost (`12.00 us longer`), for a
+/// comparison whose direction is not confirmed yet.
+pub fn unjudged_totals_lines(diff: &ReportDiff) -> Vec<String> {
+    totals_lines_with(diff, time_change_text)
+}
+
+/// [`totals_lines`] with each change of time written by `time_text`.
+fn totals_lines_with(diff: &ReportDiff, time_text: fn(f64) -> String) -> Vec<String> {
     let t = diff.totals();
     let change = |base: f64, current: f64, changed: bool, delta: f64| {
         if changed {
@@ -153,7 +164,7 @@ pub fn totals_lines(diff: &ReportDiff) -> Vec<String> {
                 value_text(base, "ns"),
                 value_text(current, "ns"),
                 pct_text(super::metric_diff::delta_pct(base, current), true),
-                time_delta_text(delta)
+                time_text(delta)
             )
         } else if t.noise_ns > 0.0 {
             format!(
@@ -278,10 +289,9 @@ pub fn suggested_lines_with(
     lines
 }
 
-/// `1 pair`, `3 pairs`: a count with the noun in the number it needs.
-pub fn count_text(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+/// `1 pair`, `3 pairs` ([`crate::model::format::count_text`], kept here for the outputs that
+/// take their words from this module).
+pub use crate::model::format::count_text;
 
 /// `name` in at most `max` characters (8 at the least): its start and its end with `…`
 /// between, the start getting two thirds, so that a long templated kernel keeps both its
@@ -307,6 +317,22 @@ pub fn time_delta_text(delta_ns: f64) -> String {
     }
     let word = if delta_ns > 0.0 { "lost" } else { "won" };
     format!("{} {word}", value_text(delta_ns.abs(), "ns"))
+}
+
+/// A change of time that says which way it went but not whether that is good: `12.00 us
+/// longer`, `3.10 ms shorter` (for two different kernels, or a direction not confirmed).
+pub fn time_change_text(delta_ns: f64) -> String {
+    if !delta_ns.is_finite() {
+        return format!("damaged ({delta_ns})");
+    }
+    let text = value_text(delta_ns.abs(), "ns");
+    if delta_ns > 0.0 {
+        format!("{text} longer")
+    } else if delta_ns < 0.0 {
+        format!("{text} shorter")
+    } else {
+        text
+    }
 }
 
 /// How many explanations the text forms list per kernel.

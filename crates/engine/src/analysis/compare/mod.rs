@@ -54,6 +54,9 @@ pub struct MatchedDiff {
     pub current_id: u64,
     /// The current result's display name.
     pub name: String,
+    /// The base result's display name (another name than `name` where the kernel was renamed
+    /// or paired by hand with another).
+    pub base_name: String,
     pub kind: MatchKind,
     pub shape_differs: bool,
     /// What differs between the two launches (`template args changed: <16> → <32>`).
@@ -280,12 +283,9 @@ pub fn compare_pair(
     p: &KernelMatch,
     opts: &DiffOptions,
 ) -> MatchedDiff {
+    let base_name = normalize::display_name(b);
     let name = normalize::display_name(c);
-    let name = if name.is_empty() {
-        normalize::display_name(b)
-    } else {
-        name
-    };
+    let name = if name.is_empty() { base_name } else { name };
     let diff = diff_results(b, c, opts);
     let why = explain(b, c, diff.speed());
     MatchedDiff {
@@ -294,6 +294,7 @@ pub fn compare_pair(
         base_id: b.id,
         current_id: c.id,
         name: name.to_string(),
+        base_name: base_name.to_string(),
         kind: p.kind,
         shape_differs: p.shape_differs,
         changes: p.changes.clone(),

@@ -79,6 +79,10 @@ pub struct LineLink {
     /// The same without what changed, for a list under its explanation: `+1,209 samples:
     /// 81 % at transpose.cu:22`.
     pub place: String,
+    /// The line is the baseline's and the current code has none in its place (code that went
+    /// away, as most of an improvement's lines are): it is found in the baseline's source.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub baseline_only: bool,
 }
 
 /// The explanations for one pair, ranked: those that agree with the duration first, then by

@@ -153,6 +153,25 @@ pub fn tensor_label(path: &str) -> String {
 /// Tensor-core datapaths with nonzero achieved work, OP/s. Where the per-instruction paths
 /// (`op_hmma_...`, `op_hgmma_...`) exist, the chart uses only those.
 pub fn tensor_paths(result: &KernelResult) -> Vec<TensorPath> {
+    every_tensor_path(result)
+        .into_iter()
+        .filter(|t| t.achieved > 0.0)
+        .collect()
+}
+
+/// Tensor-core datapaths the result did no work on but whose peak it stores (a `--set full`
+/// report of a kernel without tensor work stores every datapath's), OP/s: ncu draws their
+/// ceilings all the same.
+pub fn idle_tensor_paths(result: &KernelResult) -> Vec<TensorPath> {
+    every_tensor_path(result)
+        .into_iter()
+        .filter(|t| t.achieved <= 0.0 && t.peak > 0.0)
+        .collect()
+}
+
+/// Every tensor-core datapath with its peak and achieved work (none achieved where the
+/// result stores no achieved value), per-instruction paths only where there are some.
+fn every_tensor_path(result: &KernelResult) -> Vec<TensorPath> {
     let Some(hz) = num(result, SM_CYCLES_PER_SECOND) else {
         return Vec::new();
     };
@@ -171,8 +190,9 @@ pub fn tensor_paths(result: &KernelResult) -> Vec<TensorPath> {
         .filter(|p| !by_instruction || p.starts_with("op_"))
         .filter_map(|p| {
             let peak = num(result, &format!("{TENSOR_PREFIX}{p}.sum.peak_sustained"))?;
-            let achieved = num(result, &format!("{TENSOR_PREFIX}{p}.sum.per_cycle_elapsed"))?;
-            (achieved > 0.0).then(|| TensorPath {
+            let achieved =
+                num(result, &format!("{TENSOR_PREFIX}{p}.sum.per_cycle_elapsed")).unwrap_or(0.0);
+            (peak.is_finite() && achieved.is_finite()).then(|| TensorPath {
                 name: p.to_string(),
                 label: tensor_label(p),
                 peak: peak * hz,

@@ -176,6 +176,10 @@ pub struct Roofline {
     pub peak_traffic: PerLevel<Option<f64>>,
     pub achieved_traffic: PerLevel<Option<f64>>,
     pub tensor: Vec<TensorPath>,
+    /// The tensor datapaths without work whose peaks the result stores: with no path at work,
+    /// the tensor chart draws their ceilings (as ncu does), without points.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub idle_tensor: Vec<TensorPath>,
 }
 
 /// The charts ncu draws.
@@ -280,6 +284,38 @@ impl Roofline {
                     self.push(&mut chart, c, point);
                 }
             }
+            ChartKind::Tensor if self.tensor.is_empty() => {
+                // No tensor work: the datapaths' ceilings alone, each distinct peak once,
+                // named by the datapaths it bounds.
+                let mut peaks: Vec<(f64, Vec<&str>)> = Vec::new();
+                for t in &self.idle_tensor {
+                    match peaks
+                        .iter_mut()
+                        .find(|(peak, _)| labels::same_value(*peak, t.peak))
+                    {
+                        Some((_, paths)) => paths.push(&t.label),
+                        None => peaks.push((t.peak, vec![&t.label])),
+                    }
+                }
+                for (peak, paths) in &peaks {
+                    let paths = match paths.as_slice() {
+                        [one] => one.to_string(),
+                        [first, rest @ ..] => format!(
+                            "{first} and {} other{}",
+                            rest.len(),
+                            if rest.len() == 1 { "" } else { "s" }
+                        ),
+                        [] => continue,
+                    };
+                    for l in MemoryLevel::ALL {
+                        let name = l.tensor_label();
+                        let c = self.ceiling(format!("{name} Roofline ({paths})"), Some(*peak), l);
+                        if let Some(c) = c {
+                            chart.ceilings.push(c);
+                        }
+                    }
+                }
+            }
             ChartKind::Tensor => {
                 for t in &self.tensor {
                     for l in MemoryLevel::ALL {
@@ -333,6 +369,7 @@ pub fn analyze(
         peak_traffic,
         achieved_traffic,
         tensor: exact::tensor_paths(result),
+        idle_tensor: exact::idle_tensor_paths(result),
         ..Roofline::default()
     };
     estimate::fill(&mut r, result, device, cc.map(|c| c.0), context);

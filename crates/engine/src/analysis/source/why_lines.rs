@@ -76,7 +76,8 @@ fn number(cells: &[Cell], column: usize) -> f64 {
 
 /// Fills each explanation's [`Explanation::lines`] whose measure both views have: the lines
 /// whose change goes the way of the function's whole change, largest first, each carrying at
-/// least a tenth of it, at most three.
+/// least a tenth of it, at most three. A line only the baseline has (code that went away) is
+/// marked so ([`LineLink::baseline_only`]) and its place says `(baseline)`.
 pub fn link_lines(
     why: &mut [Explanation],
     base: &SourceView,
@@ -98,7 +99,7 @@ pub fn link_lines(
             continue;
         }
         // Current lines with their change; baseline lines that went away lose all they had.
-        let mut lines: Vec<(&str, u32, f64)> = current
+        let mut lines: Vec<(&str, u32, f64, bool)> = current
             .lines
             .iter()
             .zip(&comparison.lines)
@@ -107,13 +108,13 @@ pub fn link_lines(
                     Some(i) => number(&l.cells, c) - number(&base.lines[i].cells, b),
                     None => number(&l.cells, c),
                 };
-                (path(current, l.file), l.line, delta)
+                (path(current, l.file), l.line, delta, false)
             })
             .chain(comparison.removed.iter().filter_map(|&i| {
                 let l = base.lines.get(i)?;
-                Some((path(base, l.file), l.line, -number(&l.cells, b)))
+                Some((path(base, l.file), l.line, -number(&l.cells, b), true))
             }))
-            .filter(|&(_, _, d)| d * change > 0.0 && d / change * 100.0 >= MIN_SHARE_PCT)
+            .filter(|&(_, _, d, _)| d * change > 0.0 && d / change * 100.0 >= MIN_SHARE_PCT)
             .collect();
         lines.sort_by(|x, y| {
             y.2.abs()
@@ -124,12 +125,13 @@ pub fn link_lines(
         e.lines = lines
             .into_iter()
             .take(MAX_LINES)
-            .map(|(file, line, delta)| {
+            .map(|(file, line, delta, baseline_only)| {
                 let share_pct = delta / change * 100.0;
                 let place = format!(
-                    "{} {unit}: {share_pct:.0} % at {}:{line}",
+                    "{} {unit}: {share_pct:.0} % at {}:{line}{}",
                     signed(delta),
-                    file_name(file)
+                    file_name(file),
+                    if baseline_only { " (baseline)" } else { "" }
                 );
                 LineLink {
                     file: file.to_string(),
@@ -138,6 +140,7 @@ pub fn link_lines(
                     share_pct,
                     text: format!("{what} {place}"),
                     place,
+                    baseline_only,
                 }
             })
             .collect();

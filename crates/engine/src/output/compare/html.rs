@@ -1,7 +1,9 @@
 //! The comparison of two reports as one self-contained HTML page (`diff --format html`, the
 //! app's export): the totals and the verdict, a bar chart of the biggest changes, the matched
-//! kernels by time won or lost with their verdicts and why they changed, the kernels on one
-//! side only, and the suggested renames with the `--pair` argument that pairs them.
+//! kernels by time won or lost with their verdicts, each with why it changed in a row under
+//! it, the kernels on one side only, and the suggested renames with the `--pair` argument
+//! that pairs them. Reports are named by their file names: the page travels with a pull
+//! request, away from the folders it was written in.
 
 use crate::analysis::compare::export::{
     DEFAULT_MAX_CHANGES, HEADLINE_METRICS, MAX_NAME_CHARS, count_text, delta_text, listed_changes,
@@ -16,10 +18,12 @@ use crate::output::html_page::{Bar, bar_chart, escape, page};
 /// How many kernels the chart shows at most.
 pub const CHART_BARS: usize = 15;
 
-fn describe(r: &Report) -> String {
+/// A report as the page names it: its file name (the folders it lay in on the machine that
+/// wrote the page mean nothing where the page is read), its form, results and ncu version.
+fn describe(name: &str, r: &Report) -> String {
     format!(
         "{} ({}, {}{})",
-        r.source.display(),
+        name,
         r.format.name(),
         count_text(r.results.len(), "result", "results"),
         r.tool_version
@@ -69,15 +73,28 @@ fn chart(diff: &ReportDiff) -> String {
     )
 }
 
-fn why_cell(k: &MatchedDiff) -> String {
-    if k.why.is_empty() && k.changes.is_empty() {
+/// How many why-lists, those of the largest changes, are shown unfolded.
+const OPEN_WHY: usize = 3;
+
+/// The why-list of a pair as a row of its own under the pair's row, across the table (folded
+/// with `<details>`, open for the first pairs): what differs between the two launches, then
+/// the listed explanations. Empty when there is nothing to list.
+fn why_row(k: &MatchedDiff, columns: usize, open: bool) -> String {
+    let listed = listed_why(&k.why);
+    if listed.is_empty() && k.changes.is_empty() {
         return String::new();
     }
-    let mut out = String::from("<ul class=\"why\">");
+    let mut out = format!(
+        "<tr class=\"why-row\"><td></td><td colspan=\"{}\"><details{}><summary>Why it changed \
+         <span class=\"muted\">({})</span></summary><ul class=\"why\">",
+        columns - 1,
+        if open { " open" } else { "" },
+        count_text(listed.len() + k.changes.len(), "line", "lines")
+    );
     for c in &k.changes {
         out.push_str(&format!("<li>= {}</li>", escape(c)));
     }
-    for w in listed_why(&k.why) {
+    for w in listed {
         let (mark, class) = match w.agrees {
             Some(true) => ('+', "agrees"),
             Some(false) => ('−', "disagrees"),
@@ -88,13 +105,14 @@ fn why_cell(k: &MatchedDiff) -> String {
             escape(&w.text)
         ));
     }
-    out.push_str("</ul>");
+    out.push_str("</ul></details></td></tr>\n");
     out
 }
 
 fn matched_table(diff: &ReportDiff) -> String {
     let mut out = format!(
-        "<h2>Matched kernels ({})</h2>\n<p class=\"muted\">Sorted by time won or lost.</p>\n",
+        "<h2>Matched kernels ({})</h2>\n<p class=\"muted\">Sorted by time won or lost; under each \
+         kernel, why it changed.</p>\n",
         diff.matched.len()
     );
     if diff.matched.is_empty() {
@@ -109,11 +127,13 @@ fn matched_table(diff: &ReportDiff) -> String {
     for (_, label) in HEADLINE_METRICS {
         out.push_str(&format!("<th class=\"num\">Δ {}</th>", escape(label)));
     }
-    out.push_str("<th>Why</th></tr></thead>\n<tbody>\n");
+    out.push_str("</tr></thead>\n<tbody>\n");
+    let columns = 7 + HEADLINE_METRICS.len();
+    let mut unfolded = 0;
     for k in diff.by_impact() {
         let verdict = verdict_of(k);
         out.push_str(&format!(
-            "<tr class=\"kernel\"><td class=\"mono\">{}→{}</td><td title=\"{}\">{}</td>\
+            "<tr class=\"kernel\"><td class=\"mono ids\">{}→{}</td><td class=\"name\" title=\"{}\">{}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"{verdict}\">{verdict}</td><td class=\"num\">{}</td>",
             k.base_id,
@@ -132,7 +152,10 @@ fn matched_table(diff: &ReportDiff) -> String {
                 escape(&delta_text(k.diff.get(key)))
             ));
         }
-        out.push_str(&format!("<td>{}</td></tr>\n", why_cell(k)));
+        out.push_str("</tr>\n");
+        let row = why_row(k, columns, unfolded < OPEN_WHY);
+        unfolded += usize::from(!row.is_empty());
+        out.push_str(&row);
     }
     out.push_str("</tbody>\n</table>\n");
     out
@@ -180,7 +203,7 @@ fn changes_table(diff: &ReportDiff) -> String {
         let m = c.metric;
         let verdict = m.verdict.name();
         out.push_str(&format!(
-            "<tr><td class=\"mono\">{}→{}</td><td>{}</td><td class=\"mono\">{}</td>\
+            "<tr><td class=\"mono ids\">{}→{}</td><td>{}</td><td class=\"mono\">{}</td>\
              <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
              <td class=\"{verdict}\">{verdict}</td></tr>\n",
             c.kernel.base_id,
@@ -201,10 +224,13 @@ fn changes_table(diff: &ReportDiff) -> String {
 /// The comparison as a self-contained HTML page. All text from the reports is escaped.
 pub fn diff_html(diff: &ReportDiff, base: &Report, current: &Report, title: &str) -> String {
     let mut body = format!("<h1>{}</h1>\n", escape(title));
+    // File names, lengthened only where the two are named alike.
+    let names = crate::analysis::path_names::distinct_names(&[&base.source, &current.source]);
+    let name = |i: usize| names.get(i).map_or("", String::as_str);
     body.push_str(&format!(
         "<p class=\"muted\">Base: <span class=\"mono\">{}</span><br>Current: <span class=\"mono\">{}</span><br>Noise threshold: {}%</p>\n",
-        escape(&describe(base)),
-        escape(&describe(current)),
+        escape(&describe(name(0), base)),
+        escape(&describe(name(1), current)),
         diff.threshold_pct
     ));
     let worse = diff.regressions().count();

@@ -43,15 +43,16 @@ pub fn to_markdown(diff: &ReportDiff, opts: &MarkdownOptions) -> String {
     let regressions = diff.regressions().count();
     out.push_str(&if regressions == 0 {
         format!(
-            "**No regression** beyond {}% ({} kernels matched).\n\n",
+            "**No regression** beyond {}% ({} matched).\n\n",
             diff.threshold_pct,
-            diff.matched.len()
+            count_text(diff.matched.len(), "kernel", "kernels")
         )
     } else {
         format!(
-            "**{regressions} kernel(s) got worse** beyond {}% ({} kernels matched).\n\n",
+            "**{} got worse** beyond {}% ({} matched).\n\n",
+            count_text(regressions, "kernel", "kernels"),
             diff.threshold_pct,
-            diff.matched.len()
+            count_text(diff.matched.len(), "kernel", "kernels")
         )
     });
     if !diff.warnings.is_empty() {

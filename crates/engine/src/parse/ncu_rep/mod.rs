@@ -112,8 +112,8 @@ fn assemble(
         report.warnings.push(Warning::new(
             WarningKind::Damaged,
             format!(
-                "the report is damaged ({e}); kept the {} result(s) read before it{lost}",
-                report.results.len(),
+                "the report is damaged ({e}); kept the {} read before it{lost}",
+                crate::model::format::count_text(report.results.len(), "result", "results"),
             ),
         ));
     }
@@ -199,7 +199,10 @@ fn add_clock_attributes(report: &mut Report, clocks: &[(bool, bool)], driver: Op
         } else if yes == 0 {
             "no".to_string()
         } else {
-            format!("mixed ({yes} of {} results)", clocks.len())
+            format!(
+                "mixed ({yes} of {})",
+                crate::model::format::count_text(clocks.len(), "result", "results")
+            )
         }
     };
     let attrs = &mut report.session.attributes;

@@ -13,6 +13,7 @@ use crate::widgets::compare_export::{self, ExportSource};
 use crate::widgets::{sol_bars, theme};
 use egui::{Color32, RichText};
 use sightline_app::core::commands::Command;
+use sightline_app::core::ids::ResultRef;
 use sightline_app::core::page_id::PageId;
 use sightline_app::views::compare::{CompareInput, CompareStatus, CompareView};
 use sightline_app::views::side_by_side::{MetricLine, Side, SideBySide};
@@ -36,9 +37,16 @@ impl Page for CompareView {
             &mut io.shared.export_status,
             io.commands,
         );
-        // A line of the why-list clicked: the Source page opens there.
-        if let Some(target) = crate::widgets::section_body::take_source_jump(ui.ctx()) {
-            io.shared.source_jump = Some((cx.at, target));
+        // A line of the why-list clicked: the Source page of the result that has the line
+        // opens there (the baseline's for code that went away).
+        let jump = take_why_jump(ui.ctx()).or_else(|| {
+            crate::widgets::section_body::take_source_jump(ui.ctx()).map(|t| (cx.at, t))
+        });
+        if let Some((at, target)) = jump {
+            if at != cx.at {
+                io.commands.push(Command::Select(at));
+            }
+            io.shared.source_jump = Some((at, target));
             io.commands.push(Command::ShowPage(PageId::Source));
         }
     }
@@ -173,8 +181,24 @@ fn empty_ui(ui: &mut egui::Ui, only_itself: bool) {
     );
 }
 
+/// The id under which a clicked line of the why-list waits for the page to read it.
+fn why_jump_id() -> egui::Id {
+    egui::Id::unique("compare_why_source_jump")
+}
+
+/// Takes the line of the why-list clicked in this frame, with the result whose Source page
+/// shows it.
+fn take_why_jump(ctx: &egui::Context) -> Option<(ResultRef, SourceTarget)> {
+    ctx.data_mut(|d| {
+        let jump = d.get_temp::<(ResultRef, SourceTarget)>(why_jump_id());
+        d.remove::<(ResultRef, SourceTarget)>(why_jump_id());
+        jump
+    })
+}
+
 /// The ranked explanations of the change, against one baseline: the first that agree with the
-/// duration coloured by its verdict, the others plain.
+/// duration coloured by its verdict, the others plain. Each line that carries a change opens
+/// the Source page there: the current result's, or the baseline's for a line only it has.
 fn why_ui(ui: &mut egui::Ui, view: &SideBySide) {
     let [pair] = view.export.matched.as_slice() else {
         return;
@@ -202,24 +226,25 @@ fn why_ui(ui: &mut egui::Ui, view: &SideBySide) {
                 });
                 // The lines that carry the change, each opening the Source page there.
                 for link in &w.lines {
+                    let (at, whose) = match view.bases.first() {
+                        Some(base) if link.baseline_only => (base.at, "the baseline's"),
+                        _ => (view.current.at, "the"),
+                    };
                     ui.horizontal(|ui| {
                         ui.add_space(16.0);
                         if ui
                             .link(&link.place)
                             .on_hover_text(format!(
-                                "Open {}:{} on the Source page",
+                                "Open {}:{} on {whose} Source page",
                                 link.file, link.line
                             ))
                             .clicked()
                         {
-                            crate::widgets::section_body::request_source_jump(
-                                ui,
-                                SourceTarget::Line {
-                                    file: crate::analysis::source::file_name(&link.file)
-                                        .to_string(),
-                                    line: link.line,
-                                },
-                            );
+                            let target = SourceTarget::Line {
+                                file: crate::analysis::source::file_name(&link.file).to_string(),
+                                line: link.line,
+                            };
+                            ui.data_mut(|d| d.insert_temp(why_jump_id(), (at, target)));
                         }
                     });
                 }

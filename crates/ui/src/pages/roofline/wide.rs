@@ -110,8 +110,8 @@ pub(super) fn wide_view(
         state.select_request = Some(at);
     }
     ui.weak(format!(
-        "{} results drawn, each sized by its duration; hover for details, click to select.{}",
-        wide.points.len(),
+        "{} drawn, each sized by its duration; hover for details, click to select.{}",
+        crate::model::format::count_text(wide.points.len(), "result", "results"),
         if wide.skipped > 0 {
             format!(
                 " {} {} no {} work, no {} traffic or no peaks and {} left out.",
