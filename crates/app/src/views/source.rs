@@ -37,6 +37,7 @@ pub fn load_with(
         disassemble: true,
         sass,
         source_maps,
+        files: None,
     };
     read_view(path, result, options)
 }
@@ -49,6 +50,7 @@ pub fn load_lines(path: Option<&Path>, result: &KernelResult) -> Result<SourceVi
         disassemble: false,
         sass: HashMap::new(),
         source_maps: Vec::new(),
+        files: None,
     };
     read_view(path, result, options)
 }
