@@ -9,6 +9,8 @@ mod cli_warnings;
 mod diff_output;
 mod hostile_names;
 mod html_pages;
+mod mcp_client;
+mod mcp_hardening;
 mod mcp_server;
 mod output_errors;
 mod streaming_output;

@@ -6,7 +6,9 @@
 
 use crate::analysis::path_names::run_labels;
 use crate::analysis::series::regression::{DEFAULT_RULE, Regression, TrendRule, regressions};
-use crate::analysis::series::{SeriesOrder, Trend, TrendOptions, trend};
+use crate::analysis::series::{
+    SeriesOrder, Trend, TrendOptions, detached, explain_steps, runs_to_explain, trend_table,
+};
 use crate::model::Report;
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::value_text;
@@ -103,10 +105,24 @@ pub fn run(args: &TrendArgs) -> i32 {
             return EXIT_UNREADABLE;
         }
     };
-    // Every report read on every core; each keeps its heads (bodies are read when asked for).
+    let options = TrendOptions {
+        order: match args.order {
+            OrderArg::Given => SeriesOrder::Given,
+            OrderArg::Captured => SeriesOrder::Captured,
+        },
+        metric: args.metric.clone(),
+        steps: 0,
+    };
+    // Every report read on every core and reduced to what the trend reads (heads, and the
+    // metric asked for): each lets go of its file at once, so a folder of thousands of
+    // reports never holds thousands of files open. The few runs the steps compare are read
+    // again for their why.
     let loaded: Vec<Result<Report, parse::LoadError>> = {
         use rayon::prelude::*;
-        files.par_iter().map(|p| parse::load_path(p)).collect()
+        files
+            .par_iter()
+            .map(|p| parse::load_path(p).map(|r| detached(&r, args.metric.as_deref())))
+            .collect()
     };
     let mut reports = Vec::new();
     let mut unreadable = false;
@@ -124,15 +140,17 @@ pub fn run(args: &TrendArgs) -> i32 {
     }
     let labels = run_labels(&files);
     let refs: Vec<&Report> = reports.iter().collect();
-    let options = TrendOptions {
-        order: match args.order {
-            OrderArg::Given => SeriesOrder::Given,
-            OrderArg::Captured => SeriesOrder::Captured,
-        },
-        metric: args.metric.clone(),
-        steps: 0,
+    let mut t = trend_table(&refs, &labels, &options);
+    let again: Vec<(usize, Report)> = {
+        use rayon::prelude::*;
+        runs_to_explain(&t)
+            .into_par_iter()
+            .filter_map(|i| Some((i, parse::load_path(files.get(i)?).ok()?)))
+            .collect()
     };
-    let t = trend(&refs, &labels, &options);
+    explain_steps(&mut t, |input| {
+        again.iter().find(|(i, _)| *i == input).map(|(_, r)| r)
+    });
     let found = regressions(&t, &rules);
     let text = match args.format {
         TrendFormat::Text => text(&t, &found),
@@ -148,6 +166,7 @@ pub fn run(args: &TrendArgs) -> i32 {
         return EXIT_UNREADABLE;
     }
     super::loading::leave_for_exit(reports);
+    super::loading::leave_for_exit(again.into_iter().map(|(_, r)| r).collect());
     if found.is_empty() { 0 } else { EXIT_FAILED }
 }
 

@@ -40,6 +40,7 @@ pub fn load_with(
         disassembler: Some(disassembler.clone()),
         sass,
         source_maps,
+        files: None,
     };
     read_view(path, result, options)
 }
@@ -52,6 +53,7 @@ pub fn load_lines(path: Option<&Path>, result: &KernelResult) -> Result<SourceVi
         disassembler: None,
         sass: HashMap::new(),
         source_maps: Vec::new(),
+        files: None,
     };
     read_view(path, result, options)
 }

@@ -1,12 +1,18 @@
-//! Which files the MCP server may read: report files under the roots it was started with.
+//! Which files the MCP server may read: regular files under the roots it was started with.
 //!
-//! Confinement by construction: a requested path is opened first, and the decision is made on
-//! what was opened. The open file's real path (the kernel's name for the descriptor, every
-//! symlink and `..` resolved) must lie under one of the canonical roots, and the file must be
-//! a regular file; the report is then read through that descriptor, never through the path
-//! again. A directory swapped for a symlink between a check and an open cannot send the server
-//! outside, since there is no such gap. Every refusal, whatever its reason (absent, outside,
-//! not a file, unreadable), is the same error, so the answers tell nothing of what lies outside.
+//! Confinement by construction, decided before anything is opened for reading. On Linux the
+//! requested path is first resolved to a handle that opens nothing (`O_PATH`: no FIFO waits
+//! for a writer, no device runs its open); the decision is made on that handle: the file it
+//! names must be a regular file, and its real path (the kernel's name for the descriptor,
+//! every symlink and `..` resolved) must lie under one of the canonical roots. Only then is
+//! that very file opened for reading, through the handle (`/proc/self/fd`), non-blocking and
+//! without taking a terminal, and read through that descriptor, never through the path again:
+//! a directory swapped for a symlink, or a file for a FIFO, between a check and an open cannot
+//! send the server outside or make it block. Without `/proc` the path is looked up without
+//! opening it (`stat`), then opened non-blocking and checked again on the descriptor. Every
+//! refusal, whatever its reason (absent, outside, not a regular file, unreadable), is the same
+//! error, so the answers tell nothing of what lies outside; only the open-file limit is told
+//! apart, in words, since it says nothing of the file.
 
 use std::fs::File;
 use std::path::{Component, Path, PathBuf};
@@ -27,6 +33,35 @@ pub enum ConfinementError {
         "{path}: not readable here: give a report file under the directories this server may read ({roots})"
     )]
     NotReadableHere { path: String, roots: String },
+    #[error("{path}: not opened: {}", limit_text())]
+    TooManyOpen { path: String },
+}
+
+/// The open-file limit, in words, for an answer that met it.
+pub fn limit_text() -> String {
+    let limit = open_file_limit().map_or_else(|| "its limit".to_string(), |n| n.to_string());
+    format!(
+        "the server has as many files open as it may ({limit}, the open-file limit `ulimit -n`); \
+         it keeps fewer reports open from now on: call again, or raise the limit"
+    )
+}
+
+/// The soft limit of open files of this process, where the platform says.
+pub fn open_file_limit() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        rustix::process::getrlimit(rustix::process::Resource::Nofile).current
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+/// Whether an I/O error says the process (or the system) has no file descriptor left.
+pub fn is_fd_limit(e: &std::io::Error) -> bool {
+    // EMFILE, ENFILE.
+    cfg!(unix) && matches!(e.raw_os_error(), Some(24 | 23))
 }
 
 /// A report file opened under the roots: the descriptor and the real path it was checked at.
@@ -45,8 +80,7 @@ impl Opened {
 }
 
 #[cfg(unix)]
-fn descriptor_path(file: &File) -> Option<PathBuf> {
-    use std::os::fd::AsRawFd;
+fn descriptor_path(file: &impl std::os::fd::AsRawFd) -> Option<PathBuf> {
     let path = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
     path.exists().then_some(path)
 }
@@ -56,12 +90,19 @@ fn descriptor_path(_: &File) -> Option<PathBuf> {
     None
 }
 
-/// The real path of an open file: what the kernel names its descriptor.
-fn real_path_of(file: &File, opened_as: &Path) -> std::io::Result<PathBuf> {
-    match descriptor_path(file) {
-        Some(link) => std::fs::read_link(link),
-        // Without /proc the path is resolved again (a check after the open, not before it).
-        None => std::fs::canonicalize(opened_as),
+/// Why an open was refused: the path (one answer for every reason), or the open-file limit.
+enum Refusal {
+    Path,
+    Limit,
+}
+
+impl From<std::io::Error> for Refusal {
+    fn from(e: std::io::Error) -> Self {
+        if is_fd_limit(&e) {
+            Refusal::Limit
+        } else {
+            Refusal::Path
+        }
     }
 }
 
@@ -99,14 +140,19 @@ impl Roots {
         &self.roots
     }
 
-    /// Opens a report file the server may read, or says it is not readable here.
+    /// Opens a regular file the server may read, or says it is not readable here.
     pub fn open(&self, requested: &str) -> Result<Opened, ConfinementError> {
         if requested.trim().is_empty() {
             return Err(ConfinementError::Empty);
         }
-        let refused = || ConfinementError::NotReadableHere {
-            path: requested.to_string(),
-            roots: self.roots_text(),
+        let refused = |why: Refusal| match why {
+            Refusal::Path => ConfinementError::NotReadableHere {
+                path: requested.to_string(),
+                roots: self.roots_text(),
+            },
+            Refusal::Limit => ConfinementError::TooManyOpen {
+                path: requested.to_string(),
+            },
         };
         let path = Path::new(requested);
         let joined = if path.is_absolute() {
@@ -114,18 +160,90 @@ impl Roots {
         } else {
             // A relative path that climbs out of the root is refused before it is looked up.
             if escapes(path) {
-                return Err(refused());
+                return Err(refused(Refusal::Path));
             }
             match self.roots.first() {
                 Some(root) => root.join(path),
-                None => return Err(refused()),
+                None => return Err(refused(Refusal::Path)),
             }
         };
-        let file = File::open(&joined).map_err(|_| refused())?;
-        let real_path = real_path_of(&file, &joined).map_err(|_| refused())?;
-        let regular = file.metadata().is_ok_and(|m| m.is_file());
-        if !regular || !self.roots.iter().any(|root| real_path.starts_with(root)) {
-            return Err(refused());
+        self.open_checked(&joined).map_err(refused)
+    }
+
+    /// Whether a real path lies under a root.
+    fn holds(&self, real_path: &Path) -> bool {
+        self.roots.iter().any(|root| real_path.starts_with(root))
+    }
+
+    /// Decides on the file at `path` without opening it for reading, then opens that file.
+    #[cfg(target_os = "linux")]
+    fn open_checked(&self, path: &Path) -> Result<Opened, Refusal> {
+        use rustix::fs::{Mode, OFlags};
+        // A handle that only names the file: opening it runs no driver and waits for no writer.
+        let handle = rustix::fs::open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty())
+            .map_err(std::io::Error::from)?;
+        let named = rustix::fs::fstat(&handle).map_err(std::io::Error::from)?;
+        if !is_regular(&named) {
+            return Err(Refusal::Path);
+        }
+        let Some(link) = descriptor_path(&handle) else {
+            drop(handle);
+            return self.open_looked_up(path);
+        };
+        let real_path = std::fs::read_link(&link)?;
+        if !self.holds(&real_path) {
+            return Err(Refusal::Path);
+        }
+        // The file the handle names, whatever the path names by now.
+        let fd = rustix::fs::open(
+            &link,
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(std::io::Error::from)?;
+        let file = File::from(fd);
+        same_regular_file(&file, &named)?;
+        Ok(Opened { file, real_path })
+    }
+
+    #[cfg(all(unix, not(target_os = "linux")))]
+    fn open_checked(&self, path: &Path) -> Result<Opened, Refusal> {
+        self.open_looked_up(path)
+    }
+
+    /// Without a handle that opens nothing: the path is looked up (`stat`), a regular file
+    /// under a root is opened non-blocking, and the descriptor must be the file looked up.
+    #[cfg(unix)]
+    fn open_looked_up(&self, path: &Path) -> Result<Opened, Refusal> {
+        use rustix::fs::{Mode, OFlags};
+        let named = rustix::fs::stat(path).map_err(std::io::Error::from)?;
+        if !is_regular(&named) {
+            return Err(Refusal::Path);
+        }
+        let real_path = std::fs::canonicalize(path)?;
+        if !self.holds(&real_path) {
+            return Err(Refusal::Path);
+        }
+        let fd = rustix::fs::open(
+            &real_path,
+            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .map_err(std::io::Error::from)?;
+        let file = File::from(fd);
+        same_regular_file(&file, &named)?;
+        Ok(Opened { file, real_path })
+    }
+
+    #[cfg(not(unix))]
+    fn open_checked(&self, path: &Path) -> Result<Opened, Refusal> {
+        if !std::fs::metadata(path)?.is_file() {
+            return Err(Refusal::Path);
+        }
+        let file = File::open(path)?;
+        let real_path = std::fs::canonicalize(path)?;
+        if !file.metadata()?.is_file() || !self.holds(&real_path) {
+            return Err(Refusal::Path);
         }
         Ok(Opened { file, real_path })
     }
@@ -136,6 +254,22 @@ impl Roots {
             .map(|r| r.display().to_string())
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+#[cfg(unix)]
+fn is_regular(st: &rustix::fs::Stat) -> bool {
+    rustix::fs::FileType::from_raw_mode(st.st_mode) == rustix::fs::FileType::RegularFile
+}
+
+/// The opened descriptor is the regular file decided on (same device and inode).
+#[cfg(unix)]
+fn same_regular_file(file: &File, named: &rustix::fs::Stat) -> Result<(), Refusal> {
+    let opened = rustix::fs::fstat(file).map_err(std::io::Error::from)?;
+    if is_regular(&opened) && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino {
+        Ok(())
+    } else {
+        Err(Refusal::Path)
     }
 }
 

@@ -3,7 +3,9 @@
 //! spots, occupancy with a what-if, roofline. Built on the official SDK (`rmcp`).
 //!
 //! - [`confinement`]: which files it may read (report files under its roots, nothing else);
-//! - [`cache`]: reports opened once per connection, by canonical path and modification time;
+//! - [`cache`]: the reports opened lately, a bounded number, by canonical path and
+//!   modification time;
+//! - [`source_files`]: the CUDA source files it may show, under the roots only;
 //! - [`tools`]: the tools, their schemas and their answers;
 //! - [`framing`]: the stdio lines, read to a bound and checked before the handler;
 //! - [`server`]: the protocol handler.
@@ -12,6 +14,7 @@ pub mod cache;
 pub mod confinement;
 pub mod framing;
 pub mod server;
+pub mod source_files;
 pub mod tools;
 
 use std::path::PathBuf;

@@ -2,7 +2,9 @@
 //! as JSON-RPC errors (unknown tool, bad arguments) or as results marked `isError` (a file
 //! refused or unreadable), and keeps serving after either. Tool calls run on a bounded pool of
 //! threads (one per core), so a slow call (a large report being read) holds up no other
-//! request; a call the client cancels (`notifications/cancelled`) is answered no more.
+//! request; a call the client cancels (`notifications/cancelled`) is answered no more, and
+//! its work stops at the tool's next check (between reports, between pairs compared), which
+//! gives its thread back.
 
 use super::cache::ReportCache;
 use super::confinement::Roots;
@@ -14,6 +16,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::Semaphore;
 
 /// What the server tells a client about itself.
@@ -46,10 +49,15 @@ impl SightlineServer {
 }
 
 impl Shared {
-    fn answer(&self, request: &CallToolRequestParams) -> Result<CallToolResult, ErrorData> {
+    fn answer(
+        &self,
+        request: &CallToolRequestParams,
+        cancelled: &AtomicBool,
+    ) -> Result<CallToolResult, ErrorData> {
         let cx = ToolContext {
             roots: &self.roots,
             cache: &self.cache,
+            cancelled,
         };
         match tools::call(&cx, &request.name, request.arguments.clone()) {
             Ok(out) => {
@@ -65,6 +73,7 @@ impl Shared {
             Err(e @ ToolError::Failed(_)) => Ok(CallToolResult::error(vec![ContentBlock::text(
                 e.to_string(),
             )])),
+            Err(e @ ToolError::Cancelled) => Err(ErrorData::internal_error(e.to_string(), None)),
         }
     }
 }
@@ -98,15 +107,31 @@ impl ServerHandler for SightlineServer {
             () = context.ct.cancelled() => return Err(cancelled()),
         };
         let shared = Arc::clone(&self.shared);
-        let work = tokio::task::spawn_blocking(move || {
-            let _slot = slot;
-            shared.answer(&request)
-        });
+        let stop = StopWhenDropped(Arc::new(AtomicBool::new(false)));
+        let work = {
+            let stop = Arc::clone(&stop.0);
+            tokio::task::spawn_blocking(move || {
+                let _slot = slot;
+                shared.answer(&request, &stop)
+            })
+        };
+        // Cancelled (or dropped with the connection), `stop` tells the work, which ends at
+        // its next check and gives its slot back.
         tokio::select! {
             done = work => done
                 .map_err(|e| ErrorData::internal_error(format!("the tool failed: {e}"), None))?
                 .map(CallToolResponse::from),
             () = context.ct.cancelled() => Err(cancelled()),
         }
+    }
+}
+
+/// Tells a call's work to stop when the call ends, however it ends: answered, cancelled, or
+/// dropped with the connection.
+struct StopWhenDropped(Arc<AtomicBool>);
+
+impl Drop for StopWhenDropped {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }

@@ -3,6 +3,7 @@
 //! headline metrics and the "why" list; totals with the noise band; kernels on one side only;
 //! suggested pairings of renamed kernels and how to pair them.
 
+use super::super::cache::lock_pair;
 use super::{
     Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, left_out_note,
     number_or_null, object_schema, open, report_json, report_schema, result_index,
@@ -13,7 +14,8 @@ use crate::analysis::compare::export::{
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
 use crate::analysis::compare::request;
 use crate::analysis::compare::{
-    CompareRequest, DiffOptions, Keep, RenamePolicy, ReportDiff, pair_argument,
+    CompareRequest, DiffOptions, DiffWarning, Keep, Rename, RenamePolicy, ReportDiff,
+    SuggestedPair, pair_argument,
 };
 use crate::model::Report;
 use crate::model::format::number_json;
@@ -65,7 +67,8 @@ struct Args {
     /// places. false only suggests them.
     #[serde(default)]
     auto_pair: Option<bool>,
-    /// How many matched kernels, unmatched kernels and metric changes to list (default 10).
+    /// How many matched kernels, unmatched kernels, metric changes, renamed kernels, suggested
+    /// pairs and pairing notes to list (default 10).
     #[serde(default)]
     limit: Option<usize>,
 }
@@ -198,6 +201,28 @@ fn answer(
     };
     let only_in_base = unmatched(&diff.only_in_base);
     let only_in_current = unmatched(&diff.only_in_current);
+    let renamed: Vec<&Rename> = diff.renamed.iter().take(limit).collect();
+    let shown_pairs: &[SuggestedPair] =
+        &diff.suggested_pairs[..diff.suggested_pairs.len().min(limit)];
+    // Every warning about the two reports' context (a few kinds at most); notes about the
+    // pairing of single kernels up to the limit.
+    let mut notes_shown = 0;
+    let warnings: Vec<&DiffWarning> = diff
+        .warnings
+        .iter()
+        .filter(|w| match w {
+            DiffWarning::Context(_) => true,
+            DiffWarning::Pairing(_) => {
+                notes_shown += 1;
+                notes_shown <= limit
+            }
+        })
+        .collect();
+    let notes_total = diff
+        .warnings
+        .iter()
+        .filter(|w| matches!(w, DiffWarning::Pairing(_)))
+        .count();
     let more = "call again with a larger limit";
     let left_out: Vec<String> = [
         left_out_note("matched kernels", matched.len(), diff.matched.len(), more),
@@ -213,12 +238,19 @@ fn answer(
             diff.only_in_current.len(),
             more,
         ),
+        left_out_note("renamed kernels", renamed.len(), diff.renamed.len(), more),
+        left_out_note(
+            "suggested pairs",
+            shown_pairs.len(),
+            diff.suggested_pairs.len(),
+            more,
+        ),
+        left_out_note("pairing notes", notes_shown.min(limit), notes_total, more),
     ]
     .into_iter()
     .flatten()
     .collect();
-    let suggested: Vec<Json> = diff
-        .suggested_pairs
+    let suggested: Vec<Json> = shown_pairs
         .iter()
         .map(|s| {
             json!({
@@ -230,16 +262,15 @@ fn answer(
             })
         })
         .collect();
-    let pair_hint = (!diff.suggested_pairs.is_empty()).then(|| {
-        let list: Vec<String> = diff
-            .suggested_pairs
+    let pair_hint = (!shown_pairs.is_empty()).then(|| {
+        let list: Vec<String> = shown_pairs
             .iter()
             .map(|s| format!("\"{}={}\"", s.base_id, s.current_id))
             .collect();
         format!(
             "call compare again with \"pairs\": [{}] (on the command line: {})",
             list.join(", "),
-            pair_argument(&diff.suggested_pairs)
+            pair_argument(shown_pairs)
         )
     });
     let totals_text = export::totals_lines(diff);
@@ -273,7 +304,7 @@ fn answer(
             diff.only_in_current.len()
         ));
     }
-    for r in &diff.renamed {
+    for r in &renamed {
         summary.push_str(&format!(" {}.", r.sentence()));
     }
     if let Some(h) = &pair_hint {
@@ -296,10 +327,10 @@ fn answer(
             "biggest_changes": changes,
             "only_in_base": only_in_base,
             "only_in_current": only_in_current,
-            "renamed": diff.renamed,
+            "renamed": renamed,
             "suggested_pairs": suggested,
             "pair_hint": pair_hint,
-            "warnings": diff.warnings,
+            "warnings": warnings,
             "left_out": left_out,
         }),
         summary,
@@ -326,12 +357,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     let (base_entry, base_hit) = open(cx, &args.base)?;
     let (current_entry, current_hit) = open(cx, &args.current)?;
     let one_lock = Arc::ptr_eq(&base_entry, &current_entry);
-    let base_guard = base_entry.lock();
-    let current_guard = if one_lock {
-        None
-    } else {
-        Some(current_entry.lock())
-    };
+    let (base_guard, current_guard) = lock_pair(&base_entry, &current_entry);
     let base: &Report = &base_guard;
     let current: &Report = current_guard.as_deref().unwrap_or(base);
     let out = match (args.base_result_id, args.current_result_id) {
@@ -346,7 +372,9 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
                     also: &|_| false,
                 },
             };
-            let diff = request.run(base, current);
+            let diff = request
+                .run_until(base, current, &|| cx.is_cancelled())
+                .ok_or(ToolError::Cancelled)?;
             answer(&diff, base, current, (base_hit, current_hit), limit)
         }
         (Some(b), Some(c)) => {

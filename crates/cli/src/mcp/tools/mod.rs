@@ -11,18 +11,39 @@ mod source;
 mod trend;
 
 use super::cache::{CachedReport, ReportCache};
-use super::confinement::Roots;
+use super::confinement::{self, ConfinementError, Roots};
 use crate::model::Report;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use rmcp::schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Value as Json, json};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// What the tools read from: the roots they may read under and the reports opened so far.
+/// What the tools read from: the roots they may read under and the reports opened so far;
+/// and whether the client withdrew the call.
 pub struct ToolContext<'a> {
     pub roots: &'a Roots,
     pub cache: &'a ReportCache,
+    /// Set when the client cancels the call (`notifications/cancelled`): the tool stops at
+    /// its next check.
+    pub cancelled: &'a AtomicBool,
+}
+
+impl ToolContext<'_> {
+    /// Whether the client cancelled the call.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// Stops a cancelled call.
+    pub fn check(&self) -> Result<(), ToolError> {
+        if self.is_cancelled() {
+            Err(ToolError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// A tool's answer: the structured content and a one-paragraph summary for people and models.
@@ -45,6 +66,9 @@ pub enum ToolError {
     /// result with `isError`, so the model can read why and try again).
     #[error("{0}")]
     Failed(String),
+    /// The client cancelled the call; nothing is answered.
+    #[error("the call was cancelled")]
+    Cancelled,
 }
 
 /// One tool: its definition and how it is called.
@@ -115,19 +139,55 @@ fn arguments<T: DeserializeOwned>(tool: &str, value: Json) -> Result<T, ToolErro
     })
 }
 
-/// Opens a report under the roots (from the cache when it was read before).
+/// Opens a report under the roots (from the cache when it was read before). Where the process
+/// has no file descriptor left, the reports kept and not in use are let go and the report is
+/// opened once more; the answer says so in words if that fails too.
 fn open(cx: &ToolContext<'_>, path: &str) -> Result<(Arc<CachedReport>, bool), ToolError> {
-    let opened = cx
-        .roots
-        .open(path)
-        .map_err(|e| ToolError::Failed(e.to_string()))?;
-    cx.cache.get(opened).map_err(|e| {
-        ToolError::Failed(
+    cx.check()?;
+    match open_once(cx, path) {
+        Err(Opening::Limit) => {
+            cx.cache.shed();
+            open_once(cx, path).map_err(|e| e.into_tool_error(path))
+        }
+        other => other.map_err(|e| e.into_tool_error(path)),
+    }
+}
+
+/// Why a report did not open: the open-file limit, or anything else (said as it is).
+enum Opening {
+    Limit,
+    Failed(String),
+}
+
+impl Opening {
+    fn into_tool_error(self, path: &str) -> ToolError {
+        match self {
+            Opening::Limit => ToolError::Failed(
+                ConfinementError::TooManyOpen {
+                    path: path.to_string(),
+                }
+                .to_string(),
+            ),
+            Opening::Failed(why) => ToolError::Failed(why),
+        }
+    }
+}
+
+fn open_once(cx: &ToolContext<'_>, path: &str) -> Result<(Arc<CachedReport>, bool), Opening> {
+    let opened = cx.roots.open(path).map_err(|e| match e {
+        ConfinementError::TooManyOpen { .. } => Opening::Limit,
+        e => Opening::Failed(e.to_string()),
+    })?;
+    cx.cache.get(opened).map_err(|e| match &e {
+        crate::parse::LoadError::Io { source, .. } if confinement::is_fd_limit(source) => {
+            Opening::Limit
+        }
+        _ => Opening::Failed(
             e.to_string()
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" "),
-        )
+        ),
     })
 }
 

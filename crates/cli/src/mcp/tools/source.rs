@@ -2,6 +2,7 @@
 //! SASS instructions with the most warp-stall samples (or another column), each with its share
 //! and its main stall reasons.
 
+use super::super::source_files::RootedSources;
 use super::{
     Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, left_out_note,
     number_or_null, object_schema, open, report_json, report_schema, result_index,
@@ -10,10 +11,10 @@ use crate::analysis::source::{self, SourceOptions, stalls};
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::number_json;
 use crate::model::source::{Cell, SourceView};
-use crate::parse;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
+use std::sync::Arc;
 
 const NAME: &str = "source_hotspots";
 const DEFAULT_LIMIT: usize = 10;
@@ -225,24 +226,30 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     let args: Args = arguments(NAME, value)?;
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT).max(1);
     let (cached, hit) = open(cx, &args.report)?;
-    let bytes = cached
-        .bytes()
-        .map_err(|e| ToolError::Failed(e.to_string()))?;
     let failed = |e: String| ToolError::Failed(format!("{}: {e}", cached.path.display()));
-    let index = if parse::detect::is_ncu_rep(&bytes) {
-        parse::ncu_rep::CodeIndex::new(&bytes).map_err(|e| failed(e.to_string()))?
-    } else {
-        parse::ncu_rep::CodeIndex::default()
-    };
     let out = {
         let rep = cached.lock();
         let i = result_index(&rep, args.result_id)?;
         let r = &rep.results[i];
+        // Only the report's code is read (modules and imported sources), through the open
+        // report, once per report.
+        let code = cached
+            .code(r)
+            .map_err(|e| ToolError::Failed(e.to_string()))?;
+        cx.check()?;
         let mangled = r.name.mangled.as_deref().unwrap_or(&r.name.function);
-        let code = index.kernel_code(&bytes, mangled, source::function_address(r));
-        // No disassembler is run and no folder searched: the server reads only the report.
-        let options = SourceOptions::default();
-        let view = source::build(r, code.as_ref(), &options)
+        let kernel = code
+            .index
+            .kernel_code(&code.bytes, mangled, source::function_address(r));
+        // No disassembler is run and no folder searched: source files the report does not
+        // hold are read only under the server's roots.
+        let options = SourceOptions {
+            files: Some(Arc::new(RootedSources {
+                roots: cx.roots.clone(),
+            })),
+            ..SourceOptions::default()
+        };
+        let view = source::build(r, kernel.as_ref(), &options)
             .map_err(|e| failed(format!("result {}: {e}", r.id)))?;
         let column_name = match &args.column {
             Some(c) => c.clone(),

@@ -2,19 +2,25 @@
 //! with the biggest steps and the regressions of the latest run against its history; the same
 //! answer as `sightline trend --format json`.
 
+use super::super::cache::CachedReport;
 use super::{
-    Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, object_schema, open,
+    Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, left_out_note,
+    object_schema, open,
 };
 use crate::analysis::path_names::run_labels;
 use crate::analysis::series::regression::{DEFAULT_RULE, TrendRule, regressions};
-use crate::analysis::series::{SeriesOrder, TrendOptions, trend};
+use crate::analysis::series::{
+    SeriesOrder, TrendOptions, detached, explain_steps, runs_to_explain, trend_table,
+};
 use crate::model::Report;
 use crate::output::trend_json::{regression_text, trend_json};
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
+use std::sync::Arc;
 
 const NAME: &str = "trend";
+const DEFAULT_LIMIT: usize = 50;
 
 pub(super) const ENTRY: Entry = Entry {
     name: NAME,
@@ -43,6 +49,10 @@ struct Args {
     /// (default `duration>median5+3spread`).
     #[serde(default)]
     fail_on: Option<String>,
+    /// How many kernels and regressions to list, the longest in the latest run first
+    /// (default 50).
+    #[serde(default)]
+    limit: Option<usize>,
 }
 
 fn output() -> Json {
@@ -54,6 +64,8 @@ fn output() -> Json {
         "kernels": {"type": "array", "items": {"type": "object"}, "description": "every kernel with its names and one point per run (null where the run does not launch it)"},
         "steps": {"type": "array", "items": {"type": "object"}, "description": "the biggest changes between runs, with their why"},
         "regressions": {"type": "array", "items": {"type": "object"}},
+        "kernel_count": {"type": "integer", "description": "kernels in the series, listed or not"},
+        "left_out": {"type": "array", "items": {"type": "string"}},
     }))
 }
 
@@ -77,22 +89,58 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     };
     let written = args.fail_on.unwrap_or_else(|| DEFAULT_RULE.to_string());
     let rules = TrendRule::parse_list(&written).map_err(|e| bad(e.to_string()))?;
-    let opened = args
-        .reports
-        .iter()
-        .map(|path| open(cx, path).map(|(cached, _)| cached))
-        .collect::<Result<Vec<_>, _>>()?;
-    let guards: Vec<_> = opened.iter().map(|c| c.lock()).collect();
-    let reports: Vec<&Report> = guards.iter().map(|g| &**g).collect();
-    let paths: Vec<&std::path::Path> = opened.iter().map(|c| c.path.as_path()).collect();
-    let labels = run_labels(&paths);
+    let limit = args.limit.unwrap_or(DEFAULT_LIMIT).max(1);
     let options = TrendOptions {
         order,
         metric: args.metric,
         steps: 0,
     };
-    let t = trend(&reports, &labels, &options);
-    let found = regressions(&t, &rules);
+    // One report at a time: read (or taken from the cache), reduced to what the trend reads,
+    // let go. A report named twice (`a.ncu-rep`, `./a.ncu-rep`) is never locked twice, and a
+    // series longer than the cache holds never holds every file open.
+    let mut reports = Vec::with_capacity(args.reports.len());
+    let mut paths = Vec::with_capacity(args.reports.len());
+    for path in &args.reports {
+        cx.check()?;
+        let (cached, _) = open(cx, path)?;
+        reports.push(detached(&cached.lock(), options.metric.as_deref()));
+        cached.trim();
+        paths.push(cached.path.clone());
+    }
+    let labels = run_labels(&paths.iter().map(|p| p.as_path()).collect::<Vec<_>>());
+    let refs: Vec<&Report> = reports.iter().collect();
+    cx.check()?;
+    let mut t = trend_table(&refs, &labels, &options);
+    // The why of each step, from the runs it compares, read again (a few at most).
+    let mut again: Vec<(usize, Arc<CachedReport>)> = Vec::new();
+    for input in runs_to_explain(&t) {
+        cx.check()?;
+        if let Some(path) = args.reports.get(input) {
+            again.push((input, open(cx, path)?.0));
+        }
+    }
+    {
+        // Locked in the order of their paths, each report once.
+        let mut order: Vec<&Arc<CachedReport>> = again.iter().map(|(_, c)| c).collect();
+        order.sort_by(|a, b| {
+            a.path
+                .cmp(&b.path)
+                .then(Arc::as_ptr(a).cmp(&Arc::as_ptr(b)))
+        });
+        order.dedup_by(|a, b| Arc::ptr_eq(a, b));
+        let guards: Vec<_> = order.iter().map(|c| (Arc::as_ptr(c), c.lock())).collect();
+        explain_steps(&mut t, |input| {
+            let (_, cached) = again.iter().find(|(i, _)| *i == input)?;
+            guards
+                .iter()
+                .find(|(p, _)| *p == Arc::as_ptr(cached))
+                .map(|(_, g)| &**g)
+        });
+    }
+    for (_, cached) in &again {
+        cached.trim();
+    }
+    let mut found = regressions(&t, &rules);
     let mut summary = format!(
         "{} ({}), {}.",
         crate::model::format::count_text(t.runs.len(), "run", "runs"),
@@ -105,6 +153,11 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
             step.kernel, t.runs[step.from].label, t.runs[step.to].label, step.change_pct
         ));
     }
+    // Lists cut to the limit, and said.
+    let kernel_count = t.kernels.len();
+    let regression_count = found.len();
+    t.kernels.truncate(limit);
+    found.truncate(limit);
     match found.as_slice() {
         [] => summary.push_str(" No regression in the latest run."),
         list => {
@@ -113,8 +166,20 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
             }
         }
     }
-    let structured = trend_json(&t, &found);
-    drop(guards);
+    let more = "call again with a larger limit";
+    let left_out: Vec<String> = [
+        left_out_note("kernels", t.kernels.len(), kernel_count, more),
+        left_out_note("regressions", found.len(), regression_count, more),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    for l in &left_out {
+        summary.push_str(&format!(" {l}."));
+    }
+    let mut structured = trend_json(&t, &found);
+    structured["kernel_count"] = json!(kernel_count);
+    structured["left_out"] = json!(left_out);
     Ok(ToolOutput {
         structured,
         summary,

@@ -181,7 +181,9 @@ type PairOutcome<T> = (
 
 /// The one pass of a comparison: every matched pair compared and rendered, and every result's
 /// context read, each result decoded once (into a copy dropped after), a window at a time on
-/// every core; `after` runs after each pair and each result read for the context alone.
+/// every core; `after` runs after each pair and each result read for the context alone, and
+/// stops the pass where it says no: the comparison then holds the pairs compared so far, and
+/// the flag beside it is false.
 #[allow(clippy::too_many_arguments)]
 fn compare_matched<T: Send>(
     base: &Report,
@@ -191,8 +193,8 @@ fn compare_matched<T: Send>(
     keep: Keep<'_>,
     render: impl Fn(&MatchedDiff) -> T + Sync,
     mut each: impl FnMut(T),
-    after: &mut dyn FnMut(),
-) -> ReportDiff {
+    after: &mut dyn FnMut() -> bool,
+) -> (ReportDiff, bool) {
     // Each result's context is read with the first pair it is in, or alone.
     let mut base_read = vec![false; base.results.len()];
     let mut current_read = vec![false; current.results.len()];
@@ -214,7 +216,7 @@ fn compare_matched<T: Send>(
     let mut matched = Vec::with_capacity(matching.pairs.len());
     let (mut base_scan, mut current_scan) = (ResultScan::default(), ResultScan::default());
     let pairs = &matching.pairs;
-    let _ = parallel::map_ordered(
+    let compared = parallel::map_ordered(
         pairs.len(),
         |k| -> PairOutcome<T> {
             let p = &pairs[k];
@@ -237,7 +239,7 @@ fn compare_matched<T: Send>(
             };
             (pair, scans.0, scans.1)
         },
-        |_, (pair, b, c)| -> Result<(), std::convert::Infallible> {
+        |_, (pair, b, c)| -> Result<(), Stopped> {
             if let Some(b) = b {
                 base_scan.merge(b);
             }
@@ -249,30 +251,39 @@ fn compare_matched<T: Send>(
                 let at = matched.len();
                 matched.push(kept.add(m, at));
             }
-            after();
-            Ok(())
+            if after() { Ok(()) } else { Err(Stopped) }
         },
     );
+    let mut whole = compared.is_ok();
     kept.finish(&mut matched);
     // The results of no pair, for the context.
     for (report, read, scan) in [
         (base, &base_read, &mut base_scan),
         (current, &current_read, &mut current_scan),
     ] {
+        if !whole {
+            break;
+        }
         let left: Vec<usize> = (0..read.len()).filter(|&i| !read[i]).collect();
-        let _ = parallel::map_ordered(
+        whole = parallel::map_ordered(
             left.len(),
             |k| ResultScan::of_result(report, &report.results[left[k]].transient()),
-            |_, s| -> Result<(), std::convert::Infallible> {
+            |_, s| -> Result<(), Stopped> {
                 scan.merge(s);
-                after();
-                Ok(())
+                if after() { Ok(()) } else { Err(Stopped) }
             },
-        );
+        )
+        .is_ok();
     }
     let context = context::warnings_of(base, current, &base_scan, &current_scan);
-    assemble(base, current, matching, matched, context, opts)
+    (
+        assemble(base, current, matching, matched, context, opts),
+        whole,
+    )
 }
+
+/// The pass of a comparison was stopped by its caller.
+struct Stopped;
 
 /// One matched pair compared, from its two results.
 /// The pair `p` of results `b` and `c` compared: every metric difference with `opts`, the

@@ -117,8 +117,37 @@ impl CompareRequest<'_> {
             self.keep,
             render,
             each,
-            &mut || {},
+            &mut || true,
         )
+        .0
+    }
+
+    /// [`CompareRequest::run`] that asks `stop` after each pair (and each result read for the
+    /// context alone) and gives up at its first yes, with `None`: for a caller whose request
+    /// was withdrawn (a window of pairs already handed to the cores is finished first).
+    pub fn run_until(
+        &self,
+        base: &Report,
+        current: &Report,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<ReportDiff> {
+        if stop() {
+            return None;
+        }
+        let opts = self.options;
+        let matching =
+            match_results_with(&base.results, &current.results, self.manual, &opts.renames);
+        let (diff, whole) = compare_matched(
+            base,
+            current,
+            matching,
+            opts,
+            self.keep,
+            |_| (),
+            |()| {},
+            &mut || !stop(),
+        );
+        whole.then_some(diff)
     }
 
     /// Compares again each matched pair of `diff` (made from `base` and `current` by this
@@ -183,8 +212,12 @@ impl CompareRequest<'_> {
             self.keep,
             |_| (),
             |()| {},
-            &mut || observe(base, current),
+            &mut || {
+                observe(base, current);
+                true
+            },
         )
+        .0
     }
 }
 

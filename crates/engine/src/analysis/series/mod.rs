@@ -7,11 +7,12 @@
 
 pub mod regression;
 
-use crate::analysis::compare::matching::{RenamePolicy, match_results_with};
+use crate::analysis::compare::matching::{RenamePolicy, launch_shape, match_results_with};
 use crate::analysis::compare::why::explain;
 use crate::analysis::compare::{DiffOptions, diff_results};
 use crate::model::format::value_text;
-use crate::model::{KernelResult, Report, names};
+use crate::model::section_body::ReportBodies;
+use crate::model::{KernelResult, MetricKey, Report, names};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -102,6 +103,10 @@ pub struct Step {
     /// What the comparison model says changed (its first why line), where it says something.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// The results compared for the why: their indices in the reports of the runs before and
+    /// after, where the comparison model paired them.
+    #[serde(skip)]
+    pub pair: Option<(usize, usize)>,
 }
 
 impl Step {
@@ -158,6 +163,15 @@ pub struct TrendOptions {
 
 /// Builds the trend of `reports` (with the labels of their runs), in the order asked for.
 pub fn trend(reports: &[&Report], labels: &[String], options: &TrendOptions) -> Trend {
+    let mut t = trend_table(reports, labels, options);
+    explain_steps(&mut t, |input| reports.get(input).copied());
+    t
+}
+
+/// [`trend`] without the why of its steps: what it reads of each report is what
+/// [`detached`] keeps, so a long series can be read one report at a time and its steps
+/// explained after ([`explain_steps`]) from the few runs they need.
+pub fn trend_table(reports: &[&Report], labels: &[String], options: &TrendOptions) -> Trend {
     let (order, order_note) = run_order(reports, options.order);
     let runs: Vec<Run> = order
         .iter()
@@ -256,16 +270,8 @@ pub fn trend(reports: &[&Report], labels: &[String], options: &TrendOptions) -> 
             .then(a.name.cmp(&b.name))
     });
     let mut steps = biggest_steps(&kernels, options.steps);
-    // What the comparison model says of each step listed (its bodies are read for these only).
     for step in &mut steps {
-        let pair = pairs.get(&(step.id, step.to));
-        let (before, after) = (ordered[step.from], ordered[step.to]);
-        if let Some((b, c)) =
-            pair.and_then(|&(b, c)| Some((before.results.get(b)?, after.results.get(c)?)))
-        {
-            let speed = diff_results(b, c, &DiffOptions::default()).speed();
-            step.why = explain(b, c, speed).first().map(|w| w.text.clone());
-        }
+        step.pair = pairs.get(&(step.id, step.to)).copied();
     }
     Trend {
         runs,
@@ -275,6 +281,70 @@ pub fn trend(reports: &[&Report], labels: &[String], options: &TrendOptions) -> 
         kernels,
         steps,
     }
+}
+
+/// The runs (their places among the reports given, [`Run::input`]) whose reports
+/// [`explain_steps`] reads.
+pub fn runs_to_explain(t: &Trend) -> Vec<usize> {
+    let mut inputs: Vec<usize> = t
+        .steps
+        .iter()
+        .filter(|s| s.pair.is_some())
+        .flat_map(|s| [s.from, s.to])
+        .filter_map(|r| t.runs.get(r).map(|run| run.input))
+        .collect();
+    inputs.sort_unstable();
+    inputs.dedup();
+    inputs
+}
+
+/// What the comparison model says of each step listed: the step's two results compared, their
+/// bodies read from the report of each run (`report_of` gives it by [`Run::input`]; a run it
+/// does not give leaves its steps without a why).
+pub fn explain_steps<'a>(t: &mut Trend, report_of: impl Fn(usize) -> Option<&'a Report>) {
+    for step in &mut t.steps {
+        let report = |run: usize| t.runs.get(run).and_then(|r| report_of(r.input));
+        let Some((before, after)) = report(step.from).zip(report(step.to)) else {
+            continue;
+        };
+        if let Some((b, c)) = step
+            .pair
+            .and_then(|(b, c)| Some((before.results.get(b)?, after.results.get(c)?)))
+        {
+            let speed = diff_results(b, c, &DiffOptions::default()).speed();
+            step.why = explain(b, c, speed).first().map(|w| w.text.clone());
+        }
+    }
+}
+
+/// A copy of `report` holding what a trend reads of it and nothing that reads its file: each
+/// result's identity, launch shape and head figures, and the value of `metric` where asked
+/// (the bodies are read for it now). The copy keeps no file open, so a series of thousands of
+/// reports can be read one report at a time.
+pub fn detached(report: &Report, metric: Option<&str>) -> Report {
+    let results = report
+        .results
+        .iter()
+        .map(|r| {
+            let mut copy = r.head_only().unwrap_or_else(|| r.clone());
+            if (copy.grid.is_none() || copy.block.is_none())
+                && let Some((grid, block)) = launch_shape(r)
+            {
+                copy.grid = Some(grid);
+                copy.block = Some(block);
+            }
+            if let Some(m) = metric
+                && let Some(value) = r.metric(m).map(|v| v.to_metric())
+            {
+                copy.body_mut().metrics.insert(MetricKey::new(m), value);
+            }
+            copy
+        })
+        .collect();
+    let mut copy = report.with_results(results, ReportBodies::None);
+    // What the bodies read so far held that the reader passed over stays said.
+    copy.notes = report.all_notes();
+    copy
 }
 
 /// The function name a result is matched and grouped by.
@@ -372,10 +442,72 @@ fn biggest_steps(kernels: &[KernelTrend], limit: usize) -> Vec<Step> {
                 to_ns: b.mean_ns,
                 change_pct: (b.mean_ns - a.mean_ns) / a.mean_ns * 100.0,
                 why: None,
+                pair: None,
             });
         }
     }
     steps.sort_by(|a, b| b.change_pct.abs().total_cmp(&a.change_pct.abs()));
     steps.truncate(limit);
     steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn series() -> Vec<PathBuf> {
+        (1..=5)
+            .map(|v| {
+                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join(format!("../../fixtures/series/v{v}.ncu-rep.xz"))
+            })
+            .collect()
+    }
+
+    /// A series read one report at a time (each reduced to what a trend reads and let go, the
+    /// runs of the steps read again for their why) is the trend of the reports held whole.
+    #[test]
+    fn a_series_read_one_report_at_a_time_is_the_same_trend() {
+        let files = series();
+        let labels: Vec<String> = (1..=5).map(|v| format!("v{v}")).collect();
+        let options = TrendOptions {
+            order: SeriesOrder::Captured,
+            metric: Some("sm__throughput.avg.pct_of_peak_sustained_elapsed".into()),
+            steps: 0,
+        };
+        let whole: Vec<Report> = files
+            .iter()
+            .map(|f| crate::parse::load_path(f).expect("a real report"))
+            .collect();
+        let expected = trend(&whole.iter().collect::<Vec<_>>(), &labels, &options);
+        assert!(expected.steps.iter().any(|s| s.why.is_some()));
+        assert!(
+            expected
+                .kernels
+                .iter()
+                .any(|k| k.points.iter().flatten().any(|p| p.metric.is_some()))
+        );
+        let copies: Vec<Report> = whole
+            .iter()
+            .map(|r| detached(r, options.metric.as_deref()))
+            .collect();
+        drop(whole);
+        assert!(
+            copies
+                .iter()
+                .flat_map(|r| &r.results)
+                .all(|r| r.content.source().is_none()),
+            "a copy reads nothing from its file"
+        );
+        let mut t = trend_table(&copies.iter().collect::<Vec<_>>(), &labels, &options);
+        let again: Vec<(usize, Report)> = runs_to_explain(&t)
+            .into_iter()
+            .map(|i| (i, crate::parse::load_path(&files[i]).expect("read again")))
+            .collect();
+        explain_steps(&mut t, |input| {
+            again.iter().find(|(i, _)| *i == input).map(|(_, r)| r)
+        });
+        assert_eq!(t, expected);
+    }
 }

@@ -14,6 +14,7 @@ use crate::parse::ncu_rep::KernelCode;
 use columns::Feed;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The other way to SASS text, for notes: ncu's own export of the Source page.
 pub const SASS_EXPORT_HINT: &str = "ncu's SASS export also gives it: `ncu -i FILE --page source --csv --print-source sass > sass.csv`, added with --sass-csv (command line) or Add SASS export (Source page)";
@@ -40,6 +41,18 @@ pub struct SourceOptions {
     /// Folders the user located sources in, by the recorded folder they stand for: a file
     /// recorded under the prefix is looked for in the folder.
     pub source_maps: Vec<(String, PathBuf)>,
+    /// Who reads source files the report does not hold: `None` looks for them on disk (the
+    /// recorded path, then the folders above); a reader decides instead, for a caller that
+    /// may read only some files (the MCP server reads only under its roots).
+    pub files: Option<Arc<dyn SourceFiles>>,
+}
+
+/// Reads the source files a line table names, for a caller that decides which files may be
+/// read; the folders of [`SourceOptions`] are not searched then.
+pub trait SourceFiles: std::fmt::Debug + Send + Sync {
+    /// The text of the file recorded as `recorded`, and where it was read; or why it was not
+    /// read, in a sentence the Source page shows as a note.
+    fn read(&self, recorded: &str) -> Result<(String, String), String>;
 }
 
 /// Why a result has no Source page.
@@ -218,11 +231,17 @@ pub fn build(
     let inline_functions = inline_functions(&instructions, &numeric, |address| {
         range_of(address).map_or(&[][..], |rg| rg.inlined.as_slice())
     });
-    let files = match &table {
+    // Why a file's text was not read, where a reader said.
+    let mut refused: HashMap<String, String> = HashMap::new();
+    let files: Vec<SourceFileText> = match &table {
         Some(t) => t
             .files
             .iter()
-            .map(|p| source_text(p, code, &dirs_for(p, options)))
+            .map(|p| {
+                source_text(p, code, options, &mut |why| {
+                    refused.insert(p.clone(), why);
+                })
+            })
             .collect(),
         None => Vec::new(),
     };
@@ -231,10 +250,10 @@ pub fn build(
             .iter()
             .any(|l| files.get(l.file).is_some_and(|g| g.path == f.path));
         if used && f.origin == TextOrigin::Missing {
-            notes.push(format!(
+            notes.push(refused.remove(&f.path).unwrap_or_else(|| format!(
                 "Source file {} was not found: profile with `--import-source yes`, or locate its folder (Locate… on the Source page, --source-dir on the command line).",
                 f.path
-            ));
+            )));
         }
     }
     let ptx = cubin
@@ -522,8 +541,14 @@ pub fn recorded_folder(path: &str) -> &str {
     path.rsplit_once(['/', '\\']).map_or("", |(dir, _)| dir)
 }
 
-/// The text of a source file: imported into the report, else found on disk.
-fn source_text(path: &str, code: Option<&KernelCode<'_>>, dirs: &[PathBuf]) -> SourceFileText {
+/// The text of a source file: imported into the report, else read by the caller's reader
+/// (`refused` is told why not, where it says), else found on disk.
+fn source_text(
+    path: &str,
+    code: Option<&KernelCode<'_>>,
+    options: &SourceOptions,
+    refused: &mut dyn FnMut(String),
+) -> SourceFileText {
     let imported = code.and_then(|c| {
         c.sources.iter().find(|s| s.name == path).or_else(|| {
             c.sources
@@ -538,7 +563,24 @@ fn source_text(path: &str, code: Option<&KernelCode<'_>>, dirs: &[PathBuf]) -> S
             origin: TextOrigin::Report,
         };
     }
-    if let Some(found) = crate::parse::source_lookup::find(path, dirs)
+    if let Some(reader) = &options.files {
+        return match reader.read(path) {
+            Ok((text, at)) => SourceFileText {
+                path: path.to_string(),
+                text: Some(split_lines(&text)),
+                origin: TextOrigin::Disk(at),
+            },
+            Err(why) => {
+                refused(why);
+                SourceFileText {
+                    path: path.to_string(),
+                    text: None,
+                    origin: TextOrigin::Missing,
+                }
+            }
+        };
+    }
+    if let Some(found) = crate::parse::source_lookup::find(path, &dirs_for(path, options))
         && let Ok(bytes) = std::fs::read(&found)
     {
         return SourceFileText {
