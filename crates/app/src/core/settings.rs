@@ -99,7 +99,7 @@ impl Default for PanelSizes {
             results_height_short: 150.0,
             results_collapsed: false,
             reports_hidden: false,
-            source_split: 0.55,
+            source_split: 0.6,
         }
     }
 }

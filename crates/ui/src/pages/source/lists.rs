@@ -33,7 +33,7 @@ pub(super) fn ptx_list(
         );
         return;
     }
-    monospace_rows(ui, "source_ptx", &listing.ptx, None, None, |ui, i| {
+    monospace_rows(ui, "source_ptx", &listing.ptx, None, None, |ui, i, _bar| {
         let text = format!("{:>5}  {}", i + 1, view.ptx[i]);
         ui.label(egui::RichText::new(text).monospace());
     });
@@ -82,12 +82,12 @@ pub(super) fn inline_list(
         &listing.inline,
         Some(header),
         None,
-        |ui, i| {
+        |ui, i, bar| {
             let f = &view.inline_functions[i];
             let v = number(&f.cells, column);
             ui.horizontal(|ui| {
                 let max = listing.inline_max;
-                heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+                heat_bar(ui, if max > 0.0 { v / max } else { 0.0 }, bar);
                 let text = format!(
                     "{:<name_width$}  {:<site_width$} {:>6} {:>10}",
                     listing.inline_names.get(i).map_or("", String::as_str),
@@ -200,11 +200,11 @@ pub(super) fn lines_list(
         order,
         Some(header),
         scroll_to,
-        |ui, i| {
+        |ui, i, bar| {
             let line = &view.lines[i];
             let v = number(&line.cells, column);
             ui.horizontal(|ui| {
-                heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+                heat_bar(ui, if max > 0.0 { v / max } else { 0.0 }, bar);
                 marker_glyph(ui, view, listing.line_marks.get(&i));
                 let delta = comparison.map(|c| {
                     c.lines
@@ -310,11 +310,11 @@ pub(super) fn sass_list(
         order,
         Some(header),
         scroll_to,
-        |ui, i| {
+        |ui, i, bar| {
             let ins = &view.instructions[i];
             let v = number(&ins.cells, column);
             ui.horizontal(|ui| {
-                heat_bar(ui, if max > 0.0 { v / max } else { 0.0 });
+                heat_bar(ui, if max > 0.0 { v / max } else { 0.0 }, bar);
                 marker_glyph(ui, view, listing.instruction_marks.get(&i));
                 let line = ins.line().map_or(String::new(), |(_, l)| l.to_string());
                 let live_text = match (&ins.registers, live) {

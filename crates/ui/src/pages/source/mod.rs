@@ -291,7 +291,7 @@ fn split_panes(
     let share = if split.is_finite() {
         split.clamp(*range.start(), *range.end())
     } else {
-        0.55
+        0.6
     };
     let left_width = ((full.width() - HANDLE) * share).round();
     let left_rect = egui::Rect::from_min_size(full.min, egui::vec2(left_width, full.height()));

@@ -6,8 +6,10 @@ use crate::model::source::{Cell, SourceView};
 
 /// The colour of the heat bars (reads on light and dark backgrounds).
 const HEAT: egui::Color32 = egui::Color32::from_rgb(232, 96, 48);
-/// Width of a heat bar.
+/// Width of a heat bar, and in a pane narrower than [`NARROW`] (a laptop at zoom 1.5).
 const BAR_WIDTH: f32 = 56.0;
+const NARROW_BAR_WIDTH: f32 = 24.0;
+const NARROW: f32 = 600.0;
 
 /// A value as the tables print it.
 pub(super) fn cell_text(v: f64) -> String {
@@ -57,10 +59,10 @@ pub(super) struct Header<'a> {
     pub metric: &'a str,
 }
 
-fn column_header(ui: &mut egui::Ui, header: Header<'_>) {
+fn column_header(ui: &mut egui::Ui, header: Header<'_>, bar: f32) {
     ui.horizontal(|ui| {
         let height = ui.text_style_height(&egui::TextStyle::Monospace);
-        ui.allocate_exact_size(egui::vec2(BAR_WIDTH, height), egui::Sense::hover());
+        ui.allocate_exact_size(egui::vec2(bar, height), egui::Sense::hover());
         ui.add_space(ui.spacing().button_padding.x);
         ui.label(egui::RichText::new(header.text).monospace().strong())
             .on_hover_text(format!("Value: {}", header.metric));
@@ -69,15 +71,21 @@ fn column_header(ui: &mut egui::Ui, header: Header<'_>) {
 
 /// A pane of monospace rows, one for each index of `order`, drawn only where they show, under
 /// `header`, which scrolls sideways with them. `scroll_to` (a position in `order`) brings
-/// that row into view.
+/// that row into view. A row is drawn by `row` with the width of its heat bar (narrower in a
+/// narrow pane, so the code keeps the room).
 pub(super) fn monospace_rows(
     ui: &mut egui::Ui,
     id: &str,
     order: &[usize],
     header: Option<Header<'_>>,
     scroll_to: Option<usize>,
-    mut row: impl FnMut(&mut egui::Ui, usize),
+    mut row: impl FnMut(&mut egui::Ui, usize, f32),
 ) {
+    let bar = if ui.available_width() < NARROW {
+        NARROW_BAR_WIDTH
+    } else {
+        BAR_WIDTH
+    };
     let row_height =
         ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y;
     // The rows' sideways offset of the last frame: the header follows it.
@@ -90,7 +98,7 @@ pub(super) fn monospace_rows(
             .scroll_source(egui::containers::scroll_area::ScrollSource::NONE)
             .horizontal_scroll_offset(offset)
             .auto_shrink([false, true])
-            .show(ui, |ui| column_header(ui, header));
+            .show(ui, |ui| column_header(ui, header, bar));
     }
     let height = crate::pages::list_height(ui);
     let mut area = egui::ScrollArea::both()
@@ -103,7 +111,7 @@ pub(super) fn monospace_rows(
     }
     let shown = area.show_rows(ui, row_height, order.len(), |ui, rows| {
         for &i in &order[rows] {
-            row(ui, i);
+            row(ui, i, bar);
         }
     });
     if shown.state.clamped_offset().x != offset {
@@ -153,10 +161,10 @@ pub(super) fn marker_glyph(ui: &mut egui::Ui, view: &SourceView, marks: Option<&
         .on_hover_text(text);
 }
 
-/// A bar whose length is `fraction` of its width.
-pub(super) fn heat_bar(ui: &mut egui::Ui, fraction: f64) {
+/// A bar `width` wide whose length is `fraction` of it.
+pub(super) fn heat_bar(ui: &mut egui::Ui, fraction: f64, width: f32) {
     let height = ui.text_style_height(&egui::TextStyle::Monospace);
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(BAR_WIDTH, height), egui::Sense::hover());
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(width, height), egui::Sense::hover());
     ui.painter()
         .rect_filled(rect, 1.0, ui.visuals().faint_bg_color);
     let fraction = if fraction.is_finite() {
