@@ -5,6 +5,7 @@ pub mod cli_text;
 pub mod compressed;
 pub mod csv_details;
 pub mod csv_raw;
+pub mod csv_rows;
 pub mod cubin;
 pub mod detect;
 pub mod error;
