@@ -8,7 +8,8 @@
 //! to see the figures.
 //!
 //! Windows stay bounded whatever the input's lines and quotes (a stray quote early in a CSV
-//! export, a line of 40 MB, 40 MB of lines that open no result).
+//! export, a line of 40 MB, 40 MB of lines that open no result), and a pipe, by name or as
+//! standard input, is read as the file it is: in the same windows, at the same memory.
 //!
 //! A binary of its own: its global allocator counts every allocation of the process, so its
 //! tests measure one at a time.
@@ -244,5 +245,114 @@ fn a_long_line_and_a_long_stretch_without_results_stay_in_bounds() {
         );
         drop(report);
     }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A named pipe is read as the file it is: the same results, bodies read again on demand, and
+/// no more memory than reading the file by name (before, the pipe was held whole).
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_read_in_the_same_windows_as_its_file() {
+    let _one = measuring();
+    let dir = temp_dir("text-memory-fifo");
+    let text = fixture_bytes("big/many_basic.details.txt.xz").repeat(10);
+    let file = dir.join("file.details.txt");
+    std::fs::write(&file, &text).unwrap();
+    let (file_peak, file_kept, from_file) = measure_load(&file);
+    let fifo = dir.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    drop(text);
+    // The file streamed into the pipe a buffer at a time, as `cat` would.
+    let writer = {
+        let (fifo, file) = (fifo.clone(), file.clone());
+        std::thread::spawn(move || {
+            let mut to = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+            std::io::copy(&mut std::fs::File::open(&file).unwrap(), &mut to).unwrap();
+        })
+    };
+    let (peak, kept, mut from_pipe) = measure_load(&fifo);
+    writer.join().unwrap();
+    println!(
+        "fifo: {:.1} MB: peak {peak:.1} MB, kept {kept:.1} MB (by name: peak {file_peak:.1} \
+         MB, kept {file_kept:.1} MB)",
+        text_len_mb(&file)
+    );
+    assert_eq!(from_pipe.results.len(), 4_000);
+    assert!(from_pipe.results.iter().all(|r| r.content.is_pending()));
+    let last = from_pipe.results.len() - 1;
+    assert_eq!(
+        from_pipe.results[last].metrics(),
+        from_file.results[last].metrics()
+    );
+    from_pipe.results[last].content.release();
+    assert!(
+        peak < file_peak + 4.0,
+        "pipe {peak:.1} MB, file {file_peak:.1} MB"
+    );
+    drop(from_pipe);
+    drop(from_file);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn text_len_mb(path: &std::path::Path) -> f64 {
+    std::fs::metadata(path).unwrap().len() as f64 / MB
+}
+
+/// Standard input (`-`) is read as the file it is: `summary` of a 29 MB details text through a
+/// pipe gives what it gives for the file, at no more memory (peak resident set of the
+/// command) than reading the file by name.
+#[cfg(target_os = "linux")]
+#[test]
+fn standard_input_is_read_as_the_file_it_is() {
+    let _one = measuring();
+    let dir = temp_dir("text-memory-stdin");
+    let text = fixture_bytes("big/many_basic.details.txt.xz").repeat(10);
+    let file = dir.join("many.details.txt");
+    std::fs::write(&file, &text).unwrap();
+    let summary = || {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"));
+        c.args(["summary", "--format", "csv"]);
+        c
+    };
+    let by_name = common::child_peak::run_with_input(summary().arg(&file), Vec::new());
+    let piped = common::child_peak::run_with_input(summary().arg("-"), text);
+    let mb = |b: u64| b as f64 / MB;
+    println!(
+        "stdin: peak RSS {:.2} MB; the file by name: {:.2} MB",
+        mb(piped.peak_bytes),
+        mb(by_name.peak_bytes)
+    );
+    assert_eq!(
+        by_name.code,
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&by_name.stderr)
+    );
+    assert_eq!(
+        piped.code,
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    // The same rows but for the report's name.
+    let rows = |out: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(out)
+            .lines()
+            .skip(1)
+            .map(|l| l.split_once(',').map_or(l, |(_, rest)| rest).to_string())
+            .collect()
+    };
+    assert_eq!(rows(&piped.stdout).len(), 4_000);
+    assert_eq!(rows(&piped.stdout), rows(&by_name.stdout));
+    assert!(
+        piped.peak_bytes < by_name.peak_bytes + (8 << 20),
+        "stdin {:.1} MB, by name {:.1} MB",
+        mb(piped.peak_bytes),
+        mb(by_name.peak_bytes)
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -18,6 +18,7 @@ pub mod number;
 pub mod number_format;
 pub mod nvdisasm;
 pub mod other_text;
+pub mod pipe;
 pub mod read;
 pub mod report_files;
 pub mod sass;
@@ -50,27 +51,39 @@ pub fn load_path(path: &Path) -> Result<Report, LoadError> {
 /// decided from the first [`HEAD_BYTES`]: a native report is opened with its results read on
 /// demand; binary content of any other kind is refused before the rest is read. A compressed
 /// file (zstd, gzip, xz: [`compressed`]) is decompressed once into a temporary file, which is
-/// then read as a plain file would be.
+/// then read as a plain file would be. A pipe (`-` for standard input, a named pipe) is
+/// copied into a temporary file as it streams ([`pipe`]) and read as that file.
 pub fn load_path_with_progress(
     path: &Path,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Report, LoadError> {
+    if pipe::is_pipe(path) {
+        let copy = pipe::copy(path, progress)?;
+        let file = copy.path.clone();
+        let head = read::read_head(&file, HEAD_BYTES).map_err(|e| e.naming(path))?;
+        if let Some(kind) = compressed::detect(&head) {
+            return load_compressed(path, &file, kind, progress);
+        }
+        return load_plain(path, &file, &head, Some(copy), progress);
+    }
     let head = read::read_head(path, HEAD_BYTES)?;
     if let Some(kind) = compressed::detect(&head) {
-        return load_compressed(path, kind, progress);
+        return load_compressed(path, path, kind, progress);
     }
     load_plain(path, path, &head, None, progress)
 }
 
-/// Loads a decompressed copy of the compressed file at `path`. Progress counts the compressed
-/// file's bytes: the first half while decompressing, the second while reading the copy.
+/// Loads a decompressed copy of the compressed file `file` (opened for `path`). Progress
+/// counts the compressed file's bytes: the first half while decompressing, the second while
+/// reading the copy.
 fn load_compressed(
     path: &Path,
+    file: &Path,
     kind: compressed::Compression,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Report, LoadError> {
     let decompressed = compressed::decompress_file(
-        path,
+        file,
         kind,
         compressed::MAX_DECOMPRESSED,
         &mut |done, total| progress(done / 2, total),
@@ -85,7 +98,7 @@ fn load_compressed(
             source,
         },
     })?;
-    let total = std::fs::metadata(path).map_or(0, |m| m.len());
+    let total = std::fs::metadata(file).map_or(0, |m| m.len());
     let size = decompressed.size.max(1);
     let mut second_half = |done: u64, _: u64| {
         let share = u128::from(done.min(size)) * u128::from(total - total / 2) / u128::from(size);
@@ -93,9 +106,9 @@ fn load_compressed(
     };
     // (A second layer of compression was refused by the decompression's first bytes.)
     let head = read::read_head(&decompressed.path, HEAD_BYTES).map_err(|e| e.naming(path))?;
-    let file = decompressed.path.clone();
+    let copy = decompressed.path.clone();
     let stopped = decompressed.damage.clone();
-    let mut report = load_plain(path, &file, &head, Some(decompressed), &mut second_half)?;
+    let mut report = load_plain(path, &copy, &head, Some(decompressed), &mut second_half)?;
     // Where the copy ended at a damaged block, the report says so (with whatever damage the
     // reading itself found there).
     if let Some(damage) = stopped {
