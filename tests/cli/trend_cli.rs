@@ -266,3 +266,65 @@ fn a_series_of_public_reports_aggregates_each_runs_launches() {
     assert!(sort["points"][0].is_object() && sort["points"][1].is_null());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A launch whose duration is no number (`nan`, as ncu prints a failed value): the run's mean
+/// of that kernel is damage, shown as such (never `0 ns`, never the mean of the other
+/// launches), every rule that reads it fails, the report's warning names it, and `summary
+/// --strict` refuses it.
+#[test]
+fn a_duration_that_is_no_number_is_damage_in_the_trend() {
+    let dir = temp_dir("trend-nan");
+    let before = dir.join("before.txt");
+    std::fs::write(&before, common::fixture_bytes("pair/before.details.txt.xz")).unwrap();
+    // The second of `scale`'s three launches.
+    let text = String::from_utf8(common::fixture_bytes("pair/after.details.txt.xz")).unwrap();
+    let line = "    Duration                         us        12.74";
+    assert_eq!(text.matches(line).count(), 1);
+    let after = dir.join("after.txt");
+    std::fs::write(
+        &after,
+        text.replace(line, "    Duration                         us          nan"),
+    )
+    .unwrap();
+    let files = [before, after.clone()];
+    for rule in ["duration>median5+3spread", "duration>5%"] {
+        let (code, out, err) = trend(&["--fail-on", rule], &files);
+        assert_eq!(code, 1, "{rule}: {out}{err}");
+        let scale = out
+            .lines()
+            .find(|l| l.starts_with("scale"))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!(scale.contains("damaged (NaN)"), "{scale}");
+        assert!(out.contains("REGRESSION scale: damaged"), "{rule}: {out}");
+        assert!(
+            err.contains("1 result's duration is not a number (NaN), damaged: result 5 (scale)"),
+            "{err}"
+        );
+    }
+    let (_, json, _) = trend(&["--format", "json"], &files);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let scale = doc["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "scale")
+        .expect("scale");
+    assert_eq!(scale["points"][1]["launches"], 3);
+    assert_eq!(scale["points"][1]["damaged"], 1);
+    assert!(scale["points"][1]["mean_ns"].is_null(), "{scale}");
+    // `summary --strict` fails on the warning; without it the table says damaged.
+    let summary = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .arg("summary")
+            .args(args)
+            .arg(&after)
+            .output()
+            .expect("run sightline")
+    };
+    let strict = summary(&["--strict"]);
+    assert_eq!(strict.status.code(), Some(2));
+    let table = summary(&[]);
+    assert_eq!(table.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&table.stdout).contains("damaged (NaN)"));
+    let _ = std::fs::remove_dir_all(dir);
+}

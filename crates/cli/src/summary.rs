@@ -6,7 +6,7 @@ use crate::analysis::headline::{device_summary, headline};
 use crate::analysis::path_names::distinct_names;
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::cc_text;
-use crate::model::format::value_text;
+use crate::model::format::measured_text;
 use crate::model::{KernelResult, Report, Value};
 use crate::output::json_layout::ValueJson;
 use crate::output::json_stream;
@@ -243,7 +243,7 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
                 },
                 shape,
                 h.duration_ns
-                    .map_or_else(|| NOT_MEASURED.into(), |d| value_text(d, "ns")),
+                    .map_or_else(|| NOT_MEASURED.into(), |d| measured_text(d, "ns")),
                 opt_pct(h.sol_compute_pct),
                 opt_pct(h.sol_memory_pct),
                 opt_pct(h.achieved_occupancy_pct),

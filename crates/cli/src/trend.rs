@@ -9,7 +9,7 @@ use crate::analysis::series::regression::{DEFAULT_RULE, Regression, TrendRule, r
 use crate::analysis::series::{SeriesOrder, Trend, TrendOptions, trend};
 use crate::model::Report;
 use crate::model::format::NOT_MEASURED;
-use crate::model::format::value_text;
+use crate::model::format::{measured_text, value_text};
 use crate::model::safe_text;
 use crate::output::html_page;
 use crate::output::trend_json::{regression_text, trend_json};
@@ -151,16 +151,22 @@ pub fn run(args: &TrendArgs) -> i32 {
     if found.is_empty() { 0 } else { EXIT_FAILED }
 }
 
-/// A duration for people (`2.30 ms`), `-` where the run does not launch the kernel.
+/// A duration for people (`2.30 ms`), `-` where the run does not launch the kernel,
+/// `damaged (NaN)` where a launch's duration is no number.
 fn ns_text(v: Option<f64>) -> String {
-    v.map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns"))
+    v.map_or_else(|| NOT_MEASURED.into(), |v| measured_text(v, "ns"))
 }
 
 /// A line of blocks, one per run, from lowest to highest mean duration (a gap where the run
-/// does not launch the kernel).
+/// does not launch the kernel, `?` where its duration is damaged).
 pub fn sparkline(values: &[Option<f64>]) -> String {
     const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let known: Vec<f64> = values.iter().flatten().copied().collect();
+    let known: Vec<f64> = values
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
     let (lo, hi) = known
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
@@ -170,6 +176,7 @@ pub fn sparkline(values: &[Option<f64>]) -> String {
         .iter()
         .map(|v| match v {
             None => ' ',
+            Some(v) if !v.is_finite() => '?',
             Some(v) if hi > lo => {
                 let i = ((v - lo) / (hi - lo) * 7.0).round() as usize;
                 BLOCKS[i.min(7)]
@@ -385,7 +392,12 @@ fn line_chart(t: &Trend, means: &[Option<f64>]) -> String {
     const W: f64 = 720.0;
     const H: f64 = 160.0;
     const PAD: f64 = 40.0;
-    let known: Vec<f64> = means.iter().flatten().copied().collect();
+    let known: Vec<f64> = means
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
     let hi = known.iter().copied().fold(0.0, f64::max).max(1.0);
     let n = means.len().max(2) as f64;
     let x = |i: usize| PAD + (W - 2.0 * PAD) * i as f64 / (n - 1.0);
@@ -399,20 +411,23 @@ fn line_chart(t: &Trend, means: &[Option<f64>]) -> String {
     let points: Vec<String> = means
         .iter()
         .enumerate()
-        .filter_map(|(i, m)| m.map(|v| format!("{:.1},{:.1}", x(i), y(v))))
+        .filter_map(|(i, m)| {
+            m.filter(|v| v.is_finite())
+                .map(|v| format!("{:.1},{:.1}", x(i), y(v)))
+        })
         .collect();
     svg.push_str(&format!(
         "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" points=\"{}\"/>",
         points.join(" ")
     ));
     for (i, m) in means.iter().enumerate() {
-        if let Some(v) = m {
+        if let Some(v) = m.filter(|v| v.is_finite()) {
             svg.push_str(&format!(
                 "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{}: {}</title></circle>",
                 x(i),
-                y(*v),
+                y(v),
                 html_page::escape(&t.runs[i].label),
-                html_page::escape(&value_text(*v, "ns"))
+                html_page::escape(&value_text(v, "ns"))
             ));
         }
         svg.push_str(&format!(

@@ -1,6 +1,7 @@
 //! The shared parser module: bytes of any form of an Nsight Compute result become a
 //! [`Report`]. Feeds both the app and the command line.
 
+pub mod bad_values;
 pub mod cli_text;
 pub mod compressed;
 pub mod csv_details;
@@ -135,6 +136,7 @@ fn load_plain(
     if detect::is_ncu_rep(head) {
         let mut report = ncu_rep::open::open_from(path, file, temp.map(|t| t.keep), progress)?;
         report.source = path.to_path_buf();
+        bad_values::check(&mut report);
         return Ok(report);
     }
     let refuse = |message: &str| LoadError::Parse {
@@ -188,7 +190,9 @@ pub fn parse_any(bytes: &[u8]) -> Result<Report, ParseError> {
 /// Detects the form of bytes that are not compressed and parses.
 fn parse_plain(bytes: &[u8]) -> Result<Report, ParseError> {
     if detect::is_ncu_rep(bytes) {
-        return ncu_rep::parse(bytes);
+        let mut report = ncu_rep::parse(bytes)?;
+        bad_values::check(&mut report);
+        return Ok(report);
     }
     if bytes.is_empty() {
         return Err(ParseError::NotAResult("the file is empty".into()));
@@ -222,6 +226,7 @@ fn parse_plain(bytes: &[u8]) -> Result<Report, ParseError> {
     };
     let mut report = report.map_err(explained)?;
     report.format = kind.format();
+    bad_values::check(&mut report);
     Ok(report)
 }
 

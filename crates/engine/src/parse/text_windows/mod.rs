@@ -302,6 +302,7 @@ pub fn load(
     }
     report.format = detected.unwrap_or(Detected::CliText).format();
     report.source = path.to_path_buf();
+    super::bad_values::check(&mut report);
     Ok(Some(report))
 }
 
