@@ -267,6 +267,35 @@ fn a_series_of_public_reports_aggregates_each_runs_launches() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// File names with a terminal escape and bidirectional controls: the CSV names its runs and
+/// the errors name the files with those characters shown by code point, never raw.
+#[test]
+fn file_names_stay_inert_in_csv_and_in_errors() {
+    let dir = temp_dir("trend-hostile");
+    let hostile = "v\u{1b}[31m\u{202E}x\u{2066}";
+    let files: Vec<PathBuf> = (1..=3)
+        .map(|v| {
+            let from = fixture_file(&dir, &format!("series/v{v}.ncu-rep.xz"));
+            let to = dir.join(format!("{hostile}{v}.ncu-rep"));
+            std::fs::rename(&from, &to).unwrap();
+            to
+        })
+        .collect();
+    let (code, csv, err) = trend(&["--format", "csv"], &files);
+    assert_eq!(code, 0, "{err}");
+    let bad = dir.join(format!("{hostile}9.ncu-rep"));
+    std::fs::write(&bad, "not a report\n").unwrap();
+    let (code, _, unreadable) = trend(&[], &[files[0].clone(), bad]);
+    assert_eq!(code, 2);
+    for (what, text) in [("csv", &csv), ("stderr", &unreadable)] {
+        for raw in ['\u{1b}', '\u{202E}', '\u{2066}'] {
+            assert!(!text.contains(raw), "{what}: raw {raw:?} in {text}");
+        }
+        assert!(text.contains("<U+202E>"), "{what}: {text}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A launch whose duration is no number (`nan`, as ncu prints a failed value): the run's mean
 /// of that kernel is damage, shown as such (never `0 ns`, never the mean of the other
 /// launches), every rule that reads it fails, the report's warning names it, and `summary

@@ -54,13 +54,13 @@ pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
         }
         Form::Csv => {
             for e in &errors {
-                eprintln!("error: {e}");
+                crate::warnings::tell("error", e);
             }
             let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            let failed = crate::output::table::write_failed(
-                crate::output::summary_csv::write_csv(stdout, &mut reports)
-                    .map_err(std::io::Error::other),
-            );
+            let failed = crate::output::table::write_failed(crate::output::summary_csv::write_csv(
+                stdout,
+                &mut reports,
+            ));
             if errors.is_empty() && !failed { 0 } else { 2 }
         }
         Form::Table => finish(&render_table(&reports, &errors), &errors, false),

@@ -92,14 +92,14 @@ pub fn run(args: &TrendArgs) -> i32 {
     let rules = match TrendRule::parse_list(&args.fail_on) {
         Ok(rules) => rules,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::warnings::tell("error", e);
             return EXIT_UNREADABLE;
         }
     };
     let files = match series_files(&args.inputs) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::warnings::tell("error", e);
             return EXIT_UNREADABLE;
         }
     };
@@ -114,7 +114,7 @@ pub fn run(args: &TrendArgs) -> i32 {
         match r {
             Ok(r) => reports.push(r),
             Err(e) => {
-                eprintln!("error: {e}");
+                crate::warnings::tell("error", e);
                 unreadable = true;
             }
         }
@@ -264,7 +264,8 @@ fn json_text(t: &Trend, found: &[Regression]) -> String {
     text
 }
 
-/// One row per kernel and run, numbers in base units.
+/// One row per kernel and run, numbers in base units; names with their control and
+/// bidirectional characters shown by code point, as in every other form.
 fn csv_text(t: &Trend) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record([
@@ -274,11 +275,12 @@ fn csv_text(t: &Trend) -> String {
     for k in &t.kernels {
         for (i, p) in k.points.iter().enumerate() {
             let Some(p) = p else { continue };
+            let shown = |text: &str| safe_text::visible(text).into_owned();
             let _ = w.write_record([
-                k.name.clone(),
+                shown(&k.name),
                 (i + 1).to_string(),
-                t.runs[i].label.clone(),
-                p.name.clone(),
+                shown(&t.runs[i].label),
+                shown(&p.name),
                 p.launches.to_string(),
                 p.total_ns.to_string(),
                 p.mean_ns.to_string(),
