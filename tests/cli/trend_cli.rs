@@ -357,3 +357,48 @@ fn a_duration_that_is_no_number_is_damage_in_the_trend() {
     assert!(String::from_utf8_lossy(&table.stdout).contains("damaged (NaN)"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A folder read as a series is read as it was listed: a report that disappears, and one that
+/// is replaced, after the listing and before it is read are left out, each named in a
+/// warning, and the others make the series. A file given by name that cannot be read stays an
+/// error.
+#[test]
+fn a_folder_file_that_changes_or_disappears_is_left_out_with_a_warning() {
+    use sightline::cli::trend::{load_series, series_files};
+    let dir = temp_dir("trend-changing");
+    let files = series(&dir);
+    let listed = series_files(std::slice::from_ref(&dir)).unwrap();
+    assert_eq!(listed.len(), 5);
+    std::fs::remove_file(&files[1]).unwrap();
+    std::fs::write(
+        &files[3],
+        common::fixture_bytes("h100/kernels_basic.ncu-rep.xz"),
+    )
+    .unwrap();
+    let loaded = load_series(&listed);
+    assert!(loaded.errors.is_empty());
+    let names = |paths: &[PathBuf]| {
+        paths
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&loaded.files),
+        ["v1.ncu-rep", "v3.ncu-rep", "v5.ncu-rep"]
+    );
+    assert_eq!(loaded.reports.len(), 3);
+    assert_eq!(loaded.left_out.len(), 2, "{:?}", loaded.left_out);
+    assert!(loaded.left_out[0].contains("v2.ncu-rep: left out of the series: it disappeared"));
+    assert!(loaded.left_out[1].contains("v4.ncu-rep: left out of the series: it changed"));
+    // Given by name, a missing file is an error.
+    let given = series_files(std::slice::from_ref(&files[1])).unwrap();
+    let loaded = load_series(&given);
+    assert_eq!(loaded.errors.len(), 1);
+    assert!(loaded.left_out.is_empty());
+    // Listed again, the folder holds four reports, all read.
+    let (code, out, err) = trend(&[], std::slice::from_ref(&dir));
+    assert_ne!(code, 2, "{err}");
+    assert!(out.starts_with("4 runs"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}

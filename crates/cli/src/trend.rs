@@ -16,7 +16,8 @@ use crate::output::trend_json::{regression_text, trend_json};
 use crate::parse;
 use crate::parse::report_files::report_files_in;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// Output forms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -67,8 +68,26 @@ pub enum OrderArg {
 const EXIT_FAILED: i32 = 1;
 const EXIT_UNREADABLE: i32 = 2;
 
-/// The files of the inputs: a file as it is, a folder's report files by name.
-pub fn series_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// A file of the series: as given, or found in a folder with its size and modification time
+/// when the folder was listed.
+#[derive(Debug, Clone)]
+pub struct SeriesFile {
+    pub path: PathBuf,
+    /// How the file was when its folder was listed; `None` for a file given by name.
+    pub listed: Option<Stamp>,
+}
+
+/// A file's size and modification time.
+type Stamp = (u64, Option<SystemTime>);
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()))
+}
+
+/// The files of the inputs: a file as it is, a folder's report files by name (each with how
+/// it was when listed).
+pub fn series_files(inputs: &[PathBuf]) -> Result<Vec<SeriesFile>, String> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
@@ -79,12 +98,73 @@ pub fn series_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                     input.display()
                 ));
             }
-            files.extend(found);
+            files.extend(found.into_iter().map(|path| SeriesFile {
+                listed: stamp(&path),
+                path,
+            }));
         } else {
-            files.push(input.clone());
+            files.push(SeriesFile {
+                path: input.clone(),
+                listed: None,
+            });
         }
     }
     Ok(files)
+}
+
+/// The reports of a series: those read, with their files, and what was left out.
+pub struct Loaded {
+    pub reports: Vec<Report>,
+    /// The file of each report.
+    pub files: Vec<PathBuf>,
+    /// Files of a folder that changed or disappeared after the folder was listed: left out of
+    /// the series, one warning each.
+    pub left_out: Vec<String>,
+    /// Files that could not be read.
+    pub errors: Vec<parse::LoadError>,
+}
+
+/// Reads every file of the series on every core (each report keeps its heads; bodies are read
+/// when asked for). A file found in a folder that is gone when read, or that is not as it was
+/// listed once it has been read (a report still being written or replaced while the series
+/// runs), is left out with a warning: the series reads its folder as it was listed. A file
+/// given by name is read as it is, and one that cannot be read is an error.
+pub fn load_series(files: &[SeriesFile]) -> Loaded {
+    use rayon::prelude::*;
+    let loaded: Vec<Result<Report, parse::LoadError>> = files
+        .par_iter()
+        .map(|f| parse::load_path(&f.path))
+        .collect();
+    let mut out = Loaded {
+        reports: Vec::new(),
+        files: Vec::new(),
+        left_out: Vec::new(),
+        errors: Vec::new(),
+    };
+    for (file, result) in files.iter().zip(loaded) {
+        if let Some(listed) = file.listed {
+            let why = match stamp(&file.path) {
+                None => Some("it disappeared after its folder was listed"),
+                Some(now) if now != listed => Some("it changed after its folder was listed"),
+                Some(_) => None,
+            };
+            if let Some(why) = why {
+                out.left_out.push(format!(
+                    "{}: left out of the series: {why}",
+                    file.path.display()
+                ));
+                continue;
+            }
+        }
+        match result {
+            Ok(report) => {
+                out.reports.push(report);
+                out.files.push(file.path.clone());
+            }
+            Err(e) => out.errors.push(e),
+        }
+    }
+    out
 }
 
 /// Runs the command.
@@ -103,23 +183,24 @@ pub fn run(args: &TrendArgs) -> i32 {
             return EXIT_UNREADABLE;
         }
     };
-    // Every report read on every core; each keeps its heads (bodies are read when asked for).
-    let loaded: Vec<Result<Report, parse::LoadError>> = {
-        use rayon::prelude::*;
-        files.par_iter().map(|p| parse::load_path(p)).collect()
-    };
-    let mut reports = Vec::new();
-    let mut unreadable = false;
-    for r in loaded {
-        match r {
-            Ok(r) => reports.push(r),
-            Err(e) => {
-                crate::warnings::tell("error", e);
-                unreadable = true;
-            }
-        }
+    let Loaded {
+        reports,
+        files,
+        left_out,
+        errors,
+    } = load_series(&files);
+    for e in &errors {
+        crate::warnings::tell("error", e);
     }
-    if unreadable || super::warnings::report_problems(reports.iter(), args.strict) {
+    for line in &left_out {
+        crate::warnings::tell(if args.strict { "error" } else { "warning" }, line);
+    }
+    let failed = !errors.is_empty() || (args.strict && !left_out.is_empty());
+    if super::warnings::report_problems(reports.iter(), args.strict) || failed {
+        return EXIT_UNREADABLE;
+    }
+    if reports.is_empty() {
+        crate::warnings::tell("error", "no report of the series could be read");
         return EXIT_UNREADABLE;
     }
     let labels = run_labels(&files);
