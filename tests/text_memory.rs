@@ -7,7 +7,12 @@
 //! then read through once, as a comparison does, with the same bound. Run with `--nocapture`
 //! to see the figures.
 //!
-//! A binary of its own: its global allocator counts every allocation of the process.
+//! Windows stay bounded whatever the input's lines and quotes (a stray quote early in a CSV
+//! export, a line of 40 MB, 40 MB of lines that open no result), and a pipe, by name or as
+//! standard input, is read as the file it is: in the same windows, at the same memory.
+//!
+//! A binary of its own: its global allocator counts every allocation of the process, so its
+//! tests measure one at a time.
 
 mod common;
 
@@ -21,6 +26,15 @@ use std::io::Write;
 
 #[global_allocator]
 static ALLOCATOR: LiveHeap = LiveHeap;
+
+/// Held by each test while it measures: the heap is the whole process's.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn measuring() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 const MB: f64 = 1024.0 * 1024.0;
 
@@ -73,6 +87,7 @@ fn load_copies(copies: usize) -> Figures {
 
 #[test]
 fn text_memory_grows_with_results_heads_not_with_the_file() {
+    let _one = measuring();
     let ten = load_copies(10);
     let forty = load_copies(40);
     for (name, f) in [("10x", &ten), ("40x", &forty)] {
@@ -110,4 +125,234 @@ fn text_memory_grows_with_results_heads_not_with_the_file() {
         forty.peak,
         forty.file
     );
+}
+
+/// Peak heap (beyond what was live before) and heap kept of loading `path`, in MB, with the
+/// report.
+fn measure_load(path: &std::path::Path) -> (f64, f64, sightline::model::Report) {
+    let before = live_heap::live_bytes();
+    live_heap::reset_peak();
+    let report = sightline::parse::load_path(path).unwrap_or_else(|e| panic!("{e}"));
+    let peak = (live_heap::peak_bytes() - before) as f64 / MB;
+    let kept = (live_heap::live_bytes() - before) as f64 / MB;
+    (peak, kept, report)
+}
+
+/// What reading windows may hold at once beyond the results' heads, in MB: a batch of
+/// windows being parsed (each a few times its size), plus one window at its bound and the
+/// line buffer where a test says so.
+fn windows_bound(bounded_windows: usize) -> f64 {
+    let window = text_windows::WINDOW_BYTES as f64 / MB;
+    let max = text_windows::MAX_WINDOW_BYTES as f64 / MB;
+    text_windows::windows_in_flight() as f64 * window * 6.0
+        + bounded_windows as f64 * max * 6.0
+        + 4.0
+}
+
+/// One stray quote early in a 29 MB CSV export costs its row: every result after it is read,
+/// in windows of the usual size (before, the rest of the file was one cell of one window).
+#[test]
+fn a_stray_quote_in_a_large_csv_costs_its_row_not_the_windows() {
+    let _one = measuring();
+    let dir = temp_dir("text-memory-stray-quote");
+    let csv = String::from_utf8(fixture_bytes("h100/kernels_full.details.csv.xz")).unwrap();
+    let once = sightline::parse::parse_bytes(std::path::Path::new("once.csv"), csv.as_bytes())
+        .unwrap()
+        .results
+        .len();
+    let (header, rows) = csv.split_at(csv.find('\n').unwrap() + 1);
+    let third_row = rows.match_indices('\n').nth(2).unwrap().0;
+    let path = dir.join("stray.details.csv");
+    {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        out.write_all(header.as_bytes()).unwrap();
+        // The first copy's rows, the third with a stray quote after its last cell.
+        out.write_all(&rows.as_bytes()[..third_row]).unwrap();
+        out.write_all(b"\"").unwrap();
+        out.write_all(&rows.as_bytes()[third_row..]).unwrap();
+        for _ in 1..80 {
+            out.write_all(rows.as_bytes()).unwrap();
+        }
+    }
+    let file = std::fs::metadata(&path).unwrap().len() as f64 / MB;
+    let (peak, kept, report) = measure_load(&path);
+    println!("stray quote: file {file:.1} MB, peak {peak:.1} MB, kept {kept:.1} MB");
+    assert_eq!(report.results.len(), 80 * once);
+    assert!(
+        report.warnings.iter().any(|w| w
+            .as_str()
+            .starts_with("1 row with a quote that is never closed skipped")),
+        "{:?}",
+        report.warnings
+    );
+    assert!(
+        peak - kept < windows_bound(0),
+        "peak {peak:.1} MB, kept {kept:.1} MB"
+    );
+    drop(report);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A 40 MB line inside a details text is never held: read past as an empty line and named;
+/// 40 MB of lines that open no result end their window at the bound and are skipped and
+/// named. Every result is read either way.
+#[test]
+fn a_long_line_and_a_long_stretch_without_results_stay_in_bounds() {
+    let _one = measuring();
+    let dir = temp_dir("text-memory-long");
+    let text = fixture_bytes("big/many_basic.details.txt.xz");
+    let lines_before = text.iter().filter(|&&b| b == b'\n').count();
+    for (name, filler) in [
+        ("line", {
+            let mut line = vec![b'x'; 40 << 20];
+            line.push(b'\n');
+            line
+        }),
+        (
+            "stretch",
+            b"    iteration 12: residual 0.25 after the step\n".repeat(900_000),
+        ),
+    ] {
+        let path = dir.join(format!("{name}.details.txt"));
+        {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+            out.write_all(&text).unwrap();
+            out.write_all(&filler).unwrap();
+            out.write_all(&text).unwrap();
+        }
+        let file = std::fs::metadata(&path).unwrap().len() as f64 / MB;
+        let (peak, kept, report) = measure_load(&path);
+        println!("{name}: file {file:.1} MB, peak {peak:.1} MB, kept {kept:.1} MB");
+        assert_eq!(report.results.len(), 800, "{name}");
+        let said = report.warnings.iter().any(|w| {
+            let w = w.as_str();
+            match name {
+                "line" => {
+                    w == format!(
+                        "1 line longer than 8 MiB skipped (line {})",
+                        lines_before + 1
+                    )
+                }
+                _ => {
+                    w.contains("skipped (lines") && w.contains("without a line that opens a result")
+                }
+            }
+        });
+        assert!(said, "{name}: {:?}", report.warnings);
+        assert!(
+            peak - kept < windows_bound(1),
+            "{name}: peak {peak:.1} MB, kept {kept:.1} MB"
+        );
+        drop(report);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A named pipe is read as the file it is: the same results, bodies read again on demand, and
+/// no more memory than reading the file by name (before, the pipe was held whole).
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_read_in_the_same_windows_as_its_file() {
+    let _one = measuring();
+    let dir = temp_dir("text-memory-fifo");
+    let text = fixture_bytes("big/many_basic.details.txt.xz").repeat(10);
+    let file = dir.join("file.details.txt");
+    std::fs::write(&file, &text).unwrap();
+    let (file_peak, file_kept, from_file) = measure_load(&file);
+    let fifo = dir.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    drop(text);
+    // The file streamed into the pipe a buffer at a time, as `cat` would.
+    let writer = {
+        let (fifo, file) = (fifo.clone(), file.clone());
+        std::thread::spawn(move || {
+            let mut to = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+            std::io::copy(&mut std::fs::File::open(&file).unwrap(), &mut to).unwrap();
+        })
+    };
+    let (peak, kept, mut from_pipe) = measure_load(&fifo);
+    writer.join().unwrap();
+    println!(
+        "fifo: {:.1} MB: peak {peak:.1} MB, kept {kept:.1} MB (by name: peak {file_peak:.1} \
+         MB, kept {file_kept:.1} MB)",
+        text_len_mb(&file)
+    );
+    assert_eq!(from_pipe.results.len(), 4_000);
+    assert!(from_pipe.results.iter().all(|r| r.content.is_pending()));
+    let last = from_pipe.results.len() - 1;
+    assert_eq!(
+        from_pipe.results[last].metrics(),
+        from_file.results[last].metrics()
+    );
+    from_pipe.results[last].content.release();
+    assert!(
+        peak < file_peak + 4.0,
+        "pipe {peak:.1} MB, file {file_peak:.1} MB"
+    );
+    drop(from_pipe);
+    drop(from_file);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn text_len_mb(path: &std::path::Path) -> f64 {
+    std::fs::metadata(path).unwrap().len() as f64 / MB
+}
+
+/// Standard input (`-`) is read as the file it is: `summary` of a 29 MB details text through a
+/// pipe gives what it gives for the file, at no more memory (peak resident set of the
+/// command) than reading the file by name.
+#[cfg(target_os = "linux")]
+#[test]
+fn standard_input_is_read_as_the_file_it_is() {
+    let _one = measuring();
+    let dir = temp_dir("text-memory-stdin");
+    let text = fixture_bytes("big/many_basic.details.txt.xz").repeat(10);
+    let file = dir.join("many.details.txt");
+    std::fs::write(&file, &text).unwrap();
+    let summary = || {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"));
+        c.args(["summary", "--format", "csv"]);
+        c
+    };
+    let by_name = common::child_peak::run_with_input(summary().arg(&file), Vec::new());
+    let piped = common::child_peak::run_with_input(summary().arg("-"), text);
+    let mb = |b: u64| b as f64 / MB;
+    println!(
+        "stdin: peak RSS {:.2} MB; the file by name: {:.2} MB",
+        mb(piped.peak_bytes),
+        mb(by_name.peak_bytes)
+    );
+    assert_eq!(
+        by_name.code,
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&by_name.stderr)
+    );
+    assert_eq!(
+        piped.code,
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    // The same rows but for the report's name.
+    let rows = |out: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(out)
+            .lines()
+            .skip(1)
+            .map(|l| l.split_once(',').map_or(l, |(_, rest)| rest).to_string())
+            .collect()
+    };
+    assert_eq!(rows(&piped.stdout).len(), 4_000);
+    assert_eq!(rows(&piped.stdout), rows(&by_name.stdout));
+    assert!(
+        piped.peak_bytes < by_name.peak_bytes + (8 << 20),
+        "stdin {:.1} MB, by name {:.1} MB",
+        mb(piped.peak_bytes),
+        mb(by_name.peak_bytes)
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -57,6 +57,61 @@ fn a_full_device_is_an_error_with_exit_code_2() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every output form of `summary` and `trend`, and the commands of [`commands`]: with its
+/// output pipe closed before it writes (`| head` that has read enough), a command ends as it
+/// does writing into `/dev/null`, with nothing about the pipe on stderr.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_every_form_quietly() {
+    let dir = temp_dir("output_pipe_closed");
+    let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let other = fixture_file(&dir, "h100/kernels_basic.ncu-rep.xz");
+    let series: Vec<String> = (1..=3)
+        .map(|v| {
+            let path = fixture_file(&dir, &format!("series/v{v}.ncu-rep.xz"));
+            path.to_str().unwrap().to_string()
+        })
+        .collect();
+    let (report, other) = (report.to_str().unwrap(), other.to_str().unwrap());
+    let mut all = commands(report, other);
+    for form in ["table", "json", "csv", "html"] {
+        all.push(vec![
+            "summary".into(),
+            "--format".into(),
+            form.into(),
+            report.into(),
+        ]);
+    }
+    for form in ["text", "json", "csv", "md", "html"] {
+        let mut args = vec!["trend".to_string(), "--format".into(), form.into()];
+        args.extend(series.iter().cloned());
+        all.push(args);
+    }
+    for args in all {
+        let into_null = Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reading end closes before the command writes a byte.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), into_null.code(), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("writing the output"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_reader_that_stops_early_is_no_error() {
     let dir = temp_dir("output_closed");

@@ -266,3 +266,139 @@ fn a_series_of_public_reports_aggregates_each_runs_launches() {
     assert!(sort["points"][0].is_object() && sort["points"][1].is_null());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// File names with a terminal escape and bidirectional controls: the CSV names its runs and
+/// the errors name the files with those characters shown by code point, never raw.
+#[test]
+fn file_names_stay_inert_in_csv_and_in_errors() {
+    let dir = temp_dir("trend-hostile");
+    let hostile = "v\u{1b}[31m\u{202E}x\u{2066}";
+    let files: Vec<PathBuf> = (1..=3)
+        .map(|v| {
+            let from = fixture_file(&dir, &format!("series/v{v}.ncu-rep.xz"));
+            let to = dir.join(format!("{hostile}{v}.ncu-rep"));
+            std::fs::rename(&from, &to).unwrap();
+            to
+        })
+        .collect();
+    let (code, csv, err) = trend(&["--format", "csv"], &files);
+    assert_eq!(code, 0, "{err}");
+    let bad = dir.join(format!("{hostile}9.ncu-rep"));
+    std::fs::write(&bad, "not a report\n").unwrap();
+    let (code, _, unreadable) = trend(&[], &[files[0].clone(), bad]);
+    assert_eq!(code, 2);
+    for (what, text) in [("csv", &csv), ("stderr", &unreadable)] {
+        for raw in ['\u{1b}', '\u{202E}', '\u{2066}'] {
+            assert!(!text.contains(raw), "{what}: raw {raw:?} in {text}");
+        }
+        assert!(text.contains("<U+202E>"), "{what}: {text}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A launch whose duration is no number (`nan`, as ncu prints a failed value): the run's mean
+/// of that kernel is damage, shown as such (never `0 ns`, never the mean of the other
+/// launches), every rule that reads it fails, the report's warning names it, and `summary
+/// --strict` refuses it.
+#[test]
+fn a_duration_that_is_no_number_is_damage_in_the_trend() {
+    let dir = temp_dir("trend-nan");
+    let before = dir.join("before.txt");
+    std::fs::write(&before, common::fixture_bytes("pair/before.details.txt.xz")).unwrap();
+    // The second of `scale`'s three launches.
+    let text = String::from_utf8(common::fixture_bytes("pair/after.details.txt.xz")).unwrap();
+    let line = "    Duration                         us        12.74";
+    assert_eq!(text.matches(line).count(), 1);
+    let after = dir.join("after.txt");
+    std::fs::write(
+        &after,
+        text.replace(line, "    Duration                         us          nan"),
+    )
+    .unwrap();
+    let files = [before, after.clone()];
+    for rule in ["duration>median5+3spread", "duration>5%"] {
+        let (code, out, err) = trend(&["--fail-on", rule], &files);
+        assert_eq!(code, 1, "{rule}: {out}{err}");
+        let scale = out
+            .lines()
+            .find(|l| l.starts_with("scale"))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!(scale.contains("damaged (NaN)"), "{scale}");
+        assert!(out.contains("REGRESSION scale: damaged"), "{rule}: {out}");
+        assert!(
+            err.contains("1 result's duration is not a number (NaN), damaged: result 5 (scale)"),
+            "{err}"
+        );
+    }
+    let (_, json, _) = trend(&["--format", "json"], &files);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let scale = doc["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "scale")
+        .expect("scale");
+    assert_eq!(scale["points"][1]["launches"], 3);
+    assert_eq!(scale["points"][1]["damaged"], 1);
+    assert!(scale["points"][1]["mean_ns"].is_null(), "{scale}");
+    // `summary --strict` fails on the warning; without it the table says damaged.
+    let summary = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .arg("summary")
+            .args(args)
+            .arg(&after)
+            .output()
+            .expect("run sightline")
+    };
+    let strict = summary(&["--strict"]);
+    assert_eq!(strict.status.code(), Some(2));
+    let table = summary(&[]);
+    assert_eq!(table.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&table.stdout).contains("damaged (NaN)"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A folder read as a series is read as it was listed: a report that disappears, and one that
+/// is replaced, after the listing and before it is read are left out, each named in a
+/// warning, and the others make the series. A file given by name that cannot be read stays an
+/// error.
+#[test]
+fn a_folder_file_that_changes_or_disappears_is_left_out_with_a_warning() {
+    use sightline::cli::trend::{load_series, series_files};
+    let dir = temp_dir("trend-changing");
+    let files = series(&dir);
+    let listed = series_files(std::slice::from_ref(&dir)).unwrap();
+    assert_eq!(listed.len(), 5);
+    std::fs::remove_file(&files[1]).unwrap();
+    std::fs::write(
+        &files[3],
+        common::fixture_bytes("h100/kernels_basic.ncu-rep.xz"),
+    )
+    .unwrap();
+    let loaded = load_series(&listed, None);
+    assert!(loaded.errors.is_empty());
+    let names = |paths: &[PathBuf]| {
+        paths
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&loaded.files),
+        ["v1.ncu-rep", "v3.ncu-rep", "v5.ncu-rep"]
+    );
+    assert_eq!(loaded.reports.len(), 3);
+    assert_eq!(loaded.left_out.len(), 2, "{:?}", loaded.left_out);
+    assert!(loaded.left_out[0].contains("v2.ncu-rep: left out of the series: it disappeared"));
+    assert!(loaded.left_out[1].contains("v4.ncu-rep: left out of the series: it changed"));
+    // Given by name, a missing file is an error.
+    let given = series_files(std::slice::from_ref(&files[1])).unwrap();
+    let loaded = load_series(&given, None);
+    assert_eq!(loaded.errors.len(), 1);
+    assert!(loaded.left_out.is_empty());
+    // Listed again, the folder holds four reports, all read.
+    let (code, out, err) = trend(&[], std::slice::from_ref(&dir));
+    assert_ne!(code, 2, "{err}");
+    assert!(out.starts_with("4 runs"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
+}

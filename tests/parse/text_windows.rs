@@ -12,6 +12,7 @@ fn windowed(path: &Path, window_bytes: usize) -> Report {
     let windows = text_windows::Windows {
         min_file_bytes: 0,
         window_bytes,
+        ..text_windows::Windows::default()
     };
     text_windows::load(path, path, &mut None, windows, &mut |_, _| {})
         .unwrap_or_else(|e| panic!("{e}"))
@@ -137,5 +138,155 @@ fn a_compressed_large_text_is_read_in_windows_from_its_copy() {
     let last = report.results.last().expect("a result");
     assert!(!last.metrics().is_empty());
     assert_eq!(last.content.error(), None);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Reads `path` whole and in windows of `window_bytes`; both must give the same report.
+fn assert_same_whole_and_windowed(path: &Path, window_bytes: usize) -> Report {
+    let bytes = std::fs::read(path).unwrap();
+    let whole = parse::parse_bytes(path, &bytes).unwrap_or_else(|e| panic!("{e}"));
+    let cut = windowed(path, window_bytes);
+    let name = path.display();
+    assert_eq!(
+        cut.results.len(),
+        whole.results.len(),
+        "{name}: {:?} / {:?}",
+        cut.warnings,
+        whole.warnings
+    );
+    assert_eq!(cut.warnings, whole.warnings, "{name}");
+    assert_eq!(as_json(&cut), as_json(&whole));
+    whole
+}
+
+/// A number cell written with a decimal comma and dot groups.
+fn to_comma(cell: &str) -> String {
+    cell.chars()
+        .map(|c| match c {
+            '.' => ',',
+            ',' => '.',
+            c => c,
+        })
+        .collect()
+}
+
+/// Each table row's value (the last cell, made of digits and separators) passed through `f`.
+fn values_rewritten(text: &str, f: impl Fn(&str) -> String) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        match line.rsplit_once(' ') {
+            Some((before, value))
+                if line.starts_with("    ")
+                    && before.ends_with(' ')
+                    && !value.is_empty()
+                    && value
+                        .bytes()
+                        .all(|b| b.is_ascii_digit() || b == b'.' || b == b',') =>
+            {
+                out.push_str(before);
+                out.push(' ');
+                out.push_str(&f(value));
+            }
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A details page in a decimal-comma locale whose later results print only numbers that read
+/// either way (`1.234`): the file's numbers decide them, as reading it whole does, however
+/// the file is cut into windows.
+#[test]
+fn the_number_format_is_the_files_in_every_window() {
+    let dir = temp_dir("windows-comma");
+    let text = String::from_utf8(crate::common::fixture_bytes(
+        "h100/kernels_full.details.txt",
+    ))
+    .unwrap();
+    let comma = values_rewritten(&text, to_comma);
+    let ambiguous = values_rewritten(&text, |_| "1.234".to_string());
+    let path = dir.join("comma.details.txt");
+    std::fs::write(&path, format!("{comma}{ambiguous}")).unwrap();
+    let whole = assert_same_whole_and_windowed(&path, 8 << 10);
+    // In the file's decimal comma, `1.234 us` is 1,234 us.
+    let last = whole.results.last().unwrap();
+    assert_eq!(
+        last.number("gpu__time_duration.sum"),
+        Some(1_234_000.0),
+        "{:?}",
+        last.metric("gpu__time_duration.sum")
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A details CSV export written twice into one file (two runs appended): each run's results
+/// are results of their own, whole and in windows, and a warning says that IDs repeat.
+#[test]
+fn repeated_result_ids_are_results_of_their_own_at_any_size() {
+    let dir = temp_dir("windows-repeated-ids");
+    let csv = crate::common::fixture_bytes("h100/kernels_basic.details.csv");
+    let once = parse::parse_bytes(Path::new("once.csv"), &csv).unwrap();
+    let path = dir.join("appended.csv");
+    std::fs::write(&path, csv.repeat(6)).unwrap();
+    let whole = assert_same_whole_and_windowed(&path, 8 << 10);
+    assert_eq!(whole.results.len(), 6 * once.results.len());
+    let n = 5 * once.results.len();
+    let repeated = whole
+        .warnings
+        .iter()
+        .find(|w| w.as_str().contains("repeat the IDs of earlier results"))
+        .unwrap_or_else(|| panic!("{:?}", whole.warnings));
+    assert!(
+        repeated.as_str().starts_with(&format!("{n} results")),
+        "{repeated}"
+    );
+    assert_eq!(repeated.kind, sightline::model::WarningKind::BadValue);
+    // Each copy reads as the export alone.
+    for (i, r) in whole.results.iter().enumerate() {
+        assert_eq!(r.metrics(), once.results[i % once.results.len()].metrics());
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// One stray quote in a CSV export costs its own row, named in a warning, whole and in
+/// windows; the rows after it are read as they are.
+#[test]
+fn a_stray_quote_costs_its_row_at_any_size() {
+    let dir = temp_dir("windows-stray-quote");
+    for rel in [
+        "h100/kernels_basic.details.csv",
+        "h100/kernels_basic.raw.csv",
+    ] {
+        let csv = String::from_utf8(crate::common::fixture_bytes(rel)).unwrap();
+        let once = parse::parse_bytes(Path::new("once.csv"), csv.as_bytes()).unwrap();
+        // A row of the second copy with a stray quote after its last cell, which leaves a
+        // cell open past the end of the line.
+        // The export's rows four times over, behind one header.
+        let header_rows = if rel.contains("raw") { 2 } else { 1 };
+        let all: Vec<&str> = csv.lines().collect();
+        let (header, rows) = all.split_at(header_rows);
+        let mut lines: Vec<String> = header.iter().map(|l| l.to_string()).collect();
+        for _ in 0..4 {
+            lines.extend(rows.iter().map(|l| l.to_string()));
+        }
+        let at = header_rows + rows.len() + 2;
+        lines[at].push('"');
+        let path = dir.join(format!("stray.{}", rel.replace('/', "_")));
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let whole = assert_same_whole_and_windowed(&path, 4 << 10);
+        let expected = format!(
+            "1 row with a quote that is never closed skipped (line {})",
+            at + 1
+        );
+        assert!(
+            whole.warnings.iter().any(|w| w.as_str() == expected),
+            "{rel}: {:?}",
+            whole.warnings
+        );
+        let results = 4 * once.results.len();
+        let lost = usize::from(rel.contains("raw"));
+        assert_eq!(whole.results.len(), results - lost, "{rel}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -101,7 +101,7 @@ pub fn run(args: &DiffArgs) -> i32 {
         (Ok(b), Ok(c)) => (b, c),
         (b, c) => {
             for e in [b.err(), c.err()].into_iter().flatten() {
-                eprintln!("error: {e}");
+                crate::warnings::tell("error", e);
             }
             return EXIT_UNREADABLE;
         }
@@ -133,7 +133,7 @@ pub fn run(args: &DiffArgs) -> i32 {
     let manual = match request::pairs_by_id(&args.pairs, &base, &current) {
         Ok(manual) => manual,
         Err(e) => {
-            eprintln!("error: --pair: {e}");
+            crate::warnings::tell("error", format!("--pair: {e}"));
             return EXIT_UNREADABLE;
         }
     };

@@ -37,7 +37,7 @@ struct Progress {
 impl Progress {
     fn new(path: &Path) -> Self {
         Progress {
-            name: path.display().to_string(),
+            name: crate::model::safe_text::visible(&path.display().to_string()).into_owned(),
             start: Instant::now(),
             last: None,
             shown: false,

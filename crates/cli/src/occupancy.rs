@@ -40,7 +40,7 @@ pub fn run(files: &[PathBuf], as_json: bool, arch: Option<&str>, strict: bool) -
     let assumed_cc = match parse_arch(arch) {
         Ok(cc) => cc,
         Err(message) => {
-            eprintln!("error: {message}");
+            crate::warnings::tell("error", message);
             return 2;
         }
     };

@@ -27,7 +27,7 @@ pub fn run(files: &[PathBuf], baseline: Option<&Path>, as_json: bool, strict: bo
             (mut reports, _) if !reports.is_empty() => Some(reports.remove(0)),
             (_, errors) => {
                 for e in errors {
-                    eprintln!("error: {e}");
+                    crate::warnings::tell("error", e);
                 }
                 return 2;
             }

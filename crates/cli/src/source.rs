@@ -57,7 +57,7 @@ pub fn run(args: &SourceArgs) -> i32 {
         {
             Ok(export) => options.sass = export.sass_by_address(),
             Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
+                crate::warnings::tell("error", format!("{}: {e}", path.display()));
                 return 2;
             }
         }
@@ -69,7 +69,7 @@ pub fn run(args: &SourceArgs) -> i32 {
         Some(path) => match Loaded::read(path, &mut warnings) {
             Ok(loaded) => loaded.views(&options, args.kernel.as_deref()),
             Err(e) => {
-                eprintln!("error: {e}");
+                crate::warnings::tell("error", e);
                 return 2;
             }
         },
@@ -116,14 +116,14 @@ pub fn run(args: &SourceArgs) -> i32 {
     drop(stdout);
     if !args.json {
         for e in &errors {
-            eprintln!("error: {e}");
+            crate::warnings::tell("error", e);
         }
         for e in &view_errors {
-            eprintln!("error: {e}");
+            crate::warnings::tell("error", e);
         }
     }
     for w in &warnings {
-        eprintln!("{}: {w}", if args.strict { "error" } else { "warning" });
+        crate::warnings::tell(if args.strict { "error" } else { "warning" }, w);
     }
     if errors.is_empty() && (!args.strict || warnings.is_empty()) && !write_failed {
         0

@@ -6,7 +6,7 @@ use crate::analysis::headline::{device_summary, headline};
 use crate::analysis::path_names::distinct_names;
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::cc_text;
-use crate::model::format::value_text;
+use crate::model::format::measured_text;
 use crate::model::{KernelResult, Report, Value};
 use crate::output::json_layout::ValueJson;
 use crate::output::json_stream;
@@ -54,13 +54,13 @@ pub fn run(files: &[PathBuf], form: Form, strict: bool) -> i32 {
         }
         Form::Csv => {
             for e in &errors {
-                eprintln!("error: {e}");
+                crate::warnings::tell("error", e);
             }
             let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            let failed = crate::output::table::write_failed(
-                crate::output::summary_csv::write_csv(stdout, &mut reports)
-                    .map_err(std::io::Error::other),
-            );
+            let failed = crate::output::table::write_failed(crate::output::summary_csv::write_csv(
+                stdout,
+                &mut reports,
+            ));
             if errors.is_empty() && !failed { 0 } else { 2 }
         }
         Form::Table => finish(&render_table(&reports, &errors), &errors, false),
@@ -243,7 +243,7 @@ pub fn render_table(reports: &[Report], _errors: &[LoadError]) -> String {
                 },
                 shape,
                 h.duration_ns
-                    .map_or_else(|| NOT_MEASURED.into(), |d| value_text(d, "ns")),
+                    .map_or_else(|| NOT_MEASURED.into(), |d| measured_text(d, "ns")),
                 opt_pct(h.sol_compute_pct),
                 opt_pct(h.sol_memory_pct),
                 opt_pct(h.achieved_occupancy_pct),

@@ -11,14 +11,15 @@ use crate::analysis::series::{
 };
 use crate::model::Report;
 use crate::model::format::NOT_MEASURED;
-use crate::model::format::value_text;
+use crate::model::format::{measured_text, value_text};
 use crate::model::safe_text;
 use crate::output::html_page;
 use crate::output::trend_json::{regression_text, trend_json};
 use crate::parse;
 use crate::parse::report_files::report_files_in;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// Output forms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -69,8 +70,26 @@ pub enum OrderArg {
 const EXIT_FAILED: i32 = 1;
 const EXIT_UNREADABLE: i32 = 2;
 
-/// The files of the inputs: a file as it is, a folder's report files by name.
-pub fn series_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// A file of the series: as given, or found in a folder with its size and modification time
+/// when the folder was listed.
+#[derive(Debug, Clone)]
+pub struct SeriesFile {
+    pub path: PathBuf,
+    /// How the file was when its folder was listed; `None` for a file given by name.
+    pub listed: Option<Stamp>,
+}
+
+/// A file's size and modification time.
+type Stamp = (u64, Option<SystemTime>);
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()))
+}
+
+/// The files of the inputs: a file as it is, a folder's report files by name (each with how
+/// it was when listed).
+pub fn series_files(inputs: &[PathBuf]) -> Result<Vec<SeriesFile>, String> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
@@ -81,12 +100,77 @@ pub fn series_files(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
                     input.display()
                 ));
             }
-            files.extend(found);
+            files.extend(found.into_iter().map(|path| SeriesFile {
+                listed: stamp(&path),
+                path,
+            }));
         } else {
-            files.push(input.clone());
+            files.push(SeriesFile {
+                path: input.clone(),
+                listed: None,
+            });
         }
     }
     Ok(files)
+}
+
+/// The reports of a series: those read, with their files, and what was left out.
+pub struct Loaded {
+    pub reports: Vec<Report>,
+    /// The file of each report.
+    pub files: Vec<PathBuf>,
+    /// Files of a folder that changed or disappeared after the folder was listed: left out of
+    /// the series, one warning each.
+    pub left_out: Vec<String>,
+    /// Files that could not be read.
+    pub errors: Vec<parse::LoadError>,
+}
+
+/// Reads every file of the series on every core (each report keeps its heads; bodies are read
+/// when asked for). A file found in a folder that is gone when read, or that is not as it was
+/// listed once it has been read (a report still being written or replaced while the series
+/// runs), is left out with a warning: the series reads its folder as it was listed. A file
+/// given by name is read as it is, and one that cannot be read is an error.
+pub fn load_series(files: &[SeriesFile], metric: Option<&str>) -> Loaded {
+    use rayon::prelude::*;
+    // Every report read on every core and reduced to what the trend reads (heads, and the
+    // metric asked for): each lets go of its file at once, so a folder of thousands of
+    // reports never holds thousands of files open. The few runs the steps compare are read
+    // again for their why.
+    let loaded: Vec<Result<Report, parse::LoadError>> = files
+        .par_iter()
+        .map(|f| parse::load_path(&f.path).map(|r| detached(&r, metric)))
+        .collect();
+    let mut out = Loaded {
+        reports: Vec::new(),
+        files: Vec::new(),
+        left_out: Vec::new(),
+        errors: Vec::new(),
+    };
+    for (file, result) in files.iter().zip(loaded) {
+        if let Some(listed) = file.listed {
+            let why = match stamp(&file.path) {
+                None => Some("it disappeared after its folder was listed"),
+                Some(now) if now != listed => Some("it changed after its folder was listed"),
+                Some(_) => None,
+            };
+            if let Some(why) = why {
+                out.left_out.push(format!(
+                    "{}: left out of the series: {why}",
+                    file.path.display()
+                ));
+                continue;
+            }
+        }
+        match result {
+            Ok(report) => {
+                out.reports.push(report);
+                out.files.push(file.path.clone());
+            }
+            Err(e) => out.errors.push(e),
+        }
+    }
+    out
 }
 
 /// Runs the command.
@@ -94,14 +178,14 @@ pub fn run(args: &TrendArgs) -> i32 {
     let rules = match TrendRule::parse_list(&args.fail_on) {
         Ok(rules) => rules,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::warnings::tell("error", e);
             return EXIT_UNREADABLE;
         }
     };
     let files = match series_files(&args.inputs) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::warnings::tell("error", e);
             return EXIT_UNREADABLE;
         }
     };
@@ -113,29 +197,24 @@ pub fn run(args: &TrendArgs) -> i32 {
         metric: args.metric.clone(),
         steps: 0,
     };
-    // Every report read on every core and reduced to what the trend reads (heads, and the
-    // metric asked for): each lets go of its file at once, so a folder of thousands of
-    // reports never holds thousands of files open. The few runs the steps compare are read
-    // again for their why.
-    let loaded: Vec<Result<Report, parse::LoadError>> = {
-        use rayon::prelude::*;
-        files
-            .par_iter()
-            .map(|p| parse::load_path(p).map(|r| detached(&r, args.metric.as_deref())))
-            .collect()
-    };
-    let mut reports = Vec::new();
-    let mut unreadable = false;
-    for r in loaded {
-        match r {
-            Ok(r) => reports.push(r),
-            Err(e) => {
-                eprintln!("error: {e}");
-                unreadable = true;
-            }
-        }
+    let Loaded {
+        reports,
+        files,
+        left_out,
+        errors,
+    } = load_series(&files, args.metric.as_deref());
+    for e in &errors {
+        crate::warnings::tell("error", e);
     }
-    if unreadable || super::warnings::report_problems(reports.iter(), args.strict) {
+    for line in &left_out {
+        crate::warnings::tell(if args.strict { "error" } else { "warning" }, line);
+    }
+    let failed = !errors.is_empty() || (args.strict && !left_out.is_empty());
+    if super::warnings::report_problems(reports.iter(), args.strict) || failed {
+        return EXIT_UNREADABLE;
+    }
+    if reports.is_empty() {
+        crate::warnings::tell("error", "no report of the series could be read");
         return EXIT_UNREADABLE;
     }
     let labels = run_labels(&files);
@@ -170,16 +249,22 @@ pub fn run(args: &TrendArgs) -> i32 {
     if found.is_empty() { 0 } else { EXIT_FAILED }
 }
 
-/// A duration for people (`2.30 ms`), `-` where the run does not launch the kernel.
+/// A duration for people (`2.30 ms`), `-` where the run does not launch the kernel,
+/// `damaged (NaN)` where a launch's duration is no number.
 fn ns_text(v: Option<f64>) -> String {
-    v.map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns"))
+    v.map_or_else(|| NOT_MEASURED.into(), |v| measured_text(v, "ns"))
 }
 
 /// A line of blocks, one per run, from lowest to highest mean duration (a gap where the run
-/// does not launch the kernel).
+/// does not launch the kernel, `?` where its duration is damaged).
 pub fn sparkline(values: &[Option<f64>]) -> String {
     const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let known: Vec<f64> = values.iter().flatten().copied().collect();
+    let known: Vec<f64> = values
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
     let (lo, hi) = known
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
@@ -189,6 +274,7 @@ pub fn sparkline(values: &[Option<f64>]) -> String {
         .iter()
         .map(|v| match v {
             None => ' ',
+            Some(v) if !v.is_finite() => '?',
             Some(v) if hi > lo => {
                 let i = ((v - lo) / (hi - lo) * 7.0).round() as usize;
                 BLOCKS[i.min(7)]
@@ -276,7 +362,8 @@ fn json_text(t: &Trend, found: &[Regression]) -> String {
     text
 }
 
-/// One row per kernel and run, numbers in base units.
+/// One row per kernel and run, numbers in base units; names with their control and
+/// bidirectional characters shown by code point, as in every other form.
 fn csv_text(t: &Trend) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     let _ = w.write_record([
@@ -286,11 +373,12 @@ fn csv_text(t: &Trend) -> String {
     for k in &t.kernels {
         for (i, p) in k.points.iter().enumerate() {
             let Some(p) = p else { continue };
+            let shown = |text: &str| safe_text::visible(text).into_owned();
             let _ = w.write_record([
-                k.name.clone(),
+                shown(&k.name),
                 (i + 1).to_string(),
-                t.runs[i].label.clone(),
-                p.name.clone(),
+                shown(&t.runs[i].label),
+                shown(&p.name),
                 p.launches.to_string(),
                 p.total_ns.to_string(),
                 p.mean_ns.to_string(),
@@ -404,7 +492,12 @@ fn line_chart(t: &Trend, means: &[Option<f64>]) -> String {
     const W: f64 = 720.0;
     const H: f64 = 160.0;
     const PAD: f64 = 40.0;
-    let known: Vec<f64> = means.iter().flatten().copied().collect();
+    let known: Vec<f64> = means
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
     let hi = known.iter().copied().fold(0.0, f64::max).max(1.0);
     let n = means.len().max(2) as f64;
     let x = |i: usize| PAD + (W - 2.0 * PAD) * i as f64 / (n - 1.0);
@@ -418,20 +511,23 @@ fn line_chart(t: &Trend, means: &[Option<f64>]) -> String {
     let points: Vec<String> = means
         .iter()
         .enumerate()
-        .filter_map(|(i, m)| m.map(|v| format!("{:.1},{:.1}", x(i), y(v))))
+        .filter_map(|(i, m)| {
+            m.filter(|v| v.is_finite())
+                .map(|v| format!("{:.1},{:.1}", x(i), y(v)))
+        })
         .collect();
     svg.push_str(&format!(
         "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" points=\"{}\"/>",
         points.join(" ")
     ));
     for (i, m) in means.iter().enumerate() {
-        if let Some(v) = m {
+        if let Some(v) = m.filter(|v| v.is_finite()) {
             svg.push_str(&format!(
                 "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{}: {}</title></circle>",
                 x(i),
-                y(*v),
+                y(v),
                 html_page::escape(&t.runs[i].label),
-                html_page::escape(&value_text(*v, "ns"))
+                html_page::escape(&value_text(v, "ns"))
             ));
         }
         svg.push_str(&format!(

@@ -3,8 +3,16 @@
 //! warning an error. Notes (text passed over that is not ncu's) are printed too, and are never
 //! errors: nothing of a result is lost.
 
+use crate::model::safe_text::visible;
 use crate::model::{Format, Report};
 use std::path::Path;
+
+/// Prints one line on stderr, `tag: line`, with the control and bidirectional characters of
+/// file and kernel names shown by code point (as every output shows them) instead of obeyed
+/// by the terminal.
+pub fn tell(tag: &str, line: impl std::fmt::Display) {
+    eprintln!("{tag}: {}", visible(&line.to_string()));
+}
 
 /// The file name of a report's source, or the whole path when it has none.
 fn file_of(path: &Path) -> String {
@@ -73,11 +81,10 @@ pub fn report_problems<'a>(
 ) -> bool {
     let list = problems(reports.clone(), strict);
     for (is_error, line) in &list {
-        let tag = if *is_error { "error" } else { "warning" };
-        eprintln!("{tag}: {line}");
+        tell(if *is_error { "error" } else { "warning" }, line);
     }
     for line in notes(reports) {
-        eprintln!("note: {line}");
+        tell("note", line);
     }
     list.iter().any(|(e, _)| *e)
 }

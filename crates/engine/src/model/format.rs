@@ -35,6 +35,16 @@ pub fn count_text(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// A measured value that must be a number (a duration): as [`value_text`], and where it is no
+/// number (`NaN`, an infinity) `damaged (NaN)`, never a figure nor `-`.
+pub fn measured_text(value: f64, base_unit: &str) -> String {
+    if value.is_finite() {
+        format_value(value, base_unit)
+    } else {
+        format!("damaged ({value})")
+    }
+}
+
 /// A compute capability as ncu prints it: `8.6`.
 pub fn cc_text((major, minor): (u32, u32)) -> String {
     format!("{major}.{minor}")
@@ -162,6 +172,9 @@ mod tests {
         assert_eq!(value_text(5_120.0, "byte/cycle"), "5.12 Kbyte/cycle");
         assert_eq!(value_text(142_196.0, "cycle"), "142,196 cycle");
         assert_eq!(value_text(f64::NAN, "ns"), "-");
+        assert_eq!(measured_text(f64::NAN, "ns"), "damaged (NaN)");
+        assert_eq!(measured_text(f64::INFINITY, "ns"), "damaged (inf)");
+        assert_eq!(measured_text(2_300_000.0, "ns"), "2.30 ms");
         assert_eq!(percent_text(Some(f64::INFINITY)), "-");
         assert_eq!(percent_text(Some(33.654)), "33.65 %");
         // One rule for what was not measured, whatever the page.

@@ -97,7 +97,7 @@ pub fn finish(out: &str, errors: &[LoadError], as_json: bool) -> i32 {
     );
     if !as_json {
         for e in errors {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", visible(&e.to_string()));
         }
     }
     if errors.is_empty() && !failed { 0 } else { 2 }

@@ -6,8 +6,11 @@
 use super::ParseError;
 use super::csv_details::identity::IdentityColumns;
 use super::csv_details::printed::metric_from_printed;
-use super::csv_details::{Export, csv_error, csv_reader, devices_of, header_row};
+use super::csv_details::{
+    CsvPart, Export, STRAY_QUOTE, csv_error, csv_reader, devices_of, header_row, rows_of,
+};
 use super::instances;
+use super::number_format::NumberFormat;
 use super::skipped::Skipped;
 use crate::model::names::{CC_MAJOR, CC_MINOR, DEVICE_NAME, SM_COUNT};
 use crate::model::stock_sections::build_sections;
@@ -20,14 +23,24 @@ const DEVICE_ATTRIBUTE: &str = "device__attribute_";
 
 /// Parses a `--csv --page raw` export, wherever its header row is.
 pub fn parse(text: &str) -> Result<Report, ParseError> {
-    parse_window(text, 0)
+    Ok(parse_window(text, 0)?.finish())
 }
 
 /// Parses a window of a larger export whose first line is line `lines_before + 1` of the
 /// whole text (see `parse::text_windows`); lines in warnings are numbered as in the whole.
-pub fn parse_window(text: &str, lines_before: usize) -> Result<Report, ParseError> {
-    let mut export = Export::find(text);
-    export.lines_before += lines_before;
+/// A row whose quote is left open is skipped (see [`crate::parse::csv_rows`]).
+pub fn parse_window(text: &str, lines_before: usize) -> Result<CsvPart, ParseError> {
+    let found = Export::find(text);
+    let (body, stray) = rows_of(&found);
+    let mut export = Export {
+        body: &body,
+        lines_before: found.lines_before + lines_before,
+        other: found.other,
+    };
+    let mut damaged = Skipped::new("row", "line");
+    for line in stray {
+        damaged.add(STRAY_QUOTE, line + lines_before);
+    }
     let mut reader = csv_reader(export.body);
     let mut rows = reader.records();
     let header = header_row(&mut rows)?;
@@ -95,16 +108,19 @@ pub fn parse_window(text: &str, lines_before: usize) -> Result<Report, ParseErro
         add_device(&mut report.devices, &result, &row, &metric_columns);
         report.results.push(result);
     }
-    report.warnings.extend(cells.warnings());
-    report.warnings.extend(short.warnings());
-    report.notes.extend(export.other.note());
     // Devices that no result describes still get an entry from the identity columns.
     for device in devices_of(&report.results) {
         if !report.devices.iter().any(|d| d.index == device.index) {
             report.devices.push(device);
         }
     }
-    Ok(report)
+    Ok(CsvPart {
+        report,
+        skipped: vec![cells, short, damaged],
+        other: export.other,
+        told: Vec::new(),
+        numbers: NumberFormat::Point,
+    })
 }
 
 /// A metric from a cell, reading an instance list after the value when the cell has one.

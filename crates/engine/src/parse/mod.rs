@@ -1,10 +1,12 @@
 //! The shared parser module: bytes of any form of an Nsight Compute result become a
 //! [`Report`]. Feeds both the app and the command line.
 
+pub mod bad_values;
 pub mod cli_text;
 pub mod compressed;
 pub mod csv_details;
 pub mod csv_raw;
+pub mod csv_rows;
 pub mod cubin;
 pub mod detect;
 pub mod error;
@@ -17,6 +19,7 @@ pub mod number;
 pub mod number_format;
 pub mod nvdisasm;
 pub mod other_text;
+pub mod pipe;
 pub mod read;
 pub mod report_files;
 pub mod sass;
@@ -49,27 +52,39 @@ pub fn load_path(path: &Path) -> Result<Report, LoadError> {
 /// decided from the first [`HEAD_BYTES`]: a native report is opened with its results read on
 /// demand; binary content of any other kind is refused before the rest is read. A compressed
 /// file (zstd, gzip, xz: [`compressed`]) is decompressed once into a temporary file, which is
-/// then read as a plain file would be.
+/// then read as a plain file would be. A pipe (`-` for standard input, a named pipe) is
+/// copied into a temporary file as it streams ([`pipe`]) and read as that file.
 pub fn load_path_with_progress(
     path: &Path,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Report, LoadError> {
+    if pipe::is_pipe(path) {
+        let copy = pipe::copy(path, progress)?;
+        let file = copy.path.clone();
+        let head = read::read_head(&file, HEAD_BYTES).map_err(|e| e.naming(path))?;
+        if let Some(kind) = compressed::detect(&head) {
+            return load_compressed(path, &file, kind, progress);
+        }
+        return load_plain(path, &file, &head, Some(copy), progress);
+    }
     let head = read::read_head(path, HEAD_BYTES)?;
     if let Some(kind) = compressed::detect(&head) {
-        return load_compressed(path, kind, progress);
+        return load_compressed(path, path, kind, progress);
     }
     load_plain(path, path, &head, None, progress)
 }
 
-/// Loads a decompressed copy of the compressed file at `path`. Progress counts the compressed
-/// file's bytes: the first half while decompressing, the second while reading the copy.
+/// Loads a decompressed copy of the compressed file `file` (opened for `path`). Progress
+/// counts the compressed file's bytes: the first half while decompressing, the second while
+/// reading the copy.
 fn load_compressed(
     path: &Path,
+    file: &Path,
     kind: compressed::Compression,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Report, LoadError> {
     let decompressed = compressed::decompress_file(
-        path,
+        file,
         kind,
         compressed::MAX_DECOMPRESSED,
         &mut |done, total| progress(done / 2, total),
@@ -84,7 +99,7 @@ fn load_compressed(
             source,
         },
     })?;
-    let total = std::fs::metadata(path).map_or(0, |m| m.len());
+    let total = std::fs::metadata(file).map_or(0, |m| m.len());
     let size = decompressed.size.max(1);
     let mut second_half = |done: u64, _: u64| {
         let share = u128::from(done.min(size)) * u128::from(total - total / 2) / u128::from(size);
@@ -92,9 +107,9 @@ fn load_compressed(
     };
     // (A second layer of compression was refused by the decompression's first bytes.)
     let head = read::read_head(&decompressed.path, HEAD_BYTES).map_err(|e| e.naming(path))?;
-    let file = decompressed.path.clone();
+    let copy = decompressed.path.clone();
     let stopped = decompressed.damage.clone();
-    let mut report = load_plain(path, &file, &head, Some(decompressed), &mut second_half)?;
+    let mut report = load_plain(path, &copy, &head, Some(decompressed), &mut second_half)?;
     // Where the copy ended at a damaged block, the report says so (with whatever damage the
     // reading itself found there).
     if let Some(damage) = stopped {
@@ -121,6 +136,7 @@ fn load_plain(
     if detect::is_ncu_rep(head) {
         let mut report = ncu_rep::open::open_from(path, file, temp.map(|t| t.keep), progress)?;
         report.source = path.to_path_buf();
+        bad_values::check(&mut report);
         return Ok(report);
     }
     let refuse = |message: &str| LoadError::Parse {
@@ -174,7 +190,9 @@ pub fn parse_any(bytes: &[u8]) -> Result<Report, ParseError> {
 /// Detects the form of bytes that are not compressed and parses.
 fn parse_plain(bytes: &[u8]) -> Result<Report, ParseError> {
     if detect::is_ncu_rep(bytes) {
-        return ncu_rep::parse(bytes);
+        let mut report = ncu_rep::parse(bytes)?;
+        bad_values::check(&mut report);
+        return Ok(report);
     }
     if bytes.is_empty() {
         return Err(ParseError::NotAResult("the file is empty".into()));
@@ -208,6 +226,7 @@ fn parse_plain(bytes: &[u8]) -> Result<Report, ParseError> {
     };
     let mut report = report.map_err(explained)?;
     report.format = kind.format();
+    bad_values::check(&mut report);
     Ok(report)
 }
 

@@ -78,10 +78,16 @@ pub struct Tally {
 impl Tally {
     /// Counts what one printed number says.
     pub fn add(&mut self, token: &str) {
-        match evidence(token) {
-            Some(NumberFormat::Point) => self.point += 1,
-            Some(NumberFormat::Comma) => self.comma += 1,
-            None => {}
+        if let Some(format) = evidence(token) {
+            self.add_evidence(format);
+        }
+    }
+
+    /// Counts one number's evidence.
+    pub fn add_evidence(&mut self, format: NumberFormat) {
+        match format {
+            NumberFormat::Point => self.point += 1,
+            NumberFormat::Comma => self.comma += 1,
         }
     }
 

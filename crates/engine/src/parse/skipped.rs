@@ -68,6 +68,21 @@ impl Skipped {
         }
     }
 
+    /// Adds what `other` skipped, its places already numbered as this one's (a later window
+    /// of the same file): counts add up, places are named once.
+    pub fn merge(&mut self, other: Skipped) {
+        for (reason, n, places) in other.by_reason {
+            match self.by_reason.iter_mut().find(|(r, _, _)| *r == reason) {
+                Some((_, count, mine)) => {
+                    *count += n;
+                    let known: std::collections::HashSet<String> = mine.iter().cloned().collect();
+                    mine.extend(places.into_iter().filter(|p| !known.contains(p)));
+                }
+                None => self.by_reason.push((reason, n, places)),
+            }
+        }
+    }
+
     /// `3 rows without a result ID skipped (lines 4, 9, 12)`, one per reason.
     pub fn warnings(self) -> impl Iterator<Item = Warning> {
         let (noun, place, verb) = (self.noun, self.place, self.verb);
@@ -115,6 +130,23 @@ mod tests {
             [
                 "7 lines that fit no shape skipped (lines 4, 9, 12, 20, 21 and 2 more)",
                 "2 lines with a bad value skipped (lines 2, 101)",
+            ]
+        );
+        // Merged as a later window of the same file: counts kept, each place once.
+        let mut first = Skipped::new("cell", "column");
+        first.add("beyond the header", "x");
+        first.add("beyond the header", "x");
+        let mut later = Skipped::new("cell", "column");
+        later.add("beyond the header", "x");
+        later.add("beyond the header", "y");
+        later.add("under no name", "z");
+        first.merge(later);
+        let w: Vec<String> = first.warnings().map(|w| w.message).collect();
+        assert_eq!(
+            w,
+            [
+                "4 cells beyond the header skipped (columns x, y)",
+                "1 cell under no name skipped (column z)"
             ]
         );
         let mut cells = Skipped::new("cell", "column");

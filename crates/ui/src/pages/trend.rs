@@ -7,7 +7,7 @@
 
 use crate::analysis::series::SeriesOrder;
 use crate::model::format::NOT_MEASURED;
-use crate::model::format::value_text;
+use crate::model::format::{measured_text, value_text};
 use crate::pages::{Page, PageContext, PageIo};
 use crate::widgets::section_body::bar_color;
 use egui_plot::{Line, MarkerShape, Plot, Points};
@@ -176,11 +176,11 @@ fn show(
                         sparkline(ui, &means);
                         let latest = means.last().copied().flatten();
                         ui.label(
-                            latest.map_or_else(|| NOT_MEASURED.into(), |v| value_text(v, "ns")),
+                            latest.map_or_else(|| NOT_MEASURED.into(), |v| measured_text(v, "ns")),
                         );
                         let before = means.iter().rev().skip(1).find_map(|m| *m);
                         ui.label(match (latest, before) {
-                            (Some(l), Some(b)) if b > 0.0 => {
+                            (Some(l), Some(b)) if b > 0.0 && l.is_finite() && b.is_finite() => {
                                 format!("{:+.1}%", (l - b) / b * 100.0)
                             }
                             _ => String::new(),
@@ -215,7 +215,13 @@ fn sparkline(ui: &mut egui::Ui, values: &[Option<f64>]) {
     if !ui.is_rect_visible(rect) {
         return;
     }
-    let known: Vec<f64> = values.iter().flatten().copied().collect();
+    // A damaged mean (no number) is drawn as a gap.
+    let known: Vec<f64> = values
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|v| v.is_finite())
+        .collect();
     let (lo, hi) = known
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
@@ -236,9 +242,9 @@ fn sparkline(ui: &mut egui::Ui, values: &[Option<f64>]) {
     let stroke = egui::Stroke::new(1.5, bar_color(ui, false));
     let mut previous: Option<egui::Pos2> = None;
     for (i, v) in values.iter().enumerate() {
-        match v {
+        match v.filter(|v| v.is_finite()) {
             Some(v) => {
-                let p = at(i, *v);
+                let p = at(i, v);
                 if let Some(q) = previous {
                     ui.painter().line_segment([q, p], stroke);
                 }
@@ -271,7 +277,7 @@ fn chart(
     let points: Vec<[f64; 2]> = values
         .iter()
         .enumerate()
-        .filter_map(|(i, v)| v.map(|v| [i as f64, v]))
+        .filter_map(|(i, v)| v.filter(|v| v.is_finite()).map(|v| [i as f64, v]))
         .collect();
     let labels: Vec<String> = t.runs.iter().map(|r| r.label.clone()).collect();
     let color = bar_color(ui, false);

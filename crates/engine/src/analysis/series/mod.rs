@@ -10,7 +10,7 @@ pub mod regression;
 use crate::analysis::compare::matching::{RenamePolicy, launch_shape, match_results_with};
 use crate::analysis::compare::why::explain;
 use crate::analysis::compare::{DiffOptions, diff_results};
-use crate::model::format::value_text;
+use crate::model::format::measured_text;
 use crate::model::section_body::ReportBodies;
 use crate::model::{KernelResult, MetricKey, Report, names};
 use serde::Serialize;
@@ -49,7 +49,8 @@ pub struct RunPoint {
     /// The kernel's function name in that run.
     pub name: String,
     pub launches: usize,
-    /// Durations, ns: the sum, the mean, the least and the most of the launches that have one.
+    /// Durations, ns: the sum, the mean, the least and the most of the launches that have one;
+    /// each `NaN` where a launch's duration is no number (see `damaged`).
     pub total_ns: f64,
     pub mean_ns: f64,
     pub min_ns: f64,
@@ -57,9 +58,17 @@ pub struct RunPoint {
     /// The mean of the metric asked for, where the launches have it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metric: Option<f64>,
+    /// The launches whose duration is no number (`nan` in the report): damage, which makes
+    /// the run's figures of the kernel no numbers either, so that every rule reading them fails.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub damaged: usize,
     /// The launches' indices in their run's report.
     #[serde(skip)]
     pub results: Vec<usize>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A kernel through the series.
@@ -125,8 +134,8 @@ impl Step {
             code(&self.kernel),
             label(self.from),
             label(self.to),
-            value_text(self.from_ns, "ns"),
-            value_text(self.to_ns, "ns"),
+            measured_text(self.from_ns, "ns"),
+            measured_text(self.to_ns, "ns"),
             self.change_pct,
             self.why
                 .as_ref()
@@ -373,13 +382,14 @@ fn run_order(reports: &[&Report], order: SeriesOrder) -> (Vec<usize>, String) {
     (by_time, note)
 }
 
-/// The launches of one kernel in one run, aggregated.
+/// The launches of one kernel in one run, aggregated. A launch without a duration is left
+/// out of the figures; one whose duration is no number makes them no numbers (damage).
 fn aggregate(results: &[&KernelResult], metric: Option<&str>) -> RunPoint {
     let durations: Vec<f64> = results
         .iter()
         .filter_map(|r| r.number(names::DURATION))
-        .filter(|d| d.is_finite())
         .collect();
+    let damaged = durations.iter().filter(|d| !d.is_finite()).count();
     let total: f64 = durations.iter().sum();
     let n = durations.len().max(1) as f64;
     let metric = metric.and_then(|m| {
@@ -390,18 +400,27 @@ fn aggregate(results: &[&KernelResult], metric: Option<&str>) -> RunPoint {
             .collect();
         (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
     });
+    let (min, max) = if damaged > 0 {
+        (f64::NAN, f64::NAN)
+    } else {
+        (
+            durations
+                .iter()
+                .copied()
+                .fold(f64::INFINITY, f64::min)
+                .min(total),
+            durations.iter().copied().fold(0.0, f64::max),
+        )
+    };
     RunPoint {
         name: results.first().map(|r| function(r)).unwrap_or_default(),
         launches: results.len(),
-        total_ns: total,
-        mean_ns: total / n,
-        min_ns: durations
-            .iter()
-            .copied()
-            .fold(f64::INFINITY, f64::min)
-            .min(total),
-        max_ns: durations.iter().copied().fold(0.0, f64::max),
+        total_ns: if damaged > 0 { f64::NAN } else { total },
+        mean_ns: if damaged > 0 { f64::NAN } else { total / n },
+        min_ns: min,
+        max_ns: max,
         metric,
+        damaged,
         results: Vec::new(),
     }
 }
@@ -424,7 +443,8 @@ fn biggest_steps(kernels: &[KernelTrend], limit: usize) -> Vec<Step> {
             let (Some(a), Some(b)) = (&k.points[to - 1], &k.points[to]) else {
                 continue;
             };
-            if a.mean_ns <= 0.0 {
+            // A damaged mean (no number) is no step: the rules name it.
+            if a.mean_ns <= 0.0 || !a.mean_ns.is_finite() || !b.mean_ns.is_finite() {
                 continue;
             }
             // The kernel as it was called then (a rename in this step shows both names).

@@ -5,7 +5,7 @@
 //! 5 by more than 3 spreads; `duration>5%` compares the latest with the run before it.
 
 use super::Trend;
-use crate::model::format::value_text;
+use crate::model::format::{measured_text, value_text};
 use serde::Serialize;
 
 /// A trend `--fail-on` rule.
@@ -87,11 +87,25 @@ pub struct Regression {
     pub spread_ns: Option<f64>,
     /// The change from the reference, %.
     pub change_pct: f64,
+    /// Whether a duration the rule reads is no number: damage fails the rule whatever the
+    /// figures (which are then no numbers either).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub damaged: bool,
 }
 
 impl Regression {
     /// The regression in one line (the kernel's name as it is: callers escape the line).
     pub fn line(&self) -> String {
+        if self.damaged {
+            return format!(
+                "{}: damaged: the rule reads a mean duration that is no number ({} against {}), \
+                 rule {}",
+                self.kernel,
+                measured_text(self.latest_ns, "ns"),
+                measured_text(self.reference_ns, "ns"),
+                self.rule
+            );
+        }
         let against = match self.spread_ns {
             Some(spread) => format!(
                 "the median {} (spread {})",
@@ -136,7 +150,9 @@ pub fn median_and_spread(history: &[f64]) -> Option<(f64, f64)> {
 }
 
 /// The kernels of the latest run that break a rule. A kernel the latest run does not launch
-/// is left out (it is not slower), and so is one without enough history.
+/// is left out (it is not slower), and so is one without enough history. A rule that reads a
+/// mean duration that is no number (a damaged launch) is broken: damage is never within a
+/// rule.
 pub fn regressions(trend: &Trend, rules: &[(String, TrendRule)]) -> Vec<Regression> {
     let Some(last) = trend.runs.len().checked_sub(1) else {
         return Vec::new();
@@ -149,14 +165,35 @@ pub fn regressions(trend: &Trend, rules: &[(String, TrendRule)]) -> Vec<Regressi
         };
         let before: Vec<f64> = means[..last].iter().flatten().copied().collect();
         for (written, rule) in rules {
+            // The means the rule reads besides the latest.
+            let read = match *rule {
+                TrendRule::History { window, .. } => &before[before.len().saturating_sub(window)..],
+                TrendRule::Step { .. } => &before[before.len().saturating_sub(1)..],
+            };
+            if !latest.is_finite() || read.iter().any(|v| !v.is_finite()) {
+                out.push(Regression {
+                    kernel: k.name.clone(),
+                    rule: written.clone(),
+                    latest_ns: latest,
+                    reference_ns: read
+                        .iter()
+                        .copied()
+                        .find(|v| !v.is_finite())
+                        .or(read.last().copied())
+                        .unwrap_or(f64::NAN),
+                    spread_ns: None,
+                    change_pct: f64::NAN,
+                    damaged: true,
+                });
+                continue;
+            }
             let found = match *rule {
-                TrendRule::History { window, spreads } => {
-                    let history = &before[before.len().saturating_sub(window)..];
-                    median_and_spread(history).and_then(|(m, spread)| {
+                TrendRule::History { spreads, .. } => {
+                    median_and_spread(read).and_then(|(m, spread)| {
                         (latest > m + spreads * spread).then_some((m, Some(spread)))
                     })
                 }
-                TrendRule::Step { pct } => before.last().and_then(|&prev| {
+                TrendRule::Step { pct } => read.last().and_then(|&prev| {
                     (prev > 0.0 && (latest - prev) / prev * 100.0 > pct).then_some((prev, None))
                 }),
             };
@@ -172,6 +209,7 @@ pub fn regressions(trend: &Trend, rules: &[(String, TrendRule)]) -> Vec<Regressi
                     } else {
                         0.0
                     },
+                    damaged: false,
                 });
             }
         }
@@ -205,6 +243,69 @@ mod tests {
         ] {
             assert!(TrendRule::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    /// A trend of one kernel over runs with these mean durations (`None`: not launched).
+    fn one_kernel(means: &[Option<f64>]) -> Trend {
+        use crate::analysis::series::{KernelTrend, Run, RunPoint, SeriesOrder};
+        let point = |mean: f64| RunPoint {
+            name: "k".into(),
+            launches: 1,
+            total_ns: mean,
+            mean_ns: mean,
+            min_ns: mean,
+            max_ns: mean,
+            metric: None,
+            damaged: usize::from(!mean.is_finite()),
+            results: vec![0],
+        };
+        Trend {
+            runs: (0..means.len())
+                .map(|i| Run {
+                    label: format!("v{i}"),
+                    path: String::new(),
+                    captured: None,
+                    input: i,
+                })
+                .collect(),
+            order: SeriesOrder::Given,
+            order_note: String::new(),
+            metric: None,
+            kernels: vec![KernelTrend {
+                id: 0,
+                name: "k".into(),
+                names: vec!["k".into()],
+                points: means.iter().map(|m| m.map(point)).collect(),
+            }],
+            steps: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_duration_that_is_no_number_breaks_every_rule_that_reads_it() {
+        let rules = TrendRule::parse_list("duration>median3+3spread,duration>5%").unwrap();
+        let steady = [Some(100.0), Some(101.0), Some(99.0), Some(100.0)];
+        assert!(regressions(&one_kernel(&steady), &rules).is_empty());
+        // Damage in the latest run breaks both rules.
+        let mut latest = steady;
+        latest[3] = Some(f64::NAN);
+        let found = regressions(&one_kernel(&latest), &rules);
+        assert_eq!(found.len(), 2);
+        assert!(found.iter().all(|r| r.damaged));
+        assert!(
+            found[0].line().contains("damaged (NaN)"),
+            "{}",
+            found[0].line()
+        );
+        // In the history: only the rule that reads that run.
+        let mut history = steady;
+        history[1] = Some(f64::NAN);
+        let found = regressions(&one_kernel(&history), &rules);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].rule, "duration>median3+3spread");
+        // A run that does not launch the kernel is no damage.
+        let gap = [Some(100.0), None, Some(99.0), Some(100.0)];
+        assert!(regressions(&one_kernel(&gap), &rules).is_empty());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use super::heading::{kernel_line, process_line};
 use super::layout::leading_spaces;
-use super::numbers::format_changes;
+use super::numbers::{Formats, format_changes, formats_of};
 use super::reader::{Part, Reader};
 use crate::model::section_body::ReportBodies;
 use crate::model::{Device, Format, KernelResult, Report};
@@ -157,10 +157,14 @@ pub fn starts_result(line: &str) -> bool {
     !rest.starts_with("==") && (process_line(rest).is_some() || kernel_line(rest).is_some())
 }
 
-/// Reads one window of a larger text cut at [`starts_result`] lines, in the number format
-/// its own blocks tell; `last` for the window that ends the text.
-pub fn read_window(text: &str, last: bool) -> Part {
-    read_part_in(text, last, 0, &format_changes(text))
+/// Reads one window of a larger text cut at [`starts_result`] lines, each block in the number
+/// format its own values tell, and blocks that tell nothing in `fallback` (the whole file's
+/// format, once known) or else the window's; `last` for the window that ends the text. Also
+/// says what the window's numbers told.
+pub fn read_window(text: &str, last: bool, fallback: Option<NumberFormat>) -> (Part, Formats) {
+    let formats = formats_of(text, fallback);
+    let part = read_part_in(text, last, 0, &formats.changes);
+    (part, formats)
 }
 
 /// Joins parts in order: renumbers results, gives results at the start of a part the process

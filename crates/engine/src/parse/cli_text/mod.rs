@@ -17,7 +17,7 @@ mod heading;
 mod labels;
 mod layout;
 mod metric_index;
-mod numbers;
+pub mod numbers;
 mod reader;
 mod rule_text;
 mod table;

@@ -14,8 +14,23 @@ pub type FormatChanges = Vec<(usize, NumberFormat)>;
 
 /// The format of each block of `text`.
 pub fn format_changes(text: &str) -> FormatChanges {
+    formats_of(text, None).changes
+}
+
+/// What the blocks of a text (or of one window of a larger one) say of its number format.
+#[derive(Debug, Clone, Default)]
+pub struct Formats {
+    pub changes: FormatChanges,
+    /// The evidence of every block.
+    pub tally: Tally,
+    /// The format the blocks that tell nothing were read in, where there is one.
+    pub defaulted: Option<NumberFormat>,
+}
+
+/// The format of each block of `text`; blocks that tell nothing take `fallback` (the whole
+/// file's format, for a window of a larger file), else the majority of the text's evidence.
+pub fn formats_of(text: &str, fallback: Option<NumberFormat>) -> Formats {
     let mut blocks: Vec<(usize, Tally)> = vec![(0, Tally::default())];
-    let mut whole = Tally::default();
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let start = pos;
@@ -38,21 +53,31 @@ pub fn format_changes(text: &str) -> FormatChanges {
             tally.add(value);
         }
     }
+    let mut whole = Tally::default();
     for (_, t) in &blocks {
         whole.merge(*t);
     }
-    if !whole.any_comma() {
-        return Vec::new();
-    }
-    let default = whole.decided().unwrap_or_default();
+    let default = fallback.unwrap_or_else(|| whole.decided().unwrap_or_default());
     let mut changes: FormatChanges = Vec::new();
+    let mut defaulted = None;
     for (start, tally) in blocks {
-        let format = tally.decided().unwrap_or(default);
+        let format = tally.decided().unwrap_or_else(|| {
+            defaulted = Some(default);
+            default
+        });
         if changes.last().map(|c| c.1) != Some(format) {
             changes.push((start, format));
         }
     }
-    changes
+    // A text in decimal points throughout needs no changes.
+    if changes.iter().all(|c| c.1 == NumberFormat::Point) {
+        changes.clear();
+    }
+    Formats {
+        changes,
+        tally: whole,
+        defaulted,
+    }
 }
 
 #[cfg(test)]
@@ -74,5 +99,16 @@ mod tests {
             ]
         );
         assert!(format_changes("    a   b   1,234.5\n").is_empty());
+    }
+
+    #[test]
+    fn blocks_that_tell_nothing_take_the_fallback() {
+        let text = "  k(int), 2023-Mar-17 14:00:07, Context 1, Stream 7\n    y   cycle   1.234\n";
+        let own = formats_of(text, None);
+        assert!(own.changes.is_empty());
+        assert_eq!(own.tally.told(), 0);
+        assert_eq!(own.defaulted, Some(NumberFormat::Point));
+        let comma = formats_of(text, Some(NumberFormat::Comma));
+        assert_eq!(comma.changes, vec![(0, NumberFormat::Comma)]);
     }
 }

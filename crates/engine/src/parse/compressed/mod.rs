@@ -202,18 +202,18 @@ fn sniff(head: &[u8], kind: Compression) -> Result<Content, DecompressError> {
 
 /// Bytes free for an unprivileged writer in `dir`, where the platform says.
 #[cfg(unix)]
-fn free_space(dir: &Path) -> Option<u64> {
+pub(crate) fn free_space(dir: &Path) -> Option<u64> {
     let s = rustix::fs::statvfs(dir).ok()?;
     Some(s.f_bavail.saturating_mul(s.f_frsize))
 }
 
 #[cfg(not(unix))]
-fn free_space(_: &Path) -> Option<u64> {
+pub(crate) fn free_space(_: &Path) -> Option<u64> {
     None
 }
 
 /// A new temporary file in `dir` for a decompressed copy, and the path it is read through.
-fn temp_copy(dir: &Path) -> io::Result<(File, PathBuf, TempCopy)> {
+pub(crate) fn temp_copy(dir: &Path) -> io::Result<(File, PathBuf, TempCopy)> {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;

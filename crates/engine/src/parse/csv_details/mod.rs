@@ -2,11 +2,13 @@
 //! grouped into results by `ID`. Columns are found by header name.
 
 pub mod identity;
+pub mod part;
 pub mod printed;
 
 use super::ParseError;
+use super::csv_rows::without_stray_quotes;
 use super::detect::{csv_header_at, is_status_line};
-use super::number_format::{NumberFormat, Tally, to_point};
+use super::number_format::{NumberFormat, evidence, to_point};
 use super::other_text::OtherText;
 use super::skipped::Skipped;
 use crate::model::catalog::{metric_for, section_today};
@@ -19,8 +21,9 @@ use crate::model::{
 use crate::parse::number::parse_number;
 use csv::StringRecord;
 use identity::IdentityColumns;
+pub use part::CsvPart;
 use printed::metric_from_printed;
-use std::collections::HashMap;
+use std::borrow::Cow;
 
 /// A CSV reader over text: no header handling, rows of any length.
 pub(crate) fn csv_reader(text: &str) -> csv::Reader<&[u8]> {
@@ -83,15 +86,28 @@ impl<'a> Export<'a> {
         }
     }
 
+    /// Where a record starts in the body, and the blank lines before it that the CSV reader
+    /// counts as its start.
+    fn start_of(&self, row: &StringRecord) -> Option<(usize, usize)> {
+        let at = row
+            .position()
+            .and_then(|p| usize::try_from(p.byte()).ok())?;
+        let rest = self.body.get(at..)?;
+        let blank = rest.len() - rest.trim_start_matches(['\n', '\r']).len();
+        let lines = memchr::memchr_iter(b'\n', &rest.as_bytes()[..blank]).count();
+        Some((at + blank, lines))
+    }
+
     /// The line of the whole text a record starts on.
     pub fn line_of(&self, row: &StringRecord) -> usize {
-        line_of(row) + self.lines_before
+        let blank = self.start_of(row).map_or(0, |(_, lines)| lines);
+        line_of(row) + blank + self.lines_before
     }
 
     /// Whether a record is not ncu's: ncu quotes every cell, so its rows start with a quote.
     /// Other lines are noted (ncu's status lines are not).
     pub fn passes_over(&mut self, row: &StringRecord) -> bool {
-        let Some(start) = row.position().and_then(|p| usize::try_from(p.byte()).ok()) else {
+        let Some((start, _)) = self.start_of(row) else {
             return false;
         };
         let rest = self.body.get(start..).unwrap_or_default();
@@ -147,24 +163,68 @@ fn cell(row: &StringRecord, col: Option<usize>) -> &str {
 
 /// Parses a `--csv` details export, wherever its header row is.
 pub fn parse(text: &str) -> Result<Report, ParseError> {
-    parse_window(text, 0)
+    Ok(parse_window(text, 0, None)?.finish())
 }
+
+/// An export's text from its header row on, with every row whose quote is left open emptied
+/// (see [`crate::parse::csv_rows`]), and the lines of the whole text those rows start at.
+pub(crate) fn rows_of<'a>(export: &Export<'a>) -> (Cow<'a, str>, Vec<usize>) {
+    let body = export.body;
+    let after_header = body.find('\n').map_or(body.len(), |i| i + 1);
+    let (rows, damaged) = without_stray_quotes(&body[after_header..]);
+    // The header is the export's line `lines_before + 1`; its rows follow.
+    let lines = damaged
+        .into_iter()
+        .map(|n| export.lines_before + 2 + n)
+        .collect();
+    match rows {
+        Cow::Borrowed(_) => (Cow::Borrowed(body), lines),
+        Cow::Owned(rows) => (
+            Cow::Owned(format!("{}{rows}", &body[..after_header])),
+            lines,
+        ),
+    }
+}
+
+/// The first cell of an export's header row.
+pub const HEADER_ID: &str = "ID";
+
+/// What a row with a quote left open is skipped for.
+pub(crate) const STRAY_QUOTE: &str = "with a quote that is never closed";
 
 /// Parses a window of a larger export whose first line is line `lines_before + 1` of the
 /// whole text (see `parse::text_windows`); lines in warnings are numbered as in the whole.
-pub fn parse_window(text: &str, lines_before: usize) -> Result<Report, ParseError> {
-    let mut export = Export::find(text);
-    export.lines_before += lines_before;
+/// `numbers` is the number format of the whole file where it is known; else the export's
+/// values decide it. A result is a run of rows with one ID (ncu writes each result's rows
+/// together; a row without an ID is skipped and a header row ends the run): an ID seen before
+/// starts a result of its own (exports appended to one another).
+pub fn parse_window(
+    text: &str,
+    lines_before: usize,
+    numbers: Option<NumberFormat>,
+) -> Result<CsvPart, ParseError> {
+    let found = Export::find(text);
+    let (body, stray) = rows_of(&found);
+    let mut export = Export {
+        body: &body,
+        lines_before: found.lines_before + lines_before,
+        other: found.other,
+    };
+    let stray = stray.into_iter().map(|n| n + lines_before);
     let mut reader = csv_reader(export.body);
     let mut rows = reader.records();
     let header = header_row(&mut rows)?;
     let identity = IdentityColumns::from_header(header.iter());
     let cols = RowColumns::from_header(&header)?;
-    let numbers = number_format_of(export.body, cols.metric_value);
-    let mut report = Report::new("", Format::CsvDetails);
+    let told = telling_values(export.body, cols.metric_value);
+    let numbers = numbers.unwrap_or_else(|| part::file_format([&told[..]]));
     let mut results: Vec<KernelResult> = Vec::new();
-    let mut index_of: HashMap<u64, usize> = HashMap::new();
+    // The first cell and the ID of the run of rows the last result was read from.
+    let mut run: Option<(String, u64)> = None;
     let mut skipped = Skipped::new("row", "line");
+    for line in stray {
+        skipped.add(STRAY_QUOTE, line);
+    }
     for row in rows {
         let row = row.map_err(|e| csv_error(&e))?;
         if row.iter().all(|c| c.trim().is_empty()) || export.passes_over(&row) {
@@ -172,50 +232,60 @@ pub fn parse_window(text: &str, lines_before: usize) -> Result<Report, ParseErro
         }
         let Some(id) = identity.id_of(&row) else {
             skipped.add("without a result ID", export.line_of(&row));
+            // A header row (an export appended to another) ends the result before it; a row
+            // that only lost its ID does not.
+            if row.get(0) == Some(HEADER_ID) {
+                run = None;
+            }
             continue;
         };
-        let index = *index_of.entry(id).or_insert_with(|| {
+        let key = (row.get(0).unwrap_or_default().to_string(), id);
+        if run.as_ref() != Some(&key) {
             let mut result = KernelResult::default();
             identity.fill(&mut result, &row);
             results.push(result);
-            results.len() - 1
-        });
-        let Some(result) = results.get_mut(index) else {
+            run = Some(key);
+        }
+        let Some(result) = results.last_mut() else {
             continue;
         };
         if let Err(message) = add_row(result, &row, &cols, numbers) {
             skipped.add(&message, export.line_of(&row));
         }
     }
-    report.warnings.extend(skipped.warnings());
-    report.notes.extend(export.other.note());
     for result in &mut results {
         result.index_section_metrics();
     }
+    let mut report = Report::new("", Format::CsvDetails);
     report.devices = devices_of(&results);
     report.results = results;
-    Ok(report)
+    Ok(CsvPart {
+        report,
+        skipped: vec![skipped],
+        other: export.other,
+        told,
+        numbers,
+    })
 }
 
 /// Telling numbers enough to decide an export's number format.
-const TELLING_ENOUGH: usize = 64;
+pub const TELLING_ENOUGH: usize = 64;
 
-/// The number format of an export's metric values, decided from the values themselves (until
-/// enough of them told).
-fn number_format_of(body: &str, value_column: Option<usize>) -> NumberFormat {
+/// What the first [`TELLING_ENOUGH`] metric values that tell the number format say, in order.
+fn telling_values(body: &str, value_column: Option<usize>) -> Vec<NumberFormat> {
     let Some(col) = value_column else {
-        return NumberFormat::Point;
+        return Vec::new();
     };
-    let mut tally = Tally::default();
+    let mut told = Vec::new();
     for row in csv_reader(body).records().skip(1).map_while(Result::ok) {
-        if let Some(value) = row.get(col) {
-            tally.add(value.trim());
-        }
-        if tally.told() >= TELLING_ENOUGH {
-            break;
+        if let Some(format) = row.get(col).and_then(|v| evidence(v.trim())) {
+            told.push(format);
+            if told.len() >= TELLING_ENOUGH {
+                break;
+            }
         }
     }
-    tally.decided().unwrap_or_default()
+    told
 }
 
 /// Adds one metric row or rule row to its result.

@@ -1,10 +1,15 @@
 //! Where a text can be cut into windows: before a line that opens a result, so that every
 //! result lies whole inside one window. The CLI text opens results with its process and kernel
-//! lines; a CSV export with a row outside any quoted cell (the details export only where the
-//! result ID changes, since one result spans many rows).
+//! lines; a CSV export with a row outside any quoted cell, as its readers find rows
+//! ([`crate::parse::csv_rows`]: a quote left open ends at the next line that opens a row as
+//! ncu does), and the details export only where the row's first cell (its result ID) changes,
+//! since one result is a run of rows.
 
 use super::Form;
 use crate::parse::cli_text::starts_result;
+use crate::parse::csv_details::HEADER_ID;
+use crate::parse::csv_details::identity::parse_u64;
+use crate::parse::csv_rows::Rows;
 use crate::parse::text_clean;
 
 /// Decides, line by line in file order, which lines may start a window.
@@ -14,8 +19,8 @@ pub struct Cutter {
     /// CSV export's first row: the program's output, the header and units rows).
     first_cut_line: usize,
     line: usize,
-    /// Whether the line starts inside a quoted CSV cell.
-    in_quotes: bool,
+    /// Where the CSV rows start.
+    rows: Rows,
     /// The first cell of the last CSV row (its result ID in the details export).
     last_id: Vec<u8>,
 }
@@ -27,7 +32,7 @@ impl Cutter {
             form,
             first_cut_line,
             line: 0,
-            in_quotes: false,
+            rows: Rows::default(),
             last_id: Vec::new(),
         }
     }
@@ -42,17 +47,19 @@ impl Cutter {
         match self.form {
             Form::CliText => starts_result(first_line(&text_clean::clean(raw))),
             Form::CsvDetails | Form::CsvRaw => {
-                let starts_row = !self.in_quotes && raw.first() == Some(&b'"');
-                if memchr::memchr_iter(b'"', raw).count() % 2 == 1 {
-                    self.in_quotes = !self.in_quotes;
-                }
-                if !starts_row {
+                if !self.rows.line(raw).starts_row {
                     return false;
                 }
                 if self.form == Form::CsvRaw {
                     return true;
                 }
                 let id = first_cell(raw);
+                // A row without a result ID (damaged) neither ends a result nor starts one; a
+                // header row (an export appended to another) ends one, as the reader has it.
+                let is_id = std::str::from_utf8(id).ok().and_then(parse_u64).is_some();
+                if !is_id && id != HEADER_ID.as_bytes() {
+                    return false;
+                }
                 let changed = id != self.last_id.as_slice();
                 if changed {
                     self.last_id = id.to_vec();
@@ -106,6 +113,20 @@ mod tests {
         ];
         let cuts: Vec<bool> = lines.iter().map(|l| cut.may_start(l)).collect();
         assert_eq!(cuts, [false, true, false, false, true, false]);
+    }
+
+    #[test]
+    fn a_stray_quote_ends_at_the_next_row_that_opens_as_ncu_opens_rows() {
+        let mut cut = Cutter::new(Form::CsvDetails, 1);
+        let lines: &[&[u8]] = &[
+            b"\"ID\",\"Kernel Name\",\"Metric Value\"\n",
+            b"\"0\",\"k\",\"1\"\n",
+            b"\"0\",\"k\"x\",\"2\n",
+            b"\"0\",\"k\",\"3\"\n",
+            b"\"1\",\"k\",\"4\"\n",
+        ];
+        let cuts: Vec<bool> = lines.iter().map(|l| cut.may_start(l)).collect();
+        assert_eq!(cuts, [false, true, false, false, true]);
     }
 
     #[test]

@@ -5,23 +5,37 @@
 //! multiple of the largest result, not of the file.
 //!
 //! The CLI text (details pages and summaries) and both CSV exports are read this way; a window
-//! of a CSV export is read with the export's header (and units) rows in front. A window's
-//! number format is decided from its own numbers. A session page or a GUI copy holds one page
-//! and has no result boundaries: it is read whole, up to [`MAX_PAGE_BYTES`].
+//! of a CSV export is read with the export's header (and units) rows in front. A session page
+//! or a GUI copy holds one page and has no result boundaries: it is read whole, up to
+//! [`MAX_PAGE_BYTES`].
+//!
+//! The same bytes give the same report at any size: what a whole text decides once for the
+//! file (its number format, the rows a stray quote damages, results that repeat an ID, the
+//! warnings' counts) is decided for the file here too ([`numbers`], `csv_details::part`).
+//! Windows stay bounded whatever the lines and quotes: a line longer than
+//! [`MAX_WINDOW_BYTES`] is never held (read as an empty line, named in a warning), and a window
+//! that grows past it without reaching a line that opens a result ends there, the lines up to
+//! the next such line skipped and named ([`read`]).
 
 pub mod cuts;
+pub mod numbers;
+pub mod read;
 pub mod source;
 
+use super::cli_text::numbers::Formats;
 use super::cli_text::{self, Part};
+use super::csv_details::CsvPart;
 use super::detect::{Detected, csv_header_at, detect_text};
+use super::number_format::NumberFormat;
 use super::{
     LoadError, MAX_TEXT_BYTES, ParseError, compressed, csv_details, csv_raw, no_result, text_clean,
 };
-use crate::model::{Body, BodyHead, Device, KernelResult, Report};
+use crate::model::{Body, Report};
 use cuts::Cutter;
+use read::{WindowError, read_windows};
 use source::TextSource;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -30,6 +44,11 @@ pub const WINDOWED_MIN_BYTES: u64 = 8 << 20;
 
 /// The size a window grows to before it is cut at the next result.
 pub const WINDOW_BYTES: usize = 2 << 20;
+
+/// The most a window holds: a line longer than this is not read into memory, and a window
+/// that grows past it without reaching a line that opens a result ends there. ncu's largest
+/// results are a few hundred kilobytes.
+pub const MAX_WINDOW_BYTES: usize = 8 << 20;
 
 /// Largest session page or GUI copy: one page, which ncu never writes this large.
 pub const MAX_PAGE_BYTES: u64 = 64 << 20;
@@ -59,7 +78,10 @@ pub enum Form {
 #[derive(Debug, Clone)]
 pub struct WindowAt {
     pub start: u64,
-    pub len: usize,
+    /// The bytes of the file the window spans, its holes included.
+    pub span: u64,
+    /// Lines inside the window too long to hold: read as empty lines.
+    pub holes: Vec<Hole>,
     /// Lines of the file before the window.
     pub lines_before: usize,
     /// Whether the window ends the file.
@@ -67,6 +89,15 @@ pub struct WindowAt {
     /// Index in the report of the window's first result.
     pub first_result: usize,
     pub results: usize,
+    /// The number format of the whole file, once its windows have told it.
+    pub numbers: Option<NumberFormat>,
+}
+
+/// A line of a window that is not read: its bytes before its line end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hole {
+    pub at: u64,
+    pub len: u64,
 }
 
 /// How the windows of one file are parsed.
@@ -77,50 +108,54 @@ pub struct Reading {
     prefix_lines: usize,
 }
 
-/// What parsing a window gives.
+/// What parsing a window gives: its part of the report, and what its numbers told.
+#[derive(Debug)]
 pub enum Parsed {
-    Cli(Part),
-    Csv(Report),
+    Cli(Part, Formats),
+    Csv(CsvPart),
 }
 
 impl Parsed {
     pub fn into_report(self) -> Report {
         match self {
-            Parsed::Cli(part) => part.report,
-            Parsed::Csv(report) => report,
+            Parsed::Cli(part, _) => part.report,
+            Parsed::Csv(part) => part.report,
         }
     }
 
     fn report_mut(&mut self) -> &mut Report {
         match self {
-            Parsed::Cli(part) => &mut part.report,
-            Parsed::Csv(report) => report,
+            Parsed::Cli(part, _) => &mut part.report,
+            Parsed::Csv(part) => &mut part.report,
         }
     }
 }
 
 impl Reading {
-    /// Parses window number `index` of the file from its raw bytes.
+    /// Parses window number `index` of the file from its raw bytes (its holes left out).
     pub fn parse(&self, raw: &[u8], at: &WindowAt, index: usize) -> Result<Parsed, ParseError> {
         let text = text_clean::clean(raw);
         if self.form == Form::CliText {
-            return Ok(Parsed::Cli(cli_text::read_window(&text, at.last)));
+            let (part, formats) = cli_text::read_window(&text, at.last, at.numbers);
+            return Ok(Parsed::Cli(part, formats));
         }
-        let parse = match self.form {
-            Form::CsvRaw => csv_raw::parse_window,
-            _ => csv_details::parse_window,
-        };
-        let parsed = if index == 0 {
-            parse(&text, 0)
-        } else {
-            let whole = format!("{}{text}", self.prefix);
-            parse(&whole, at.lines_before.saturating_sub(self.prefix_lines))
+        let parsed = match (self.form, index) {
+            (Form::CsvRaw, 0) => csv_raw::parse_window(&text, 0),
+            (_, 0) => csv_details::parse_window(&text, 0, at.numbers),
+            (form, _) => {
+                let whole = format!("{}{text}", self.prefix);
+                let lines_before = at.lines_before.saturating_sub(self.prefix_lines);
+                match form {
+                    Form::CsvRaw => csv_raw::parse_window(&whole, lines_before),
+                    _ => csv_details::parse_window(&whole, lines_before, at.numbers),
+                }
+            }
         };
         match parsed {
-            Ok(report) => Ok(Parsed::Csv(report)),
+            Ok(part) => Ok(Parsed::Csv(part)),
             // A later window of only lines that are not ncu's holds no result.
             Err(ParseError::NotAResult(_)) if index > 0 => {
-                Ok(Parsed::Csv(Report::new("", self.form_format())))
+                Ok(Parsed::Csv(CsvPart::empty(self.form_format())))
             }
             Err(e) => Err(e),
         }
@@ -135,11 +170,12 @@ impl Reading {
     }
 }
 
-/// How a file is cut: the window size (tests use small ones).
+/// How a file is cut: the window size and bound (tests use small ones).
 #[derive(Debug, Clone, Copy)]
 pub struct Windows {
     pub min_file_bytes: u64,
     pub window_bytes: usize,
+    pub max_window_bytes: usize,
 }
 
 impl Default for Windows {
@@ -147,6 +183,7 @@ impl Default for Windows {
         Windows {
             min_file_bytes: WINDOWED_MIN_BYTES,
             window_bytes: WINDOW_BYTES,
+            max_window_bytes: MAX_WINDOW_BYTES,
         }
     }
 }
@@ -182,7 +219,7 @@ pub fn load(
         .take(DETECT_BYTES)
         .read_to_end(&mut head)
         .map_err(io)?;
-    let head_text = text_clean::clean(&head);
+    let mut head_text = text_clean::clean(&head).into_owned();
     let detected = detect_text(&head_text);
     let form = match detected {
         Some(Detected::CsvDetails) => Form::CsvDetails,
@@ -202,9 +239,23 @@ pub fn load(
             return Ok(None);
         }
     };
-    let Some((reading, first_cut_line)) = reading_for(form, &head_text) else {
-        // A CSV export whose header is not in the first bytes is read whole.
-        return Ok(None);
+    let mut reading = reading_for(form, &head_text);
+    if reading.is_none() {
+        // A header row longer than the first bytes (a raw export of thousands of metrics):
+        // read on to its end, within a window's bound.
+        let more = (windows.max_window_bytes as u64).saturating_sub(head.len() as u64);
+        (&opened).take(more).read_to_end(&mut head).map_err(io)?;
+        head_text = text_clean::clean(&head).into_owned();
+        reading = reading_for(form, &head_text);
+    }
+    let Some((reading, first_cut_line)) = reading else {
+        return Err(LoadError::Parse {
+            path: path.to_path_buf(),
+            source: ParseError::NotAResult(format!(
+                "a CSV export whose header rows are longer than {} MiB",
+                windows.max_window_bytes >> 20
+            )),
+        });
     };
     // The windows are read from the file as opened and sized; the bodies through a handle of
     // their own.
@@ -213,27 +264,26 @@ pub fn load(
     let mut opened = opened;
     opened.seek(SeekFrom::Start(0)).map_err(io)?;
     let cut = Cutter::new(form, first_cut_line);
-    let (parts, heads, at) =
-        read_windows(&source, opened, size, cut, windows.window_bytes, progress).map_err(|e| {
-            match e {
-                WindowError::Io(source) => io(source),
-                WindowError::Parse(source) => LoadError::Parse {
-                    path: path.to_path_buf(),
-                    source,
-                },
-            }
-        })?;
+    let parse_error = |e| match e {
+        WindowError::Io(source) => io(source),
+        WindowError::Parse(source) => LoadError::Parse {
+            path: path.to_path_buf(),
+            source,
+        },
+    };
+    let mut read =
+        read_windows(&source, opened, size, cut, windows, progress).map_err(parse_error)?;
+    // What the file's numbers told decides its format, as for the whole text; windows read
+    // otherwise are read again.
+    numbers::decide(&source, &mut read).map_err(parse_error)?;
     let mut report = match form {
-        Form::CliText => cli_text::merge(
-            parts
-                .into_iter()
-                .filter_map(|p| match p {
-                    Parsed::Cli(part) => Some(part),
-                    Parsed::Csv(_) => None,
-                })
-                .collect(),
-        ),
-        Form::CsvDetails | Form::CsvRaw => merge_csv(parts.into_iter().map(Parsed::into_report)),
+        Form::CliText => cli_text::merge(cli_parts(read.parts, &read.at)),
+        Form::CsvDetails | Form::CsvRaw => {
+            merge_csv(read.parts.into_iter().filter_map(|p| match p {
+                Parsed::Csv(part) => Some(part),
+                Parsed::Cli(..) => None,
+            }))
+        }
     }
     .map_err(|e| LoadError::Parse {
         path: path.to_path_buf(),
@@ -244,13 +294,15 @@ pub fn load(
             other => other,
         },
     })?;
-    source.complete(at);
+    report.warnings.extend(read.warnings);
+    source.complete(read.at);
     let shared: Arc<dyn crate::model::BodySource> = source;
-    for (index, (result, head)) in report.results.iter_mut().zip(heads).enumerate() {
+    for (index, (result, head)) in report.results.iter_mut().zip(read.heads).enumerate() {
         result.content = Body::on_demand(head, shared.clone(), index);
     }
     report.format = detected.unwrap_or(Detected::CliText).format();
     report.source = path.to_path_buf();
+    super::bad_values::check(&mut report);
     Ok(Some(report))
 }
 
@@ -288,156 +340,41 @@ fn reading_for(form: Form, head: &str) -> Option<(Reading, usize)> {
     Some((reading, header_line + prefix_lines))
 }
 
-enum WindowError {
-    Io(std::io::Error),
-    Parse(ParseError),
-}
-
-/// What reading the windows gives: each window's parse (bodies taken out), the results'
-/// heads in order, and where each window is.
-type Windowed = (Vec<Parsed>, Vec<BodyHead>, Vec<WindowAt>);
-
-/// Reads the file window by window, parsing a batch of windows at once on all cores.
-fn read_windows(
-    source: &TextSource,
-    file: File,
-    size: u64,
-    mut cut: Cutter,
-    window_bytes: usize,
-    progress: &mut dyn FnMut(u64, u64),
-) -> Result<Windowed, WindowError> {
-    let workers = windows_in_flight();
-    let mut input = BufReader::with_capacity(1 << 20, file.take(size));
-    let mut parts: Vec<Parsed> = Vec::new();
-    let mut heads: Vec<BodyHead> = Vec::new();
-    let mut at: Vec<WindowAt> = Vec::new();
-    let mut batch: Vec<(WindowAt, Vec<u8>)> = Vec::new();
-    let mut window: Vec<u8> = Vec::new();
-    let mut line: Vec<u8> = Vec::new();
-    let (mut offset, mut lines, mut window_lines) = (0u64, 0usize, 0usize);
-    loop {
-        line.clear();
-        let n = input
-            .read_until(b'\n', &mut line)
-            .map_err(WindowError::Io)?;
-        let end = n == 0;
-        // Every line goes through the cutter, in order, whether the window is cut there or not.
-        let starts = !end && cut.may_start(&line);
-        if end || (starts && window.len() >= window_bytes) {
-            if !window.is_empty() {
-                let len = window.len();
-                batch.push((
-                    WindowAt {
-                        start: offset - len as u64,
-                        len,
-                        lines_before: lines - window_lines,
-                        last: end,
-                        first_result: 0,
-                        results: 0,
-                    },
-                    std::mem::take(&mut window),
-                ));
-                window_lines = 0;
-            }
-            if batch.len() >= workers || end {
-                parse_batch(
-                    source,
-                    &mut batch,
-                    at.len(),
-                    &mut parts,
-                    &mut heads,
-                    &mut at,
-                )?;
-                progress(offset, size);
-            }
-            if end {
-                break;
-            }
+/// The CLI text parts of the windows, each counting the lines skipped after it (a window
+/// that grew past the bound), so that lines keep their numbers in the joined warnings.
+fn cli_parts(parts: Vec<Parsed>, at: &[WindowAt]) -> Vec<Part> {
+    let mut out: Vec<Part> = parts
+        .into_iter()
+        .filter_map(|p| match p {
+            Parsed::Cli(part, _) => Some(part),
+            Parsed::Csv(_) => None,
+        })
+        .collect();
+    for (i, part) in out.iter_mut().enumerate() {
+        if let (Some(this), Some(next)) = (at.get(i), at.get(i + 1)) {
+            let gap = next
+                .lines_before
+                .saturating_sub(this.lines_before + part.lines);
+            part.lines += gap;
         }
-        window.extend_from_slice(&line);
-        offset += n as u64;
-        let ended = usize::from(line.last() == Some(&b'\n'));
-        lines += ended;
-        window_lines += ended;
     }
-    Ok((parts, heads, at))
+    out
 }
 
-/// Parses a batch of windows on their own threads and appends what they hold, in order.
-fn parse_batch(
-    source: &TextSource,
-    batch: &mut Vec<(WindowAt, Vec<u8>)>,
-    first_window: usize,
-    parts: &mut Vec<Parsed>,
-    heads: &mut Vec<BodyHead>,
-    at: &mut Vec<WindowAt>,
-) -> Result<(), WindowError> {
-    let parsed: Vec<Result<(Parsed, Vec<BodyHead>), ParseError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = batch
-            .iter()
-            .enumerate()
-            .map(|(i, (w, raw))| {
-                scope.spawn(move || {
-                    let mut parsed = source.reading().parse(raw, w, first_window + i)?;
-                    let heads = take_bodies(&mut parsed.report_mut().results);
-                    Ok((parsed, heads))
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    for ((mut w, _), result) in batch.drain(..).zip(parsed) {
-        let (part, part_heads) = result.map_err(WindowError::Parse)?;
-        w.first_result = heads.len();
-        w.results = part_heads.len();
-        heads.extend(part_heads);
-        parts.push(part);
-        at.push(w);
-    }
-    Ok(())
-}
-
-/// Takes the bodies out of `results`, keeping their heads.
-fn take_bodies(results: &mut [KernelResult]) -> Vec<BodyHead> {
-    results
-        .iter_mut()
-        .map(|r| BodyHead::of(std::mem::take(&mut r.content).get()))
-        .collect()
-}
-
-/// Joins the reports of a CSV export's windows: results in order, warnings and notes, devices
-/// once each.
-fn merge_csv(reports: impl Iterator<Item = Report>) -> Result<Report, ParseError> {
-    let mut merged: Option<Report> = None;
-    for mut r in reports {
-        let Some(all) = merged.as_mut() else {
-            merged = Some(r);
-            continue;
-        };
-        all.results.append(&mut r.results);
-        all.warnings.append(&mut r.warnings);
-        for note in r.notes {
-            if !all.notes.contains(&note) {
-                all.notes.push(note);
-            }
+/// Joins the parts of a CSV export's windows into what reading it whole gives: results in
+/// order, warnings and notes counted over the file, devices once each.
+fn merge_csv(parts: impl Iterator<Item = CsvPart>) -> Result<Report, ParseError> {
+    let mut merged: Option<CsvPart> = None;
+    for part in parts {
+        match merged.as_mut() {
+            Some(all) => all.append(part),
+            None => merged = Some(part),
         }
-        add_devices(&mut all.devices, r.devices);
     }
-    match merged {
+    match merged.map(CsvPart::finish) {
         Some(report) if !report.results.is_empty() => Ok(report),
         _ => Err(ParseError::NotAResult(
             "the CSV export holds no result rows".into(),
         )),
-    }
-}
-
-fn add_devices(devices: &mut Vec<Device>, more: Vec<Device>) {
-    for device in more {
-        if !devices.iter().any(|d| d.index == device.index) {
-            devices.push(device);
-        }
     }
 }

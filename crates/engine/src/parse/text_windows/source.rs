@@ -73,16 +73,30 @@ impl TextSource {
         )
     }
 
-    /// The raw bytes of a window, from a file that has not changed.
-    fn read(&self, at: &WindowAt) -> Result<Vec<u8>, String> {
+    /// The raw bytes of a window, its holes left out, from a file that has not changed.
+    pub(super) fn read(&self, at: &WindowAt) -> Result<Vec<u8>, String> {
         let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
         if stamp_of(&file).map_err(|_| self.changed())? != self.stamp {
             return Err(self.changed());
         }
-        let mut raw = vec![0; at.len];
-        file.seek(SeekFrom::Start(at.start))
-            .and_then(|_| file.read_exact(&mut raw))
-            .map_err(|e| format!("{}: {e}", self.path.display()))?;
+        let end = at.start + at.span;
+        let holes: u64 = at.holes.iter().map(|h| h.len).sum();
+        let mut raw = Vec::with_capacity(usize::try_from(at.span - holes).unwrap_or(0));
+        let mut from = at.start;
+        let pieces = at
+            .holes
+            .iter()
+            .map(|h| (h.at, h.at + h.len))
+            .chain(std::iter::once((end, end)));
+        for (to, next) in pieces {
+            file.seek(SeekFrom::Start(from))
+                .and_then(|_| (&mut *file).take(to - from).read_to_end(&mut raw))
+                .map_err(|e| format!("{}: {e}", self.path.display()))?;
+            from = next;
+        }
+        if raw.len() as u64 != at.span - holes {
+            return Err(self.changed());
+        }
         Ok(raw)
     }
 

@@ -1,0 +1,286 @@
+//! Reading a file window by window, a batch of windows parsed at once on every core, in bounded
+//! memory whatever its lines: a line is read up to [`Windows::max_window_bytes`] and a longer
+//! one is never held (it becomes a hole of its window, read as an empty line, and is named in a
+//! warning); a window that would grow past that bound at a line that opens no result ends
+//! there, and the lines up to the next line that opens one are skipped and named (ncu never
+//! writes a result that large: such text is damage, and holding it would make a window as
+//! large as the file).
+
+use super::cuts::Cutter;
+use super::source::TextSource;
+use super::{Hole, Parsed, WindowAt, Windows, windows_in_flight};
+use crate::model::{BodyHead, KernelResult, Warning, WarningKind};
+use crate::parse::ParseError;
+use crate::parse::skipped::Skipped;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+
+/// Why reading the windows stopped.
+pub enum WindowError {
+    Io(io::Error),
+    Parse(ParseError),
+}
+
+/// What reading the windows gives: each window's parse (bodies taken out), the results'
+/// heads in order, where each window is, and the warnings of what was not read.
+pub struct Windowed {
+    pub parts: Vec<Parsed>,
+    pub heads: Vec<BodyHead>,
+    pub at: Vec<WindowAt>,
+    pub warnings: Vec<Warning>,
+}
+
+/// The window being filled.
+#[derive(Default)]
+struct Filling {
+    bytes: Vec<u8>,
+    start: u64,
+    lines_before: usize,
+    holes: Vec<Hole>,
+}
+
+/// Lines being skipped after a window that grew past the bound: from which line, how many.
+struct Skipping {
+    first_line: usize,
+    lines: usize,
+}
+
+/// Reads the file window by window, parsing a batch of windows at once on all cores.
+pub fn read_windows(
+    source: &TextSource,
+    file: File,
+    size: u64,
+    mut cut: Cutter,
+    windows: Windows,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Windowed, WindowError> {
+    let workers = windows_in_flight();
+    let max = windows.max_window_bytes.max(1);
+    let mut input = BufReader::with_capacity(1 << 20, file.take(size));
+    let mut out = Windowed {
+        parts: Vec::new(),
+        heads: Vec::new(),
+        at: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let mut batch: Vec<(WindowAt, Vec<u8>)> = Vec::new();
+    let mut window = Filling::default();
+    let mut line: Vec<u8> = Vec::new();
+    let mut long_lines = Skipped::new("line", "line");
+    let mut skipping: Option<Skipping> = None;
+    let (mut offset, mut lines) = (0u64, 0usize);
+    loop {
+        let (spanned, too_long) = next_line(&mut input, &mut line, max).map_err(WindowError::Io)?;
+        let end = spanned == 0;
+        // Every line goes through the cutter, in order, whether the window is cut there or not
+        // (a line too long to hold as the empty line it is read as).
+        let starts = !end && cut.may_start(&line);
+        if let Some(skipped) = skipping.as_ref()
+            && (end || starts)
+        {
+            out.warnings.push(skipped_warning(skipped, max));
+            skipping = None;
+            window.start = offset;
+            window.lines_before = lines;
+        }
+        let grown = !window.bytes.is_empty() && window.bytes.len() + line.len() > max;
+        let bound = !end && !starts && skipping.is_none() && grown;
+        let full = window.bytes.len() >= windows.window_bytes || grown;
+        if end || bound || (starts && full) {
+            if !window.bytes.is_empty() {
+                let next = Filling {
+                    start: offset,
+                    lines_before: lines,
+                    ..Filling::default()
+                };
+                let full = std::mem::replace(&mut window, next);
+                batch.push((
+                    WindowAt {
+                        start: full.start,
+                        span: offset - full.start,
+                        holes: full.holes,
+                        lines_before: full.lines_before,
+                        last: end,
+                        first_result: 0,
+                        results: 0,
+                        numbers: None,
+                    },
+                    full.bytes,
+                ));
+            }
+            if batch.len() >= workers || end {
+                parse_batch(source, &mut batch, &mut out)?;
+                progress(offset, size);
+            }
+            if end {
+                break;
+            }
+            if bound {
+                skipping = Some(Skipping {
+                    first_line: lines + 1,
+                    lines: 0,
+                });
+            }
+        }
+        let ended = usize::from(line.last() == Some(&b'\n'));
+        if let Some(skipped) = skipping.as_mut() {
+            skipped.lines += 1;
+        } else {
+            if too_long {
+                long_lines.add(&format!("longer than {} MiB", max >> 20), lines + 1);
+                window.holes.push(Hole {
+                    at: offset,
+                    len: spanned - ended as u64,
+                });
+            }
+            window.bytes.extend_from_slice(&line);
+        }
+        offset += spanned;
+        lines += ended;
+        if skipping.is_some() {
+            window.start = offset;
+            window.lines_before = lines;
+        }
+    }
+    out.warnings.extend(long_lines.warnings());
+    Ok(out)
+}
+
+/// The warning for lines skipped after a window that grew past the bound.
+fn skipped_warning(skipped: &Skipping, max: usize) -> Warning {
+    let last = skipped.first_line + skipped.lines.saturating_sub(1);
+    let plural = if skipped.lines == 1 { "" } else { "s" };
+    Warning::new(
+        WarningKind::Skipped,
+        format!(
+            "{} line{plural} skipped (lines {}-{last}): the text before them grew past {} MiB \
+             without a line that opens a result, more than ncu writes for one result; what \
+             came before line {} is read",
+            skipped.lines,
+            skipped.first_line,
+            max >> 20,
+            skipped.first_line
+        ),
+    )
+}
+
+/// Reads the next line of `input` into `line`, keeping at most `max` bytes of it: a longer
+/// line is read past and leaves only its line end in `line`. Returns the bytes the line spans
+/// in the file (0 at the end) and whether it was longer than `max`.
+fn next_line(input: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<(u64, bool)> {
+    line.clear();
+    let mut spanned = 0u64;
+    let mut too_long = false;
+    let mut ended = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let (n, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        if !too_long {
+            line.extend_from_slice(&buf[..n]);
+            let content = line.len() - usize::from(done);
+            if content > max {
+                too_long = true;
+                line.clear();
+            }
+        }
+        input.consume(n);
+        spanned += n as u64;
+        if done {
+            ended = true;
+            break;
+        }
+    }
+    if too_long && ended {
+        // The line end stays, so that lines keep their numbers.
+        line.push(b'\n');
+    }
+    Ok((spanned, too_long))
+}
+
+/// Parses a batch of windows on their own threads and appends what they hold, in order.
+fn parse_batch(
+    source: &TextSource,
+    batch: &mut Vec<(WindowAt, Vec<u8>)>,
+    out: &mut Windowed,
+) -> Result<(), WindowError> {
+    let first_window = out.at.len();
+    let parsed = parse_windows(
+        source,
+        batch
+            .iter()
+            .enumerate()
+            .map(|(i, (at, raw))| (first_window + i, at, raw.as_slice())),
+    );
+    for ((mut w, _), result) in batch.drain(..).zip(parsed) {
+        let (part, part_heads) = result.map_err(WindowError::Parse)?;
+        w.first_result = out.heads.len();
+        w.results = part_heads.len();
+        out.heads.extend(part_heads);
+        out.parts.push(part);
+        out.at.push(w);
+    }
+    Ok(())
+}
+
+/// Parses windows `(index, where, raw bytes)` at once, one thread each, their bodies taken out.
+pub fn parse_windows<'a>(
+    source: &TextSource,
+    windows: impl Iterator<Item = (usize, &'a WindowAt, &'a [u8])>,
+) -> Vec<Result<(Parsed, Vec<BodyHead>), ParseError>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = windows
+            .map(|(index, at, raw)| {
+                scope.spawn(move || {
+                    let mut parsed = source.reading().parse(raw, at, index)?;
+                    let heads = take_bodies(&mut parsed.report_mut().results);
+                    Ok((parsed, heads))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+/// Takes the bodies out of `results`, keeping their heads.
+fn take_bodies(results: &mut [KernelResult]) -> Vec<BodyHead> {
+    results
+        .iter_mut()
+        .map(|r| BodyHead::of(std::mem::take(&mut r.content).get()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::next_line;
+
+    #[test]
+    fn a_line_longer_than_the_bound_is_read_past_not_held() {
+        let text = b"short\nxxxxxxxxxxxxxxxxxxxx\nlast";
+        let mut input = std::io::BufReader::with_capacity(4, &text[..]);
+        let mut line = Vec::new();
+        assert_eq!(next_line(&mut input, &mut line, 8).unwrap(), (6, false));
+        assert_eq!(line, b"short\n");
+        assert_eq!(next_line(&mut input, &mut line, 8).unwrap(), (21, true));
+        assert_eq!(line, b"\n");
+        assert_eq!(next_line(&mut input, &mut line, 8).unwrap(), (4, false));
+        assert_eq!(line, b"last");
+        assert_eq!(next_line(&mut input, &mut line, 8).unwrap(), (0, false));
+        assert!(line.is_empty());
+        let mut input = std::io::BufReader::with_capacity(4, &b"0123456789"[..]);
+        assert_eq!(next_line(&mut input, &mut line, 8).unwrap(), (10, true));
+        assert!(line.is_empty());
+    }
+}
