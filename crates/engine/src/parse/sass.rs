@@ -102,14 +102,15 @@ impl Disassembler {
 
     /// The `nvdisasm -c` text of a cubin, from the cache or by running nvdisasm.
     pub fn disassemble(&self, cubin: &[u8]) -> Result<String, SassError> {
-        self.run_cached(cubin, "sass", &[])
+        self.run_cached(cubin, "sass", &[], usize::MAX)
     }
 
     /// The `nvdisasm -c --print-life-ranges` text of a cubin: each instruction followed by its
     /// register life ranges ([`super::life_ranges`]). nvdisasm leaves the padding after the
     /// last instruction out of it, so the SASS text comes from [`Self::disassemble`].
     pub fn life_ranges(&self, cubin: &[u8]) -> Result<String, SassError> {
-        self.run_cached(cubin, "life-ranges", &["--print-life-ranges"])
+        // Life ranges are a bonus: one try, with the program preferred for the architecture.
+        self.run_cached(cubin, "life-ranges", &["--print-life-ranges"], 1)
     }
 
     /// The programs that read the cubin's architecture, in the order preferred.
@@ -136,8 +137,15 @@ impl Disassembler {
     }
 
     /// nvdisasm's output for a cubin with `-c` and `args`, cached under the cubin's hash and
-    /// `kind`; each program that reads the cubin's architecture is tried until one succeeds.
-    fn run_cached(&self, cubin: &[u8], kind: &str, args: &[&str]) -> Result<String, SassError> {
+    /// `kind`; the first `tries` programs that read the cubin's architecture are tried until
+    /// one succeeds.
+    fn run_cached(
+        &self,
+        cubin: &[u8],
+        kind: &str,
+        args: &[&str],
+        tries: usize,
+    ) -> Result<String, SassError> {
         let cache = self
             .cache
             .as_ref()
@@ -146,7 +154,7 @@ impl Disassembler {
             return Ok(text);
         }
         let mut error = SassError::NotInstalled;
-        for tool in self.tools_for(cubin)? {
+        for tool in self.tools_for(cubin)?.into_iter().take(tries) {
             match run(&tool.path, cubin, args, self.time_limit) {
                 Ok(text) => {
                     if let Some(path) = cache
