@@ -319,11 +319,11 @@ mod results_height_tests {
         // 1280 pixels at zoom 1.5: about 853 points wide.
         let r = PanelSizes::reports_width_range(853.3);
         assert!((*r.end() - 170.7).abs() < 0.1, "{r:?}");
-        assert_eq!(*r.start(), 160.0);
+        assert_eq!(*r.start(), 120.0);
         // A wide window lets it take what the user drags it to, up to the most.
         assert_eq!(*PanelSizes::reports_width_range(1920.0).end(), 500.0);
         // Never below the least width.
-        assert_eq!(*PanelSizes::reports_width_range(400.0).end(), 160.0);
+        assert_eq!(*PanelSizes::reports_width_range(400.0).end(), 120.0);
     }
 }
 
