@@ -221,22 +221,28 @@ fn the_first_result_of_the_first_report_opened_is_selected() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-#[test]
-fn the_trend_page_follows_a_kernel_through_the_open_reports() {
-    let dir = temp_dir("layout-trend");
-    let files: Vec<std::path::PathBuf> = (1..=5)
-        .map(|v| fixture_file(&dir, &format!("series/v{v}.ncu-rep.xz")))
+/// The series fixtures v1 to v`runs` open in order in `dir`, on the Trend page once it shows
+/// `label` (the trend is built in the background, a spinner meanwhile).
+fn series_on_trend_page(dir: &std::path::Path, runs: u32, label: &str) -> AppHarness {
+    let files: Vec<std::path::PathBuf> = (1..=runs)
+        .map(|v| fixture_file(dir, &format!("series/v{v}.ncu-rep.xz")))
         .collect();
     let app = SightlineApp::new(None, options(Vec::new(), false));
     let mut h = common::app_harness::open_in_order(app, &files, false);
-    // The trend is built in the background (a spinner meanwhile).
     h.state_mut().settings_mut().page = PageId::Trend;
     assert!(
         common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| {
-            has_label(h, "gemm_step \u{2192} gemm_tiled_2d")
+            has_label(h, label)
         }),
-        "the renamed kernel never showed as one line"
+        "the Trend page never showed {label:?}"
     );
+    h
+}
+
+#[test]
+fn the_trend_page_follows_a_kernel_through_the_open_reports() {
+    let dir = temp_dir("layout-trend");
+    let mut h = series_on_trend_page(&dir, 5, "gemm_step \u{2192} gemm_tiled_2d");
     assert!(has_label(
         &h,
         "5 runs, in the order given: v1, v2, v3, v4, v5"
@@ -355,18 +361,7 @@ fn a_followed_folder_opens_reports_as_their_writes_complete() {
 #[test]
 fn the_trend_page_charts_a_metric_typed_by_name() {
     let dir = temp_dir("layout-trend-metric");
-    let files: Vec<std::path::PathBuf> = (1..=3)
-        .map(|v| fixture_file(&dir, &format!("series/v{v}.ncu-rep.xz")))
-        .collect();
-    let app = SightlineApp::new(None, options(Vec::new(), false));
-    let mut h = common::app_harness::open_in_order(app, &files, false);
-    h.state_mut().settings_mut().page = PageId::Trend;
-    assert!(
-        common::app_harness::step_until(&mut h, common::app_harness::WAIT_TIMEOUT, |h| {
-            has_label(h, "gemm_step over the runs")
-        }),
-        "the trend never showed"
-    );
+    let mut h = series_on_trend_page(&dir, 3, "gemm_step over the runs");
     // Every keystroke stays in the field, and the open reports' names that match are offered.
     common::app_harness::type_into(&mut h, "Metric", "dram__cycles_active.avg.pct");
     let typed = h
