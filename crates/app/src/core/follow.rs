@@ -40,6 +40,8 @@ struct Seen {
     modified: Option<SystemTime>,
     since: Instant,
     handed_on: bool,
+    /// Whether the file, as it is now, ends where a block ends (read once per size and time).
+    whole: Option<bool>,
 }
 
 impl FolderFollower {
@@ -110,8 +112,11 @@ fn look(dir: &Path, seen: &mut HashMap<PathBuf, Seen>, now: Instant) -> Vec<Path
                 if before.handed_on || len == 0 || quiet < SETTLE {
                     continue;
                 }
-                // A report cut short is waited for, unless it stays so for long.
-                let whole = ends_whole(&path).ok().flatten() != Some(false);
+                // A report cut short is waited for, unless it stays so for long. The file
+                // is unchanged since, so it is read once, not at every look.
+                let whole = *before
+                    .whole
+                    .get_or_insert_with(|| ends_whole(&path).ok().flatten() != Some(false));
                 if whole || quiet >= GIVE_UP {
                     before.handed_on = true;
                     ready.push(path);
@@ -126,6 +131,7 @@ fn look(dir: &Path, seen: &mut HashMap<PathBuf, Seen>, now: Instant) -> Vec<Path
                         modified,
                         since: now,
                         handed_on: false,
+                        whole: None,
                     },
                 );
             }
