@@ -191,19 +191,8 @@ impl Roots {
             return self.open_looked_up(path);
         };
         let real_path = std::fs::read_link(&link)?;
-        if !self.holds(&real_path) {
-            return Err(Refusal::Path);
-        }
         // The file the handle names, whatever the path names by now.
-        let fd = rustix::fs::open(
-            &link,
-            OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
-            Mode::empty(),
-        )
-        .map_err(std::io::Error::from)?;
-        let file = File::from(fd);
-        same_regular_file(&file, &named)?;
-        Ok(Opened { file, real_path })
+        self.open_under_root(&link, real_path, &named)
     }
 
     #[cfg(all(unix, not(target_os = "linux")))]
@@ -215,23 +204,35 @@ impl Roots {
     /// under a root is opened non-blocking, and the descriptor must be the file looked up.
     #[cfg(unix)]
     fn open_looked_up(&self, path: &Path) -> Result<Opened, Refusal> {
-        use rustix::fs::{Mode, OFlags};
         let named = rustix::fs::stat(path).map_err(std::io::Error::from)?;
         if !is_regular(&named) {
             return Err(Refusal::Path);
         }
         let real_path = std::fs::canonicalize(path)?;
+        self.open_under_root(&real_path.clone(), real_path, &named)
+    }
+
+    /// Opens `at` (non-blocking) when `real_path`, where it lies, is under a root; the
+    /// descriptor must be the regular file `named` was looked up as.
+    #[cfg(unix)]
+    fn open_under_root(
+        &self,
+        at: &Path,
+        real_path: PathBuf,
+        named: &rustix::fs::Stat,
+    ) -> Result<Opened, Refusal> {
+        use rustix::fs::{Mode, OFlags};
         if !self.holds(&real_path) {
             return Err(Refusal::Path);
         }
         let fd = rustix::fs::open(
-            &real_path,
+            at,
             OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC,
             Mode::empty(),
         )
         .map_err(std::io::Error::from)?;
         let file = File::from(fd);
-        same_regular_file(&file, &named)?;
+        same_regular_file(&file, named)?;
         Ok(Opened { file, real_path })
     }
 
