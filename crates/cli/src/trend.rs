@@ -259,17 +259,7 @@ fn ns_text(v: Option<f64>) -> String {
 /// does not launch the kernel, `?` where its duration is damaged).
 pub fn sparkline(values: &[Option<f64>]) -> String {
     const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let known: Vec<f64> = values
-        .iter()
-        .flatten()
-        .copied()
-        .filter(|v| v.is_finite())
-        .collect();
-    let (lo, hi) = known
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
-            (lo.min(v), hi.max(v))
-        });
+    let (lo, hi) = crate::analysis::series::finite_range(values);
     values
         .iter()
         .map(|v| match v {

@@ -216,17 +216,7 @@ fn sparkline(ui: &mut egui::Ui, values: &[Option<f64>]) {
         return;
     }
     // A damaged mean (no number) is drawn as a gap.
-    let known: Vec<f64> = values
-        .iter()
-        .flatten()
-        .copied()
-        .filter(|v| v.is_finite())
-        .collect();
-    let (lo, hi) = known
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
-            (lo.min(v), hi.max(v))
-        });
+    let (lo, hi) = crate::analysis::series::finite_range(values);
     let n = values.len().max(2) as f32;
     let at = |i: usize, v: f64| {
         let y = if hi > lo {

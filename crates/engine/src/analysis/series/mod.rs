@@ -471,6 +471,20 @@ fn biggest_steps(kernels: &[KernelTrend], limit: usize) -> Vec<Step> {
     steps
 }
 
+/// The least and the most of the values that are numbers (a damaged value, NaN or an
+/// infinity, is left out); `(inf, -inf)` when there is none. What a small line of the runs
+/// scales to.
+pub fn finite_range(values: &[Option<f64>]) -> (f64, f64) {
+    values
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
