@@ -6,6 +6,7 @@
 mod common;
 
 mod cli_warnings;
+mod crowded_line_table;
 mod diff_output;
 mod hostile_names;
 mod html_pages;

@@ -14,7 +14,7 @@ use std::io::Write;
 const BLOCK: usize = 128 << 10;
 
 /// One zstd block.
-enum Block<'a> {
+pub(crate) enum Block<'a> {
     Raw(&'a [u8]),
     /// `n` copies of a byte.
     Rle(u8, usize),
@@ -22,7 +22,7 @@ enum Block<'a> {
 
 /// A zstd frame of the blocks, made by hand: RLE blocks make a stream of gigabytes from a file
 /// of kilobytes, as a bomb does.
-fn zstd(blocks: &[Block<'_>]) -> Vec<u8> {
+pub(crate) fn zstd(blocks: &[Block<'_>]) -> Vec<u8> {
     // (block type, regenerated size, bytes stored).
     let mut parts: Vec<(u32, usize, &[u8])> = Vec::new();
     let bytes_of: Vec<[u8; 1]> = blocks

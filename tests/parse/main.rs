@@ -11,6 +11,7 @@ mod cli_text;
 mod code_reader;
 mod compressed_inputs;
 mod csv_exports;
+mod field_bombs;
 mod gui_copy;
 mod load_path;
 mod ncu_2026_3;

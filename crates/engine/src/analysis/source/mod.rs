@@ -139,6 +139,14 @@ pub fn build(
         notes.push("The module has no line information for this function: build it with `nvcc -lineinfo` to see CUDA source lines.".to_string());
     }
     let ranges = function_lines.map(|f| f.ranges()).unwrap_or_default();
+    let left_out: usize = ranges.iter().map(|rg| rg.left_out).sum();
+    if left_out > 0 {
+        notes.push(format!(
+            "{left_out} line-table rows were left out: they give an address more than {} lines, \
+             more than any compiler writes",
+            crate::parse::cubin::line_table::MAX_LINES_AT_ONE_ADDRESS
+        ));
+    }
     let range_of = |address: u64| {
         let offset = address.wrapping_sub(start);
         // Ranges are sorted by start and do not overlap.

@@ -7,8 +7,10 @@
 //! is (binary content that is no report, or a second layer of compression, is refused at
 //! once; text is bounded by [`crate::parse::MAX_TEXT_BYTES`]); a report's container is checked
 //! block by block as it streams ([`crate::parse::ncu_rep::stream_check`]) and the copy ends at
-//! its first damaged block; and the copy may not grow past [`MAX_DECOMPRESSED`] nor past the
-//! free space of the temporary folder. On Linux the copy never has a name (an unnamed
+//! its first damaged block; a run of one repeated byte longer than [`MAX_RUN`] (far beyond
+//! what any report or text holds: the longest in the public corpus is 243 KB) is refused as
+//! the bomb it is; and the copy may not grow past [`MAX_DECOMPRESSED`] nor past the free space
+//! of the temporary folder. On Linux the copy never has a name (an unnamed
 //! temporary file read through its descriptor), so no signal, crash or kill can leave it
 //! behind; elsewhere it is removed when dropped.
 
@@ -24,6 +26,9 @@ use zstd_frames::ZstdFrames;
 
 /// The most bytes a compressed input may decompress to (a decompression bomb is refused).
 pub const MAX_DECOMPRESSED: u64 = 64 << 30;
+
+/// The longest run of one repeated byte a decompressed stream may hold.
+pub const MAX_RUN: u64 = 64 << 20;
 
 /// How an input is compressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -273,6 +278,7 @@ pub fn decompress_file(
     let mut content = None;
     let mut check = crate::parse::ncu_rep::stream_check::ContainerCheck::default();
     let mut damage = None;
+    let mut run = Run::default();
     loop {
         let n = match decoder.read(&mut buffer) {
             Ok(0) => break,
@@ -325,6 +331,13 @@ pub fn decompress_file(
                 seen: written,
             }));
         }
+        if run.feed(chunk) > MAX_RUN {
+            return Err(FileError::Decompress(DecompressError::NotAReport {
+                format: kind.name(),
+                what: "one byte repeated over 64 MiB, far beyond what any report holds",
+                seen: written,
+            }));
+        }
         out.write_all(chunk).map_err(temp_error)?;
         progress(read.get().min(size), size);
         // A report is checked block by block: the copy ends at its first damaged block.
@@ -349,6 +362,30 @@ pub fn decompress_file(
         size: written,
         damage,
     })
+}
+
+/// The run of one repeated byte at the end of the bytes seen so far.
+#[derive(Default)]
+struct Run {
+    byte: u8,
+    len: u64,
+}
+
+impl Run {
+    /// Takes the next bytes; returns the length of the run they end with.
+    fn feed(&mut self, chunk: &[u8]) -> u64 {
+        let Some(&last) = chunk.last() else {
+            return self.len;
+        };
+        let tail = chunk.iter().rev().take_while(|&&b| b == last).count();
+        if tail == chunk.len() && last == self.byte {
+            self.len += tail as u64;
+        } else {
+            self.byte = last;
+            self.len = tail as u64;
+        }
+        self.len
+    }
 }
 
 /// A reader that counts the bytes read and remembers whether reading failed.
@@ -394,6 +431,17 @@ mod tests {
         assert_eq!(detect(b"NVR\0"), None);
         assert_eq!(detect(b"==PROF=="), None);
         assert_eq!(detect(&[0x28]), None);
+    }
+
+    #[test]
+    fn runs_of_one_byte_are_counted_across_chunks() {
+        let mut run = Run::default();
+        assert_eq!(run.feed(b"abcc"), 2);
+        assert_eq!(run.feed(b"cccc"), 6);
+        assert_eq!(run.feed(b""), 6);
+        assert_eq!(run.feed(b"cd"), 1);
+        assert_eq!(run.feed(b"dddd"), 5);
+        assert_eq!(run.feed(b"\0\0"), 2);
     }
 
     #[test]

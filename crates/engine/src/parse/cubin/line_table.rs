@@ -10,7 +10,14 @@
 //! is how Nsight Compute attributes that code to each of those lines.
 
 use super::CubinError;
+use std::collections::HashMap;
+
 use gimli::{DebugLine, DebugLineOffset, LineInstruction, LittleEndian, Reader};
+
+/// The most lines one address is attributed to. Rows at one address are the levels of an
+/// inlined call (a call site's line, then the callee's); compilers write tens at most, while a
+/// crafted table of thousands would attribute every instruction of a range to each of them.
+pub const MAX_LINES_AT_ONE_ADDRESS: usize = 256;
 
 /// `DW_LNE_NVIDIA_inlined_call`.
 const DW_LNE_NVIDIA_INLINED_CALL: u8 = 0x90;
@@ -59,6 +66,8 @@ pub struct LineRange {
     /// The inlined functions the code belongs to: each one's mangled name and call site (file
     /// index and line), in the order of `lines`.
     pub inlined: Vec<(String, (usize, u32))>,
+    /// Rows at this address beyond [`MAX_LINES_AT_ONE_ADDRESS`] lines, left out.
+    pub left_out: usize,
 }
 
 impl FunctionLines {
@@ -73,9 +82,15 @@ impl FunctionLines {
             let start = rows[i].offset;
             let mut lines = Vec::new();
             let mut inlined = Vec::new();
+            let mut left_out = 0;
             let mut j = i;
             while j < rows.len() && rows[j].offset == start {
                 let r = rows[j];
+                if lines.len() >= MAX_LINES_AT_ONE_ADDRESS {
+                    left_out += usize::from(!r.end_sequence);
+                    j += 1;
+                    continue;
+                }
                 if !r.end_sequence && !lines.contains(&(r.file, r.line)) {
                     lines.push((r.file, r.line));
                 }
@@ -97,6 +112,7 @@ impl FunctionLines {
                     end: next.offset,
                     lines,
                     inlined,
+                    left_out,
                 });
             }
             i = j;
@@ -125,6 +141,8 @@ pub fn read(
     let err = |e: gimli::Error| CubinError::Lines(e.to_string());
     let debug_line = DebugLine::new(data, LittleEndian);
     let mut table = LineTable::default();
+    // Each path's index in `table.files`.
+    let mut known: HashMap<String, usize> = HashMap::new();
     let mut offset = 0usize;
     while offset < data.len() {
         let program = debug_line
@@ -149,13 +167,10 @@ pub fn read(
             } else {
                 format!("{}/{}", dir.trim_end_matches('/'), name)
             };
-            let id = match table.files.iter().position(|f| *f == path) {
-                Some(i) => i,
-                None => {
-                    table.files.push(path);
-                    table.files.len() - 1
-                }
-            };
+            let id = *known.entry(path).or_insert_with_key(|path| {
+                table.files.push(path.clone());
+                table.files.len() - 1
+            });
             file_ids.push(id);
         }
         let rows = run(header).map_err(err)?;
@@ -298,5 +313,77 @@ fn attr_text<R: Reader>(value: &gimli::AttributeValue<R>) -> String {
             .map(|s| s.into_owned())
             .unwrap_or_default(),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A DWARF 2 line unit naming `names` (each in the current directory) with no rows.
+    fn unit_naming(names: &[String]) -> Vec<u8> {
+        // Minimum instruction length, default is_stmt, line base, line range, opcode base and
+        // the lengths of the 12 standard opcodes; no include directories.
+        let mut header = vec![1, 1, 0xfb, 14, 13, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1, 0];
+        for name in names {
+            header.extend_from_slice(name.as_bytes());
+            header.extend_from_slice(&[0, 0, 0, 0]); // NUL, directory, time, size
+        }
+        header.push(0);
+        let mut unit = 2u16.to_le_bytes().to_vec();
+        unit.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        unit.extend_from_slice(&header);
+        let mut out = (unit.len() as u32).to_le_bytes().to_vec();
+        out.extend_from_slice(&unit);
+        out
+    }
+
+    /// File names are matched to the table's list through a map: a unit of 100,000 names
+    /// (half of them repeats) reads in one pass, each name once, in order of first use.
+    #[test]
+    fn many_file_names_are_listed_once_each() {
+        let names: Vec<String> = (0..100_000)
+            .map(|i| format!("f{}.cu", i % 50_000))
+            .collect();
+        let mut data = unit_naming(&names);
+        data.extend(unit_naming(&names[..10]));
+        let table = read(&data, &[], &[]).unwrap();
+        assert_eq!(table.files.len(), 50_000);
+        assert_eq!(table.files[0], "f0.cu");
+        assert_eq!(table.files[49_999], "f49999.cu");
+    }
+
+    /// Rows at one address give it at most [`MAX_LINES_AT_ONE_ADDRESS`] lines; the others are
+    /// counted.
+    #[test]
+    fn lines_at_one_address_are_bounded() {
+        let row = |line: u32, offset: u64| LineRow {
+            offset,
+            file: 0,
+            line,
+            inlined_at: None,
+            inlined_function: None,
+            end_sequence: false,
+        };
+        let mut rows: Vec<LineRow> = (0..1000).map(|l| row(l, 0)).collect();
+        rows.push(row(5, 0));
+        rows.push(row(7, 16));
+        rows.push(LineRow {
+            end_sequence: true,
+            ..row(7, 32)
+        });
+        let f = FunctionLines {
+            section: ".text.f".into(),
+            rows,
+        };
+        let ranges = f.ranges();
+        assert_eq!(ranges.len(), 2);
+        assert_eq!(ranges[0].lines.len(), MAX_LINES_AT_ONE_ADDRESS);
+        assert_eq!(ranges[0].lines[255], (0, 255));
+        assert_eq!(ranges[0].left_out, 1001 - MAX_LINES_AT_ONE_ADDRESS);
+        assert_eq!(
+            (ranges[1].lines.clone(), ranges[1].left_out),
+            (vec![(0, 7)], 0)
+        );
     }
 }

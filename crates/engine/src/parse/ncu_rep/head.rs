@@ -55,6 +55,7 @@ pub fn decode_result_head(
         graph_link,
         section_set,
         unknown,
+        left_out,
         ..
     } = parts;
     let mut metrics: Vec<Option<Metric>> = Vec::with_capacity(HEAD_KEYS);
@@ -85,6 +86,7 @@ pub fn decode_result_head(
         driver_version: head.kmd_version,
         head: Some(BodyHead { metrics, top_rule }),
         unknown,
+        left_out,
         unknown_in_body: super::unknown::Unknown::default(),
     })
 }

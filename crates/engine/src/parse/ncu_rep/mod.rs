@@ -16,6 +16,7 @@ pub mod head;
 pub mod messages;
 pub mod on_demand;
 pub mod open;
+pub mod oversized;
 pub mod result;
 pub mod rules;
 pub mod sections;
@@ -72,10 +73,12 @@ fn assemble(
     let mut clocks = Vec::new();
     let mut driver = None;
     let mut unknown = c.unknown.clone();
+    let mut left_out = oversized::LeftOut::default();
     for d in decoded {
         match d {
             Ok(d) if first_error.is_none() => {
                 unknown.add(unknown::result_message(d.result.kind), &d.unknown);
+                left_out.add(unknown::result_message(d.result.kind), &d.left_out);
                 unknown.merge(&d.unknown_in_body);
                 if let Some(s) = &d.clock_status {
                     clocks.push((s.lock_requested.unwrap_or(false), s.locked.unwrap_or(false)));
@@ -98,6 +101,7 @@ fn assemble(
             .map(|e| Warning::new(WarningKind::Unreadable, e.clone())),
     );
     report.notes.extend(unknown.notes());
+    report.warnings.extend(left_out.warnings());
 
     let damage = first_error.or(damage);
     if let Some(e) = damage {

@@ -64,6 +64,16 @@ pub struct OnDemand {
 }
 
 impl OnDemand {
+    /// The message of `len` bytes at `offset`, without its fields too large to read
+    /// ([`super::oversized`]).
+    pub fn read_compacted(&self, offset: u64, len: u32) -> io::Result<Vec<u8>> {
+        let reader = self
+            .reader
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        super::oversized::read_compacted_at(&reader.file, offset, len)
+    }
+
     /// A source reading from `file`, opened for `path` (which errors name); `temp` is the
     /// temporary file `file` is, if it is one, removed when the source is dropped.
     pub fn new(path: &Path, file: File, temp: Option<tempfile::TempPath>) -> io::Result<Self> {
@@ -146,14 +156,20 @@ impl OnDemand {
             if stamp_of(file).map_err(|_| changed())? != self.stamp {
                 return Err(changed());
             }
-            // A spare buffer left by an earlier read, else a new one.
-            let mut bytes = std::mem::take(buffer);
-            bytes.clear();
-            bytes.resize(entry.len as usize, 0);
-            file.seek(SeekFrom::Start(entry.offset))
-                .and_then(|_| file.read_exact(&mut bytes))
-                .map_err(|e| corrupt(entry.offset as usize, format!("result {index}: {e}")))?;
-            bytes
+            // A message larger than any field may be is read without its oversized fields.
+            if u64::from(entry.len) > super::oversized::MAX_FIELD_BYTES {
+                super::oversized::read_compacted_at(file, entry.offset, entry.len)
+                    .map_err(|e| corrupt(entry.offset as usize, format!("result {index}: {e}")))?
+            } else {
+                // A spare buffer left by an earlier read, else a new one.
+                let mut bytes = std::mem::take(buffer);
+                bytes.clear();
+                bytes.resize(entry.len as usize, 0);
+                file.seek(SeekFrom::Start(entry.offset))
+                    .and_then(|_| file.read_exact(&mut bytes))
+                    .map_err(|e| corrupt(entry.offset as usize, format!("result {index}: {e}")))?;
+                bytes
+            }
         };
         let offset = usize::try_from(entry.offset).unwrap_or(usize::MAX);
         let decoded = decode(

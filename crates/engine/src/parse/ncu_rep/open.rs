@@ -516,6 +516,26 @@ impl Walk {
                     self.input.skip(len)?;
                     continue;
                 };
+                if u64::from(len) > super::oversized::MAX_FIELD_BYTES {
+                    // Larger than any result: decoded at the end through the on-demand reader,
+                    // which leaves out its oversized fields, and never read whole here.
+                    let entry = ResultEntry {
+                        offset: self.input.pos,
+                        len,
+                        process,
+                        kind,
+                    };
+                    if self.entries.is_empty() {
+                        let bytes = self
+                            .source
+                            .read_compacted(entry.offset, len)
+                            .map_err(Failure::Io)?;
+                        self.first = Some((entry, bytes));
+                    }
+                    self.entries.push(entry);
+                    self.input.skip(len)?;
+                    continue;
+                }
                 self.need(len as usize, "result", Some(&header))?;
                 let entry = ResultEntry {
                     offset: self.input.pos,

@@ -109,6 +109,8 @@ pub struct Decoded {
     pub head: Option<BodyHead>,
     /// Top-level field numbers of the result message this reader does not know.
     pub unknown: Vec<u32>,
+    /// Top-level fields too large to read, left out: (field number, bytes).
+    pub left_out: Vec<(u32, u64)>,
     /// Fields this reader does not know inside the result's body (its metrics, their values
     /// and instances, its rule results); empty for a result decoded without its body.
     pub unknown_in_body: Unknown,
@@ -327,6 +329,8 @@ pub(super) struct ResultParts<'a> {
     pub section_set: Option<(usize, &'a [u8])>,
     /// Field numbers this reader does not know.
     pub unknown: Vec<u32>,
+    /// Fields too large to read, left out: (field number, bytes).
+    pub left_out: Vec<(u32, u64)>,
 }
 
 /// Reads the head of the result at `entry` and walks its fields once: every metric entry goes
@@ -351,9 +355,18 @@ pub(super) fn scan_result<'a>(
         device_nvtx: None,
         section_set: None,
         unknown: Vec::new(),
+        left_out: Vec::new(),
     };
     for field in FieldIter::new(entry.bytes) {
         let field = field.map_err(|e| at(e.offset, e.message))?;
+        if field.number == super::oversized::LEFT_OUT_FIELD {
+            if let WireValue::Bytes(note) = field.value
+                && let Some(left_out) = super::oversized::note_of(note)
+            {
+                parts.left_out.push(left_out);
+            }
+            continue;
+        }
         if field.number > known && !parts.unknown.contains(&field.number) {
             parts.unknown.push(field.number);
         }
@@ -399,6 +412,7 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         device_nvtx,
         section_set,
         unknown,
+        left_out,
     } = parts;
     // Decoded in name order, so each metric is appended to the store. A metric stored more
     // than once keeps its last copy, as NVIDIA's module does: the copies differ where a
@@ -486,6 +500,7 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         driver_version: head.kmd_version,
         head: None,
         unknown,
+        left_out,
         unknown_in_body,
     })
 }
