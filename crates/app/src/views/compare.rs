@@ -54,6 +54,7 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
                 .map(|b| BTreeMap::from([(0, b.clone())]))
                 .unwrap_or_default(),
         ),
+        ReportBodies::InResults => ReportBodies::InResults,
     };
     OpenReport {
         id: open.id,

@@ -31,6 +31,10 @@ pub struct ResultBody {
     /// Device-side NVTX events and warp ranges.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device_nvtx: Option<Box<super::device_records::DeviceNvtx>>,
+    /// The section bodies a text export printed for this result, where they travel with the
+    /// body ([`super::section_body::ReportBodies::InResults`]: a large text read in windows).
+    #[serde(skip)]
+    pub printed: Vec<super::section_body::SectionBodies>,
 }
 
 /// The values a report stores on one instance of a metric, beside the instance's own value.

@@ -373,4 +373,22 @@ pub enum ReportBodies {
     Templates(Arc<BodyTemplates>),
     /// A text export that printed the bodies: per result position, its sections' bodies.
     Printed(BTreeMap<usize, Vec<SectionBodies>>),
+    /// A text export that printed the bodies, each result's kept in its body
+    /// ([`super::ResultBody::printed`]) and read with it: a large text read in windows holds
+    /// no body it is not showing.
+    InResults,
+}
+
+impl ReportBodies {
+    /// Moves the printed bodies of `results` into their bodies ([`ReportBodies::InResults`]).
+    pub fn move_into_results(&mut self, results: &mut [super::KernelResult]) {
+        if let ReportBodies::Printed(by_result) = std::mem::take(self) {
+            for (index, bodies) in by_result {
+                if let Some(r) = results.get_mut(index) {
+                    r.body_mut().printed = bodies;
+                }
+            }
+            *self = ReportBodies::InResults;
+        }
+    }
 }

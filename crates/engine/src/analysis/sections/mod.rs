@@ -48,6 +48,7 @@ pub fn bodies_of(report: &Report, index: usize) -> Vec<SectionBodies> {
         ReportBodies::None => Vec::new(),
         ReportBodies::Templates(t) => resolve::resolve(t, r, &target_of(report, r)),
         ReportBodies::Printed(by_result) => by_result.get(&index).cloned().unwrap_or_default(),
+        ReportBodies::InResults => r.body().printed.clone(),
     };
     if report.format == Format::NcuRep {
         out.extend(records::sections(report, r));

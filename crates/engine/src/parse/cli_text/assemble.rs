@@ -196,13 +196,17 @@ pub fn merge(parts: Vec<Part>) -> Result<Report, ParseError> {
         if part.last_process.is_some() {
             carry = part.last_process;
         }
-        if let ReportBodies::Printed(part_bodies) = std::mem::take(&mut r.bodies) {
-            let offset = report.results.len();
-            let shifted = part_bodies.into_iter().map(|(i, b)| (i + offset, b));
-            match &mut report.bodies {
-                ReportBodies::Printed(all) => all.extend(shifted),
-                other => *other = ReportBodies::Printed(shifted.collect()),
+        match std::mem::take(&mut r.bodies) {
+            ReportBodies::Printed(part_bodies) => {
+                let offset = report.results.len();
+                let shifted = part_bodies.into_iter().map(|(i, b)| (i + offset, b));
+                match &mut report.bodies {
+                    ReportBodies::Printed(all) => all.extend(shifted),
+                    other => *other = ReportBodies::Printed(shifted.collect()),
+                }
             }
+            ReportBodies::InResults => report.bodies = ReportBodies::InResults,
+            ReportBodies::None | ReportBodies::Templates(_) => {}
         }
         report.results.append(&mut r.results);
         report.warnings.append(&mut r.warnings);

@@ -493,6 +493,7 @@ pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decode
         instance_values,
         pc_sampling: samples,
         device_nvtx,
+        printed: Vec::new(),
     });
     Ok(Decoded {
         result,

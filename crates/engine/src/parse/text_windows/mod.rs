@@ -136,7 +136,10 @@ impl Reading {
     pub fn parse(&self, raw: &[u8], at: &WindowAt, index: usize) -> Result<Parsed, ParseError> {
         let text = text_clean::clean(raw);
         if self.form == Form::CliText {
-            let (part, formats) = cli_text::read_window(&text, at.last, at.numbers);
+            let (mut part, formats) = cli_text::read_window(&text, at.last, at.numbers);
+            // The printed section bodies go with their results' bodies, read when shown.
+            let report = &mut part.report;
+            report.bodies.move_into_results(&mut report.results);
             return Ok(Parsed::Cli(part, formats));
         }
         let parsed = match (self.form, index) {

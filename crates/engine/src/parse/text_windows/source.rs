@@ -1,6 +1,8 @@
 //! The bodies of a text report read in windows, parsed again from their window when a view
 //! asks for them. The few windows parsed last keep their other bodies, so that reading every
-//! result in order (a comparison, an export) parses each window once.
+//! result in order (a comparison, an export) parses each window once; a window one thread is
+//! parsing is waited for by the others that ask for its results, not parsed again beside it, so
+//! the work and the memory do not grow with the number of threads asking.
 
 use super::{Reading, WindowAt};
 use crate::model::{BodySource, ResultBody};
@@ -10,16 +12,16 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
 use std::time::SystemTime;
 
 /// Windows whose bodies are kept after parsing.
 pub const CACHED_WINDOWS: usize = 4;
 
-/// The bodies of one parsed window, each taken out when asked for.
+/// The bodies of one window, each taken out when asked for; `None` while a thread parses it.
 struct CachedWindow {
     window: usize,
-    bodies: Vec<Option<ResultBody>>,
+    bodies: Option<Vec<Option<ResultBody>>>,
 }
 
 /// The results of one text file read in windows.
@@ -31,6 +33,8 @@ pub struct TextSource {
     reading: Reading,
     windows: OnceLock<Vec<WindowAt>>,
     cache: Mutex<VecDeque<CachedWindow>>,
+    /// Told when a window being parsed is ready (or was given up).
+    parsed: Condvar,
     clock: AtomicU64,
     /// The decompressed copy the file is, when the text was compressed.
     _temp: Option<crate::parse::compressed::TempCopy>,
@@ -51,6 +55,7 @@ impl TextSource {
             reading,
             windows: OnceLock::new(),
             cache: Mutex::new(VecDeque::new()),
+            parsed: Condvar::new(),
             clock: AtomicU64::new(0),
             _temp: temp,
         })
@@ -100,11 +105,74 @@ impl TextSource {
         Ok(raw)
     }
 
-    /// The body of result `index` from the cache, if its window is there.
-    fn cached(&self, window: usize, slot: usize) -> Option<ResultBody> {
+    /// The body in `slot` of `window` from the cache, waiting while another thread parses the
+    /// window. `Err(())` when the window is not there: the caller is then marked as parsing it
+    /// and must call [`TextSource::parsed`].
+    fn cached(&self, window: usize, slot: usize) -> Result<Option<ResultBody>, ()> {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        let entry = cache.iter_mut().find(|c| c.window == window)?;
-        entry.bodies.get_mut(slot)?.take()
+        loop {
+            match cache.iter_mut().find(|c| c.window == window) {
+                Some(CachedWindow {
+                    bodies: Some(bodies),
+                    ..
+                }) => return Ok(bodies.get_mut(slot).and_then(Option::take)),
+                Some(_) => {
+                    cache = self
+                        .parsed
+                        .wait(cache)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+                None => {
+                    cache.push_back(CachedWindow {
+                        window,
+                        bodies: None,
+                    });
+                    return Err(());
+                }
+            }
+        }
+    }
+
+    /// Keeps the bodies of `window` once parsed (`None`: parsing failed, nothing is kept), and
+    /// wakes the threads waiting for it. The windows parsed longest ago are let go.
+    fn parsed(&self, window: usize, bodies: Option<Vec<Option<ResultBody>>>) {
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        cache.retain(|c| c.window != window);
+        if let Some(bodies) = bodies {
+            while cache.iter().filter(|c| c.bodies.is_some()).count() >= CACHED_WINDOWS {
+                let Some(oldest) = cache.iter().position(|c| c.bodies.is_some()) else {
+                    break;
+                };
+                cache.remove(oldest);
+            }
+            cache.push_back(CachedWindow {
+                window,
+                bodies: Some(bodies),
+            });
+        }
+        self.parsed.notify_all();
+    }
+
+    /// Parses `window` and returns the bodies of its results.
+    fn parse_window(
+        &self,
+        window: usize,
+        at: &WindowAt,
+    ) -> Result<Vec<Option<ResultBody>>, String> {
+        let raw = self.read(at)?;
+        let report = self
+            .reading
+            .parse(&raw, at, window)
+            .map_err(|e| format!("{}: {e}", self.path.display()))?
+            .into_report();
+        if report.results.len() != at.results {
+            return Err(self.changed());
+        }
+        Ok(report
+            .results
+            .into_iter()
+            .map(|r| Some(r.into_body()))
+            .collect())
     }
 }
 
@@ -123,34 +191,56 @@ impl BodySource for TextSource {
         if slot >= at.results {
             return Err(format!("{}: no result {index}", self.path.display()));
         }
-        if let Some(body) = self.cached(window, slot) {
-            return Ok(body);
+        match self.cached(window, slot) {
+            Ok(Some(body)) => return Ok(body),
+            // Taken already (asked for twice): parsed again below, beside the cache.
+            Ok(None) => {
+                return self.parse_window(window, at).and_then(|mut bodies| {
+                    bodies
+                        .get_mut(slot)
+                        .and_then(Option::take)
+                        .ok_or_else(|| self.changed())
+                });
+            }
+            Err(()) => {}
         }
-        let raw = self.read(at)?;
-        let report = self
-            .reading
-            .parse(&raw, at, window)
-            .map_err(|e| format!("{}: {e}", self.path.display()))?
-            .into_report();
-        if report.results.len() != at.results {
-            return Err(self.changed());
-        }
-        let mut bodies: Vec<Option<ResultBody>> = report
-            .results
-            .into_iter()
-            .map(|r| Some(r.into_body()))
-            .collect();
-        let body = bodies.get_mut(slot).and_then(Option::take);
-        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        cache.retain(|c| c.window != window);
-        if cache.len() >= CACHED_WINDOWS {
-            cache.pop_front();
-        }
-        cache.push_back(CachedWindow { window, bodies });
-        body.ok_or_else(|| self.changed())
+        // Whatever happens while parsing, the threads waiting for the window are woken.
+        let mut giving_up = GiveUp {
+            source: self,
+            window: Some(window),
+        };
+        let parsed = self.parse_window(window, at);
+        giving_up.window = None;
+        let (body, kept) = match parsed {
+            Ok(mut bodies) => (
+                bodies
+                    .get_mut(slot)
+                    .and_then(Option::take)
+                    .ok_or_else(|| self.changed()),
+                Some(bodies),
+            ),
+            Err(e) => (Err(e), None),
+        };
+        self.parsed(window, kept);
+        body
     }
 
     fn tick(&self) -> u64 {
         self.clock.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+/// Marks a window no longer parsed when dropped before its bodies are kept (a panic while
+/// parsing), so that no thread waits for it forever.
+struct GiveUp<'a> {
+    source: &'a TextSource,
+    window: Option<usize>,
+}
+
+impl Drop for GiveUp<'_> {
+    fn drop(&mut self) {
+        if let Some(window) = self.window {
+            self.source.parsed(window, None);
+        }
     }
 }
