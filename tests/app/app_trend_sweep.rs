@@ -1,7 +1,7 @@
 //! The Trend page's "By size" view in the window: the sweep's twelve reports opened from their
 //! size folders (`N=SIZE/vV.ncu-rep`), the toggle "Runs | By size", the table of each version's
 //! figures at each size (NVIDIA's values, spelled as every output spells them), the figure
-//! switched to achieved FLOP/s, and back to the runs.
+//! switched to achieved FLOP/s, and back to the runs; an image snapshot of each figure.
 
 use crate::common;
 
@@ -27,7 +27,7 @@ fn the_trend_page_shows_the_open_reports_by_size() {
         }
     }
     let app = SightlineApp::new(None, options(Vec::new(), false));
-    let mut h = open_in_order(app, &files, false);
+    let mut h = open_in_order(app, &files, true);
     h.state_mut().settings_mut().page = PageId::Trend;
     assert!(
         step_until(&mut h, WAIT_TIMEOUT, |h| has_label(h, "By size")),
@@ -62,6 +62,8 @@ fn the_trend_page_shows_the_open_reports_by_size() {
     for cell in cells(true) {
         assert!(has_label(&h, &cell), "duration {cell}");
     }
+    h.run();
+    h.snapshot("trend_by_size_duration");
     h.get_by_label("Achieved FLOP/s").click();
     assert!(
         step_until(&mut h, WAIT_TIMEOUT, |h| cells(false)
@@ -69,6 +71,8 @@ fn the_trend_page_shows_the_open_reports_by_size() {
             .all(|c| has_label(h, c))),
         "the FLOP/s never showed"
     );
+    h.run();
+    h.snapshot("trend_by_size_flops");
     h.get_by_label("Runs").click();
     assert!(
         step_until(&mut h, WAIT_TIMEOUT, |h| !has_label(h, heading)

@@ -151,8 +151,9 @@ fn nice_step(raw: f64) -> f64 {
         .unwrap_or(10.0 * magnitude)
 }
 
-/// A tick's label: scaled to its unit, at most three significant digits (`500 us`, `2 ms`).
-fn tick_text(v: f64, unit: &str) -> String {
+/// A tick's label: scaled to its unit, at most three significant digits (`500 us`, `2 ms`,
+/// `5 TFLOP/s`); also what the window's chart axes print.
+pub fn tick_text(v: f64, unit: &str) -> String {
     if v == 0.0 {
         return "0".into();
     }

@@ -6,10 +6,11 @@
 //! shows it when its "Runs | By size" toggle says so.
 
 use crate::model::format::value_text;
+use crate::output::line_chart::tick_text;
 use crate::output::sweep_tables::{heading, names_text};
 use crate::pages::PageContext;
 use crate::widgets::plot_util::{log_grid_marks, log_tick_label};
-use egui_plot::{GridMark, Legend, Line, MarkerShape, Plot, Points};
+use egui_plot::{Corner, GridMark, Legend, Line, MarkerShape, Plot, Points};
 use sightline_app::views::sweep::{
     FIGURES, SweepChart, SweepChoice, SweepData, SweepStatus, SweepView, TrendMode,
 };
@@ -143,7 +144,8 @@ fn show(ui: &mut egui::Ui, data: &SweepData, choice: &mut SweepChoice) {
             plot(ui, &chart, &s.parameter, k);
             ui.add_space(8.0);
             let (heads, rows) = data.table(k, figure);
-            egui::Grid::new("trend_sweep_table")
+            // A grid per kernel and figure: each lays out its own column widths.
+            egui::Grid::new(("trend_sweep_table", k, figure.unit()))
                 .striped(true)
                 .num_columns(heads.len() + 1)
                 .show(ui, |ui| {
@@ -174,8 +176,9 @@ fn plot(ui: &mut egui::Ui, chart: &SweepChart, parameter: &str, k: usize) {
         .fold(f64::NEG_INFINITY, f64::max)
         .max(marks.first().copied().unwrap_or(0.0) + 1.0);
     let mut p = Plot::new(("trend_sweep_chart", k))
-        .height(260.0)
-        .legend(Legend::default())
+        .height(300.0)
+        .legend(Legend::default().position(Corner::LeftTop))
+        .set_margin_fraction(egui::vec2(0.04, 0.1))
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
@@ -208,12 +211,20 @@ fn plot(ui: &mut egui::Ui, chart: &SweepChart, parameter: &str, k: usize) {
             )),
             egui_plot::HoverPosition::Elsewhere { .. } => None,
         });
+    // Ticks are spelled as the HTML chart spells them (`100 us`, `5 TFLOP/s`); on a log axis
+    // only the marks `log_tick_label` would label.
     p = if log_y {
         p.y_grid_spacer(log_grid_marks)
-            .y_axis_formatter(move |mark, range| log_tick_label(mark, range, unit))
+            .y_axis_formatter(move |mark, range| {
+                if log_tick_label(mark, range, "").is_empty() {
+                    String::new()
+                } else {
+                    tick_text(SweepChart::value(mark.value, true), unit)
+                }
+            })
     } else {
         p.include_y(0.0)
-            .y_axis_formatter(move |mark, _| value_text(mark.value, unit))
+            .y_axis_formatter(move |mark, _| tick_text(mark.value, unit))
     };
     p.show(ui, |plot_ui| {
         for (i, line) in chart.lines.iter().enumerate() {
