@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that an HTML page of sightline (`diff --format html`, `summary --format html`) reads
+"""Checks that an HTML page of sightline (`diff`, `summary` or `trend --format html`) reads
 without horizontal scrolling in a real browser window of a given width (1280 px by default).
 
 Usage: scripts/check_html_width.py PAGE.html [--width 1280] [--screenshot OUT.png]

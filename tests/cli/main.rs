@@ -1,6 +1,7 @@
 //! The headless commands, driven through the real binary or their library entry points:
-//! `summary`, `diff` (text, Markdown, HTML), `mcp`, the warnings every command prints for what
-//! it skipped, and that every command writes its output as it reads. One test binary; each module was a test file of its own and keeps its name.
+//! `summary`, `diff` (text, Markdown, HTML), `trend` (also `--by-size`), `mcp`, the warnings
+//! every command prints for what it skipped, and that every command writes its output as it
+//! reads. One test binary; each module was a test file of its own and keeps its name.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -16,4 +17,5 @@ mod mcp_server;
 mod output_errors;
 mod streaming_output;
 mod summary_cli;
+mod sweep_cli;
 mod trend_cli;

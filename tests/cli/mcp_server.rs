@@ -340,6 +340,90 @@ fn the_trend_tool_follows_a_renamed_kernel_through_the_series() {
     assert_eq!(t["regressions"][0]["rule"], "duration>median5+3spread");
 }
 
+/// `trend` with `by_size`: the reports of a sweep named under the root (in any order) give
+/// the same document as `sightline trend --by-size --format json` on their folder, NVIDIA's
+/// values in it; a size pattern reads sizes from file names; a sweep that cannot be built is a
+/// failed call saying why, and the options of a series beside `by_size` are bad arguments.
+#[test]
+fn the_trend_tool_by_size_answers_as_the_command() {
+    use crate::sweep_cli::{assert_document, copy_sweep, exact, sweep};
+    use common::sweep_fixture::{SIZES, VERSIONS};
+    let dir = Dir::new("trend-by-size");
+    let root = std::fs::canonicalize(&dir.0).unwrap();
+    copy_sweep(&root.join("sweep"), |n, v| format!("N={n}/{v}.ncu-rep"));
+    copy_sweep(&root.join("flat"), |n, v| format!("{v}-size{n}.ncu-rep"));
+    let mut c = Client::start(&[&root]);
+    c.initialize();
+    let mut reports: Vec<String> = SIZES
+        .iter()
+        .flat_map(|n| {
+            VERSIONS
+                .iter()
+                .map(move |v| format!("sweep/N={n}/{v}.ncu-rep"))
+        })
+        .collect();
+    reports.reverse();
+    let answer = c.structured("trend", json!({"reports": reports, "by_size": true}));
+    let (code, out, err) = sweep(&["--format", "json"], &[root.join("sweep")]);
+    assert_eq!(code, 0, "{err}");
+    let command: Json = serde_json::from_str(&out).unwrap();
+    assert_eq!(answer, command, "the tool answers as the command");
+    // NVIDIA's values, read from the answer's text with exact numbers.
+    let text = c.call("trend", json!({"reports": reports, "by_size": true}))["content"][1]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_document(&exact(&text), "N", &VERSIONS);
+    let summary = c.summary_of("trend", json!({"reports": reports, "by_size": true}));
+    assert!(
+        summary.starts_with(
+            "Sweep over N: 4 sizes (256, 512, 1024, 2048), 3 versions (v1, v3, v5); 1 kernel."
+        ),
+        "{summary}"
+    );
+    // Sizes in the file names, with a pattern.
+    let flat: Vec<String> = SIZES
+        .iter()
+        .flat_map(|n| {
+            VERSIONS
+                .iter()
+                .map(move |v| format!("flat/{v}-size{n}.ncu-rep"))
+        })
+        .collect();
+    let args = json!({"reports": flat, "by_size": true, "size_pattern": "size(\\d+)"});
+    let answer = c.structured("trend", args);
+    let (code, out, err) = sweep(
+        &["--format", "json", "--size-pattern", r"size(\d+)"],
+        &[root.join("flat")],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(answer, serde_json::from_str::<Json>(&out).unwrap());
+    assert_document(&exact(&out), "size", &VERSIONS);
+    // Without the pattern no report has a size: refused, each named.
+    let refused = c.call("trend", json!({"reports": flat, "by_size": true}));
+    assert_eq!(refused["isError"], json!(true));
+    let why = refused["content"][0]["text"].as_str().unwrap();
+    assert!(
+        why.contains("a sweep needs reports at two sizes or more"),
+        "{why}"
+    );
+    assert!(
+        why.contains("v3-size512.ncu-rep: left out of the sweep: no size"),
+        "{why}"
+    );
+    let bad = c.request(
+        "tools/call",
+        json!({"name": "trend", "arguments": {"reports": flat, "by_size": true, "order": "captured"}}),
+    );
+    assert!(
+        bad["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not a sweep"),
+        "{bad}"
+    );
+}
+
 #[test]
 fn the_server_reads_only_under_its_roots_and_survives_bad_requests() {
     let dir = Dir::new("roots");

@@ -402,3 +402,71 @@ fn a_folder_file_that_changes_or_disappears_is_left_out_with_a_warning() {
     assert!(out.starts_with("4 runs"), "{out}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The page a CI job keeps (`trend --format html`), on a long series: 36 nightly runs of the
+/// sweep's GEMM at several sizes, long file names, its mean duration spanning more than
+/// tenfold. The chart reads on a log scale with its decades marked; the run labels are turned,
+/// cut, each whole in a tooltip, and those shown keep apart; the chart takes the page's width
+/// and the wide table scrolls in its own box. The five-run series spans less than tenfold: a
+/// linear scale from zero, labels side by side.
+#[test]
+fn the_trend_page_reads_a_wide_span_on_a_log_scale_with_its_labels_apart() {
+    let dir = temp_dir("trend-long-page");
+    let mut day = 0;
+    for _round in 0..3 {
+        for size in [256, 512, 1024, 2048] {
+            for v in [1, 3, 5] {
+                day += 1;
+                let path = dir.join(format!(
+                    "nightly-2026-11-{day:02}-build-gemm-variant-{v}.ncu-rep"
+                ));
+                let rel = format!("sweep/N={size}/v{v}.ncu-rep.xz");
+                std::fs::write(&path, common::fixture_bytes(&rel)).unwrap();
+            }
+        }
+    }
+    let (code, html, err) = trend(&["--format", "html"], std::slice::from_ref(&dir));
+    assert_eq!(code, 0, "{err}");
+    assert!(html.contains("Trend of 36 runs"));
+    let chart = &html[html.find("<svg class=\"line-chart\"").expect("a chart")..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    assert!(
+        chart.contains("width=\"100%\""),
+        "the chart takes the page's width"
+    );
+    assert!(chart.contains(">log scale<"));
+    for tick in [">10 us<", ">100 us<", ">1 ms<", ">10 ms<"] {
+        assert!(chart.contains(tick), "{tick}");
+    }
+    // Every run is named whole in its point's tooltip.
+    for day in 1..=36 {
+        let v = [1, 3, 5][(day - 1) % 3];
+        let label = format!("{day:02}-build-gemm-variant-{v}");
+        assert!(chart.contains(&format!("<title>{label}: ")), "{label}");
+    }
+    // The labels shown are turned, cut and keep apart.
+    let turned: Vec<f64> = chart
+        .split("transform=\"rotate(-45 ")
+        .skip(1)
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(turned.len() >= 18, "{}", turned.len());
+    assert!(turned.windows(2).all(|x| x[1] - x[0] >= 16.0), "{turned:?}");
+    assert!(chart.contains("01-build-gemm-var\u{2026}</text>"));
+    assert!(html.contains("<div class=\"wide\"><table>"));
+    // Five runs, less than tenfold: linear, from zero, labels side by side.
+    let five = dir.join("five");
+    std::fs::create_dir_all(&five).unwrap();
+    let (code, html, err) = trend(&["--format", "html"], &series(&five));
+    assert_eq!(code, 0, "{err}");
+    let chart = &html[html.find("<svg class=\"line-chart\"").expect("a chart")..];
+    let chart = &chart[..chart.find("</svg>").unwrap()];
+    assert!(!chart.contains("log scale") && !chart.contains("rotate("));
+    assert!(chart.contains(">0</text>") && chart.contains(">2 ms</text>"));
+    for v in 1..=5 {
+        assert!(chart.contains(&format!(
+            "text-anchor=\"middle\"><title>v{v}</title>v{v}</text>"
+        )));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -6,6 +6,7 @@ pub mod app_harness;
 pub mod child_peak;
 pub mod cpu_time;
 pub mod oracle;
+pub mod sweep_fixture;
 
 use serde::Deserialize;
 use std::collections::BTreeMap;

@@ -12,6 +12,7 @@ pub mod roofline;
 pub mod sections;
 pub mod source;
 pub mod summary;
+pub mod sweep;
 pub mod trend;
 pub mod warnings;
 
@@ -144,6 +145,7 @@ pub fn run(command: Subcommand) -> i32 {
             strict,
         ),
         Subcommand::Diff(args) => diff::run(&args),
+        Subcommand::Trend(args) if args.by_size => sweep::run(&args),
         Subcommand::Trend(args) => trend::run(&args),
         Subcommand::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref(), a.strict),
         Subcommand::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref(), a.strict),

@@ -2,21 +2,21 @@
 //! (mean duration per run, launches aggregated, renames followed), the biggest steps with their
 //! why, and `--fail-on` rules against the history; in text, JSON, CSV, Markdown or one
 //! self-contained HTML page. Exit codes as `diff`'s: 0, 1 when a rule fired, 2 when an input
-//! cannot be read.
+//! cannot be read. With `--by-size` the same arguments ask for a sweep over problem sizes
+//! (`sweep.rs`).
 
 use crate::analysis::path_names::run_labels;
 use crate::analysis::series::regression::{DEFAULT_RULE, Regression, TrendRule, regressions};
 use crate::analysis::series::{
-    SeriesOrder, Trend, TrendOptions, detached, explain_steps, runs_to_explain, trend_table,
+    SeriesOrder, Trend, TrendOptions, detached_keeping, explain_steps, runs_to_explain, trend_table,
 };
 use crate::model::Report;
 use crate::model::format::NOT_MEASURED;
-use crate::model::format::{measured_text, value_text};
+use crate::model::format::measured_text;
 use crate::model::safe_text;
-use crate::output::html_page;
 use crate::output::trend_json::{regression_text, trend_json};
 use crate::parse;
-use crate::parse::report_files::report_files_in;
+use crate::parse::report_files::{report_files_below, report_files_in};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -36,8 +36,8 @@ pub enum TrendFormat {
 #[derive(Debug, clap::Args)]
 pub struct TrendArgs {
     /// Order of the runs: as given (a folder: by file name), or by capture time.
-    #[arg(long, value_enum, default_value = "given")]
-    pub order: OrderArg,
+    #[arg(long, value_enum)]
+    pub order: Option<OrderArg>,
     /// Output form.
     #[arg(long, value_enum, default_value = "text")]
     pub format: TrendFormat,
@@ -48,9 +48,26 @@ pub struct TrendArgs {
     /// When to exit 1: a comma list of `duration>medianN+Kspread` (the latest run's mean
     /// duration beyond the median of the N runs before it by more than K spreads, the spread
     /// being their median absolute deviation, at least 1 % of the median) and `duration>P%`
-    /// (beyond the run before by more than P %).
-    #[arg(long, default_value = DEFAULT_RULE)]
-    pub fail_on: String,
+    /// (beyond the run before by more than P %). Default: `duration>median5+3spread`.
+    #[arg(long)]
+    pub fail_on: Option<String>,
+    /// Read the reports as a sweep over problem sizes: versions of a program each profiled at
+    /// several sizes, the size in each report's path (a folder named `1024` or `N=1024`, or a
+    /// `N=1024` part of the file name), the version the rest of it (`v1` in
+    /// `N=1024/v1.ncu-rep`). Gives each kernel's mean duration and achieved FLOP/s against the
+    /// size, one line per version. Folders are read with their folders.
+    #[arg(long, conflicts_with_all = ["order", "fail_on"])]
+    pub by_size: bool,
+    /// With --by-size: a regular expression that finds the size in each report's path below
+    /// the folder the reports share; its first group (or the group named `size`) is the size,
+    /// as in `N=(\d+)`.
+    #[arg(
+        long,
+        requires = "by_size",
+        value_name = "REGEX",
+        allow_hyphen_values = true
+    )]
+    pub size_pattern: Option<String>,
     /// Treat every warning (a skipped result, section, metric or line) as an error.
     #[arg(long)]
     pub strict: bool,
@@ -90,10 +107,23 @@ fn stamp(path: &Path) -> Option<Stamp> {
 /// The files of the inputs: a file as it is, a folder's report files by name (each with how
 /// it was when listed).
 pub fn series_files(inputs: &[PathBuf]) -> Result<Vec<SeriesFile>, String> {
+    files_of(inputs, report_files_in)
+}
+
+/// The files of a sweep's inputs: as [`series_files`], a folder's reports read in its folders
+/// too (`N=1024/v1.ncu-rep`).
+pub fn sweep_files(inputs: &[PathBuf]) -> Result<Vec<SeriesFile>, String> {
+    files_of(inputs, report_files_below)
+}
+
+fn files_of(
+    inputs: &[PathBuf],
+    list: fn(&Path) -> std::io::Result<Vec<PathBuf>>,
+) -> Result<Vec<SeriesFile>, String> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            let found = report_files_in(input).map_err(|e| format!("{}: {e}", input.display()))?;
+            let found = list(input).map_err(|e| format!("{}: {e}", input.display()))?;
             if found.is_empty() {
                 return Err(format!(
                     "{}: no .ncu-rep or .ncu-repz report in the folder",
@@ -132,6 +162,11 @@ pub struct Loaded {
 /// runs), is left out with a warning: the series reads its folder as it was listed. A file
 /// given by name is read as it is, and one that cannot be read is an error.
 pub fn load_series(files: &[SeriesFile], metric: Option<&str>) -> Loaded {
+    load_series_keeping(files, metric.as_slice())
+}
+
+/// [`load_series`] keeping the values of several metrics (a sweep's FLOP/s reads a few).
+pub fn load_series_keeping(files: &[SeriesFile], metrics: &[&str]) -> Loaded {
     use rayon::prelude::*;
     // Every report read on every core and reduced to what the trend reads (heads, and the
     // metric asked for): each lets go of its file at once, so a folder of thousands of
@@ -139,7 +174,7 @@ pub fn load_series(files: &[SeriesFile], metric: Option<&str>) -> Loaded {
     // again for their why.
     let loaded: Vec<Result<Report, parse::LoadError>> = files
         .par_iter()
-        .map(|f| parse::load_path(&f.path).map(|r| detached(&r, metric)))
+        .map(|f| parse::load_path(&f.path).map(|r| detached_keeping(&r, metrics)))
         .collect();
     let mut out = Loaded {
         reports: Vec::new(),
@@ -175,7 +210,7 @@ pub fn load_series(files: &[SeriesFile], metric: Option<&str>) -> Loaded {
 
 /// Runs the command.
 pub fn run(args: &TrendArgs) -> i32 {
-    let rules = match TrendRule::parse_list(&args.fail_on) {
+    let rules = match TrendRule::parse_list(args.fail_on.as_deref().unwrap_or(DEFAULT_RULE)) {
         Ok(rules) => rules,
         Err(e) => {
             crate::warnings::tell("error", e);
@@ -191,8 +226,8 @@ pub fn run(args: &TrendArgs) -> i32 {
     };
     let options = TrendOptions {
         order: match args.order {
-            OrderArg::Given => SeriesOrder::Given,
-            OrderArg::Captured => SeriesOrder::Captured,
+            None | Some(OrderArg::Given) => SeriesOrder::Given,
+            Some(OrderArg::Captured) => SeriesOrder::Captured,
         },
         metric: args.metric.clone(),
         steps: 0,
@@ -236,7 +271,7 @@ pub fn run(args: &TrendArgs) -> i32 {
         TrendFormat::Json => json_text(&t, &found),
         TrendFormat::Csv => csv_text(&t),
         TrendFormat::Md => markdown(&t, &found),
-        TrendFormat::Html => html(&t, &found),
+        TrendFormat::Html => crate::output::trend_html::trend_html(&t, &found),
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -425,108 +460,4 @@ fn markdown(t: &Trend, found: &[Regression]) -> String {
         }
     }
     out
-}
-
-/// One self-contained page: the table, one line chart per kernel (inline SVG), the steps and
-/// the regressions.
-fn html(t: &Trend, found: &[Regression]) -> String {
-    use html_page::escape;
-    let mut body = format!(
-        "<h1>Trend of {}</h1>\n<p class=\"muted\">{}</p>\n",
-        crate::model::format::count_text(t.runs.len(), "run", "runs"),
-        escape(&t.order_note)
-    );
-    if !found.is_empty() {
-        body.push_str("<div class=\"banner\">");
-        for r in found {
-            body.push_str(&format!(
-                "<div class=\"worse\">Regression: {}</div>",
-                escape(&r.line())
-            ));
-        }
-        body.push_str("</div>\n");
-    }
-    body.push_str("<table>\n<tr><th>Kernel</th>");
-    for r in &t.runs {
-        body.push_str(&format!("<th class=\"num\">{}</th>", escape(&r.label)));
-    }
-    body.push_str("</tr>\n");
-    for k in &t.kernels {
-        body.push_str(&format!(
-            "<tr><td><code>{}</code></td>",
-            escape(&names_text(&k.names))
-        ));
-        for m in k.means() {
-            body.push_str(&format!("<td class=\"num\">{}</td>", escape(&ns_text(m))));
-        }
-        body.push_str("</tr>\n");
-    }
-    body.push_str("</table>\n");
-    for k in &t.kernels {
-        body.push_str(&format!("<h2>{}</h2>\n", escape(&names_text(&k.names))));
-        body.push_str(&line_chart(t, &k.means()));
-    }
-    if !t.steps.is_empty() {
-        body.push_str("<h2>Biggest steps</h2>\n<ul class=\"why\">\n");
-        for s in &t.steps {
-            let line = s.line(&t.runs, |k| format!("<code>{}</code>", escape(k)), escape);
-            body.push_str(&format!("<li>{line}</li>\n"));
-        }
-        body.push_str("</ul>\n");
-    }
-    html_page::page("sightline trend", &body)
-}
-
-/// The mean duration over the runs as an inline SVG line with a point per run.
-fn line_chart(t: &Trend, means: &[Option<f64>]) -> String {
-    const W: f64 = 720.0;
-    const H: f64 = 160.0;
-    const PAD: f64 = 40.0;
-    let known: Vec<f64> = means
-        .iter()
-        .flatten()
-        .copied()
-        .filter(|v| v.is_finite())
-        .collect();
-    let hi = known.iter().copied().fold(0.0, f64::max).max(1.0);
-    let n = means.len().max(2) as f64;
-    let x = |i: usize| PAD + (W - 2.0 * PAD) * i as f64 / (n - 1.0);
-    let y = |v: f64| H - PAD / 2.0 - (H - PAD) * v / hi;
-    let mut svg = format!(
-        "<svg width=\"{W}\" height=\"{H}\" role=\"img\"><line class=\"axis\" x1=\"{PAD}\" \
-         y1=\"{0}\" x2=\"{1}\" y2=\"{0}\"/>",
-        H - PAD / 2.0,
-        W - PAD
-    );
-    let points: Vec<String> = means
-        .iter()
-        .enumerate()
-        .filter_map(|(i, m)| {
-            m.filter(|v| v.is_finite())
-                .map(|v| format!("{:.1},{:.1}", x(i), y(v)))
-        })
-        .collect();
-    svg.push_str(&format!(
-        "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" points=\"{}\"/>",
-        points.join(" ")
-    ));
-    for (i, m) in means.iter().enumerate() {
-        if let Some(v) = m.filter(|v| v.is_finite()) {
-            svg.push_str(&format!(
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\"><title>{}: {}</title></circle>",
-                x(i),
-                y(v),
-                html_page::escape(&t.runs[i].label),
-                html_page::escape(&value_text(v, "ns"))
-            ));
-        }
-        svg.push_str(&format!(
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            x(i),
-            H - 2.0,
-            html_page::escape(&t.runs[i].label)
-        ));
-    }
-    svg.push_str("</svg>\n");
-    svg
 }

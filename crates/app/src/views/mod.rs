@@ -11,7 +11,8 @@
 //! - [`raw`]: the Raw page's search over the result's metric names;
 //! - [`section_bodies`]: section bodies as drawn (the Details page's, the Compare page's
 //!   paired bars);
-//! - [`trend`]: the Trend page (every open report as a run of one series).
+//! - [`trend`]: the Trend page (every open report as a run of one series), and [`sweep`],
+//!   its "By size" view (the open reports as a sweep over problem sizes).
 
 pub mod compare;
 pub mod hot_spots;
@@ -23,4 +24,5 @@ pub mod rules;
 pub mod section_bodies;
 pub mod side_by_side;
 pub mod source;
+pub mod sweep;
 pub mod trend;

@@ -129,6 +129,9 @@ pub struct TrendView {
     pub metric_text: String,
     /// The metric names of the open reports, sorted, for the workspace generation they are of.
     metric_names: Option<(u64, Vec<&'static str>)>,
+    /// Runs, or the "By size" view ([`crate::views::sweep`]).
+    pub mode: crate::views::sweep::TrendMode,
+    pub sweep: crate::views::sweep::SweepView,
 }
 
 impl Default for TrendView {
@@ -138,6 +141,8 @@ impl Default for TrendView {
             choice: TrendChoice::default(),
             metric_text: String::new(),
             metric_names: None,
+            mode: Default::default(),
+            sweep: Default::default(),
         }
     }
 }

@@ -140,11 +140,12 @@ pub fn auto_scale(base: &str, value: f64) -> (String, f64) {
             let (p, d) = si_prefix(a, 1e12);
             (format!("{p}{stem}{rest}"), d)
         }
-        // Operations (the tensor roofline's tables): `15.69 POP/s`, as ncu-ui's chart axis.
-        _ if base == "OP" || base.starts_with("OP/") => {
-            let rest = base.strip_prefix("OP").unwrap_or_default();
+        // Operations (the tensor roofline's tables): `15.69 POP/s`, as ncu-ui's chart axis;
+        // floating-point work alike (a sweep's `2.46 TFLOP/s`).
+        _ if matches!(base.split('/').next(), Some("OP" | "FLOP")) => {
+            let (word, rest) = base.split_at(base.find('/').unwrap_or(base.len()));
             let (p, d) = si_prefix(a, 1e15);
-            (format!("{p}OP{rest}"), d)
+            (format!("{p}{word}{rest}"), d)
         }
         _ => (base.to_string(), 1.0),
     }

@@ -1,7 +1,8 @@
-//! The pieces of the self-contained HTML pages (`diff --format html`, `summary --format
-//! html`): text escaping, the page shell with its inline style (light and dark by
-//! `prefers-color-scheme`), and an inline SVG bar chart. Nothing links or loads anything: a
-//! page reads the same offline, attached to a CI run or a pull request.
+//! The pieces of the self-contained HTML pages (`diff`, `summary` and `trend --format html`):
+//! text escaping, the page shell with its inline style (light and dark by
+//! `prefers-color-scheme`), and an inline SVG bar chart (line charts are `line_chart`'s).
+//! Nothing links or loads anything: a page reads the same offline, attached to a CI run or a
+//! pull request.
 
 /// Text made safe for HTML element content and quoted attribute values.
 pub fn escape(text: &str) -> String {
@@ -63,6 +64,16 @@ svg .axis { stroke: var(--muted); }
 svg .bar-better { fill: var(--bar-better); }
 svg .bar-worse { fill: var(--bar-worse); }
 svg .bar-neutral { fill: var(--neutral); }
+svg .grid { stroke: var(--line); }
+svg .note { fill: var(--muted); font-size: 11px; }
+svg.line-chart { display: block; margin: 0.5rem 0; }
+svg .s0 { stroke: #3b82f6; fill: #3b82f6; } svg .s1 { stroke: #f59e0b; fill: #f59e0b; }
+svg .s2 { stroke: #10b981; fill: #10b981; } svg .s3 { stroke: #ef4444; fill: #ef4444; }
+svg .s4 { stroke: #8b5cf6; fill: #8b5cf6; } svg .s5 { stroke: #06b6d4; fill: #06b6d4; }
+svg .s6 { stroke: #ec4899; fill: #ec4899; } svg .s7 { stroke: #84cc16; fill: #84cc16; }
+svg g text { stroke: none; fill: var(--fg); }
+.wide { overflow-x: auto; max-width: 100%; }
+.wide td.name { min-width: 14rem; }
 "#;
 
 /// A whole page: the title, the inline style and the body's HTML.

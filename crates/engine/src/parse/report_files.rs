@@ -1,6 +1,7 @@
 //! Which files of a folder are reports: `.ncu-rep` and `.ncu-repz` files, also compressed
 //! (`.gz`, `.xz`, `.zst`), by name; hidden files are not (an editor's or a copy's temporary
-//! file). A series (`trend`, a followed folder) reads a folder's reports in name order.
+//! file). A series (`trend`, a followed folder) reads a folder's reports in name order; a sweep
+//! (`trend --by-size`) reads them in its folders too.
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,37 @@ pub fn report_files_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         .map(|e| e.path())
         .filter(|p| p.is_file() && is_report_file(p))
         .collect();
+    found.sort();
+    Ok(found)
+}
+
+/// The report files in `dir` and in its folders (a sweep's `N=1024/v1.ncu-rep`), by path;
+/// hidden folders and folders reached through a link are not entered (so there is no cycle).
+pub fn report_files_below(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut found = report_files_in(dir)?;
+    let mut folders: Vec<PathBuf> = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let entries = match std::fs::read_dir(&folder) {
+            Ok(entries) => entries,
+            // A folder inside that cannot be read is an error naming it, not a gap.
+            Err(e) => {
+                return Err(std::io::Error::new(
+                    e.kind(),
+                    format!("{}: {e}", folder.display()),
+                ));
+            }
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            // `file_type` does not follow links: a linked folder is not entered.
+            if is_dir && !hidden {
+                found.extend(report_files_in(&path)?);
+                folders.push(path);
+            }
+        }
+    }
     found.sort();
     Ok(found)
 }

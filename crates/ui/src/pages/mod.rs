@@ -18,6 +18,7 @@ pub mod rules;
 pub mod session;
 pub mod source;
 pub mod trend;
+pub mod trend_sweep;
 
 use crate::model::KernelResult;
 use sightline_app::core::baselines::VisibleBaseline;

@@ -24,6 +24,10 @@ impl Page for TrendView {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
+        if crate::pages::trend_sweep::mode_toggle(ui, &mut self.mode) {
+            crate::pages::trend_sweep::ui(&mut self.sweep, ui, cx);
+            return;
+        }
         let ctx = ui.ctx().clone();
         let wait = crate::screenshot_mode();
         let completions = self.metric_completions(cx.workspace, 8);
@@ -61,6 +65,7 @@ impl Page for TrendView {
 
     fn release(&mut self) {
         TrendView::release(self);
+        self.sweep.release();
     }
 }
 

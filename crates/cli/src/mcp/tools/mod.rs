@@ -9,6 +9,7 @@ mod occupancy;
 mod roofline;
 mod source;
 mod trend;
+mod trend_sweep;
 
 use super::cache::{CachedReport, ReportCache};
 use super::confinement::{self, ConfinementError, Roots};

@@ -1,6 +1,7 @@
 //! `trend`: a series of reports as one table of every kernel over the runs, renames followed,
 //! with the biggest steps and the regressions of the latest run against its history; the same
-//! answer as `sightline trend --format json`.
+//! answer as `sightline trend --format json`. With `by_size`, a sweep over problem sizes
+//! ([`super::trend_sweep`]).
 
 use super::super::cache::CachedReport;
 use super::{
@@ -25,7 +26,7 @@ const DEFAULT_LIMIT: usize = 50;
 pub(super) const ENTRY: Entry = Entry {
     name: NAME,
     title: "A kernel's story across many runs",
-    description: "Reads a series of Nsight Compute reports (several runs of the same program: versions of a kernel, nightly runs) and matches every kernel through the whole series, renames included. Gives each kernel's mean duration per run (launches aggregated: count, total, mean, min, max), the biggest steps between runs with what changed, and the kernels whose latest run regressed against the runs before it (by default beyond the median of the last 5 by more than 3 spreads, so noise does not alarm).",
+    description: "Reads a series of Nsight Compute reports (several runs of the same program: versions of a kernel, nightly runs) and matches every kernel through the whole series, renames included. Gives each kernel's mean duration per run (launches aggregated: count, total, mean, min, max), the biggest steps between runs with what changed, and the kernels whose latest run regressed against the runs before it (by default beyond the median of the last 5 by more than 3 spreads, so noise does not alarm). With `by_size`, reads the reports as a sweep over problem sizes instead (versions profiled at several sizes, the size in each path such as `N=1024/v1.ncu-rep`) and gives each kernel's mean duration and achieved FLOP/s per version and size.",
     input: input_schema::<Args>,
     output,
     call,
@@ -53,20 +54,43 @@ struct Args {
     /// (default 50).
     #[serde(default)]
     limit: Option<usize>,
+    /// Read the reports as a sweep over problem sizes instead of a series of runs: versions of
+    /// a program each profiled at several sizes, the size in each report's path (a folder
+    /// named `1024` or `N=1024`, or a `N=1024` part of the file name), the version the rest of
+    /// it. Answers each kernel's mean duration and achieved FLOP/s per version and size, as
+    /// `sightline trend --by-size --format json` does (`order`, `fail_on` and `limit` do not
+    /// apply).
+    #[serde(default)]
+    by_size: bool,
+    /// With `by_size`: a regular expression that finds the size in each report's path below
+    /// the folder the reports share; its first group (or the group named `size`) is the size,
+    /// as in `N=(\d+)`.
+    #[serde(default)]
+    size_pattern: Option<String>,
 }
 
+/// The answer's schema: a series of runs (`runs`, `steps`, `regressions`), or with `by_size`
+/// a sweep (`parameter`, `sizes`, `versions`, `reports`); both have `kernels`, `metric` and
+/// `left_out`.
 fn output() -> Json {
-    object_schema(json!({
+    let mut schema = object_schema(json!({
         "runs": {"type": "array", "items": {"type": "object"}, "description": "the runs in the order used, with their labels"},
         "order": {"type": "string"},
         "order_note": {"type": "string", "description": "the order used, in words"},
         "metric": {"type": ["string", "null"]},
-        "kernels": {"type": "array", "items": {"type": "object"}, "description": "every kernel with its names and one point per run (null where the run does not launch it)"},
+        "kernels": {"type": "array", "items": {"type": "object"}, "description": "every kernel with its names and one point per run (null where the run does not launch it); with by_size, one line per version with a point per size"},
         "steps": {"type": "array", "items": {"type": "object"}, "description": "the biggest changes between runs, with their why"},
         "regressions": {"type": "array", "items": {"type": "object"}},
         "kernel_count": {"type": "integer", "description": "kernels in the series, listed or not"},
-        "left_out": {"type": "array", "items": {"type": "string"}},
-    }))
+        "left_out": {"type": "array", "items": {"type": "string"}, "description": "lists cut to the limit; with by_size, the reports left out of the sweep"},
+        "parameter": {"type": "string", "description": "by_size: what the sizes are called (`N`)"},
+        "sizes": {"type": "array", "items": {"type": "integer"}, "description": "by_size: the sizes, smallest first"},
+        "versions": {"type": "array", "items": {"type": "string"}, "description": "by_size: the versions, in their natural order"},
+        "size_pattern": {"type": ["string", "null"], "description": "by_size: the pattern the sizes were read with"},
+        "reports": {"type": "array", "items": {"type": "object"}, "description": "by_size: the report of each version and size"},
+    }));
+    schema["required"] = json!(["kernels", "metric", "left_out"]);
+    schema
 }
 
 fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
@@ -77,6 +101,20 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     };
     if args.reports.len() < 2 {
         return Err(bad("a series needs at least two reports".into()));
+    }
+    if args.by_size {
+        if args.order.is_some() || args.fail_on.is_some() || args.limit.is_some() {
+            return Err(bad(
+                "`order`, `fail_on` and `limit` are for a series of runs, not a sweep (`by_size`)"
+                    .into(),
+            ));
+        }
+        return super::trend_sweep::call(cx, &args.reports, args.size_pattern, args.metric);
+    }
+    if args.size_pattern.is_some() {
+        return Err(bad(
+            "`size_pattern` reads the sizes of a sweep: set `by_size`".into(),
+        ));
     }
     let order = match args.order.as_deref() {
         None | Some("given") => SeriesOrder::Given,

@@ -77,6 +77,21 @@ pub fn achieved_work(result: &KernelResult, p: Precision) -> Option<f64> {
     Some(per_cycle * hz)
 }
 
+/// The metrics [`achieved_work`] reads, for every precision: what a copy of a result must keep
+/// to give its achieved work without its body.
+pub fn achieved_work_metrics() -> Vec<String> {
+    let mut names: Vec<String> = Precision::ALL
+        .into_iter()
+        .flat_map(|p| fp_terms(p).2)
+        .map(|(op, _)| {
+            format!("smsp__sass_thread_inst_executed_op_{op}_pred_on.sum.per_cycle_elapsed")
+        })
+        .collect();
+    names.push(SMSP_CYCLES_PER_SECOND.into());
+    names.push(SM_CYCLES_PER_SECOND.into());
+    names
+}
+
 /// Peak and achieved traffic of each memory level, byte/s.
 pub fn traffic(
     result: &KernelResult,

@@ -4,8 +4,12 @@
 //! in each run aggregated (count, total, mean, min–max), the biggest steps between runs with
 //! their one-line why, and regressions of the latest run against the runs before it
 //! ([`regression`]). Reads only what the results table reads (names, shapes, head metrics).
+//! A sweep ([`sweep`]) is a series whose axis is a parameter: versions of a kernel profiled at
+//! several problem sizes, the sizes read from the reports' paths ([`sizes`]).
 
 pub mod regression;
+pub mod sizes;
+pub mod sweep;
 
 use crate::analysis::compare::matching::{RenamePolicy, launch_shape, match_results_with};
 use crate::analysis::compare::why::explain;
@@ -331,6 +335,11 @@ pub fn explain_steps<'a>(t: &mut Trend, report_of: impl Fn(usize) -> Option<&'a 
 /// (the bodies are read for it now). The copy keeps no file open, so a series of thousands of
 /// reports can be read one report at a time.
 pub fn detached(report: &Report, metric: Option<&str>) -> Report {
+    detached_keeping(report, metric.as_slice())
+}
+
+/// [`detached`] keeping the values of several metrics (those a sweep's FLOP/s reads).
+pub fn detached_keeping(report: &Report, metrics: &[&str]) -> Report {
     let results = report
         .results
         .iter()
@@ -342,10 +351,10 @@ pub fn detached(report: &Report, metric: Option<&str>) -> Report {
                 copy.grid = Some(grid);
                 copy.block = Some(block);
             }
-            if let Some(m) = metric
-                && let Some(value) = r.metric(m).map(|v| v.to_metric())
-            {
-                copy.body_mut().metrics.insert(MetricKey::new(m), value);
+            for m in metrics {
+                if let Some(value) = r.metric(m).map(|v| v.to_metric()) {
+                    copy.body_mut().metrics.insert(MetricKey::new(m), value);
+                }
             }
             copy
         })
@@ -357,7 +366,7 @@ pub fn detached(report: &Report, metric: Option<&str>) -> Report {
 }
 
 /// The function name a result is matched and grouped by.
-fn function(result: &KernelResult) -> String {
+pub(crate) fn function(result: &KernelResult) -> String {
     result.name.function.clone()
 }
 
@@ -384,7 +393,7 @@ fn run_order(reports: &[&Report], order: SeriesOrder) -> (Vec<usize>, String) {
 
 /// The launches of one kernel in one run, aggregated. A launch without a duration is left
 /// out of the figures; one whose duration is no number makes them no numbers (damage).
-fn aggregate(results: &[&KernelResult], metric: Option<&str>) -> RunPoint {
+pub(crate) fn aggregate(results: &[&KernelResult], metric: Option<&str>) -> RunPoint {
     let durations: Vec<f64> = results
         .iter()
         .filter_map(|r| r.number(names::DURATION))
@@ -469,6 +478,18 @@ fn biggest_steps(kernels: &[KernelTrend], limit: usize) -> Vec<Step> {
     steps.sort_by(|a, b| b.change_pct.abs().total_cmp(&a.change_pct.abs()));
     steps.truncate(limit);
     steps
+}
+
+/// Whether the values that are numbers above zero span more than tenfold: a chart of them
+/// reads on a log scale (a linear one would press the small ones onto its axis).
+pub fn spans_decades(values: impl IntoIterator<Item = f64>) -> bool {
+    let (lo, hi) = values
+        .into_iter()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    lo.is_finite() && hi > 10.0 * lo
 }
 
 /// The least and the most of the values that are numbers (a damaged value, NaN or an
