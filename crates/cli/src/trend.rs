@@ -172,10 +172,20 @@ pub fn load_series_keeping(files: &[SeriesFile], metrics: &[&str]) -> Loaded {
     // metric asked for): each lets go of its file at once, so a folder of thousands of
     // reports never holds thousands of files open. The few runs the steps compare are read
     // again for their why.
-    let loaded: Vec<Result<Report, parse::LoadError>> = files
-        .par_iter()
-        .map(|f| parse::load_path(&f.path).map(|r| detached_keeping(&r, metrics)))
-        .collect();
+    // Opening a report decodes it on threads of its own, each with its buffers: reports are
+    // opened a few at a time (a quarter of the cores), not one per core, so that memory does
+    // not grow with the square of the core count.
+    let load = || -> Vec<Result<Report, parse::LoadError>> {
+        files
+            .par_iter()
+            .map(|f| parse::load_path(&f.path).map(|r| detached_keeping(&r, metrics)))
+            .collect()
+    };
+    let at_once = (rayon::current_num_threads() / 4).max(1);
+    let loaded = match rayon::ThreadPoolBuilder::new().num_threads(at_once).build() {
+        Ok(pool) => pool.install(load),
+        Err(_) => load(),
+    };
     let mut out = Loaded {
         reports: Vec::new(),
         files: Vec::new(),
