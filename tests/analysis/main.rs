@@ -19,5 +19,6 @@ mod section_tables;
 mod sections;
 mod source_compare;
 mod source_page;
+mod trend_chart;
 mod view_models;
 mod why_lines;

@@ -5,6 +5,7 @@
 //! their one-line why, and regressions of the latest run against the runs before it
 //! ([`regression`]). Reads only what the results table reads (names, shapes, head metrics).
 
+pub mod readings;
 pub mod regression;
 
 use crate::analysis::compare::matching::{RenamePolicy, launch_shape, match_results_with};
