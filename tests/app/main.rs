@@ -20,4 +20,5 @@ mod app_reader;
 mod app_sections;
 mod app_source;
 mod app_source_keys;
+mod app_trend;
 mod app_views;
