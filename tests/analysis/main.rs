@@ -20,5 +20,6 @@ mod sections;
 mod source_compare;
 mod source_page;
 mod sweep;
+mod trend_chart;
 mod view_models;
 mod why_lines;

@@ -223,7 +223,7 @@ fn the_first_result_of_the_first_report_opened_is_selected() {
 
 /// The series fixtures v1 to v`runs` open in order in `dir`, on the Trend page once it shows
 /// `label` (the trend is built in the background, a spinner meanwhile).
-fn series_on_trend_page(dir: &std::path::Path, runs: u32, label: &str) -> AppHarness {
+pub(crate) fn series_on_trend_page(dir: &std::path::Path, runs: u32, label: &str) -> AppHarness {
     let files: Vec<std::path::PathBuf> = (1..=runs)
         .map(|v| fixture_file(dir, &format!("series/v{v}.ncu-rep.xz")))
         .collect();

@@ -20,5 +20,6 @@ mod app_reader;
 mod app_sections;
 mod app_source;
 mod app_source_keys;
+mod app_trend;
 mod app_trend_sweep;
 mod app_views;

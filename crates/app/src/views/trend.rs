@@ -2,7 +2,11 @@
 //! the order opened, or by capture time), each kernel matched through it by the comparison
 //! model, built on a [`Job`]; the kernel chosen, its values over the runs for the figure
 //! chosen, the biggest steps and the regressions of the latest run. A point of the chart names
-//! the results a Compare of that step needs.
+//! the results a Compare of that step needs. What the table and the chart show of it (values
+//! relative to the first, the fastest or a reference kernel's run, the value scale, the
+//! changes of the latest run) is [`chart`].
+
+pub mod chart;
 
 use crate::analysis::series::regression::{DEFAULT_RULE, Regression, TrendRule, regressions};
 use crate::analysis::series::{SeriesOrder, Trend, TrendOptions, trend};
@@ -10,10 +14,11 @@ use crate::core::ids::{ReportId, ResultRef};
 use crate::core::workspace::Workspace;
 use crate::job::Job;
 use crate::model::{Report, names};
+use chart::{Reading, ScaleChoice};
 use std::sync::Arc;
 
 /// The figure charted over the runs.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub enum TrendFigure {
     /// The mean duration of the kernel's launches.
     #[default]
@@ -62,6 +67,26 @@ pub struct TrendChoice {
     pub figure: TrendFigure,
     /// The kernel charted (index into the trend's kernels).
     pub kernel: Option<usize>,
+    /// The chart's value scale.
+    pub scale: ScaleChoice,
+    /// What the chart's values are: as measured, or a percentage of another run or kernel.
+    pub reading: Reading,
+    /// The reference kernel (a vendor library's, launched in the same runs), by one of its
+    /// names, so that it stays chosen while the runs are ordered otherwise.
+    pub reference: Option<String>,
+}
+
+impl TrendChoice {
+    /// Picks the reference kernel (by one of its names; none drops it): the chart then reads
+    /// the charted kernel as a percentage of it, and as measured again once there is none.
+    pub fn pick_reference(&mut self, name: Option<String>) {
+        if name.is_some() {
+            self.reading = Reading::OfReference;
+        } else if self.reading == Reading::OfReference {
+            self.reading = Reading::Measured;
+        }
+        self.reference = name;
+    }
 }
 
 /// The trend of the open reports and what the page needs beside it.

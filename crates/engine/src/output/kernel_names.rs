@@ -68,6 +68,20 @@ pub fn elide_middle(text: &str, max_chars: usize) -> String {
     short_name(text, max_chars.max(MIN_KEPT))
 }
 
+/// A kernel's names through a series as one short label: the name, `old → new` for one
+/// rename, `first → … → last` for more (the whole chain is [`whole_chain`]).
+pub fn rename_chain(names: &[String]) -> String {
+    match names {
+        [first, _, .., last] => format!("{first} \u{2192} \u{2026} \u{2192} {last}"),
+        _ => whole_chain(names),
+    }
+}
+
+/// Every name of a kernel through a series, in order: `a → b → c`.
+pub fn whole_chain(names: &[String]) -> String {
+    names.join(" \u{2192} ")
+}
+
 /// The template arguments of the function in `demangled` (`<…>` right after its base name at
 /// the top level, brackets included); `None` when it has none.
 fn template_arguments<'d>(demangled: &'d str, function: &str) -> Option<&'d str> {
@@ -129,6 +143,24 @@ mod tests {
             short(CUTLASS, 64),
             "Kernel<cutlass::conv::kernel::ImplicitGemmCo…:conv::Operator)0>>"
         );
+    }
+
+    /// The names the series fixture's GEMM has (`gemm_step`, then `gemm_tiled_2d`), with a
+    /// third rename after them.
+    #[test]
+    fn a_rename_chain_of_more_than_two_names_keeps_its_ends() {
+        let mut names: Vec<String> = vec!["gemm_step".into(), "gemm_tiled_2d".into()];
+        assert_eq!(rename_chain(&names), "gemm_step \u{2192} gemm_tiled_2d");
+        names.push("gemm_wgmma".into());
+        assert_eq!(
+            rename_chain(&names),
+            "gemm_step \u{2192} \u{2026} \u{2192} gemm_wgmma"
+        );
+        assert_eq!(
+            whole_chain(&names),
+            "gemm_step \u{2192} gemm_tiled_2d \u{2192} gemm_wgmma"
+        );
+        assert_eq!(rename_chain(&names[..1]), "gemm_step");
     }
 
     #[test]

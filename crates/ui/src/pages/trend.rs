@@ -1,26 +1,29 @@
 //! The Trend page: every open report as a run of one series. Each kernel is a row with a small
-//! line of its duration over the runs, its latest value and change, a mark where the latest
-//! run regressed against its history; the kernel chosen is charted over the runs for the
-//! figure chosen, and a click on a point opens that step as a Compare (the run before → this
-//! run). The biggest steps are listed with their one-line why. Drawn from
+//! line of its duration over the runs, its latest value and change (red where it got worse), a
+//! mark where the latest run regressed against its history, and its share of a reference
+//! kernel's duration where one is picked; the kernel chosen is charted over the runs for the
+//! figure chosen, as measured or as a percentage of its first run, its fastest run or the
+//! reference kernel, on a linear or a log axis (chosen by the values' span unless asked),
+//! with zoom and pan; a click on a point opens that step as a Compare (the run before → this
+//! run). Under the chart, the latest run against the run before, the first and the fastest,
+//! and every run's values; then the biggest steps with their one-line why. Drawn from
 //! [`sightline_app::views::trend`].
 
-use crate::analysis::series::SeriesOrder;
-use crate::model::format::NOT_MEASURED;
-use crate::model::format::{measured_text, value_text};
-use crate::pages::{Page, PageContext, PageIo};
-use crate::widgets::section_body::bar_color;
-use egui_plot::{Line, MarkerShape, Plot, Points};
-use sightline_app::core::commands::Command;
-use sightline_app::core::page_id::PageId;
-use sightline_app::views::trend::{TrendData, TrendFigure, TrendStatus, TrendView};
+mod chart;
+mod tables;
 
-/// Width and height of a row's small line.
-const SPARK: egui::Vec2 = egui::vec2(90.0, 16.0);
+pub use chart::chart_id;
+
+use crate::analysis::compare::Verdict;
+use crate::analysis::series::SeriesOrder;
+use crate::pages::{Page, PageContext, PageIo};
+use crate::widgets::theme::verdict_color;
+use sightline_app::core::commands::Command;
+use sightline_app::views::trend::{TrendChoice, TrendData, TrendFigure, TrendStatus, TrendView};
 
 impl Page for TrendView {
-    fn id(&self) -> PageId {
-        PageId::Trend
+    fn id(&self) -> sightline_app::core::page_id::PageId {
+        sightline_app::core::page_id::PageId::Trend
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PageContext<'_>, io: &mut PageIo<'_>) {
@@ -38,6 +41,7 @@ impl Page for TrendView {
             self.chart_typed_metric();
             choice = self.choice.clone();
         }
+        let threshold = io.settings.threshold_pct();
         match self.status(cx.workspace, wait, move || ctx.request_repaint()) {
             TrendStatus::TooFew => {
                 ui.label(
@@ -55,7 +59,7 @@ impl Page for TrendView {
                 ui.label(e);
             }
             TrendStatus::Ready(data) => {
-                show(ui, data, &mut choice, io.commands);
+                show(ui, data, &mut choice, threshold, io.commands);
             }
         }
         if choice != self.choice {
@@ -74,12 +78,12 @@ impl Page for TrendView {
 /// to be charted (Enter, or a name picked).
 fn choices_ui(
     ui: &mut egui::Ui,
-    choice: &mut sightline_app::views::trend::TrendChoice,
+    choice: &mut TrendChoice,
     metric_text: &mut String,
     completions: &[&str],
 ) -> bool {
     let mut confirmed = false;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Runs");
         ui.selectable_value(&mut choice.order, SeriesOrder::Given, "in the order opened");
         ui.selectable_value(&mut choice.order, SeriesOrder::Captured, "by capture time");
@@ -96,6 +100,8 @@ fn choices_ui(
             );
         egui::ComboBox::from_label("Chart")
             .selected_text(shown)
+            .truncate()
+            .width(170.0)
             .show_ui(ui, |ui| {
                 for (figure, name) in TrendFigure::NAMED {
                     ui.selectable_value(&mut choice.figure, figure, name);
@@ -106,7 +112,7 @@ fn choices_ui(
             .add(
                 egui::TextEdit::singleline(metric_text)
                     .hint_text("or a metric name")
-                    .desired_width(220.0),
+                    .desired_width(200.0),
             )
             .labelled_by(label.id)
             .on_hover_text("Type a metric name (or part of one) and press Enter to chart it");
@@ -130,200 +136,69 @@ fn choices_ui(
     confirmed
 }
 
+/// The runs, the regressions, the kernels' table, the chosen kernel's chart and runs, and the
+/// biggest steps, in one scrolled column as wide as the page.
 fn show(
     ui: &mut egui::Ui,
     data: &TrendData,
-    choice: &mut sightline_app::views::trend::TrendChoice,
+    choice: &mut TrendChoice,
+    threshold: f64,
     commands: &mut Vec<Command>,
 ) {
     let t = &data.trend;
-    ui.weak(format!(
-        "{}, {}: {}",
-        crate::model::format::count_text(t.runs.len(), "run", "runs"),
-        t.order_note,
-        t.runs
-            .iter()
-            .map(|r| r.label.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
-    if !data.regressions.is_empty() {
-        for r in &data.regressions {
-            ui.colored_label(
-                ui.visuals().error_fg_color,
-                format!("Regression: {}", r.line()),
-            );
-        }
-    }
-    let selected = choice.kernel.filter(|&k| k < t.kernels.len()).or(Some(0));
     egui::ScrollArea::vertical()
         .id_salt("trend_page")
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            egui::Grid::new("trend_kernels")
-                .striped(true)
-                .num_columns(5)
-                .show(ui, |ui| {
-                    for h in ["Kernel", "Duration over the runs", "Latest", "Change", ""] {
-                        ui.weak(h);
-                    }
-                    ui.end_row();
-                    for (k, kernel) in t.kernels.iter().enumerate() {
-                        let names = kernel.names.join(" \u{2192} ");
-                        if ui
-                            .selectable_label(selected == Some(k), &names)
-                            .on_hover_text(&names)
-                            .clicked()
-                        {
-                            choice.kernel = Some(k);
-                        }
-                        let means = kernel.means();
-                        sparkline(ui, &means);
-                        let latest = means.last().copied().flatten();
-                        ui.label(
-                            latest.map_or_else(|| NOT_MEASURED.into(), |v| measured_text(v, "ns")),
-                        );
-                        let before = means.iter().rev().skip(1).find_map(|m| *m);
-                        ui.label(match (latest, before) {
-                            (Some(l), Some(b)) if b > 0.0 && l.is_finite() && b.is_finite() => {
-                                format!("{:+.1}%", (l - b) / b * 100.0)
-                            }
-                            _ => String::new(),
-                        });
-                        if data.regressed(k) {
-                            ui.colored_label(ui.visuals().error_fg_color, "regressed");
-                        } else {
-                            ui.label("");
-                        }
-                        ui.end_row();
-                    }
-                });
-            if let Some(k) = selected {
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(format!(
+                        "{}, {}: {}",
+                        crate::model::format::count_text(t.runs.len(), "run", "runs"),
+                        t.order_note,
+                        t.runs
+                            .iter()
+                            .map(|r| r.label.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                    .weak(),
+                )
+                .wrap(),
+            );
+            for r in &data.regressions {
+                ui.add(
+                    egui::Label::new(
+                        egui::RichText::new(format!("Regression: {}", r.line()))
+                            .color(ui.visuals().error_fg_color),
+                    )
+                    .wrap(),
+                );
+            }
+            let reference = data.reference(choice);
+            let selected = choice.kernel.filter(|&k| k < t.kernels.len()).or(Some(0));
+            let rows = data.rows(reference, threshold);
+            if let Some(k) = tables::kernels_table(ui, &rows, selected, reference) {
+                choice.kernel = Some(k);
+            }
+            if let Some(chart) = selected.and_then(|k| data.chart(k, choice, threshold)) {
                 ui.add_space(8.0);
-                chart(ui, data, k, &choice.figure, commands);
+                chart::chart_section(ui, data, &rows, &chart, choice, commands);
+                tables::runs_table(ui, data, &chart, &choice.figure);
             }
             if !t.steps.is_empty() {
                 ui.add_space(8.0);
                 ui.strong("Biggest steps");
-                for s in &t.steps {
-                    let line = s.line(&t.runs, str::to_string, str::to_string);
-                    ui.label(line);
+                // A step that made a kernel slower beyond the noise threshold stands out.
+                let verdicts = data.step_verdicts(threshold);
+                for (s, verdict) in t.steps.iter().zip(verdicts) {
+                    let line = egui::RichText::new(s.line(&t.runs, str::to_string, str::to_string));
+                    let line = match verdict {
+                        Verdict::Worse => line.color(verdict_color(ui, verdict)),
+                        _ => line,
+                    };
+                    ui.add(egui::Label::new(line).wrap());
                 }
             }
         });
-}
-
-/// A small line of the values over the runs, with a gap where a run does not launch the
-/// kernel.
-fn sparkline(ui: &mut egui::Ui, values: &[Option<f64>]) {
-    let (rect, _) = ui.allocate_exact_size(SPARK, egui::Sense::hover());
-    if !ui.is_rect_visible(rect) {
-        return;
-    }
-    // A damaged mean (no number) is drawn as a gap.
-    let (lo, hi) = crate::analysis::series::finite_range(values);
-    let n = values.len().max(2) as f32;
-    let at = |i: usize, v: f64| {
-        let y = if hi > lo {
-            ((v - lo) / (hi - lo)) as f32
-        } else {
-            0.5
-        };
-        egui::pos2(
-            rect.left() + rect.width() * i as f32 / (n - 1.0),
-            rect.bottom() - rect.height() * y,
-        )
-    };
-    let stroke = egui::Stroke::new(1.5, bar_color(ui, false));
-    let mut previous: Option<egui::Pos2> = None;
-    for (i, v) in values.iter().enumerate() {
-        match v.filter(|v| v.is_finite()) {
-            Some(v) => {
-                let p = at(i, v);
-                if let Some(q) = previous {
-                    ui.painter().line_segment([q, p], stroke);
-                }
-                ui.painter().circle_filled(p, 1.5, stroke.color);
-                previous = Some(p);
-            }
-            None => previous = None,
-        }
-    }
-}
-
-/// The chosen kernel's figure over the runs; a click on a point opens the step into that run
-/// as a Compare.
-fn chart(
-    ui: &mut egui::Ui,
-    data: &TrendData,
-    k: usize,
-    figure: &TrendFigure,
-    commands: &mut Vec<Command>,
-) {
-    let t = &data.trend;
-    let values = data.values(k, figure);
-    let kernel = &t.kernels[k];
-    ui.strong(format!("{} over the runs", kernel.names.join(" \u{2192} ")));
-    if values.iter().all(Option::is_none) {
-        ui.weak("No run has this figure for the kernel.");
-        return;
-    }
-    let unit = figure.unit();
-    let points: Vec<[f64; 2]> = values
-        .iter()
-        .enumerate()
-        .filter_map(|(i, v)| v.filter(|v| v.is_finite()).map(|v| [i as f64, v]))
-        .collect();
-    let labels: Vec<String> = t.runs.iter().map(|r| r.label.clone()).collect();
-    let color = bar_color(ui, false);
-    let axis_labels = labels.clone();
-    let response = Plot::new(("trend_chart", k))
-        .height(220.0)
-        .allow_zoom(false)
-        .allow_drag(false)
-        .allow_scroll(false)
-        .include_y(0.0)
-        .y_axis_min_width(72.0)
-        .x_axis_formatter(move |mark, _| {
-            let i = mark.value.round();
-            if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
-                axis_labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .y_axis_formatter(move |mark, _| value_text(mark.value, unit))
-        .label_formatter(move |hover| match hover {
-            egui_plot::HoverPosition::NearDataPoint { position, .. } => {
-                let i = position.x.round().max(0.0) as usize;
-                Some(format!(
-                    "{}: {}\nclick: compare with the run before",
-                    labels.get(i).cloned().unwrap_or_default(),
-                    value_text(position.y, unit)
-                ))
-            }
-            egui_plot::HoverPosition::Elsewhere { .. } => None,
-        })
-        .show(ui, |plot_ui| {
-            plot_ui.line(Line::new("", points.clone()).color(color));
-            plot_ui.points(
-                Points::new("runs", points.clone())
-                    .shape(MarkerShape::Circle)
-                    .radius(4.0)
-                    .color(color),
-            );
-            plot_ui
-                .response()
-                .clicked()
-                .then(|| plot_ui.pointer_coordinate())
-                .flatten()
-        });
-    if let Some(at) = response.inner {
-        let run = at.x.round().max(0.0) as usize;
-        if let Some((before, current)) = data.step_into(k, run) {
-            commands.push(Command::SetBaseline(before));
-            commands.push(Command::Select(current));
-            commands.push(Command::ShowPage(PageId::Compare));
-        }
-    }
 }

@@ -142,6 +142,30 @@ pub fn log_tick_label(mark: GridMark, range: &RangeInclusive<f64>, unit: &str) -
     }
 }
 
+/// The tick label of a log10 axis of values in `base_unit`, scaled as ncu scales them
+/// (`ns` gives `500 us`, `2 ms`; `%` gives `50 %`); empty where the tick is unlabelled.
+pub fn log_value_label(mark: GridMark, range: &RangeInclusive<f64>, base_unit: &str) -> String {
+    if !labelled(&mark, range) {
+        return String::new();
+    }
+    compact_value(from_log(mark.value), base_unit)
+}
+
+/// A value in `base_unit` scaled as ncu scales it, with at most three significant digits and
+/// no trailing zeros (for tick labels): `500 us`, `1.5 ms`, `50 %`.
+pub fn compact_value(value: f64, base_unit: &str) -> String {
+    if !value.is_finite() {
+        return NOT_MEASURED.into();
+    }
+    let (unit, divisor) = crate::model::units::auto_scale(base_unit, value);
+    let number = significant(value / divisor, 3);
+    if unit.is_empty() {
+        number
+    } else {
+        format!("{number} {unit}")
+    }
+}
+
 /// The SI prefix for a value and the divisor that goes with it.
 pub fn si_prefix(value: f64) -> (f64, &'static str) {
     let a = value.abs();
@@ -316,5 +340,13 @@ mod tests {
         assert_eq!(plain_number(25000.0), "25000");
         assert_eq!(log_bounds(1.0, 1000.0, 0.5), Some((-0.5, 3.5)));
         assert_eq!(log_bounds(0.0, 10.0, 0.5), None);
+        assert_eq!(compact_value(500_000.0, "ns"), "500 us");
+        assert_eq!(compact_value(1_500_000.0, "ns"), "1.5 ms");
+        assert_eq!(compact_value(50.0, "%"), "50 %");
+        let decade = GridMark {
+            value: 6.0,
+            step_size: 1.0,
+        };
+        assert_eq!(log_value_label(decade, &(5.0..=7.0), "ns"), "1 ms");
     }
 }

@@ -7,6 +7,7 @@
 //! A sweep ([`sweep`]) is a series whose axis is a parameter: versions of a kernel profiled at
 //! several problem sizes, the sizes read from the reports' paths ([`sizes`]).
 
+pub mod readings;
 pub mod regression;
 pub mod sizes;
 pub mod sweep;
