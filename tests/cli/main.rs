@@ -16,3 +16,4 @@ mod output_errors;
 mod streaming_output;
 mod summary_cli;
 mod trend_cli;
+mod trend_watch;
