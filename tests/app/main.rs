@@ -12,6 +12,7 @@ mod app;
 mod app_compare;
 mod app_compare_bodies;
 mod app_files;
+mod app_follow;
 mod app_keys;
 mod app_kinds;
 mod app_layout;

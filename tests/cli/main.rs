@@ -19,3 +19,4 @@ mod streaming_output;
 mod summary_cli;
 mod sweep_cli;
 mod trend_cli;
+mod trend_watch;

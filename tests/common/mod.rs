@@ -3,6 +3,7 @@
 
 #[cfg(feature = "app")]
 pub mod app_harness;
+pub mod arrival;
 pub mod child_peak;
 pub mod cpu_time;
 pub mod oracle;

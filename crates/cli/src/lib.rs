@@ -14,6 +14,7 @@ pub mod source;
 pub mod summary;
 pub mod sweep;
 pub mod trend;
+pub mod trend_watch;
 pub mod warnings;
 
 use clap::Parser;
@@ -33,7 +34,8 @@ pub struct Args {
     /// Reports to open in the app (any form: .ncu-rep, CLI text, CSV, GUI copy, session page).
     pub files: Vec<PathBuf>,
     /// Follow a folder in the app: its reports open now, and those written there later as
-    /// soon as their writes are complete (the Trend page shows the series).
+    /// they arrive, shown as being written until they settle (the Trend page shows the
+    /// series of those settled).
     #[arg(long, value_name = "DIR")]
     pub follow: Option<PathBuf>,
     /// Register the app, its icon and the .ncu-rep file type for the current user, then exit.

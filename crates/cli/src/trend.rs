@@ -71,6 +71,19 @@ pub struct TrendArgs {
     /// Treat every warning (a skipped result, section, metric or line) as an error.
     #[arg(long)]
     pub strict: bool,
+    /// Follow one folder until interrupted: each report is a run once it has settled, printed
+    /// with its kernels' durations, its steps and any regression (text only).
+    #[arg(long)]
+    pub watch: bool,
+    /// With `--watch`: seconds a report without a known writer must stay the same to count
+    /// as settled (ncu appends a result about every 1.4 s).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 3.0,
+        requires = "watch"
+    )]
+    pub settle: f64,
     /// Reports, or folders of reports (their `.ncu-rep` and `.ncu-repz` files, also
     /// compressed, by name).
     #[arg(required = true)]
@@ -227,6 +240,9 @@ pub fn run(args: &TrendArgs) -> i32 {
             return EXIT_UNREADABLE;
         }
     };
+    if args.watch {
+        return watch(args, rules);
+    }
     let files = match series_files(&args.inputs) {
         Ok(f) => f,
         Err(e) => {
@@ -292,6 +308,32 @@ pub fn run(args: &TrendArgs) -> i32 {
     super::loading::leave_for_exit(reports);
     super::loading::leave_for_exit(again.into_iter().map(|(_, r)| r).collect());
     if found.is_empty() { 0 } else { EXIT_FAILED }
+}
+
+/// `--watch`: one folder, in text, until interrupted.
+fn watch(args: &TrendArgs, rules: Vec<(String, TrendRule)>) -> i32 {
+    let settle = std::time::Duration::try_from_secs_f64(args.settle).ok();
+    let problem = match (args.inputs.as_slice(), settle) {
+        _ if args.format != TrendFormat::Text => Some("--watch prints text only".to_string()),
+        (_, None) => Some(format!("--settle {}: not a number of seconds", args.settle)),
+        ([dir], _) if dir.is_dir() => None,
+        _ => Some("--watch follows one folder".to_string()),
+    };
+    if let Some(problem) = problem {
+        crate::warnings::tell("error", problem);
+        return EXIT_UNREADABLE;
+    }
+    let order = match args.order {
+        None | Some(OrderArg::Given) => SeriesOrder::Given,
+        Some(OrderArg::Captured) => SeriesOrder::Captured,
+    };
+    crate::trend_watch::watch(
+        &args.inputs[0],
+        order,
+        args.metric.clone(),
+        rules,
+        settle.unwrap_or_default(),
+    )
 }
 
 /// A duration for people (`2.30 ms`), `-` where the run does not launch the kernel,

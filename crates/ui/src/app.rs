@@ -478,7 +478,8 @@ impl SightlineApp {
                 .size_range(widths)
                 .show(ui, |ui| {
                     if let Some(dir) = self.state.followed_folder() {
-                        reports_panel::following(ui, dir, &mut self.queued);
+                        let polling = self.state.follow_polling();
+                        reports_panel::following(ui, dir, polling, &mut self.queued);
                     }
                     reports_panel::show(
                         ui,
@@ -487,7 +488,10 @@ impl SightlineApp {
                         self.state.selection,
                         &self.state.settings.baselines,
                         &mut self.queued,
-                        watch_note.as_deref(),
+                        reports_panel::Watching {
+                            note: watch_note.as_deref(),
+                            settle: self.state.follow_times().settle,
+                        },
                     );
                 });
             PanelSizes::remember(

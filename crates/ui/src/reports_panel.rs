@@ -4,13 +4,14 @@
 //! Cancel button, and Cancel all when several load) and files that failed (their error, dismissable); then the baselines, each
 //! shown or hidden with its checkbox, removable, and reopened when its file is closed.
 
+use crate::output::arrival_text;
 use crate::output::text::size_text;
 use crate::widgets::theme;
 use sightline_app::core::baselines::Baseline;
 use sightline_app::core::commands::{Command, OpenRequest};
 use sightline_app::core::file_notices::{FileNoticeKind, FileNotices};
 use sightline_app::core::ids::ResultRef;
-use sightline_app::core::workspace::{PendingLoad, Workspace};
+use sightline_app::core::workspace::{PendingLoad, ReportArrival, Workspace};
 
 /// Gives a button the name screen readers (and tests) know it by, when its text alone does
 /// not say what it acts on.
@@ -25,6 +26,13 @@ fn icon_button(ui: &mut egui::Ui, icon: &str, name: &str) -> egui::Response {
     spoken_name(ui.small_button(icon).on_hover_text(name), name)
 }
 
+/// How the files of the reports are watched: the note when they are polled (not on change
+/// notifications), and the time a report of a followed folder settles by.
+pub struct Watching<'a> {
+    pub note: Option<&'a str>,
+    pub settle: std::time::Duration,
+}
+
 /// Shows the list; what the user asks for goes to `commands`.
 pub fn show(
     ui: &mut egui::Ui,
@@ -33,8 +41,12 @@ pub fn show(
     selection: Option<ResultRef>,
     baselines: &[Baseline],
     commands: &mut Vec<Command>,
-    watch_note: Option<&str>,
+    watching: Watching<'_>,
 ) {
+    let Watching {
+        note: watch_note,
+        settle,
+    } = watching;
     // The heading, with the button that hides the panel at its right.
     ui.horizontal(|ui| {
         ui.heading("Reports");
@@ -86,11 +98,21 @@ pub fn show(
                 });
                 ui.indent(("report_facts", open.id.0), |ui| {
                     let count = open.report.results.len();
-                    ui.weak(format!(
-                        "{} · {count} result{}",
-                        open.report.format.name(),
-                        if count == 1 { "" } else { "s" }
-                    ));
+                    match &open.arrival {
+                        ReportArrival::Growing { writer } => {
+                            growing_ui(ui, count, writer.as_ref(), settle);
+                        }
+                        arrival => {
+                            ui.weak(format!(
+                                "{} · {count} result{}",
+                                open.report.format.name(),
+                                if count == 1 { "" } else { "s" }
+                            ));
+                            if let ReportArrival::Settled(by) = arrival {
+                                ui.weak(format!("settled: {}", arrival_text::settled_text(by)));
+                            }
+                        }
+                    }
                     warnings_badge(ui, open.id.0, &open.report.warnings);
                     notes_badge(ui, open.id.0, &open.report.all_notes());
                     let changed = match file_notices.get(open.id) {
@@ -132,6 +154,31 @@ pub fn show(
                 baselines_ui(ui, baselines, commands);
             }
         });
+}
+
+/// A report still being written: its results so far, updated in place as they arrive, and
+/// on hover what settles it (it is neither compared nor a run of the Trend until then).
+fn growing_ui(
+    ui: &mut egui::Ui,
+    results: usize,
+    writer: Option<&sightline_engine::parse::arrival::Writer>,
+    settle: std::time::Duration,
+) {
+    let written_by = writer.map_or_else(String::new, |w| {
+        format!("Written by {}; ", arrival_text::writer_text(w))
+    });
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.label(
+            egui::RichText::new(arrival_text::growing_text(results))
+                .color(ui.visuals().warn_fg_color),
+        );
+    })
+    .response
+    .on_hover_text(format!(
+        "{written_by}{}. Until then it is left out of comparisons, the Trend and its rules.",
+        arrival_text::settles_when_text(writer, settle)
+    ));
 }
 
 /// A report's warnings (what its reader skipped or could not read) behind a badge with their
@@ -266,18 +313,35 @@ fn baselines_ui(ui: &mut egui::Ui, baselines: &[Baseline], commands: &mut Vec<Co
     }
 }
 
-/// The folder followed, with the button that stops following it.
-pub fn following(ui: &mut egui::Ui, dir: &std::path::Path, commands: &mut Vec<Command>) {
+/// The folder followed, with the button that stops following it, and why it is looked at
+/// every few seconds when it is (`polling`).
+pub fn following(
+    ui: &mut egui::Ui,
+    dir: &std::path::Path,
+    polling: Option<&str>,
+    commands: &mut Vec<Command>,
+) {
     ui.horizontal_wrapped(|ui| {
         ui.label(egui::RichText::new("Following").strong());
         ui.add(egui::Label::new(crate::output::text::file_name(dir)).truncate())
             .on_hover_text(format!(
-                "{}: reports written there open as their writes complete",
+                "{}: reports written there open as they arrive, shown as being written until \
+                 they settle",
                 dir.display()
             ));
         if ui.small_button("Stop").clicked() {
             commands.push(Command::StopFollowing);
         }
     });
+    if let Some(why) = polling {
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(format!("Looked at every few seconds ({why})"))
+                    .small()
+                    .weak(),
+            )
+            .wrap(),
+        );
+    }
     ui.separator();
 }

@@ -1,8 +1,11 @@
-//! Background loading: one thread per file, at most one reading per CPU core at a time (the
-//! others wait their turn), results sent back over a channel; the UI drains it every frame and
-//! is woken through its [`Waker`] when something arrives. A load can be cancelled: a waiting
-//! one never starts, a running one stops before parsing where it can, and what a cancelled
-//! load produced is dropped on its own thread and never sent.
+//! Background loading on a bounded pool: one worker thread per CPU core at most (fewer under
+//! a low open-file limit), started as loads are queued and ended once the queue is empty, so
+//! a folder of thousands of reports is read a few files at a time on a few threads (the others
+//! wait their turn in the queue).
+//! Results go back over a channel; the UI drains it every frame and is woken through its
+//! [`Waker`] when something arrives. A load can be cancelled: a queued one never starts, a
+//! running one stops before parsing where it can, and what a cancelled load produced is
+//! dropped on its worker and never sent.
 
 use crate::core::commands::OpenRequest;
 use crate::core::error::OpenError;
@@ -13,11 +16,12 @@ use crate::core::rows::{RowSummary, summarize_report};
 use crate::core::waker::Waker;
 use crate::model::Report;
 use crate::parse;
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A finished load.
@@ -54,7 +58,7 @@ impl LoadControl {
         self.cancelled.load(Ordering::Acquire)
     }
 
-    /// Whether the load got a core and started reading.
+    /// Whether the load got a worker and started reading.
     pub fn has_started(&self) -> bool {
         self.started.load(Ordering::Acquire)
     }
@@ -65,61 +69,80 @@ impl LoadControl {
     }
 }
 
-/// The number of loads that may read at the same time.
-struct Slots {
-    free: Mutex<usize>,
-    changed: Condvar,
+/// A queued load: what to read and what to do with it.
+type Job = Box<dyn FnOnce() + Send>;
+
+/// The queue of loads and the workers that take them.
+struct Pool {
+    queue: Mutex<Queue>,
+    /// Most workers at a time.
+    size: usize,
+    /// Workers alive ([`Loader::threads_running`]).
+    running: AtomicUsize,
 }
 
-impl Slots {
-    fn new(count: usize) -> Self {
-        Slots {
-            free: Mutex::new(count),
-            changed: Condvar::new(),
+#[derive(Default)]
+struct Queue {
+    jobs: VecDeque<(LoadControl, Job)>,
+    workers: usize,
+}
+
+impl Pool {
+    fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Queues a load, starting a worker when fewer than [`Pool::size`] run; an error (the
+    /// load dropped) when no worker runs and none can be started.
+    fn push(self: &Arc<Self>, control: LoadControl, job: Job) -> std::io::Result<()> {
+        let mut queue = self.queue();
+        queue.jobs.push_back((control, job));
+        if queue.workers >= self.size {
+            return Ok(());
+        }
+        queue.workers += 1;
+        self.running.fetch_add(1, Ordering::AcqRel);
+        let pool = Arc::clone(self);
+        let spawned = std::thread::Builder::new()
+            .name("report loader".into())
+            .spawn(move || pool.work());
+        match spawned {
+            Ok(_) => Ok(()),
+            Err(e) => {
+                queue.workers -= 1;
+                self.running.fetch_sub(1, Ordering::AcqRel);
+                // The workers alive take it; with none, it is dropped and the error said.
+                if queue.workers > 0 {
+                    return Ok(());
+                }
+                queue.jobs.pop_back();
+                Err(e)
+            }
         }
     }
 
-    /// Waits for a free slot; `None` when the load is cancelled first.
-    fn acquire(self: &Arc<Self>, control: &LoadControl) -> Option<SlotGuard> {
-        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+    /// A worker: takes loads until the queue is empty, then ends. Cancelled loads are
+    /// passed over.
+    fn work(&self) {
         loop {
+            let next = {
+                let mut queue = self.queue();
+                match queue.jobs.pop_front() {
+                    Some(job) => job,
+                    None => {
+                        queue.workers -= 1;
+                        self.running.fetch_sub(1, Ordering::AcqRel);
+                        return;
+                    }
+                }
+            };
+            let (control, job) = next;
             if control.is_cancelled() {
-                return None;
+                continue;
             }
-            if *free > 0 {
-                *free -= 1;
-                return Some(SlotGuard(Arc::clone(self)));
-            }
-            // The timeout is a safety net only: cancelling and freeing a slot both notify.
-            free = self
-                .changed
-                .wait_timeout(free, Duration::from_millis(200))
-                .map_or_else(|p| p.into_inner().0, |(guard, _)| guard);
+            control.started.store(true, Ordering::Release);
+            job();
         }
-    }
-
-    /// Wakes the waiting loads (one was cancelled).
-    fn wake_all(&self) {
-        self.changed.notify_all();
-    }
-}
-
-/// A taken slot, given back when dropped.
-struct SlotGuard(Arc<Slots>);
-
-impl Drop for SlotGuard {
-    fn drop(&mut self) {
-        *self.0.free.lock().unwrap_or_else(|p| p.into_inner()) += 1;
-        self.0.changed.notify_all();
-    }
-}
-
-/// Counts a loading thread for as long as it lives.
-struct Running(Arc<AtomicUsize>);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -129,8 +152,7 @@ pub struct Loader {
     rx: Receiver<LoadOutcome>,
     /// Set by the front end; threads use it to wake it.
     waker: Waker,
-    slots: Arc<Slots>,
-    running: Arc<AtomicUsize>,
+    pool: Arc<Pool>,
     next_id: u64,
 }
 
@@ -144,37 +166,36 @@ impl Loader {
     /// A loader whose threads call `waker` when they finish.
     pub fn new(waker: Waker) -> Self {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        // A load holds a few descriptors while it reads (the file, its reader, a
+        // decompressed copy): under a low open-file limit fewer read at once.
+        let by_limit = crate::parse::open_files::open_file_limit().map_or(usize::MAX, |n| {
+            usize::try_from(n / 16).unwrap_or(usize::MAX)
+        });
         let (tx, rx) = channel();
         Loader {
             tx,
             rx,
             waker,
-            slots: Arc::new(Slots::new(cores.max(2))),
-            running: Arc::new(AtomicUsize::new(0)),
+            pool: Arc::new(Pool {
+                queue: Mutex::new(Queue::default()),
+                size: cores.min(by_limit).max(2),
+                running: AtomicUsize::new(0),
+            }),
             next_id: 0,
         }
     }
 
-    /// Starts loading on a new thread and returns at once.
+    /// Queues a load for the pool's workers and returns at once.
     pub fn start(&mut self, request: OpenRequest) -> (LoadId, LoadControl) {
         self.next_id += 1;
         let id = LoadId(self.next_id);
         let control = LoadControl::default();
         let tx = self.tx.clone();
         let waker = self.waker.clone();
-        let slots = Arc::clone(&self.slots);
         let name = request.display_name();
-        let thread_name = format!("load {name}");
-        let thread_control = control.clone();
-        self.running.fetch_add(1, Ordering::AcqRel);
-        let running = Running(Arc::clone(&self.running));
+        let job_control = control.clone();
         let work = move || {
-            let _running = running;
-            let control = thread_control;
-            let Some(_slot) = slots.acquire(&control) else {
-                return;
-            };
-            control.started.store(true, Ordering::Release);
+            let control = job_control;
             let started = Instant::now();
             let signature = request.path().and_then(|p| FileSignature::read(p).ok());
             let result = load_unless_cancelled(&request, &control);
@@ -197,9 +218,7 @@ impl Loader {
             });
             waker.wake();
         };
-        let spawned = std::thread::Builder::new().name(thread_name).spawn(work);
-        if let Err(e) = spawned {
-            // The closure (and its `Running`) was dropped with the error.
+        if let Err(e) = self.pool.push(control.clone(), Box::new(work)) {
             let _ = self.tx.send(LoadOutcome {
                 id,
                 result: Err(OpenError::Thread(Arc::new(e))),
@@ -211,15 +230,20 @@ impl Loader {
         (id, control)
     }
 
-    /// Cancels a load (see [`LoadControl::cancel`]) and wakes it if it waits for a core.
+    /// Cancels a load (see [`LoadControl::cancel`]): a queued one is passed over.
     pub fn cancel(&self, control: &LoadControl) {
         control.cancel();
-        self.slots.wake_all();
     }
 
-    /// How many loading threads are still alive, cancelled ones included.
+    /// How many loading threads are alive (the pool's workers, ended once the queue is
+    /// empty; a cancelled load still running counts).
     pub fn threads_running(&self) -> usize {
-        self.running.load(Ordering::Acquire)
+        self.pool.running.load(Ordering::Acquire)
+    }
+
+    /// Most loading threads at a time.
+    pub fn most_threads(&self) -> usize {
+        self.pool.size
     }
 
     /// A finished load, if one is waiting.

@@ -11,6 +11,8 @@
 //!   [`error::OpenError`]; [`demo`] is the report built into the binary; [`sass_imports`]
 //!   reads ncu's SASS exports opened beside a report;
 //! - [`file_watch`] and [`file_notices`]: files of open reports that changed on disk;
+//!   [`follow`] and [`followed`]: a followed folder, its reports opened as they arrive and
+//!   shown as being written until they settle;
 //!   [`closed_reports`]: what a close closed, to open again (undo);
 //! - [`settings`]: what is remembered across runs (theme, page, sort, recent files,
 //!   [`baselines`], [`manual_pairs`] and [`report_sides`] of the report comparison);
@@ -24,6 +26,7 @@ pub mod error;
 pub mod file_notices;
 pub mod file_watch;
 pub mod follow;
+pub mod followed;
 pub mod ids;
 pub mod loader;
 pub mod manual_pairs;

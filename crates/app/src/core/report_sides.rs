@@ -85,7 +85,8 @@ pub fn report_sides(
     baselines: &[Baseline],
     remembered: &[ReportOrder],
 ) -> Option<ReportSides> {
-    let open = |id: ReportId| workspace.report(id);
+    // A report still being written is compared once it has settled.
+    let open = |id: ReportId| workspace.report(id).filter(|r| !r.is_growing());
     if let Some((base, current)) = chosen
         && base != current
         && open(base).is_some()
@@ -107,9 +108,14 @@ pub fn report_sides(
     let partner = workspace
         .reports()
         .iter()
-        .filter(|r| r.id != selected)
+        .filter(|r| r.id != selected && !r.is_growing())
         .find(|r| holds_baselines(r.id))
-        .or_else(|| workspace.reports().iter().find(|r| r.id != selected))?;
+        .or_else(|| {
+            workspace
+                .reports()
+                .iter()
+                .find(|r| r.id != selected && !r.is_growing())
+        })?;
     let (a, b) = (selected_report, partner);
     let ordered = |base: &OpenReport, current: &OpenReport, rule| ReportSides {
         base: base.id,

@@ -45,8 +45,11 @@ pub struct AppState {
     /// of one open finish loading in any order, it stays on the first result of the first
     /// report opened.
     auto_selection: bool,
-    /// The folder followed, if one is: its reports open as their writes complete.
+    /// The folder followed, if one is: its reports open as they arrive.
     follower: Option<crate::core::follow::FolderFollower>,
+    /// What the follower said last of each report of the followed folder, and the times
+    /// reports settle by.
+    followed: crate::core::followed::Followed,
     /// The results table's filter and visible order.
     pub table: TableView,
     /// A message across the top of the window (e.g. no file dialog).
@@ -88,6 +91,7 @@ impl AppState {
             selection: None,
             auto_selection: false,
             follower: None,
+            followed: crate::core::followed::Followed::default(),
             table: TableView::default(),
             notice: None,
             watcher: FileWatcher::with_interval(POLL_INTERVAL, waker.clone()),
@@ -132,6 +136,11 @@ impl AppState {
     /// How many loading threads are still alive, cancelled ones included.
     pub fn loading_threads(&self) -> usize {
         self.loader.threads_running()
+    }
+
+    /// Most loading threads at a time (one per core).
+    pub fn most_loading_threads(&self) -> usize {
+        self.loader.most_threads()
     }
 
     /// What the closes closed, for Undo.
@@ -267,18 +276,23 @@ impl AppState {
             }
             Command::ShowOpenDialog | Command::ShowFollowDialog | Command::SaveText { .. } => {}
             Command::FollowFolder(dir) => {
+                self.stop_following();
                 match crate::core::follow::FolderFollower::start(
                     &dir,
-                    crate::core::follow::FOLLOW_INTERVAL,
+                    self.followed.times(),
                     self.waker.clone(),
                 ) {
                     Ok(follower) => self.follower = Some(follower),
                     Err(e) => {
-                        self.notice = Some(format!("Cannot follow {}: {e}", dir.display()));
+                        self.notice = Some(format!(
+                            "Cannot follow {}: {}",
+                            dir.display(),
+                            crate::parse::open_files::io_error_text(&e)
+                        ));
                     }
                 }
             }
-            Command::StopFollowing => self.follower = None,
+            Command::StopFollowing => self.stop_following(),
             Command::ToggleReportsPanel => {
                 self.settings.panels.reports_hidden = !self.settings.panels.reports_hidden;
             }
@@ -505,7 +519,11 @@ impl AppState {
                 self.finish_reload(id, loaded);
             }
             (Err(error), Some(id)) => {
-                if self.workspace.report(id).is_some() {
+                let path = self.workspace.report(id).and_then(|r| r.path.clone());
+                if self.is_followed(path.as_deref()) && !self.followed.is_settled(path.as_deref()) {
+                    // Read while it was written: read again once it grew or settled.
+                    self.followed.forget_version(path.as_deref());
+                } else if self.workspace.report(id).is_some() {
                     self.file_notices
                         .set(id, FileNoticeKind::ReloadFailed(error));
                 }
@@ -527,6 +545,7 @@ impl AppState {
                 if let (Some(path), Some(signature)) = (&pending.path, outcome.signature) {
                     self.watcher.watch(id, path, signature);
                 }
+                self.loaded_followed(id, outcome.signature);
                 baselines::sync(&mut self.settings.baselines, &self.workspace);
                 if self.auto_selection {
                     // A report opened before this one may have finished later.
@@ -542,6 +561,14 @@ impl AppState {
                     pending.name
                 ));
                 self.sass_imports.add((*import).clone());
+            }
+            // A report still being written that could not be read now is read again
+            // once it grew or settled; a settled one's error names it.
+            (Err(_), None)
+                if self.is_followed(pending.path.as_deref())
+                    && !self.followed.is_settled(pending.path.as_deref()) =>
+            {
+                self.followed.forget_version(pending.path.as_deref());
             }
             (Err(error), None) => self.workspace.add_failed(FailedLoad {
                 id: pending.id,
@@ -597,36 +624,7 @@ impl AppState {
         ) {
             self.watcher.watch(id, &path, signature);
         }
-    }
-
-    /// Opens the reports of the followed folder whose writes completed since the last call
-    /// (after what is open: nothing already open moves). One path is one run: a report open
-    /// already (written again, or its first write seen before the last) is read again in
-    /// place.
-    pub fn poll_followed(&mut self) {
-        let mut ready = Vec::new();
-        if let Some(f) = &self.follower {
-            while let Some(path) = f.try_recv() {
-                ready.push(path);
-            }
-        }
-        for path in ready {
-            let open = self
-                .workspace
-                .reports()
-                .iter()
-                .find(|r| r.path.as_deref() == Some(path.as_path()))
-                .map(|r| r.id);
-            match open {
-                Some(id) => self.handle(Command::ReloadReport(id)),
-                None => self.handle(Command::Open(OpenRequest::Path(path))),
-            }
-        }
-    }
-
-    /// The folder followed, if one is.
-    pub fn followed_folder(&self) -> Option<&std::path::Path> {
-        self.follower.as_ref().map(|f| f.dir())
+        self.loaded_followed(id, signature);
     }
 
     /// Takes what the file watcher saw: a changed file is read again through
@@ -638,6 +636,14 @@ impl AppState {
                 continue;
             }
             let changed = matches!(event.state, Some(FileState::Changed(_)));
+            let path = self
+                .workspace
+                .report(event.report)
+                .and_then(|r| r.path.clone());
+            if changed && self.is_followed(path.as_deref()) {
+                // The follower reads it again once its new state is whole.
+                continue;
+            }
             if changed && self.settings.reload_changed_files {
                 self.handle(Command::ReloadReport(event.report));
             } else {
@@ -706,3 +712,6 @@ impl AppState {
         self.auto_selection = self.selection.is_some();
     }
 }
+
+#[path = "state_follow.rs"]
+mod following;

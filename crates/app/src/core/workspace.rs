@@ -1,13 +1,14 @@
 //! The open reports, the files still loading and the files that failed: what the app shows,
 //! never persisted.
 
-use crate::analysis::path_names::{distinct_names, report_labels};
+use crate::analysis::path_names::{distinct_names, run_labels};
 use crate::core::error::OpenError;
 use crate::core::ids::LoadId;
 use crate::core::ids::{ReportId, ResultRef};
 use crate::core::loader::LoadControl;
 use crate::core::rows::{RowSummary, summarize_report};
 use crate::model::{KernelResult, Report};
+use crate::parse::arrival::{SettledBy, Writer};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
@@ -42,6 +43,19 @@ fn stamp_rows(rows: &mut [RowSummary], id: ReportId, order: usize, name: &str) {
     }
 }
 
+/// Whether a report of a followed folder is still being written.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ReportArrival {
+    /// Opened as it was (not from a followed folder, or written before).
+    #[default]
+    Whole,
+    /// Still being written (every state ncu leaves is a valid report with fewer results):
+    /// shown with its results so far, left out of comparisons, the Trend and its rules.
+    Growing { writer: Option<Writer> },
+    /// Its write ended, and how that was seen.
+    Settled(SettledBy),
+}
+
 /// A loaded report.
 #[derive(Debug)]
 pub struct OpenReport {
@@ -60,6 +74,15 @@ pub struct OpenReport {
     /// they were opened whatever order their loads finish in (`u64::MAX` for reports added
     /// directly, which go last).
     pub opened: u64,
+    /// Whether it is still being written (a followed folder's report).
+    pub arrival: ReportArrival,
+}
+
+impl OpenReport {
+    /// Whether it is still being written: it is then neither compared nor a run of the Trend.
+    pub fn is_growing(&self) -> bool {
+        matches!(self.arrival, ReportArrival::Growing { .. })
+    }
 }
 
 /// A file being read on a background thread.
@@ -96,6 +119,9 @@ pub struct Workspace {
     next_report_id: u64,
     /// Bumped whenever `rows` changes, so views can cache what they derive from them.
     generation: u64,
+    /// Bumped whenever a report that is not being written changes (opened, read again,
+    /// closed, settled): what the views of settled reports (the Trend) are built for.
+    settled_generation: u64,
     /// The longest label of the Report column, for the column's width.
     longest_label: String,
     /// Whether some open result was launched under an NVTX range.
@@ -137,6 +163,12 @@ impl Workspace {
     /// Changes whenever the rows change.
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Changes whenever a report not being written changes, or one starts or stops being
+    /// written; a report growing in place leaves it as it is.
+    pub fn settled_generation(&self) -> u64 {
+        self.settled_generation
     }
 
     /// Number of results across all reports.
@@ -244,10 +276,12 @@ impl Workspace {
                 load_time,
                 captured,
                 opened,
+                arrival: ReportArrival::Whole,
             },
         );
         self.renumber();
         self.generation += 1;
+        self.settled_generation += 1;
         id
     }
 
@@ -266,13 +300,7 @@ impl Workspace {
         for (i, name) in renamed {
             self.reports[i].name = name;
         }
-        let labels = report_labels(
-            &self
-                .reports
-                .iter()
-                .map(|r| r.name.as_str())
-                .collect::<Vec<_>>(),
-        );
+        let labels = run_labels(&self.label_paths());
         let place: HashMap<ReportId, (usize, &str, &str)> = self
             .reports
             .iter()
@@ -318,6 +346,9 @@ impl Workspace {
         open.captured = captured_at(&report);
         let old = std::mem::replace(&mut open.report, std::sync::Arc::new(report));
         open.load_time = load_time;
+        if !open.is_growing() {
+            self.settled_generation += 1;
+        }
         // Rows stay in report order: the new rows go where the old ones were.
         let at = self
             .rows
@@ -335,6 +366,29 @@ impl Workspace {
         self.renumber();
         self.generation += 1;
         Some(old)
+    }
+
+    /// Says whether `report` is still being written; the views that leave growing reports
+    /// out build again when that changes.
+    pub fn set_arrival(&mut self, report: ReportId, arrival: ReportArrival) {
+        if let Some(r) = self.reports.iter_mut().find(|r| r.id == report)
+            && r.arrival != arrival
+        {
+            let was_growing = r.is_growing();
+            r.arrival = arrival;
+            self.generation += 1;
+            if !(was_growing && r.is_growing()) {
+                self.settled_generation += 1;
+            }
+        }
+    }
+
+    /// The path of each open report for its label (its name where it has none).
+    fn label_paths(&self) -> Vec<PathBuf> {
+        self.reports
+            .iter()
+            .map(|r| r.path.clone().unwrap_or_else(|| PathBuf::from(&r.name)))
+            .collect()
     }
 
     /// Takes the modification time of the file `report` was read from (as its load saw it) for
@@ -390,6 +444,7 @@ impl Workspace {
         }
         self.renumber();
         self.generation += 1;
+        self.settled_generation += 1;
         true
     }
 
@@ -400,6 +455,7 @@ impl Workspace {
         self.longest_label.clear();
         self.any_nvtx = false;
         self.generation += 1;
+        self.settled_generation += 1;
     }
 
     /// Removes a failed entry.

@@ -64,6 +64,7 @@ fn copy_of(open: &OpenReport, result: &KernelResult, index: usize) -> OpenReport
         load_time: open.load_time,
         captured: open.captured,
         opened: open.opened,
+        arrival: open.arrival.clone(),
     }
 }
 
@@ -293,6 +294,12 @@ pub enum CompareStatus<'a> {
     NoBaseline {
         only_itself: bool,
     },
+    /// The selected result's report is still being written (`results` so far): compared
+    /// once it has settled.
+    BeingWritten {
+        name: String,
+        results: usize,
+    },
     /// Being built; `earlier` is the comparison of the same sides under another noise
     /// threshold, kept in view meanwhile.
     Building {
@@ -413,6 +420,13 @@ impl CompareView {
                 .baselines
                 .iter()
                 .filter(|b| b.at != input.at)
+                // A baseline in a report still being written waits until it has settled.
+                .filter(|b| {
+                    input
+                        .workspace
+                        .report(b.at.report)
+                        .is_some_and(|r| !r.is_growing())
+                })
                 .filter_map(|b| {
                     let side = side_of(input.workspace, b.at, Some(b.color))?;
                     let by_hand = manual_pairs::resolve(
@@ -507,6 +521,14 @@ impl CompareView {
     ) -> CompareStatus<'_> {
         if self.pinned.is_some_and(|p| p.1 != input.at) {
             self.pinned = None;
+        }
+        if let Some(open) = input.workspace.report(input.at.report)
+            && open.is_growing()
+        {
+            return CompareStatus::BeingWritten {
+                name: open.name.clone(),
+                results: open.report.results.len(),
+            };
         }
         self.ensure_pairing(input, wait, wake.clone());
         let bases = self.bases(input);

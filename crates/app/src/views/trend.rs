@@ -143,7 +143,7 @@ impl TrendData {
     }
 }
 
-/// What the trend was built for: the open reports' generation, the order and the figure.
+/// What the trend was built for: the settled reports' generation, the order and the figure.
 type TrendKey = (u64, SeriesOrder, TrendFigure);
 
 /// The page's view-model.
@@ -190,19 +190,24 @@ impl TrendView {
         wait: bool,
         wake: impl Fn() + Send + 'static,
     ) -> TrendStatus<'_> {
-        let open = workspace.reports();
+        // A report still being written is no run until it has settled.
+        let open: Vec<_> = workspace
+            .reports()
+            .iter()
+            .filter(|o| !o.is_growing())
+            .collect();
         if open.len() < 2 {
             return TrendStatus::TooFew;
         }
         let key = (
-            workspace.generation(),
+            workspace.settled_generation(),
             self.choice.order,
             self.choice.figure.clone(),
         );
         if !self.job.is_for(&key) {
             let reports: Vec<(ReportId, String, Arc<Report>)> = open
                 .iter()
-                .map(|o| (o.id, o.name.clone(), Arc::clone(&o.report)))
+                .map(|o| (o.id, label_path(o), Arc::clone(&o.report)))
                 .collect();
             let options = TrendOptions {
                 order: self.choice.order,
@@ -275,11 +280,19 @@ impl TrendView {
     }
 }
 
-/// Builds the trend of the open reports (id, name, report), with the default history rule.
+/// What a run is labelled by: its file's path, else its name.
+fn label_path(open: &crate::core::workspace::OpenReport) -> String {
+    open.path
+        .as_ref()
+        .map_or_else(|| open.name.clone(), |p| p.display().to_string())
+}
+
+/// Builds the trend of the open reports (id, path or name, report), with the default history
+/// rule; runs are labelled by the part of their paths that differs.
 fn build(reports: &[(ReportId, String, Arc<Report>)], options: &TrendOptions) -> TrendData {
     let refs: Vec<&Report> = reports.iter().map(|(_, _, r)| &**r).collect();
     let names: Vec<&str> = reports.iter().map(|(_, n, _)| n.as_str()).collect();
-    let labels = crate::analysis::path_names::distinguishing_labels(&names);
+    let labels = crate::analysis::path_names::run_labels(&names);
     let t = trend(&refs, &labels, options);
     let rules = TrendRule::parse_list(DEFAULT_RULE).unwrap_or_default();
     let found = regressions(&t, &rules);

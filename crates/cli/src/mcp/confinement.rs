@@ -46,23 +46,7 @@ pub fn limit_text() -> String {
     )
 }
 
-/// The soft limit of open files of this process, where the platform says.
-pub fn open_file_limit() -> Option<u64> {
-    #[cfg(unix)]
-    {
-        rustix::process::getrlimit(rustix::process::Resource::Nofile).current
-    }
-    #[cfg(not(unix))]
-    {
-        None
-    }
-}
-
-/// Whether an I/O error says the process (or the system) has no file descriptor left.
-pub fn is_fd_limit(e: &std::io::Error) -> bool {
-    // EMFILE, ENFILE.
-    cfg!(unix) && matches!(e.raw_os_error(), Some(24 | 23))
-}
+pub use crate::parse::open_files::{is_fd_limit, open_file_limit};
 
 /// A report file opened under the roots: the descriptor and the real path it was checked at.
 #[derive(Debug)]

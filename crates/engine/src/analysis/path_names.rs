@@ -1,8 +1,9 @@
 //! Names for open reports that tell them apart: the file name, lengthened by as many parent
 //! folders as it takes to differ from every other report with the same file name
-//! (`a/run/report.ncu-rep` next to `b/run/report.ncu-rep`); and the short labels of a narrow
-//! column, the part of each name the others do not share (`naive` and `variant1` for
-//! `Swagatam18_naive.ncu-rep` and `Swagatam18_variant1.ncu-rep`).
+//! (`a/run/report.ncu-rep` next to `b/run/report.ncu-rep`); and the short labels of runs and
+//! of a narrow column, the part of each path the others do not share (`naive` and `variant1`
+//! for `Swagatam18_naive.ncu-rep` and `Swagatam18_variant1.ncu-rep`, `v1` and `v2` for two
+//! `report.ncu-rep` in folders `v1/` and `v2/`).
 
 use std::path::{Component, Path};
 
@@ -56,12 +57,54 @@ pub fn distinct_names<P: AsRef<Path>>(paths: &[P]) -> Vec<String> {
         .collect()
 }
 
-/// One label per path, in the same order, for runs of a series: the [`distinct_names`] of
-/// the paths, shortened to what tells them apart ([`distinguishing_labels`]): `v1`, `v2`.
+/// One label per path, in the same order, for runs of a series and the window's reports: the
+/// part of the paths that tells them apart. The file names, without a native report's ending
+/// (compressed or not, a run is the same run), lengthened by as many folders as it takes to
+/// differ ([`distinct_names`]), then shortened to what differs ([`distinguishing_labels`]):
+/// `gemm_v1.ncu-rep` and `gemm_v2.ncu-rep` read `v1` and `v2`; two `report.ncu-rep` in folders
+/// `v1/` and `v2/` (or `report.ncu-rep.xz` in one of them) read `v1` and `v2` too. Where
+/// leaving the endings out makes two paths the same (`run.ncu-rep` beside `run.ncu-rep.xz`),
+/// the endings stay.
 pub fn run_labels<P: AsRef<Path>>(paths: &[P]) -> Vec<String> {
-    let names = distinct_names(paths);
+    let stems: Vec<std::path::PathBuf> = paths
+        .iter()
+        .map(|p| {
+            let p = p.as_ref();
+            match p
+                .file_name()
+                .and_then(|n| n.to_str())
+                .map(without_report_ending)
+            {
+                Some(stem) if !stem.is_empty() => p.with_file_name(stem),
+                _ => p.to_path_buf(),
+            }
+        })
+        .collect();
+    let distinct = stems
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+        == stems.len();
+    if !distinct {
+        return distinct_names(paths);
+    }
+    let names = distinct_names(&stems);
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     distinguishing_labels(&refs)
+}
+
+/// A file name without a native report's ending (`report.ncu-rep.xz` → `report`); other
+/// names as they are.
+fn without_report_ending(name: &str) -> &str {
+    REPORT_ENDINGS
+        .iter()
+        .find_map(|e| {
+            let cut = name.len().checked_sub(e.len())?;
+            name.get(cut..)?
+                .eq_ignore_ascii_case(e)
+                .then(|| &name[..cut])
+        })
+        .unwrap_or(name)
 }
 
 /// Whether `c` separates the words of a file name.
@@ -135,62 +178,20 @@ const REPORT_ENDINGS: [&str; 12] = [
     ".ncu-rep",
 ];
 
-/// One label per open report for the results table's Report column: the
-/// [`distinguishing_labels`] of the names, and where a label is still a whole file name of a
-/// native report, without its ending (`kernels_full.ncu-rep.xz` reads `kernels_full`), as
-/// long as every label stays distinct and not empty.
-pub fn report_labels(names: &[&str]) -> Vec<String> {
-    let labels = distinguishing_labels(names);
-    let stripped: Vec<String> = labels
-        .iter()
-        .map(|label| {
-            REPORT_ENDINGS
-                .iter()
-                .find_map(|e| {
-                    let cut = label.len().checked_sub(e.len())?;
-                    let ending = label.get(cut..)?;
-                    ending
-                        .eq_ignore_ascii_case(e)
-                        .then(|| label[..cut].to_string())
-                })
-                .unwrap_or_else(|| label.clone())
-        })
-        .collect();
-    let distinct = stripped
-        .iter()
-        .collect::<std::collections::BTreeSet<_>>()
-        .len()
-        == stripped.len();
-    if distinct && stripped.iter().all(|l| !l.is_empty()) {
-        stripped
-    } else {
-        labels
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{distinct_names, distinguishing_labels, report_labels};
+    use super::{distinct_names, distinguishing_labels};
 
     #[test]
-    fn report_labels_leave_out_a_native_reports_ending() {
-        assert_eq!(
-            report_labels(&["kernels_full.ncu-rep.xz"]),
-            ["kernels_full"]
-        );
-        assert_eq!(
-            report_labels(&["before.ncu-rep", "after.ncu-rep", "after.details.txt"]),
-            ["before", "after", "after.details.txt"]
-        );
+    fn labels_leave_out_a_native_reports_ending() {
+        use super::run_labels;
+        assert_eq!(run_labels(&["kernels_full.ncu-rep.xz"]), ["kernels_full"]);
         // Text forms keep their endings; labels that would be the same keep theirs too.
-        assert_eq!(report_labels(&["run.details.txt"]), ["run.details.txt"]);
+        assert_eq!(run_labels(&["run.details.txt"]), ["run.details.txt"]);
+        assert_eq!(run_labels(&["run.ncu-rep", "run"]), ["run.ncu-rep", "run"]);
+        assert_eq!(run_labels(&[".ncu-rep"]), [".ncu-rep"]);
         assert_eq!(
-            report_labels(&["run.ncu-rep", "run"]),
-            ["run.ncu-rep", "run"]
-        );
-        assert_eq!(report_labels(&[".ncu-rep"]), [".ncu-rep"]);
-        assert_eq!(
-            report_labels(&["gemm_v1.ncu-rep", "gemm_v2.ncu-rep"]),
+            run_labels(&["gemm_v1.ncu-rep", "gemm_v2.ncu-rep"]),
             ["v1", "v2"]
         );
     }
@@ -224,6 +225,58 @@ mod tests {
             distinguishing_labels(&["run1.txt", "run2.txt"]),
             ["run1", "run2"]
         );
+    }
+
+    #[test]
+    fn run_labels_are_the_part_of_the_paths_that_differs() {
+        use super::run_labels;
+        // Files that share a name: their folders.
+        assert_eq!(
+            run_labels(&["/runs/v1/report.ncu-rep", "/runs/v2/report.ncu-rep"]),
+            ["v1", "v2"]
+        );
+        // Compressed or not, a report is named by its folder and stem.
+        assert_eq!(
+            run_labels(&["/runs/v1/report.ncu-rep", "/runs/v2/report.ncu-rep.xz"]),
+            ["v1", "v2"]
+        );
+        assert_eq!(
+            run_labels(&["a/run/report.ncu-rep", "b/run/report.ncu-rep.zst"]),
+            ["a", "b"]
+        );
+        // Names that differ: what differs in them.
+        assert_eq!(
+            run_labels(&[
+                "/x/gemm_v1.ncu-rep",
+                "/x/gemm_v2.ncu-rep.xz",
+                "/x/gemm_v10.ncu-rep"
+            ]),
+            ["v1", "v2", "v10"]
+        );
+        // Shared names and others: as much of the path as tells them apart.
+        assert_eq!(
+            run_labels(&[
+                "/r/v1/report.ncu-rep",
+                "/r/v2/report.ncu-rep",
+                "/r/baseline.ncu-rep"
+            ]),
+            ["v1/report", "v2/report", "baseline"]
+        );
+        // One report: its stem; the same stem twice keeps the endings.
+        assert_eq!(
+            run_labels(&["/r/kernels_full.ncu-rep.xz"]),
+            ["kernels_full"]
+        );
+        assert_eq!(
+            run_labels(&["/r/run.ncu-rep", "/r/run.ncu-rep.xz"]),
+            ["run.ncu-rep", "run.ncu-rep.xz"]
+        );
+        // Text forms keep their endings where they tell reports apart.
+        assert_eq!(
+            run_labels(&["before.ncu-rep", "after.ncu-rep", "after.details.txt"]),
+            ["before", "after", "after.details.txt"]
+        );
+        assert_eq!(run_labels(&["Pasted text 1", "Pasted text 2"]), ["1", "2"]);
     }
 
     #[test]

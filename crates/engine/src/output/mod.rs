@@ -4,6 +4,7 @@
 //! the window's exports and its copy menus call these writers; values are spelled by the
 //! model's one formatter (`model::format`).
 
+pub mod arrival_text;
 pub mod clipboard;
 pub mod compare;
 pub mod html_page;

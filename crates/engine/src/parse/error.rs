@@ -26,7 +26,8 @@ pub enum ParseError {
 /// Why a file could not be loaded; always names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("{}: {source}", path.display())]
+    /// The file could not be read; the open-file limit, when met, is said in words.
+    #[error("{}: {}", path.display(), super::open_files::io_error_text(source))]
     Io {
         path: PathBuf,
         source: std::io::Error,

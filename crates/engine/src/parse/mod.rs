@@ -1,6 +1,7 @@
 //! The shared parser module: bytes of any form of an Nsight Compute result become a
 //! [`Report`]. Feeds both the app and the command line.
 
+pub mod arrival;
 pub mod bad_values;
 pub mod cli_text;
 pub mod compressed;
@@ -18,9 +19,11 @@ pub mod no_result;
 pub mod number;
 pub mod number_format;
 pub mod nvdisasm;
+pub mod open_files;
 pub mod other_text;
 pub mod pipe;
 pub mod read;
+pub mod reopen;
 pub mod report_files;
 pub mod sass;
 pub mod session;

@@ -71,6 +71,10 @@ pub fn show(
     commands: &mut Vec<Command>,
 ) {
     let workspace = cx.workspace;
+    if let Some(open) = workspace.report(cx.at.report).filter(|r| r.is_growing()) {
+        crate::pages::compare::being_written_ui(ui, &open.name, open.report.results.len());
+        return;
+    }
     let Some(sides) = state.sides(workspace, cx.at.report, settings) else {
         ui.add_space(8.0);
         ui.label("Open a second report to compare two reports kernel by kernel.");

@@ -84,7 +84,11 @@ pub enum DecompressError {
     #[error("{format} stream decompresses to more than {limit} bytes; refused")]
     TooLarge { format: &'static str, limit: u64 },
     /// The temporary file could not be written (a full disk, no temporary folder).
-    #[error("writing the decompressed copy into {}: {source}", dir.display())]
+    #[error(
+        "writing the decompressed copy into {}: {}",
+        dir.display(),
+        crate::parse::open_files::io_error_text(source)
+    )]
     TempFile { dir: PathBuf, source: io::Error },
     /// The copy would not fit the temporary folder's free space.
     #[error(

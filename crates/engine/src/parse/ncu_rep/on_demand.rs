@@ -1,7 +1,11 @@
 //! Decoding a result of an opened `.ncu-rep` file when a view asks for it: one positioned read
 //! of the result's message into a reused buffer, then the same decoder that opening used.
-//! The file stays open (read only); a file changed in place since it was opened is refused.
-//! A compressed report is read from its decompressed copy, which the source owns.
+//! A report read from its own path does not keep its file open: the descriptor is among the
+//! files used last ([`crate::parse::reopen`]) and the path is opened again when it was let
+//! go, so thousands of open reports hold a bounded number of descriptors. A file changed
+//! since it was opened (in place, or replaced under its name) is refused. A compressed
+//! report's decompressed copy, a pipe's copy and a file opened through another path (a
+//! descriptor's) have no path of their own to open again: their file stays open.
 
 use super::container::{Entry, corrupt};
 use super::head::decode_result_head;
@@ -10,6 +14,7 @@ use super::unknown::Unknown;
 use crate::model::{BodySource, ResultBody, ResultKind};
 use crate::parse::ParseError;
 use crate::parse::read::stamp_of;
+use crate::parse::reopen::{ReopenError, Reopenable};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -29,9 +34,46 @@ pub struct ResultEntry {
     pub kind: ResultKind,
 }
 
-/// The open file and the buffer its results are read into.
+/// The file results are read from.
+enum FileSource {
+    /// Kept open for as long as the report lives (it has no path to be opened again by).
+    Kept(File),
+    /// Opened again by its path when let go.
+    Reopened(Reopenable),
+}
+
+/// Why the file could not be read.
+enum ReadFailure {
+    /// It changed since it was opened.
+    Changed,
+    Io(io::Error),
+}
+
+impl FileSource {
+    /// Runs `read` on the file as it was opened.
+    fn with<R>(
+        &mut self,
+        stamp: (u64, Option<SystemTime>),
+        read: impl FnOnce(&mut File) -> io::Result<R>,
+    ) -> Result<R, ReadFailure> {
+        match self {
+            FileSource::Kept(file) => {
+                if stamp_of(file).map_err(ReadFailure::Io)? != stamp {
+                    return Err(ReadFailure::Changed);
+                }
+                read(file).map_err(ReadFailure::Io)
+            }
+            FileSource::Reopened(r) => r.with(read).map_err(|e| match e {
+                ReopenError::Changed => ReadFailure::Changed,
+                ReopenError::Io(e) => ReadFailure::Io(e),
+            }),
+        }
+    }
+}
+
+/// The file and the buffer its results are read into.
 struct Reader {
-    file: File,
+    file: FileSource,
     buffer: Vec<u8>,
 }
 
@@ -67,17 +109,40 @@ impl OnDemand {
     /// The message of `len` bytes at `offset`, without its fields too large to read
     /// ([`super::oversized`]).
     pub fn read_compacted(&self, offset: u64, len: u32) -> io::Result<Vec<u8>> {
-        let reader = self
+        let mut reader = self
             .reader
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        super::oversized::read_compacted_at(&reader.file, offset, len)
+        reader
+            .file
+            .with(self.stamp, |file| {
+                super::oversized::read_compacted_at(file, offset, len)
+            })
+            .map_err(|e| match e {
+                ReadFailure::Changed => io::Error::other(format!(
+                    "{} changed since it was opened; reload it",
+                    self.path.display()
+                )),
+                ReadFailure::Io(e) => e,
+            })
     }
 
     /// A source reading from `file`, opened for `path` (which errors name); `temp` is the
-    /// temporary file `file` is, if it is one, removed when the source is dropped.
-    pub fn new(path: &Path, file: File, temp: Option<tempfile::TempPath>) -> io::Result<Self> {
+    /// temporary file `file` is, if it is one, removed when the source is dropped. With
+    /// `reopen`, `file` was opened at `path` itself and is let go when not used lately (see
+    /// the module's documentation).
+    pub fn new(
+        path: &Path,
+        file: File,
+        temp: Option<tempfile::TempPath>,
+        reopen: bool,
+    ) -> io::Result<Self> {
         let stamp = stamp_of(&file)?;
+        let file = if reopen {
+            FileSource::Reopened(Reopenable::new(path, file)?)
+        } else {
+            FileSource::Kept(file)
+        };
         Ok(OnDemand {
             path: path.to_path_buf(),
             reader: Mutex::new(Reader {
@@ -147,29 +212,38 @@ impl OnDemand {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             let Reader { file, buffer } = &mut *reader;
-            let changed = || {
-                ParseError::NotAResult(format!(
+            // A message larger than any field may be is read without its oversized fields;
+            // any other into a spare buffer left by an earlier read, else a new one.
+            let oversized = u64::from(entry.len) > super::oversized::MAX_FIELD_BYTES;
+            let mut bytes = if oversized {
+                Vec::new()
+            } else {
+                std::mem::take(buffer)
+            };
+            bytes.clear();
+            file.with(self.stamp, |file| {
+                if oversized {
+                    bytes = super::oversized::read_compacted_at(file, entry.offset, entry.len)?;
+                    return Ok(());
+                }
+                bytes.resize(entry.len as usize, 0);
+                file.seek(SeekFrom::Start(entry.offset))?;
+                file.read_exact(&mut bytes)
+            })
+            .map_err(|e| match e {
+                ReadFailure::Changed => ParseError::NotAResult(format!(
                     "{} changed since it was opened; reload it",
                     self.path.display()
-                ))
-            };
-            if stamp_of(file).map_err(|_| changed())? != self.stamp {
-                return Err(changed());
-            }
-            // A message larger than any field may be is read without its oversized fields.
-            if u64::from(entry.len) > super::oversized::MAX_FIELD_BYTES {
-                super::oversized::read_compacted_at(file, entry.offset, entry.len)
-                    .map_err(|e| corrupt(entry.offset as usize, format!("result {index}: {e}")))?
-            } else {
-                // A spare buffer left by an earlier read, else a new one.
-                let mut bytes = std::mem::take(buffer);
-                bytes.clear();
-                bytes.resize(entry.len as usize, 0);
-                file.seek(SeekFrom::Start(entry.offset))
-                    .and_then(|_| file.read_exact(&mut bytes))
-                    .map_err(|e| corrupt(entry.offset as usize, format!("result {index}: {e}")))?;
-                bytes
-            }
+                )),
+                ReadFailure::Io(e) => corrupt(
+                    entry.offset as usize,
+                    format!(
+                        "result {index}: {}",
+                        crate::parse::open_files::io_error_text(&e)
+                    ),
+                ),
+            })?;
+            bytes
         };
         let offset = usize::try_from(entry.offset).unwrap_or(usize::MAX);
         let decoded = decode(
@@ -211,14 +285,20 @@ impl Read for PlainFile<'_> {
             .reader
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if stamp_of(&reader.file)? != self.source.stamp {
-            return Err(io::Error::other(format!(
-                "{} changed since it was opened; reload it",
-                self.source.path.display()
-            )));
-        }
-        reader.file.seek(SeekFrom::Start(self.pos))?;
-        let n = reader.file.read(out)?;
+        let pos = self.pos;
+        let n = reader
+            .file
+            .with(self.source.stamp, |file| {
+                file.seek(SeekFrom::Start(pos))?;
+                file.read(out)
+            })
+            .map_err(|e| match e {
+                ReadFailure::Changed => io::Error::other(format!(
+                    "{} changed since it was opened; reload it",
+                    self.source.path.display()
+                )),
+                ReadFailure::Io(e) => e,
+            })?;
         self.pos += n as u64;
         Ok(n)
     }

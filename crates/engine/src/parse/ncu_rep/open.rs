@@ -53,6 +53,9 @@ pub fn open_from(
     let opened = File::open(file).map_err(io_error)?;
     let size = opened.metadata().map_err(io_error)?.len();
     let reader = File::open(file).map_err(io_error)?;
+    // A report read from its own path opens it again when asked for; a copy or a file read
+    // through another path keeps its descriptor.
+    let reopen = temp.is_none() && file == path;
     // Where an open file outlives its name (Unix), a decompressed copy is removed now: no
     // process that ends without dropping the report (or is killed) leaves it behind.
     // An unnamed copy lives on in the reader's own descriptor.
@@ -65,7 +68,7 @@ pub fn open_from(
         Some(TempCopy::Named(t)) => Some(t),
         Some(TempCopy::Unnamed(_)) | None => None,
     };
-    let source = Arc::new(OnDemand::new(path, reader, temp).map_err(io_error)?);
+    let source = Arc::new(OnDemand::new(path, reader, temp, reopen).map_err(io_error)?);
     let chunks = usize::try_from(size / CHUNK as u64).unwrap_or(usize::MAX);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())

@@ -147,15 +147,34 @@ impl ContainerCheck {
     pub fn offset(&self) -> u64 {
         self.offset
     }
+
+    /// Payload bytes of the current block still to come (0 outside a payload).
+    pub fn payload_left(&self) -> u64 {
+        match self.expect {
+            Expect::Payload(left) => left,
+            _ => 0,
+        }
+    }
+
+    /// Passes over the rest of the current block's payload unread (a reader that can seek).
+    pub fn skip_payload(&mut self) {
+        if let Expect::Payload(left) = self.expect {
+            self.offset += left;
+            self.block_start = self.offset;
+            self.expect = Expect::Length { block: true };
+        }
+    }
 }
 
-/// Whether the `.ncu-rep` at `path` ends where a block ends (read in pieces, never held
-/// whole): a report whose write is cut short, or still under way mid-block, does not. `None`
-/// when the file is no `.ncu-rep` (another form, or compressed), so its end cannot be told
-/// this way. Bytes after the magic that are damaged count as not whole.
+/// Whether the `.ncu-rep` at `path` ends where a block ends, reading its block headers only
+/// (payloads are passed over by seeking, so a report of gigabytes still being written costs a
+/// few reads per look): a report whose write is cut short, or still under way mid-block, does
+/// not. `None` when the file is no `.ncu-rep` (another form, or compressed), so its end cannot
+/// be told this way. Bytes after the magic that are damaged count as not whole.
 pub fn ends_whole(path: &std::path::Path) -> std::io::Result<Option<bool>> {
-    use std::io::Read;
+    use std::io::{Read, Seek, SeekFrom};
     let mut file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
     let mut magic = [0u8; 4];
     let got = file.read(&mut magic)?;
     if got < 4 || &magic != crate::parse::detect::NCU_REP_MAGIC {
@@ -165,8 +184,19 @@ pub fn ends_whole(path: &std::path::Path) -> std::io::Result<Option<bool>> {
     if check.feed(&magic).is_err() {
         return Ok(Some(false));
     }
-    let mut buf = vec![0u8; 1 << 16];
+    // Headers are small: reads of a few kilobytes, each fed whole (the payload bytes they
+    // hold too), then the rest of a payload skipped.
+    let mut buf = vec![0u8; 4 << 10];
     loop {
+        let left = check.payload_left();
+        if left > 0 {
+            let end = check.offset().saturating_add(left);
+            if end > size {
+                return Ok(Some(false));
+            }
+            file.seek(SeekFrom::Start(end))?;
+            check.skip_payload();
+        }
         let n = file.read(&mut buf)?;
         if n == 0 {
             return Ok(Some(check.finish().is_ok()));
@@ -234,5 +264,29 @@ mod tests {
         assert!(c.finish().is_err());
         // Another file's bytes: no magic.
         assert!(ContainerCheck::default().feed(b"PK\x03\x04....").is_err());
+    }
+
+    /// `ends_whole` skips payloads by seeking and gives the answer of the byte-by-byte check
+    /// at every cut of a container whose payloads outgrow its reads.
+    #[test]
+    fn ends_whole_skips_payloads_and_agrees_with_the_streaming_check() {
+        let bytes = container(&[
+            (header(10_000), 10_000),
+            (header(3), 3),
+            (header(9_000), 9_000),
+        ]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.ncu-rep");
+        for cut in (0..=bytes.len()).step_by(97).chain([bytes.len()]) {
+            std::fs::write(&path, &bytes[..cut]).unwrap();
+            let mut c = ContainerCheck::default();
+            let streamed = c.feed(&bytes[..cut]).is_ok() && c.finish().is_ok();
+            let got = ends_whole(&path).unwrap();
+            if cut < 4 {
+                assert_eq!(got, None, "cut {cut}");
+            } else {
+                assert_eq!(got, Some(streamed), "cut {cut}");
+            }
+        }
     }
 }

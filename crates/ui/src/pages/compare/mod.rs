@@ -108,6 +108,10 @@ pub fn show(
             empty_ui(ui, only_itself);
             return;
         }
+        CompareStatus::BeingWritten { name, results } => {
+            being_written_ui(ui, &name, results);
+            return;
+        }
         CompareStatus::Failed(e) => {
             ui.colored_label(theme::error_color(ui), e);
             return;
@@ -179,6 +183,18 @@ fn empty_ui(ui: &mut egui::Ui, only_itself: bool) {
          Baselines list on the left shows, hides and removes them, and they are kept across \
          restarts. Report vs report compares two whole reports.",
     );
+}
+
+/// The selected result's report is still being written: it is compared once it has settled.
+pub fn being_written_ui(ui: &mut egui::Ui, name: &str, results: usize) {
+    ui.add_space(8.0);
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.label(format!(
+            "{name} is {}: it is compared once its write has settled.",
+            crate::output::arrival_text::growing_text(results)
+        ));
+    });
 }
 
 /// The id under which a clicked line of the why-list waits for the page to read it.
