@@ -5,7 +5,7 @@
 //! `sightline --click-through N FILE...` then also selects the first N rows one per frame on
 //! the Details page before it exits (the peak memory of walking through N results).
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 use clap::Parser;
 use sightline::cli::{self, Args};
@@ -13,6 +13,7 @@ use std::time::Instant;
 
 fn main() {
     let started = Instant::now();
+    bound_heaps();
     let args = Args::parse();
     let code = if args.install_desktop {
         install_desktop()
@@ -73,3 +74,22 @@ fn run_app(_files: Vec<std::path::PathBuf>, _follow: Option<std::path::PathBuf>)
     );
     1
 }
+
+/// The most heaps (arenas) glibc's allocator keeps: one per core, at most eight. By default it
+/// keeps up to eight per core and gives one to nearly every thread, and what a thread freed stays
+/// in its heap: a command's resident memory then grew with its worker threads, not with its work
+/// (a 111 MB text written as JSON with 16 threads on 2 cores: 228 MB resident for 19 MB of live
+/// heap; 61 MB with two heaps).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
+fn bound_heaps() {
+    let heaps = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    // SAFETY: mallopt sets one of the allocator's parameters; it is called first thing in
+    // `main`, before any other thread is started, and takes no pointer.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, heaps as libc::c_int);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn bound_heaps() {}
