@@ -17,8 +17,6 @@
 //! file dialogs to [`sightline_app::AppState::handle`]). [`SightlineApp`] can be driven without
 //! eframe, which is how the tests run it.
 
-#![forbid(unsafe_code)]
-
 use sightline_engine::{analysis, model, output};
 
 pub mod app;
