@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks the layering (scripts/check_layers.py: no import circles inside a crate, no egui below
-# ui, nothing under crates/ui that sorts or starts a thread, the map of the workspace in
-# docs/architecture.md up to date), formatting and lints (warnings are errors), then runs the whole test suite, on a fresh
+# ui, no thread pool in the window's manifest, the map of the workspace in docs/architecture.md
+# up to date), that every path docs/architecture.md names exists (scripts/check_doc_paths.py),
+# formatting and lints (warnings are errors; the manifests' lints forbid unsafe code
+# and crates/ui/clippy.toml keeps the window from sorting and starting threads), then runs the whole test suite, on a fresh
 # Debian machine with only the Rust toolchain (rustfmt and clippy included).
 # The UI snapshot tests render on the CPU through Mesa (EGL/llvmpipe); no GPU or display needed.
 set -euo pipefail
@@ -55,6 +57,7 @@ export HOME="$run_home" XDG_CACHE_HOME="$run_home/cache" XDG_CONFIG_HOME="$run_h
 unset SIGHTLINE_CACHE_DIR
 
 python3 scripts/check_layers.py
+python3 scripts/check_doc_paths.py
 cargo fmt --all --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
 cargo test --locked --workspace "$@"

@@ -37,6 +37,10 @@ fn note(size: usize) {
 }
 
 // SAFETY: every call is forwarded to the system allocator unchanged.
+#[allow(
+    unsafe_code,
+    reason = "a global allocator implements the unsafe `GlobalAlloc`; it forwards every call unchanged"
+)]
 unsafe impl GlobalAlloc for LargestAllocation {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         note(layout.size());

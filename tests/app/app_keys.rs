@@ -1,7 +1,8 @@
 //! Keyboard use of the desktop app, driven headless with egui_kittest: moving through the
-//! results table (arrows, Home/End, Page Up/Down), the filter (Ctrl+F, Esc), pages (Ctrl+1…7),
-//! baselines (Ctrl+B), closing (Ctrl+W), switching reports (Ctrl+Tab), the shortcut list in
-//! the Help menu, and copying from right-click menus.
+//! results table (arrows, Home/End, Page Up/Down), the filter (Ctrl+F, Esc), pages (each
+//! page's key from the action table, Ctrl+0 for the Trend page), baselines (Ctrl+B), closing
+//! (Ctrl+W), switching reports (Ctrl+Tab), the shortcut list in the Help menu, every action of
+//! the table in the menu and the help, and copying from right-click menus.
 
 use crate::common;
 
@@ -11,7 +12,9 @@ use common::app_harness::{
 use common::{fixture_file, fixture_path, load_truth, temp_dir};
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
+use sightline::app::core::actions::{Action, Shortcut};
 use sightline::ui::PageId;
+use sightline::ui::menu::{action_shortcut, shortcut_list};
 
 const BASIC: &str = "h100/kernels_basic.details.txt";
 const TRUTH: &str = "h100/kernels_basic.truth.json.xz";
@@ -86,15 +89,12 @@ fn ctrl_f_focuses_the_filter_and_escape_clears_it() {
 fn ctrl_digits_switch_pages() {
     let mut h = basic();
     for &page in PageId::ALL.iter().rev() {
-        // The tenth page (Trend) has no digit.
-        let Some(key) = sightline::ui::pages::digit_key(page.number()) else {
-            continue;
-        };
+        let key = action_shortcut(Action::ShowPage(page)).expect("every page has a key");
         // One frame: pages that build their view in the background (Compare, Source) show a
         // spinner meanwhile, and the page switch is what is checked.
-        h.key_press_modifiers(Modifiers::COMMAND, key);
+        h.key_press_modifiers(key.modifiers, key.logical_key);
         h.step();
-        assert_eq!(h.state().settings().page, page, "Ctrl+{}", page.number());
+        assert_eq!(h.state().settings().page, page, "{key:?}");
     }
     assert_eq!(h.state().settings().page, PageId::Details);
 }
@@ -154,10 +154,123 @@ fn help_lists_the_shortcuts() {
     let mut h = basic();
     h.get_by_label("Help").click();
     h.run();
-    for (keys, what) in sightline::ui::menu::SHORTCUT_LIST {
-        assert_label(&h, keys);
-        assert_label(&h, what);
+    for (keys, what) in shortcut_list() {
+        assert_label(&h, &keys);
+        assert_label(&h, &what);
     }
+}
+
+/// How many labels on screen contain `text`.
+fn count_containing(h: &common::app_harness::AppHarness, text: &str) -> usize {
+    h.query_all_by_label_contains(text).count()
+}
+
+/// The keys a help row's keys stand for: `Ctrl+1 … Ctrl+9, Ctrl+0` is ten keys.
+fn keys_of_help_row(keys: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in keys.split(", ") {
+        let Some((first, last)) = part.split_once(" … ") else {
+            out.push(part.to_string());
+            continue;
+        };
+        let (prefix, from) = first.rsplit_once('+').expect("a key with modifiers");
+        let to = last.rsplit_once('+').expect("a key with modifiers").1;
+        let (from, to): (u32, u32) = (from.parse().unwrap(), to.parse().unwrap());
+        out.extend((from..=to).map(|d| format!("{prefix}+{d}")));
+    }
+    out
+}
+
+/// Every action of the table has an entry in the File or the View menu, and every action with
+/// a key is in the Help menu's list with its key.
+#[test]
+fn every_action_is_in_the_menu_and_the_help_list() {
+    let mut h = basic();
+    let actions: Vec<Action> = Action::all().collect();
+    let mut in_a_menu = vec![false; actions.len()];
+    for menu in ["File", "View"] {
+        let before: Vec<usize> = actions
+            .iter()
+            .map(|a| count_containing(&h, a.label()))
+            .collect();
+        h.get_by_label(menu).click();
+        h.run();
+        for (i, action) in actions.iter().enumerate() {
+            // The entry's label is its text, then its key as the window spells it.
+            if count_containing(&h, action.label()) > before[i] {
+                in_a_menu[i] = true;
+            }
+        }
+        h.get_by_label(menu).click();
+        h.run();
+    }
+    let missing: Vec<&str> = actions
+        .iter()
+        .zip(&in_a_menu)
+        .filter(|(_, shown)| !**shown)
+        .map(|(a, _)| a.label())
+        .collect();
+    assert!(missing.is_empty(), "not in any menu: {missing:?}");
+
+    let help = shortcut_list();
+    for action in &actions {
+        let Some(key) = action.shortcut() else {
+            continue;
+        };
+        let row = help
+            .iter()
+            .find(|(keys, _)| keys_of_help_row(keys).contains(&key.text()))
+            .unwrap_or_else(|| panic!("{} ({}) is not in the help", action.label(), key.text()));
+        assert!(
+            row.1.contains(action.description()),
+            "{}: the help row {row:?}",
+            key.text()
+        );
+    }
+}
+
+/// No two actions have the same key, nor the key of the results table's filter.
+#[test]
+fn no_two_actions_share_a_key() {
+    let keyed: Vec<(Action, Shortcut)> = Action::all()
+        .filter_map(|a| a.shortcut().map(|s| (a, s)))
+        .collect();
+    for (i, (a, key)) in keyed.iter().enumerate() {
+        for (b, other) in &keyed[i + 1..] {
+            assert_ne!(key, other, "{a:?} and {b:?} share {}", key.text());
+        }
+        assert_ne!(
+            action_shortcut(*a),
+            Some(sightline::ui::results_table::FIND_SHORTCUT),
+            "{a:?} takes the filter's key"
+        );
+    }
+    // Every page has a key of its own.
+    let pages = keyed
+        .iter()
+        .filter(|(a, _)| matches!(a, Action::ShowPage(_)))
+        .count();
+    assert_eq!(pages, PageId::ALL.len());
+}
+
+/// The Trend page's key (Ctrl+0, after Ctrl+9 on the digit row) opens the Trend page, and the
+/// zoom stays where it was: the key is the page's, not egui's reset of the zoom.
+#[test]
+fn the_trend_pages_key_opens_the_trend_page() {
+    let mut h = basic();
+    let key = action_shortcut(Action::ShowPage(PageId::Trend)).expect("a key");
+    assert_eq!(
+        (key.modifiers, key.logical_key),
+        (Modifiers::COMMAND, Key::Num0)
+    );
+    h.state_mut().settings_mut().zoom_factor = 1.5;
+    h.run();
+    assert_ne!(h.state().settings().page, PageId::Trend);
+    h.key_press_modifiers(key.modifiers, key.logical_key);
+    h.step();
+    h.step();
+    assert_eq!(h.state().settings().page, PageId::Trend);
+    assert_eq!(h.state().settings().zoom_factor, 1.5);
 }
 
 /// The texts the last frame put on the clipboard.

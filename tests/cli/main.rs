@@ -1,11 +1,13 @@
 //! The headless commands, driven through the real binary or their library entry points:
 //! `summary`, `diff` (text, Markdown, HTML), `trend` (also `--by-size`), `mcp`, the warnings
-//! every command prints for what it skipped, and that every command writes its output as it
-//! reads. One test binary; each module was a test file of its own and keeps its name.
+//! every command prints for what it skipped, that every command writes its output as it reads,
+//! and the snapshot of what agents see (the MCP tool list, every `--help`). One test binary;
+//! each module was a test file of its own and keeps its name.
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod agent_surface;
 mod cli_warnings;
 mod crowded_line_table;
 mod diff_output;

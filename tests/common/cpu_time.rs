@@ -24,29 +24,17 @@ pub fn process_cpu_time() -> Duration {
 
 #[derive(Clone, Copy)]
 enum CpuClock {
-    Process = 2,
-    Thread = 3,
+    Process,
+    Thread,
 }
 
 #[cfg(target_os = "linux")]
 fn cpu_clock(clock: CpuClock) -> Duration {
-    #[repr(C)]
-    struct Timespec {
-        tv_sec: i64,
-        tv_nsec: i64,
-    }
-    unsafe extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    let mut ts = Timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
-    let rc = unsafe { clock_gettime(clock as i32, &mut ts) };
-    if rc != 0 {
-        return Duration::ZERO;
-    }
+    use rustix::time::{ClockId, clock_gettime};
+    let ts = clock_gettime(match clock {
+        CpuClock::Process => ClockId::ProcessCPUTime,
+        CpuClock::Thread => ClockId::ThreadCPUTime,
+    });
     Duration::new(
         ts.tv_sec.max(0) as u64,
         ts.tv_nsec.clamp(0, 999_999_999) as u32,

@@ -11,6 +11,10 @@
 //! `#[global_allocator] static ALLOCATOR: LiveHeap = LiveHeap;`.
 
 #![allow(dead_code)]
+#![allow(
+    unsafe_code,
+    reason = "a global allocator implements the unsafe `GlobalAlloc`; every unsafe block says why it holds"
+)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

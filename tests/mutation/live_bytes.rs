@@ -1,6 +1,11 @@
 //! Live bytes and their high-water mark: the global allocator of this test binary forwards to
 //! the system allocator and counts.
 
+#![allow(
+    unsafe_code,
+    reason = "a global allocator implements the unsafe `GlobalAlloc`; it forwards every call unchanged"
+)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

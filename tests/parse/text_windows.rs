@@ -1,11 +1,12 @@
 //! Text read in windows gives the report reading it whole gives: every form that is cut
 //! (details text, summary, `--print-details all`, both CSV exports), cut into many small
-//! windows so that every result boundary is tried, with bodies parsed again on demand.
+//! windows so that every result boundary is tried, with bodies parsed again on demand; and
+//! every text form is cut, or read whole, as its format's layout says.
 
 use crate::common::{fixture_file, temp_dir};
 use sightline::analysis::sections;
-use sightline::model::Report;
 use sightline::model::section_body::ReportBodies;
+use sightline::model::{Report, TextLayout};
 use sightline::parse::{self, text_windows};
 use std::path::Path;
 
@@ -105,6 +106,45 @@ fn a_text_changed_after_opening_is_said_not_misread() {
     assert!(body.metrics.is_empty());
     let error = cut.results[3].content.error().expect("an error");
     assert!(error.contains("changed since it was opened"), "{error}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every text form is read in windows where its format says its results can be told apart in
+/// the text (`Format::text_layout`), and whole where it is one page: a fixture of each form,
+/// with windows allowed at any size.
+#[test]
+fn each_text_form_is_read_as_its_format_lays_it_out() {
+    let forms = [
+        ("h100/kernels_basic.details.txt", "cli-text"),
+        ("h100/kernels_basic.summary.txt", "summary"),
+        ("h100/kernels_basic.details.csv", "csv-details"),
+        ("h100/kernels_basic.raw.csv", "csv-raw"),
+        ("h100/kernels_basic.session.txt", "session"),
+        ("h100/kernels_basic.session.csv", "session"),
+        ("seeds/gui_details_copy_a100.txt", "gui-copy"),
+    ];
+    let dir = temp_dir("windows-forms");
+    for (rel, name) in forms {
+        let path = fixture_file(&dir, rel);
+        let whole = parse::load_path(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(whole.format.name(), name, "{rel}");
+        let windows = text_windows::Windows {
+            min_file_bytes: 0,
+            window_bytes: 8 << 10,
+            ..text_windows::Windows::default()
+        };
+        let read = text_windows::load(&path, &path, &mut None, windows, &mut |_, _| {})
+            .unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let cut = match whole.format.text_layout() {
+            TextLayout::ResultLines | TextLayout::RowsPerResult | TextLayout::RowPerResult => true,
+            TextLayout::OnePage | TextLayout::Binary => false,
+        };
+        assert_eq!(read.is_some(), cut, "{rel}: {name} read in windows");
+        if let Some(report) = read {
+            assert_eq!(report.format, whole.format, "{rel}");
+            assert_eq!(report.results.len(), whole.results.len(), "{rel}");
+        }
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -14,8 +14,6 @@
 //! The desktop front end (`ui`) draws the view-models and turns clicks and keys into
 //! commands; `cli` uses the analysis directly.
 
-#![forbid(unsafe_code)]
-
 use sightline_engine::{analysis, model, output, parse};
 
 pub mod cache;

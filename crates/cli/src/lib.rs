@@ -1,7 +1,5 @@
 //! The command line: `sightline [FILE...]` opens the app; subcommands run headless.
 
-#![forbid(unsafe_code)]
-
 use sightline_engine::{analysis, model, output, parse};
 
 pub mod diff;

@@ -7,8 +7,6 @@
 //! HTML, text tables). The application core, the window and the command line are crates above
 //! it.
 
-#![forbid(unsafe_code)]
-
 pub mod analysis;
 pub mod model;
 pub mod output;

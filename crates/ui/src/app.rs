@@ -12,6 +12,7 @@ use super::reports_panel;
 use super::results_table::ResultsTable;
 use super::widgets::{plot_util, theme};
 use crate::model::format::count_text;
+use sightline_app::core::actions::{Action, ActionContext};
 use sightline_app::core::baselines;
 use sightline_app::core::commands::{Command, OpenRequest};
 use sightline_app::core::page_id::PageId;
@@ -323,12 +324,22 @@ impl SightlineApp {
         }
     }
 
-    /// Keyboard shortcuts, paste, dropped files and Ctrl+wheel zoom, as commands.
-    fn collect_input(&mut self, ctx: &egui::Context) {
+    /// What the actions of the menu and the keys act on: the selected result where its row is
+    /// visible (never a result the filter hides), and whether a close can be undone.
+    fn action_context(&mut self) -> ActionContext {
+        ActionContext {
+            selection: self.state.visible_selection(),
+            can_undo_close: self.state.closed_reports().can_undo(),
+        }
+    }
+
+    /// Keyboard shortcuts, paste, dropped files and Ctrl+wheel zoom, as commands; answers what
+    /// the actions act on this frame, for the menu.
+    fn collect_input(&mut self, ctx: &egui::Context) -> ActionContext {
         // Shortcuts act on the selection only where its row is visible: never on a result the
         // filter hides.
-        let selection = self.state.visible_selection();
-        menu::shortcuts(ctx, selection, &mut self.queued);
+        let cx = self.action_context();
+        menu::shortcuts(ctx, &cx, &mut self.queued);
         if !ctx.text_edit_focused() {
             let pasted: Vec<String> = ctx.input(|i| {
                 i.events
@@ -359,6 +370,7 @@ impl SightlineApp {
             self.state.settings.zoom_factor =
                 Settings::clamp_zoom(self.state.settings.zoom_factor * zoom);
         }
+        cx
     }
 
     /// Theme and zoom from the settings; zoom changed with egui's own keys goes back into them.
@@ -408,12 +420,11 @@ impl SightlineApp {
         self.poll_file_changes();
         self.state.poll_followed();
         self.state.release_bodies();
-        self.collect_input(&ctx);
+        let actions = self.collect_input(&ctx);
         self.apply_view_settings(&ctx);
 
         egui::Panel::top("menu_bar").show(ui, |ui| {
-            let can_undo = self.state.closed_reports().can_undo();
-            menu::show(ui, &mut self.state.settings, can_undo, &mut self.queued);
+            menu::show(ui, &mut self.state.settings, &actions, &mut self.queued);
         });
         if self.state.notice.is_some() {
             egui::Panel::top("notice_bar").show(ui, |ui| self.notice_ui(ui));
@@ -426,7 +437,7 @@ impl SightlineApp {
                     if can_undo
                         && ui
                             .button("Undo")
-                            .on_hover_text("Open it again (Ctrl+Shift+T)")
+                            .on_hover_text(Action::ReopenClosed.with_key("Open it again"))
                             .clicked()
                     {
                         self.queued.push(Command::UndoClose);
@@ -459,7 +470,9 @@ impl SightlineApp {
                 .show(ui, |ui| {
                     if ui
                         .button("\u{25b8}")
-                        .on_hover_text("Show the Reports panel (Ctrl+Shift+R)")
+                        .on_hover_text(
+                            Action::ToggleReportsPanel.with_key("Show the Reports panel"),
+                        )
                         .clicked()
                     {
                         self.queued.push(Command::ToggleReportsPanel);

@@ -7,6 +7,7 @@ use crate::model::KernelResult;
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::value_text;
 use crate::widgets::copy_menu::copy_button;
+use sightline_app::core::actions::Action;
 use sightline_app::core::commands::Command;
 use sightline_app::core::ids::ResultRef;
 use sightline_app::core::workspace::OpenReport;
@@ -112,7 +113,10 @@ pub fn show(
                 ui.label(egui::RichText::new("Baseline").color(color).strong());
                 if ui
                     .button("Remove baseline")
-                    .on_hover_text("Stop comparing other results with this one (Ctrl+B)")
+                    .on_hover_text(
+                        Action::ToggleBaseline
+                            .with_key("Stop comparing other results with this one"),
+                    )
                     .clicked()
                 {
                     commands.push(Command::RemoveBaseline(index));
@@ -121,10 +125,10 @@ pub fn show(
             None => {
                 if ui
                     .button("Set as baseline")
-                    .on_hover_text(
+                    .on_hover_text(Action::ToggleBaseline.with_key(
                         "Compare other results with this one (Compare and Roofline pages); \
-                         kept across restarts (Ctrl+B)",
-                    )
+                         kept across restarts",
+                    ))
                     .clicked()
                 {
                     commands.push(Command::SetBaseline(at));

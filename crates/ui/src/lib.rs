@@ -10,14 +10,15 @@
 //!   result of a report or of all open reports;
 //! - Occupancy: block limits, occupancy graphs and what-if;
 //! - Compare: the result side by side with the visible baselines;
-//! - Report vs report: two open reports compared kernel by kernel.
+//! - Report vs report: two open reports compared kernel by kernel;
+//! - Source: the CUDA lines and SASS of the result with their metrics, hot spots first;
+//! - Rules: every rule result of the result, the largest estimated speedup first;
+//! - Trend: every open report as a run of one series, each kernel's story over the runs.
 //!
 //! Shared drawing pieces are in [`widgets`]. Clicks, keys, drops and pastes become
 //! [`Command`]s, carried out in one place ([`SightlineApp::handle`], which passes all but the
 //! file dialogs to [`sightline_app::AppState::handle`]). [`SightlineApp`] can be driven without
 //! eframe, which is how the tests run it.
-
-#![forbid(unsafe_code)]
 
 use sightline_engine::{analysis, model, output};
 

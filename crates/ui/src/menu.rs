@@ -1,50 +1,18 @@
-//! The menu bar (File, View, Help) and the keyboard shortcuts that mirror it.
+//! The menu bar (File, View, Help) and the keyboard shortcuts that mirror it: both, and the
+//! Help menu's list of keys, read the action table (`sightline_app::core::actions`), which
+//! gives each action its text, tooltip, key and command.
 
 use crate::widgets::theme::ThemeChoice;
+use sightline_app::core::actions::{Action, ActionContext, Effect, Key, Shortcut, help_rows};
 use sightline_app::core::commands::{Command, OpenRequest};
-use sightline_app::core::ids::ResultRef;
-use sightline_app::core::page_id::PageId;
 use sightline_app::core::settings::Settings;
-
-const fn ctrl(key: egui::Key) -> egui::KeyboardShortcut {
-    egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, key)
-}
-
-/// Ctrl+O (Cmd+O on macOS).
-pub const OPEN_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::O);
-/// Ctrl+Q.
-pub const QUIT_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::Q);
-/// Ctrl+B: set the selected result as a baseline, or stop using it as one.
-pub const BASELINE_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::B);
-/// Ctrl+Shift+T: open again what the last close closed.
-pub const UNDO_CLOSE_SHORTCUT: egui::KeyboardShortcut = egui::KeyboardShortcut::new(
-    egui::Modifiers::COMMAND.plus(egui::Modifiers::SHIFT),
-    egui::Key::T,
-);
-
-/// Ctrl+Shift+R: hide the Reports panel, or show it again.
-pub const REPORTS_PANEL_SHORTCUT: egui::KeyboardShortcut = egui::KeyboardShortcut::new(
-    egui::Modifiers::COMMAND.plus(egui::Modifiers::SHIFT),
-    egui::Key::R,
-);
 
 /// With Up / Down: move the split between the results table and the page (Ctrl+Shift).
 pub const SPLIT_MODIFIERS: egui::Modifiers = egui::Modifiers::COMMAND.plus(egui::Modifiers::SHIFT);
 
-/// Ctrl+W: close the selected result's report.
-pub const CLOSE_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::W);
-/// Ctrl+Tab: the next report.
-pub const NEXT_REPORT_SHORTCUT: egui::KeyboardShortcut = ctrl(egui::Key::Tab);
-/// Ctrl+Shift+Tab: the previous report.
-pub const PREVIOUS_REPORT_SHORTCUT: egui::KeyboardShortcut = egui::KeyboardShortcut::new(
-    egui::Modifiers::COMMAND.plus(egui::Modifiers::SHIFT),
-    egui::Key::Tab,
-);
-
-/// Every keyboard shortcut, as the Help menu lists it: (keys, what they do).
-pub const SHORTCUT_LIST: &[(&str, &str)] = &[
-    ("Ctrl+O", "Open files"),
-    ("Ctrl+V", "Open ncu text from the clipboard"),
+/// Keys that act where the pointer or the keyboard is (the results table, its filter, the
+/// split, the Source page, plots, right-click menus), as the help lists them after the actions.
+pub const KEYS_IN_PLACE: &[(&str, &str)] = &[
     ("Up / Down", "Previous / next result"),
     ("Home / End", "First / last result"),
     ("Page Up / Page Down", "A page of results up / down"),
@@ -58,21 +26,6 @@ pub const SHORTCUT_LIST: &[(&str, &str)] = &[
     ),
     ("Esc", "Clear the filter"),
     (
-        "Ctrl+1 … Ctrl+9",
-        "Details, Raw, Session, Roofline, Occupancy, Compare, Report vs report, Source, Rules",
-    ),
-    (
-        "Ctrl+B",
-        "Set the selected result as a baseline (again: remove it)",
-    ),
-    ("Ctrl+W", "Close the selected result's report"),
-    (
-        "Ctrl+Shift+T",
-        "Open again what was closed last (undo a close)",
-    ),
-    ("Ctrl+Tab / Ctrl+Shift+Tab", "Next / previous report"),
-    ("Ctrl+Shift+R", "Hide the Reports panel (again: show it)"),
-    (
         "Source page: Up / Down, Enter",
         "Previous / next line or instruction of the pane last used; Enter: the line's SASS",
     ),
@@ -81,45 +34,122 @@ pub const SHORTCUT_LIST: &[(&str, &str)] = &[
         "Right-click",
         "Copy a value, a name or a table row (text, TSV, Markdown)",
     ),
-    ("Ctrl+Q", "Quit"),
 ];
 
-/// Shortcuts that work anywhere in the window; `selection` is the selected result.
-pub fn shortcuts(ctx: &egui::Context, selection: Option<ResultRef>, commands: &mut Vec<Command>) {
-    let pressed =
-        |shortcut: &egui::KeyboardShortcut| ctx.input_mut(|i| i.consume_shortcut(shortcut));
-    if pressed(&OPEN_SHORTCUT) {
-        commands.push(Command::ShowOpenDialog);
+/// Every keyboard shortcut, as the Help menu lists it: (keys, what they do): the actions'
+/// keys from the table, then the keys that act in place.
+pub fn shortcut_list() -> Vec<(String, String)> {
+    help_rows()
+        .into_iter()
+        .map(|row| (row.keys, row.what))
+        .chain(
+            KEYS_IN_PLACE
+                .iter()
+                .map(|(keys, what)| (keys.to_string(), what.to_string())),
+        )
+        .collect()
+}
+
+/// The toolkit's form of a key of the action table.
+pub fn egui_key(key: Key) -> egui::Key {
+    match key {
+        Key::B => egui::Key::B,
+        Key::O => egui::Key::O,
+        Key::Q => egui::Key::Q,
+        Key::R => egui::Key::R,
+        Key::T => egui::Key::T,
+        Key::V => egui::Key::V,
+        Key::W => egui::Key::W,
+        Key::Tab => egui::Key::Tab,
+        Key::Num0 => egui::Key::Num0,
+        Key::Num1 => egui::Key::Num1,
+        Key::Num2 => egui::Key::Num2,
+        Key::Num3 => egui::Key::Num3,
+        Key::Num4 => egui::Key::Num4,
+        Key::Num5 => egui::Key::Num5,
+        Key::Num6 => egui::Key::Num6,
+        Key::Num7 => egui::Key::Num7,
+        Key::Num8 => egui::Key::Num8,
+        Key::Num9 => egui::Key::Num9,
     }
-    if pressed(&UNDO_CLOSE_SHORTCUT) {
-        commands.push(Command::UndoClose);
+}
+
+/// The toolkit's form of a shortcut of the action table.
+pub fn egui_shortcut(shortcut: Shortcut) -> egui::KeyboardShortcut {
+    let mut modifiers = egui::Modifiers::NONE;
+    if shortcut.command {
+        modifiers = modifiers.plus(egui::Modifiers::COMMAND);
     }
-    if pressed(&REPORTS_PANEL_SHORTCUT) {
-        commands.push(Command::ToggleReportsPanel);
+    if shortcut.shift {
+        modifiers = modifiers.plus(egui::Modifiers::SHIFT);
     }
-    if pressed(&QUIT_SHORTCUT) {
-        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    if shortcut.alt {
+        modifiers = modifiers.plus(egui::Modifiers::ALT);
     }
-    // The longer combination first: Ctrl+Tab would also match Ctrl+Shift+Tab.
-    if pressed(&PREVIOUS_REPORT_SHORTCUT) {
-        commands.push(Command::NextReport { back: true });
+    egui::KeyboardShortcut::new(modifiers, egui_key(shortcut.key))
+}
+
+/// The toolkit's form of an action's shortcut.
+pub fn action_shortcut(action: Action) -> Option<egui::KeyboardShortcut> {
+    action.shortcut().map(egui_shortcut)
+}
+
+/// Carries out an effect: a command goes to `commands`, a request to the window.
+fn carry_out(ctx: &egui::Context, effect: Effect, commands: &mut Vec<Command>) {
+    match effect {
+        Effect::App(command) => commands.push(command),
+        Effect::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+        Effect::Paste => ctx.send_viewport_cmd(egui::ViewportCommand::RequestPaste),
     }
-    if pressed(&NEXT_REPORT_SHORTCUT) {
-        commands.push(Command::NextReport { back: false });
-    }
-    for &page in PageId::ALL {
-        if let Some(key) = crate::pages::digit_key(page.number())
-            && pressed(&ctrl(key))
-        {
-            commands.push(Command::ShowPage(page));
+}
+
+/// Shortcuts that work anywhere in the window: every action of the table with a key, where it
+/// can be done now (the actions on the selection act on a visible one only).
+pub fn shortcuts(ctx: &egui::Context, cx: &ActionContext, commands: &mut Vec<Command>) {
+    // A press with Shift or Alt held matches the shortcut without them too: those that hold
+    // more of them are tried first (Ctrl+Shift+Tab before Ctrl+Tab).
+    for extra in (0..=2).rev() {
+        for action in Action::all() {
+            let Some(shortcut) = action.shortcut() else {
+                continue;
+            };
+            if shortcut.extra_modifiers() != extra || action.key_arrives_as_paste() {
+                continue;
+            }
+            let Some(effect) = action.effect(cx) else {
+                continue;
+            };
+            if ctx.input_mut(|i| i.consume_shortcut(&egui_shortcut(shortcut))) {
+                carry_out(ctx, effect, commands);
+            }
         }
     }
-    if let Some(at) = selection {
-        if pressed(&BASELINE_SHORTCUT) {
-            commands.push(Command::ToggleBaseline(at));
-        }
-        if pressed(&CLOSE_SHORTCUT) {
-            commands.push(Command::CloseReport(at.report));
+}
+
+/// A menu entry for `action`: its text, its shortcut on the right, its tooltip; greyed out
+/// where it cannot be done now.
+fn action_button(
+    ui: &mut egui::Ui,
+    action: Action,
+    cx: &ActionContext,
+    commands: &mut Vec<Command>,
+) {
+    let mut button = egui::Button::new(action.label());
+    if let Some(shortcut) = action_shortcut(action) {
+        button = button.shortcut_text(ui.ctx().format_shortcut(&shortcut));
+    }
+    let effect = action.effect(cx);
+    let mut response = ui.add_enabled(effect.is_some(), button);
+    if let Some(tooltip) = action.tooltip() {
+        response = response.on_hover_text(tooltip);
+    }
+    if response.clicked()
+        && let Some(effect) = effect
+    {
+        let paste = matches!(effect, Effect::Paste);
+        carry_out(ui.ctx(), effect, commands);
+        if paste {
+            ui.close();
         }
     }
 }
@@ -128,14 +158,12 @@ pub fn shortcuts(ctx: &egui::Context, selection: Option<ResultRef>, commands: &m
 pub fn show(
     ui: &mut egui::Ui,
     settings: &mut Settings,
-    can_undo_close: bool,
+    cx: &ActionContext,
     commands: &mut Vec<Command>,
 ) {
     egui::MenuBar::new().ui(ui, |ui| {
-        ui.menu_button("File", |ui| {
-            file_menu(ui, settings, can_undo_close, commands)
-        });
-        ui.menu_button("View", |ui| view_menu(ui, settings));
+        ui.menu_button("File", |ui| file_menu(ui, settings, cx, commands));
+        ui.menu_button("View", |ui| view_menu(ui, settings, cx, commands));
         ui.menu_button("Help", help_menu);
     });
 }
@@ -143,23 +171,11 @@ pub fn show(
 fn file_menu(
     ui: &mut egui::Ui,
     settings: &Settings,
-    can_undo_close: bool,
+    cx: &ActionContext,
     commands: &mut Vec<Command>,
 ) {
-    let open = egui::Button::new("Open…").shortcut_text(ui.ctx().format_shortcut(&OPEN_SHORTCUT));
-    if ui.add(open).clicked() {
-        commands.push(Command::ShowOpenDialog);
-    }
-    if ui
-        .button("Follow folder…")
-        .on_hover_text(
-            "Open a folder's reports, and those written there later as their writes complete \
-             (the Trend page shows the series)",
-        )
-        .clicked()
-    {
-        commands.push(Command::ShowFollowDialog);
-    }
+    action_button(ui, Action::Open, cx, commands);
+    action_button(ui, Action::FollowFolder, cx, commands);
     ui.menu_button("Open Recent", |ui| {
         if settings.recent_files.is_empty() {
             ui.weak("No recent files");
@@ -181,20 +197,8 @@ fn file_menu(
             }
         }
     });
-    let paste = egui::Button::new("Paste ncu text")
-        .shortcut_text(ui.ctx().format_shortcut(&ctrl(egui::Key::V)));
-    if ui
-        .add(paste)
-        .on_hover_text("Open text copied from a terminal or from Nsight Compute")
-        .clicked()
-    {
-        ui.ctx()
-            .send_viewport_cmd(egui::ViewportCommand::RequestPaste);
-        ui.close();
-    }
-    if ui.button("Open demo report").clicked() {
-        commands.push(Command::Open(OpenRequest::Demo));
-    }
+    action_button(ui, Action::Paste, cx, commands);
+    action_button(ui, Action::OpenDemo, cx, commands);
     let mut reload = settings.reload_changed_files;
     if ui
         .checkbox(&mut reload, "Reload changed files automatically")
@@ -204,38 +208,45 @@ fn file_menu(
         commands.push(Command::SetReloadChangedFiles(reload));
     }
     ui.separator();
-    if ui.button("Close all reports").clicked() {
-        commands.push(Command::CloseAll);
-    }
-    let reopen = egui::Button::new("Reopen closed report")
-        .shortcut_text(ui.ctx().format_shortcut(&UNDO_CLOSE_SHORTCUT));
-    if ui.add_enabled(can_undo_close, reopen).clicked() {
-        commands.push(Command::UndoClose);
-    }
+    action_button(ui, Action::CloseReport, cx, commands);
+    action_button(ui, Action::CloseAll, cx, commands);
+    action_button(ui, Action::ReopenClosed, cx, commands);
     ui.separator();
-    let quit = egui::Button::new("Quit").shortcut_text(ui.ctx().format_shortcut(&QUIT_SHORTCUT));
-    if ui.add(quit).clicked() {
-        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-    }
+    action_button(ui, Action::Quit, cx, commands);
 }
 
-fn view_menu(ui: &mut egui::Ui, settings: &mut Settings) {
+fn view_menu(
+    ui: &mut egui::Ui,
+    settings: &mut Settings,
+    cx: &ActionContext,
+    commands: &mut Vec<Command>,
+) {
     ui.label("Theme");
     for choice in [ThemeChoice::Dark, ThemeChoice::Light] {
         ui.radio_value(&mut settings.theme, choice, choice.label());
     }
     ui.separator();
     ui.label("Page");
-    for &page in PageId::ALL {
-        ui.radio_value(&mut settings.page, page, page.label());
+    for action in Action::all() {
+        if let Action::ShowPage(page) = action {
+            let radio = ui.radio_value(&mut settings.page, page, action.label());
+            if let Some(shortcut) = action_shortcut(action) {
+                radio.on_hover_text(ui.ctx().format_shortcut(&shortcut));
+            }
+        }
     }
     ui.separator();
+    action_button(ui, Action::NextReport, cx, commands);
+    action_button(ui, Action::PreviousReport, cx, commands);
+    action_button(ui, Action::ToggleBaseline, cx, commands);
+    ui.separator();
+    let panel = Action::ToggleReportsPanel;
     let mut shown = !settings.panels.reports_hidden;
-    if ui
-        .checkbox(&mut shown, "Reports panel")
-        .on_hover_text("Ctrl+Shift+R")
-        .changed()
-    {
+    let mut checkbox = ui.checkbox(&mut shown, panel.label());
+    if let Some(shortcut) = action_shortcut(panel) {
+        checkbox = checkbox.on_hover_text(ui.ctx().format_shortcut(&shortcut));
+    }
+    if checkbox.changed() {
         settings.panels.reports_hidden = !shown;
     }
     ui.separator();
@@ -259,32 +270,10 @@ fn help_menu(ui: &mut egui::Ui) {
         .num_columns(2)
         .striped(true)
         .show(ui, |ui| {
-            for (keys, what) in SHORTCUT_LIST {
-                ui.monospace(*keys);
-                ui.label(*what);
+            for (keys, what) in shortcut_list() {
+                ui.monospace(keys);
+                ui.label(what);
                 ui.end_row();
             }
         });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::SHORTCUT_LIST;
-    use sightline_app::core::page_id::PageId;
-
-    #[test]
-    fn the_help_lists_every_page_key_in_order() {
-        let (keys, pages) = SHORTCUT_LIST
-            .iter()
-            .find(|(k, _)| k.starts_with("Ctrl+1"))
-            .expect("page keys");
-        // Every page with a digit key (1 to 9), in tab order.
-        let keyed: Vec<&str> = PageId::ALL
-            .iter()
-            .filter(|p| crate::pages::digit_key(p.number()).is_some())
-            .map(|p| p.label())
-            .collect();
-        assert_eq!(*keys, format!("Ctrl+1 … Ctrl+{}", keyed.len()));
-        assert_eq!(*pages, keyed.join(", "));
-    }
 }

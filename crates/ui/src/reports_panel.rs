@@ -7,6 +7,7 @@
 use crate::output::arrival_text;
 use crate::output::text::size_text;
 use crate::widgets::theme;
+use sightline_app::core::actions::Action;
 use sightline_app::core::baselines::Baseline;
 use sightline_app::core::commands::{Command, OpenRequest};
 use sightline_app::core::file_notices::{FileNoticeKind, FileNotices};
@@ -53,7 +54,10 @@ pub fn show(
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if ui
                 .small_button("\u{25c2} Hide")
-                .on_hover_text("Hide the Reports panel: the pages get its width (Ctrl+Shift+R)")
+                .on_hover_text(
+                    Action::ToggleReportsPanel
+                        .with_key("Hide the Reports panel: the pages get its width"),
+                )
                 .clicked()
             {
                 commands.push(Command::ToggleReportsPanel);

@@ -124,7 +124,7 @@ pub enum Command {
     RemoveBaseline(usize),
     /// Make a result a baseline, or stop using it as one (Ctrl+B).
     ToggleBaseline(ResultRef),
-    /// Show a page of the selected result (Ctrl+1…9).
+    /// Show a page of the selected result (its key: `actions::page_shortcut`).
     ShowPage(PageId),
     /// Select the first result of the next open report (Ctrl+Tab), or of the previous one
     /// (Ctrl+Shift+Tab), in the order they were opened.

@@ -7,6 +7,8 @@
 //!   results table's filter and order ([`table_view`], with each row summarised once by
 //!   [`rows`] and the filter text read by [`row_filter`]), notices;
 //! - [`commands`]: the command enum and what can be opened ([`commands::OpenRequest`]);
+//!   [`actions`]: the table of what the user asks for from the menu and the keyboard (text,
+//!   tooltip, key, command), which the window's menu, help list and key handler read;
 //! - [`loader`]: loading on background threads with progress and cancel, failing with an
 //!   [`error::OpenError`]; [`demo`] is the report built into the binary; [`sass_imports`]
 //!   reads ncu's SASS exports opened beside a report;
@@ -18,6 +20,7 @@
 //!   [`baselines`], [`manual_pairs`] and [`report_sides`] of the report comparison);
 //! - [`page_id`]: which page is shown; [`waker`]: how threads wake the UI.
 
+pub mod actions;
 pub mod baselines;
 pub mod closed_reports;
 pub mod commands;

@@ -36,7 +36,7 @@ impl PageId {
         matches!(self, PageId::Source | PageId::ReportDiff)
     }
 
-    /// The tabs, left to right (Ctrl+1 is the first).
+    /// The tabs, left to right (their keys follow this order: `actions::page_shortcut`).
     pub const ALL: &'static [PageId] = &[
         PageId::Details,
         PageId::Raw,
@@ -66,7 +66,7 @@ impl PageId {
         }
     }
 
-    /// The page's position among the tabs, from 1 (its Ctrl+digit shortcut).
+    /// The page's position among the tabs, from 1 (which gives its key).
     pub fn number(self) -> usize {
         PageId::ALL
             .iter()

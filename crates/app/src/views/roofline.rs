@@ -6,8 +6,10 @@
 use crate::analysis::roofline::{
     self, Chart, ChartKind, Roofline, RooflineContext, RooflineOptions,
 };
+use crate::core::actions::Action;
 use crate::core::baselines::VisibleBaseline;
 use crate::core::ids::{ReportId, ResultRef};
+use crate::core::page_id::PageId;
 use crate::core::workspace::Workspace;
 use crate::model::Format;
 
@@ -37,6 +39,14 @@ pub struct RooflineScene {
     pub format: Format,
 }
 
+/// Where a chart of the roofline section is drawn, with the page's key.
+pub fn drawn_on_the_page() -> String {
+    format!(
+        "{}.",
+        Action::ShowPage(PageId::Roofline).with_key("The chart is drawn on the Roofline page")
+    )
+}
+
 impl RooflineScene {
     /// A chart by kind.
     pub fn chart(&self, kind: ChartKind) -> Option<&Chart> {
@@ -46,8 +56,8 @@ impl RooflineScene {
     /// Why the chart `kind`, which the result's roofline section has, is not drawn: a text
     /// or CSV form holds the chart's inputs as ncu printed them but not every metric it is
     /// drawn from; a native report that lacks them stores no peak for it.
-    pub fn undrawn_note(&self, kind: ChartKind) -> &'static str {
-        match (self.format, kind) {
+    pub fn undrawn_note(&self, kind: ChartKind) -> String {
+        let note = match (self.format, kind) {
             (Format::NcuRep, ChartKind::Tensor) => {
                 "This result stores no tensor pipe peak to draw the chart from; its inputs are \
                  below."
@@ -60,8 +70,9 @@ impl RooflineScene {
                 "This form holds the chart's inputs below but not the tensor pipe metrics it is \
                  drawn from: the .ncu-rep report draws it."
             }
-            _ => "The chart is drawn on the Roofline page (Ctrl+4).",
-        }
+            _ => return drawn_on_the_page(),
+        };
+        note.to_string()
     }
 
     /// The arrows of a chart.

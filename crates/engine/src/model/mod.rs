@@ -26,7 +26,7 @@ pub use body::{Body, BodyHead, BodySource, HEAD_METRICS, InstanceValues, ResultB
 pub use intern::{MetricKey, Text, Unit};
 pub use metric::{Metric, MetricRow, Printed};
 pub use metric_store::{MetricStore, MetricView};
-pub use report::{Device, Format, Report, Session};
+pub use report::{Device, Format, Report, Session, TextLayout};
 pub use result::{
     Dim3, KernelName, KernelResult, NvtxRange, RuleKind, RuleResult, Section, SpeedupKind,
 };

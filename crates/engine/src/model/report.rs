@@ -5,7 +5,9 @@ use super::section_body::ReportBodies;
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// The form a result was read from.
+/// The form a result was read from. What depends on the form is decided by the methods below,
+/// each a `match` over every form, so that a new form does not build until each is decided
+/// for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Format {
     /// Native `.ncu-rep` report file.
@@ -44,6 +46,59 @@ impl Format {
             Format::Summary => "summary",
         }
     }
+
+    /// How its results lie in its text, which decides how a large file of it is read
+    /// (`parse::text_windows`): cut into windows between results, or whole.
+    pub fn text_layout(self) -> TextLayout {
+        match self {
+            Format::NcuRep => TextLayout::Binary,
+            Format::CliText | Format::Summary => TextLayout::ResultLines,
+            Format::CsvDetails => TextLayout::RowsPerResult,
+            Format::CsvRaw => TextLayout::RowPerResult,
+            Format::GuiCopy | Format::Session => TextLayout::OnePage,
+        }
+    }
+
+    /// Whether its sections are the ones the tool showed, so that a section missing from one
+    /// of two reports was not collected: the native report and the forms printed from the
+    /// Details page. A raw export and a summary have no sections of their own (their readers
+    /// lay out stock sections from the metrics), nor has a session page.
+    pub fn lists_the_tools_sections(self) -> bool {
+        match self {
+            Format::NcuRep | Format::CliText | Format::GuiCopy | Format::CsvDetails => true,
+            Format::CsvRaw | Format::Summary | Format::Session => false,
+        }
+    }
+
+    /// Whether it holds every metric collected, not only those of the section tables: the
+    /// native report and the raw export (`--page raw`).
+    pub fn holds_every_metric(self) -> bool {
+        match self {
+            Format::NcuRep | Format::CsvRaw => true,
+            Format::CliText
+            | Format::GuiCopy
+            | Format::CsvDetails
+            | Format::Session
+            | Format::Summary => false,
+        }
+    }
+}
+
+/// How the results of a form lie in its bytes ([`Format::text_layout`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextLayout {
+    /// Not text: the native report, read by its own reader.
+    Binary,
+    /// Result after result, each opened by its own lines (the process and kernel lines of the
+    /// CLI's details pages and summaries): a file is cut before a line that opens a result.
+    ResultLines,
+    /// A run of rows per result, one row per metric and rule (the `--csv` details export): a
+    /// file is cut before a row whose result ID differs from the row before.
+    RowsPerResult,
+    /// One row per result (the raw export): a file is cut before any row.
+    RowPerResult,
+    /// One page without result boundaries (a session page, a GUI copy): read whole.
+    OnePage,
 }
 
 /// One GPU of the session, with its attributes.

@@ -1,5 +1,5 @@
 //! The pages of the selected result, one file each, shown as tabs. Every page implements
-//! [`Page`]: its id (title and Ctrl+digit shortcut come from it) and `ui`, which draws it from
+//! [`Page`]: its id (title and key come from it) and `ui`, which draws it from
 //! a [`PageContext`] (what is selected and open, read-only) and writes through [`PageIo`]
 //! (settings it may change, state shared by pages, commands for the app).
 //!
@@ -21,6 +21,7 @@ pub mod trend;
 pub mod trend_sweep;
 
 use crate::model::KernelResult;
+use sightline_app::core::actions::Action;
 use sightline_app::core::baselines::VisibleBaseline;
 use sightline_app::core::commands::Command;
 use sightline_app::core::ids::ResultRef;
@@ -77,10 +78,10 @@ pub trait Page {
         self.id().label()
     }
 
-    /// Ctrl+digit of its tab position (Ctrl+1 for the first tab).
+    /// Its key, from the action table: the key of its tab position (Ctrl+1 for the first tab;
+    /// `sightline_app::core::actions::page_shortcut` says how pages past the ninth get theirs).
     fn shortcut(&self) -> Option<egui::KeyboardShortcut> {
-        digit_key(self.id().number())
-            .map(|key| egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, key))
+        crate::menu::action_shortcut(Action::ShowPage(self.id()))
     }
 
     /// Draws the page in the remaining space.
@@ -88,24 +89,6 @@ pub trait Page {
 
     /// Drops what it derived from open reports (reports closed or replaced).
     fn release(&mut self) {}
-}
-
-/// The key of digit `n` (1–9; the tenth page has none: Ctrl+0 resets the zoom).
-pub fn digit_key(n: usize) -> Option<egui::Key> {
-    use egui::Key;
-    [
-        Key::Num1,
-        Key::Num2,
-        Key::Num3,
-        Key::Num4,
-        Key::Num5,
-        Key::Num6,
-        Key::Num7,
-        Key::Num8,
-        Key::Num9,
-    ]
-    .get(n.checked_sub(1)?)
-    .copied()
 }
 
 /// Every page with its view state (search text, caches); not persisted.
@@ -189,8 +172,7 @@ pub fn tabs(ui: &mut egui::Ui, current: &mut PageId) {
     ui.horizontal_wrapped(|ui| {
         for &page in PageId::ALL {
             let response = ui.selectable_value(current, page, page.label());
-            if let Some(key) = digit_key(page.number()) {
-                let shortcut = egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, key);
+            if let Some(shortcut) = crate::menu::action_shortcut(Action::ShowPage(page)) {
                 response.on_hover_text(ui.ctx().format_shortcut(&shortcut));
             }
         }

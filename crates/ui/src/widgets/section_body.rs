@@ -15,6 +15,8 @@ use crate::model::format::{NOT_MEASURED, value_text as value_text_in};
 use crate::model::section_body::{BodyItem, BodyRow, ItemKind};
 use crate::model::{Metric, Value};
 use egui::{Color32, RichText, Sense, Stroke, vec2};
+use sightline_app::core::actions::Action;
+use sightline_app::core::page_id::PageId;
 use sightline_app::views::hot_spots::Lines;
 use sightline_app::views::section_bodies::{DrawnSection, ItemDrawing};
 use sightline_app::views::source::SourceTarget;
@@ -195,12 +197,16 @@ fn item_ui_with(
                 _ => false,
             };
             if drawn {
-                ui.weak("Tables, zoom and every result of the report: the Roofline page (Ctrl+4).");
+                ui.weak(format!(
+                    "{}.",
+                    Action::ShowPage(PageId::Roofline)
+                        .with_key("Tables, zoom and every result of the report: the Roofline page")
+                ));
             } else {
                 // Why not depends on the form: the view-model says.
                 ui.weak(match (extras.roofline, kind) {
                     (Some(scene), Some(kind)) => scene.undrawn_note(kind),
-                    _ => "The chart is drawn on the Roofline page (Ctrl+4).",
+                    _ => sightline_app::views::roofline::drawn_on_the_page(),
                 });
             }
             egui::CollapsingHeader::new(format!(

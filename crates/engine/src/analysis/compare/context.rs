@@ -2,7 +2,7 @@
 //! control, replay and cache control), and warnings where two compared reports differ in it.
 
 use crate::analysis::headline::device_summary;
-use crate::model::{Format, KernelResult, Report, catalog};
+use crate::model::{KernelResult, Report, catalog};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -103,7 +103,7 @@ impl RunContext {
                 ctx.ccs.extend(d.cc);
             }
         }
-        ctx.sections_listed = tool_lists_sections(report.format) && scan.any_sections;
+        ctx.sections_listed = report.format.lists_the_tools_sections() && scan.any_sections;
         ctx.sections = if ctx.sections_listed {
             scan.listed.clone()
         } else {
@@ -261,15 +261,6 @@ fn clock_state(report: &Report, unlocked_rule: bool) -> Option<ClockState> {
     })
 }
 
-/// Forms whose sections are the ones the tool showed (raw exports and summaries have none of
-/// their own; parsers lay out stock sections from their metrics).
-fn tool_lists_sections(format: Format) -> bool {
-    matches!(
-        format,
-        Format::NcuRep | Format::CliText | Format::GuiCopy | Format::CsvDetails
-    )
-}
-
 /// Adds the sections whose header metrics a result holds, by the label catalog. Launch and
 /// device metrics are collected with every section set and say nothing about it.
 fn add_sections_from_metrics(r: &KernelResult, out: &mut BTreeSet<String>) {
@@ -289,11 +280,6 @@ fn add_sections_from_metrics(r: &KernelResult, out: &mut BTreeSet<String>) {
             out.insert(section.to_string());
         }
     }
-}
-
-/// Forms that hold every collected metric (not only the section tables).
-fn holds_all_metrics(format: Format) -> bool {
-    matches!(format, Format::NcuRep | Format::CsvRaw)
 }
 
 fn join<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
@@ -433,7 +419,7 @@ fn section_warning(
         );
         return;
     }
-    if holds_all_metrics(base.format) && holds_all_metrics(current.format) {
+    if base.format.holds_every_metric() && current.format.holds_every_metric() {
         let (nb, nc) = (b.metrics_per_result, c.metrics_per_result);
         let (lo, hi) = (nb.min(nc), nb.max(nc));
         if lo > 0 && hi * 2 > lo * 3 {
@@ -450,6 +436,7 @@ fn section_warning(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Format;
 
     #[test]
     fn command_line_options() {

@@ -46,12 +46,10 @@ impl Cutter {
         }
         match self.form {
             Form::CliText => starts_result(first_line(&text_clean::clean(raw))),
-            Form::CsvDetails | Form::CsvRaw => {
+            Form::CsvRaw => self.rows.line(raw).starts_row,
+            Form::CsvDetails => {
                 if !self.rows.line(raw).starts_row {
                     return false;
-                }
-                if self.form == Form::CsvRaw {
-                    return true;
                 }
                 let id = first_cell(raw);
                 // A row without a result ID (damaged) neither ends a result nor starts one; a

@@ -30,10 +30,11 @@ use super::number_format::NumberFormat;
 use super::{
     LoadError, MAX_TEXT_BYTES, ParseError, compressed, csv_details, csv_raw, no_result, text_clean,
 };
-use crate::model::{Body, Report};
+use crate::model::{Body, Format, Report, TextLayout};
 use cuts::Cutter;
 use read::{WindowError, read_windows};
 use source::TextSource;
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -66,12 +67,27 @@ pub fn windows_in_flight() -> usize {
 /// Bytes at the start of the file its form is detected from.
 const DETECT_BYTES: u64 = 64 << 10;
 
-/// The text forms read in windows.
+/// The text forms read in windows, one per layout with result boundaries
+/// ([`Format::text_layout`]): each is cut ([`cuts`]) and parsed by a reader of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Form {
+    /// Results opened by their lines: the CLI text's details pages and summaries.
     CliText,
+    /// A run of rows per result: the `--csv` details export.
     CsvDetails,
+    /// A row per result: the raw export.
     CsvRaw,
+}
+
+impl Form {
+    /// Whether a units row follows the header row (the raw export's): every window of the
+    /// export after the first is read behind both.
+    fn has_units_row(self) -> bool {
+        match self {
+            Form::CsvRaw => true,
+            Form::CliText | Form::CsvDetails => false,
+        }
+    }
 }
 
 /// Where a window is in the file and what it holds.
@@ -135,23 +151,33 @@ impl Reading {
     /// Parses window number `index` of the file from its raw bytes (its holes left out).
     pub fn parse(&self, raw: &[u8], at: &WindowAt, index: usize) -> Result<Parsed, ParseError> {
         let text = text_clean::clean(raw);
-        if self.form == Form::CliText {
-            let (mut part, formats) = cli_text::read_window(&text, at.last, at.numbers);
-            // The printed section bodies go with their results' bodies, read when shown.
-            let report = &mut part.report;
-            report.bodies.move_into_results(&mut report.results);
-            return Ok(Parsed::Cli(part, formats));
-        }
-        let parsed = match (self.form, index) {
-            (Form::CsvRaw, 0) => csv_raw::parse_window(&text, 0),
-            (_, 0) => csv_details::parse_window(&text, 0, at.numbers),
-            (form, _) => {
+        // A window of a CSV export after the first is read behind the export's header rows.
+        let behind_header = || -> (Cow<'_, str>, usize) {
+            if index == 0 {
+                (Cow::Borrowed(&*text), 0)
+            } else {
                 let whole = format!("{}{text}", self.prefix);
-                let lines_before = at.lines_before.saturating_sub(self.prefix_lines);
-                match form {
-                    Form::CsvRaw => csv_raw::parse_window(&whole, lines_before),
-                    _ => csv_details::parse_window(&whole, lines_before, at.numbers),
-                }
+                (
+                    Cow::Owned(whole),
+                    at.lines_before.saturating_sub(self.prefix_lines),
+                )
+            }
+        };
+        let parsed = match self.form {
+            Form::CliText => {
+                let (mut part, formats) = cli_text::read_window(&text, at.last, at.numbers);
+                // The printed section bodies go with their results' bodies, read when shown.
+                let report = &mut part.report;
+                report.bodies.move_into_results(&mut report.results);
+                return Ok(Parsed::Cli(part, formats));
+            }
+            Form::CsvDetails => {
+                let (window, lines_before) = behind_header();
+                csv_details::parse_window(&window, lines_before, at.numbers)
+            }
+            Form::CsvRaw => {
+                let (window, lines_before) = behind_header();
+                csv_raw::parse_window(&window, lines_before)
             }
         };
         match parsed {
@@ -223,24 +249,27 @@ pub fn load(
         .read_to_end(&mut head)
         .map_err(io)?;
     let mut head_text = text_clean::clean(&head).into_owned();
-    let detected = detect_text(&head_text);
-    let form = match detected {
-        Some(Detected::CsvDetails) => Form::CsvDetails,
-        Some(Detected::CsvRaw) => Form::CsvRaw,
-        Some(Detected::Summary | Detected::CliText) | None => Form::CliText,
-        Some(page) => {
+    // A text of no known form is read as CLI text (which says why it holds no result).
+    let format = detect_text(&head_text).map_or(Format::CliText, Detected::format);
+    let form = match format.text_layout() {
+        TextLayout::ResultLines => Form::CliText,
+        TextLayout::RowsPerResult => Form::CsvDetails,
+        TextLayout::RowPerResult => Form::CsvRaw,
+        TextLayout::OnePage => {
             if size > MAX_PAGE_BYTES {
                 return Err(LoadError::Parse {
                     path: path.to_path_buf(),
                     source: ParseError::NotAResult(format!(
                         "{size} bytes of a {} (one page, never larger than {} MiB)",
-                        page.format().name(),
+                        format.name(),
                         MAX_PAGE_BYTES >> 20
                     )),
                 });
             }
             return Ok(None);
         }
+        // Told by its first bytes before any text is read; its own reader reads it.
+        TextLayout::Binary => return Ok(None),
     };
     let mut reading = reading_for(form, &head_text);
     if reading.is_none() {
@@ -303,7 +332,7 @@ pub fn load(
     for (index, (result, head)) in report.results.iter_mut().zip(read.heads).enumerate() {
         result.content = Body::on_demand(head, shared.clone(), index);
     }
-    report.format = detected.unwrap_or(Detected::CliText).format();
+    report.format = format;
     report.source = path.to_path_buf();
     super::bad_values::check(&mut report);
     Ok(Some(report))
@@ -311,13 +340,16 @@ pub fn load(
 
 /// The reading of `form` and the first line a window may start at, from the file's head.
 fn reading_for(form: Form, head: &str) -> Option<(Reading, usize)> {
-    if form == Form::CliText {
-        let reading = Reading {
-            form,
-            prefix: String::new(),
-            prefix_lines: 0,
-        };
-        return Some((reading, 0));
+    match form {
+        Form::CliText => {
+            let reading = Reading {
+                form,
+                prefix: String::new(),
+                prefix_lines: 0,
+            };
+            return Some((reading, 0));
+        }
+        Form::CsvDetails | Form::CsvRaw => {}
     }
     let at = csv_header_at(head)?;
     let header_line = memchr::memchr_iter(b'\n', head.get(..at)?.as_bytes()).count();
@@ -325,7 +357,7 @@ fn reading_for(form: Form, head: &str) -> Option<(Reading, usize)> {
     let mut prefix = lines.next()?.to_string();
     let mut prefix_lines = 1;
     // The raw export's units row leaves the identity columns empty.
-    if form == Form::CsvRaw
+    if form.has_units_row()
         && let Some(units) = lines.next()
         && units.starts_with("\"\"")
     {
