@@ -300,12 +300,7 @@ fn the_command_prints_the_same_json() {
         .arg(&path)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let printed: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let printed: Json = crate::common::printed_json(&out);
     let report = sightline::parse::load_path(&path).unwrap();
     // Both through the same text round trip (the JSON reader rounds the last bit of some
     // floats).

@@ -180,12 +180,7 @@ fn source_json(path: &std::path::Path) -> serde_json::Value {
         .arg(path)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::printed_json(&out)
 }
 
 #[test]

@@ -358,12 +358,7 @@ fn more_reports_than_the_open_file_limit_are_read_in_turn() {
         .arg(&dir.0)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let doc: Json = common::printed_json(&out);
     assert_eq!(doc["runs"].as_array().unwrap().len(), names.len());
 }
 
@@ -404,23 +399,6 @@ fn the_open_file_limit_is_told_in_words() {
     assert!(!text.contains("not readable here"), "{text}");
     let pong = c.request("ping", json!({}));
     assert!(pong["result"].is_object(), "{pong}");
-}
-
-/// CPU time the process has used, user and system.
-#[cfg(target_os = "linux")]
-fn cpu_time_of(pid: u32) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    // The fields after the command name, which is in parentheses.
-    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
-    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
-    let per_second: u64 = std::process::Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(100);
-    Duration::from_millis(ticks * 1000 / per_second)
 }
 
 /// As many long series as the server has threads for calls, each cancelled once it runs:
@@ -469,9 +447,9 @@ fn a_cancelled_call_stops_and_gives_its_thread_back() {
         waited < Duration::from_secs(10),
         "the quick call waited {waited:?}"
     );
-    let before = cpu_time_of(c.pid());
+    let before = common::cpu_time::cpu_time_of(c.pid());
     std::thread::sleep(Duration::from_secs(2));
-    let used = cpu_time_of(c.pid()) - before;
+    let used = common::cpu_time::cpu_time_of(c.pid()) - before;
     assert!(
         used < Duration::from_millis(500),
         "the server used {used:?} of CPU after every call was cancelled"

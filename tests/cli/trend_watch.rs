@@ -236,21 +236,6 @@ fn each_run_is_printed_once_it_settles_with_nvidias_durations() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// CPU time a process has used, user and system (`/proc/PID/stat`).
-fn cpu_time_of(pid: u32) -> Duration {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
-    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
-    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
-    let per_second: u64 = Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .and_then(|s| s.trim().parse().ok())
-        .unwrap_or(100);
-    Duration::from_millis(ticks * 1000 / per_second)
-}
-
 /// 1,000 reports under an open-file limit of 64: `trend --watch` prints every run, then
 /// waits for the next at no CPU cost; `trend` of the folder lists every run too.
 #[cfg(target_os = "linux")]
@@ -280,9 +265,9 @@ fn more_reports_than_the_open_file_limit_are_every_one_a_run() {
     }
     let pid = w.child.id();
     std::thread::sleep(Duration::from_millis(500));
-    let before = cpu_time_of(pid);
+    let before = common::cpu_time::cpu_time_of(pid);
     std::thread::sleep(Duration::from_secs(3));
-    let used = cpu_time_of(pid) - before;
+    let used = common::cpu_time::cpu_time_of(pid) - before;
     println!("trend --watch of {COUNT} reports under ulimit -n 64: {used:?} of CPU in 3 s idle");
     assert!(
         used < Duration::from_millis(150),
@@ -296,12 +281,7 @@ fn more_reports_than_the_open_file_limit_are_every_one_a_run() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = common::printed_json(&out);
     assert_eq!(doc["runs"].as_array().unwrap().len(), COUNT);
     let _ = std::fs::remove_dir_all(dir);
 }

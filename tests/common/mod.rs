@@ -92,6 +92,16 @@ impl Drop for TempFixtures {
     }
 }
 
+/// The JSON a command printed, once it succeeded (its standard error in the failure).
+pub fn printed_json(out: &std::process::Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the command prints JSON")
+}
+
 /// Runs `sightline diff ARGS BASE CURRENT` (the built binary) and returns what it printed.
 pub fn run_diff(args: &[&str], base: &Path, current: &Path) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
