@@ -10,7 +10,8 @@
 # environment sets the window size (default 1360x860, at most 1920x1600 here);
 # SIGHTLINE_SCREENSHOT_SECTION=TEXT shows only the Details sections whose name contains TEXT
 # (their charts and tables at the top); SIGHTLINE_SCREENSHOT_ZOOM=FACTOR zooms the whole window
-# (e.g. 1.5); SIGHTLINE_SCREENSHOT_FILTER=TEXT types TEXT into the results table's filter.
+# (e.g. 1.5); SIGHTLINE_SCREENSHOT_FILTER=TEXT types TEXT into the results table's filter;
+# SIGHTLINE_SCREENSHOT_TREND=size shows the Trend page's By size view.
 # Builds the release binary if it is missing. Needs `xvfb-run` (Debian: apt-get install xvfb xauth).
 set -euo pipefail
 
@@ -52,6 +53,7 @@ env -u WAYLAND_DISPLAY \
     SIGHTLINE_SCREENSHOT_SIZE="${SIGHTLINE_SCREENSHOT_SIZE:-}" \
     SIGHTLINE_SCREENSHOT_ZOOM="${SIGHTLINE_SCREENSHOT_ZOOM:-1}" \
     ${SIGHTLINE_SCREENSHOT_FILTER:+SIGHTLINE_SCREENSHOT_FILTER="$SIGHTLINE_SCREENSHOT_FILTER"} \
+    ${SIGHTLINE_SCREENSHOT_TREND:+SIGHTLINE_SCREENSHOT_TREND="$SIGHTLINE_SCREENSHOT_TREND"} \
     xvfb-run -a -s "-screen 0 1920x1600x24" "$bin" "${files[@]}"
 
 if [ ! -s "$out" ]; then

@@ -29,6 +29,9 @@ const LINE_COLOURS: [egui::Color32; 8] = [
 
 /// The "Runs | By size" toggle; whether the page shows the sweep.
 pub fn mode_toggle(ui: &mut egui::Ui, mode: &mut TrendMode) -> bool {
+    if screenshot_by_size() {
+        *mode = TrendMode::BySize;
+    }
     ui.horizontal(|ui| {
         ui.selectable_value(mode, TrendMode::Runs, "Runs")
             .on_hover_text("Every open report as a run of one series");
@@ -238,4 +241,14 @@ fn plot(ui: &mut egui::Ui, chart: &SweepChart, parameter: &str, k: usize) {
             );
         }
     });
+}
+
+/// For documentation screenshots (`EFRAME_SCREENSHOT_TO` set): whether
+/// `SIGHTLINE_SCREENSHOT_TREND=size` asks for the By size view.
+fn screenshot_by_size() -> bool {
+    static BY_SIZE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *BY_SIZE.get_or_init(|| {
+        std::env::var_os("EFRAME_SCREENSHOT_TO").is_some()
+            && std::env::var("SIGHTLINE_SCREENSHOT_TREND").is_ok_and(|v| v == "size")
+    })
 }
