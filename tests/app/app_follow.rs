@@ -118,10 +118,14 @@ fn a_report_ncu_appends_to_grows_in_place_and_counts_once_ncu_ends() {
         assert_results_are_truths(&open.report.results, &capture.truth);
         let id = open.id;
         assert!(h.state().workspace().failed().is_empty());
-        // Not a run of the series (the page built again only when it first appeared).
+        // Not a run of the series (the page built again only when it first appeared), and the
+        // page says so.
         assert!(step_until(&mut h, WAIT_TIMEOUT, |h| has_label(
             h,
             "2 runs, in the order given: v1, v2"
+        ) && has_label(
+            h,
+            "1 report being written is not a run yet: it joins the series once it has settled."
         )));
         if k == 3 {
             // Selected, it is not compared: the page says why.
@@ -156,6 +160,9 @@ fn a_report_ncu_appends_to_grows_in_place_and_counts_once_ncu_ends() {
         ) && has_label(
             h,
             "3 runs, in the order given: v1, v2, slow"
+        ) && !has_label_containing(
+            h,
+            "being written is not a run yet"
         )),
         "the report did not settle when ncu ended"
     );

@@ -182,8 +182,31 @@ pub enum TrendStatus<'a> {
 }
 
 impl TrendView {
+    /// What the page says of the open reports still being written, which are no runs yet.
+    pub fn growing_note(workspace: &Workspace) -> Option<String> {
+        let growing = workspace
+            .reports()
+            .iter()
+            .filter(|o| o.is_growing())
+            .count();
+        match growing {
+            0 => None,
+            1 => Some(
+                "1 report being written is not a run yet: it joins the series once it has \
+                 settled."
+                    .to_string(),
+            ),
+            n => Some(format!(
+                "{n} reports being written are not runs yet: each joins the series once it \
+                 has settled."
+            )),
+        }
+    }
+
     /// The trend of the open reports, built in the background when they, the order or the
     /// figure changed; `wait` waits for it (screenshots, tests).
+    ///
+    /// (Reports still being written are left out: [`TrendView::growing_note`] says so.)
     pub fn status(
         &mut self,
         workspace: &Workspace,

@@ -42,6 +42,9 @@ impl Page for TrendView {
             choice = self.choice.clone();
         }
         let threshold = io.settings.threshold_pct();
+        if let Some(note) = TrendView::growing_note(cx.workspace) {
+            ui.label(egui::RichText::new(note).weak());
+        }
         match self.status(cx.workspace, wait, move || ctx.request_repaint()) {
             TrendStatus::TooFew => {
                 ui.label(
