@@ -191,17 +191,16 @@ impl BodySource for TextSource {
         if slot >= at.results {
             return Err(format!("{}: no result {index}", self.path.display()));
         }
+        let take = |bodies: &mut Vec<Option<ResultBody>>| {
+            bodies
+                .get_mut(slot)
+                .and_then(Option::take)
+                .ok_or_else(|| self.changed())
+        };
         match self.cached(window, slot) {
             Ok(Some(body)) => return Ok(body),
-            // Taken already (asked for twice): parsed again below, beside the cache.
-            Ok(None) => {
-                return self.parse_window(window, at).and_then(|mut bodies| {
-                    bodies
-                        .get_mut(slot)
-                        .and_then(Option::take)
-                        .ok_or_else(|| self.changed())
-                });
-            }
+            // Taken already (asked for twice): parsed again, beside the cache.
+            Ok(None) => return self.parse_window(window, at).and_then(|mut b| take(&mut b)),
             Err(()) => {}
         }
         // Whatever happens while parsing, the threads waiting for the window are woken.
@@ -211,18 +210,17 @@ impl BodySource for TextSource {
         };
         let parsed = self.parse_window(window, at);
         giving_up.window = None;
-        let (body, kept) = match parsed {
-            Ok(mut bodies) => (
-                bodies
-                    .get_mut(slot)
-                    .and_then(Option::take)
-                    .ok_or_else(|| self.changed()),
-                Some(bodies),
-            ),
-            Err(e) => (Err(e), None),
-        };
-        self.parsed(window, kept);
-        body
+        match parsed {
+            Ok(mut bodies) => {
+                let body = take(&mut bodies);
+                self.parsed(window, Some(bodies));
+                body
+            }
+            Err(e) => {
+                self.parsed(window, None);
+                Err(e)
+            }
+        }
     }
 
     fn tick(&self) -> u64 {
