@@ -9,6 +9,7 @@
 use crate::common;
 
 use prost::Message;
+use prost::encoding::{encode_varint, encoded_len_varint};
 use sightline::parse::ncu_rep::messages::BlockHeader;
 use sightline::parse::ncu_rep::wire::{FieldIter, WireValue};
 
@@ -23,14 +24,6 @@ fn u32_at(b: &[u8], at: usize) -> usize {
 }
 fn u64_at(b: &[u8], at: usize) -> usize {
     u64::from_le_bytes(b[at..at + 8].try_into().unwrap()) as usize
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
 }
 
 /// The section header offset of the ELF64 section called `name`.
@@ -116,17 +109,11 @@ fn with_field(message: &[u8], number: u32, value: &[u8]) -> Vec<u8> {
         if field.number != number {
             continue;
         }
-        // The tag and length before the value are rewritten; the rest is kept as it is.
-        let start = field.offset
-            - {
-                let mut l = Vec::new();
-                put_varint(&mut l, old.len() as u64);
-                l.len()
-            }
-            - 1;
+        // The tag (one byte) and length before the value are rewritten; the rest is kept.
+        let start = field.offset - encoded_len_varint(old.len() as u64) - 1;
         out.extend_from_slice(&message[at..start]);
-        put_varint(&mut out, (u64::from(number) << 3) | 2);
-        put_varint(&mut out, value.len() as u64);
+        encode_varint((u64::from(number) << 3) | 2, &mut out);
+        encode_varint(value.len() as u64, &mut out);
         out.extend_from_slice(value);
         at = field.offset + old.len();
     }

@@ -10,20 +10,13 @@ use crate::common;
 
 use common::{fixture_bytes, temp_dir};
 use prost::Message;
+use prost::encoding::encode_varint;
 use sightline::parse::ncu_rep::messages::BlockHeader;
 use sightline::parse::{self, LoadError};
 use std::io::{Seek, SeekFrom, Write};
 
 /// The comment's size: a gigabyte.
 const COMMENT: u64 = 1 << 30;
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
 
 fn u32_at(bytes: &[u8], at: usize) -> usize {
     u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize
@@ -51,8 +44,8 @@ fn with_comment(report: &[u8], len: u64) -> (Vec<u8>, Vec<u8>) {
         }
         let result_len = u32_at(report, at);
         let mut field = Vec::new();
-        put_varint(&mut field, (12 << 3) | 2);
-        put_varint(&mut field, len);
+        encode_varint((12 << 3) | 2, &mut field);
+        encode_varint(len, &mut field);
         let grown = field.len() as u64 + len;
         header.payload_size = Some(header.payload_size.unwrap() + u32::try_from(grown).unwrap());
         let header = header.encode_to_vec();

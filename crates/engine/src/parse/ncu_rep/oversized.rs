@@ -9,6 +9,7 @@
 //! 550 KB, the largest result message 2.2 MB: the bound is over a hundred times that.
 
 use crate::model::{Warning, WarningKind};
+use prost::encoding::encode_varint;
 use std::collections::BTreeMap;
 use std::io;
 
@@ -132,11 +133,11 @@ impl LeftOut {
 /// The note standing for a field `number` of `len` bytes that was left out.
 fn note(number: u32, len: u64) -> Vec<u8> {
     let mut payload = Vec::new();
-    put_varint(&mut payload, u64::from(number));
-    put_varint(&mut payload, len);
+    encode_varint(u64::from(number), &mut payload);
+    encode_varint(len, &mut payload);
     let mut out = Vec::new();
-    put_varint(&mut out, (u64::from(LEFT_OUT_FIELD) << 3) | 2);
-    put_varint(&mut out, payload.len() as u64);
+    encode_varint((u64::from(LEFT_OUT_FIELD) << 3) | 2, &mut out);
+    encode_varint(payload.len() as u64, &mut out);
     out.extend_from_slice(&payload);
     out
 }
@@ -169,22 +170,9 @@ fn field_header(bytes: &[u8]) -> Option<(u32, u8, usize, u64)> {
 
 /// A varint at the start of `bytes` and the bytes it takes.
 fn varint(bytes: &[u8]) -> Option<(u64, usize)> {
-    let mut value = 0u64;
-    for (i, &b) in bytes.iter().take(10).enumerate() {
-        value |= u64::from(b & 0x7f) << (7 * i);
-        if b < 0x80 {
-            return Some((value, i + 1));
-        }
-    }
-    None
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
+    let mut rest = bytes;
+    let value = prost::encoding::decode_varint(&mut rest).ok()?;
+    Some((value, bytes.len() - rest.len()))
 }
 
 /// A window of at most [`WINDOW`] bytes of the message, read as the walk moves on.
@@ -244,8 +232,8 @@ mod tests {
 
     fn field(number: u32, payload: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
-        put_varint(&mut out, (u64::from(number) << 3) | 2);
-        put_varint(&mut out, payload.len() as u64);
+        encode_varint((u64::from(number) << 3) | 2, &mut out);
+        encode_varint(payload.len() as u64, &mut out);
         out.extend_from_slice(payload);
         out
     }
