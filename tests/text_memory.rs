@@ -127,6 +127,57 @@ fn text_memory_grows_with_results_heads_not_with_the_file() {
     );
 }
 
+/// Every body of a large text read at once by 2 and by 16 worker threads, as `summary
+/// --json` reads them: however many threads ask, the windows parsed at once and those kept
+/// are bounded by the cores, so the heap stays within the same bound of windows.
+#[test]
+fn reading_every_body_on_2_or_16_threads_stays_within_the_windows_bound() {
+    use rayon::prelude::*;
+    let _one = measuring();
+    let dir = temp_dir("text-memory-threads");
+    let path = dir.join("many_basic_x10.details.txt");
+    {
+        let text = fixture_bytes("big/many_basic.details.txt.xz");
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        for _ in 0..10 {
+            out.write_all(&text).unwrap();
+        }
+    }
+    let mut report = sightline::parse::load_path(&path).unwrap_or_else(|e| panic!("{e}"));
+    let window = text_windows::WINDOW_BYTES as f64 / MB;
+    let bound = text_windows::windows_in_flight() as f64 * window * 6.0
+        + text_windows::source::CACHED_WINDOWS as f64 * window * 4.0
+        + 4.0;
+    for threads in [2, 16] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let before = live_heap::live_bytes();
+        live_heap::reset_peak();
+        let read: usize = pool.install(|| {
+            report
+                .results
+                .par_iter_mut()
+                .map(|r| {
+                    let read = usize::from(!r.metrics().is_empty());
+                    r.content.release();
+                    read
+                })
+                .sum()
+        });
+        let peak = (live_heap::peak_bytes() - before) as f64 / MB;
+        println!("{threads} threads: peak {peak:.1} MB reading every body (bound {bound:.1} MB)");
+        assert_eq!(read, 4_000, "every body reads back on {threads} threads");
+        assert!(
+            peak < bound,
+            "{threads} threads: peak {peak:.1} MB, bound {bound:.1} MB"
+        );
+    }
+    drop(report);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Peak heap (beyond what was live before) and heap kept of loading `path`, in MB, with the
 /// report.
 fn measure_load(path: &std::path::Path) -> (f64, f64, sightline::model::Report) {

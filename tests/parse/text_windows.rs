@@ -6,7 +6,7 @@
 use crate::common::{fixture_file, temp_dir};
 use sightline::analysis::sections;
 use sightline::model::section_body::ReportBodies;
-use sightline::model::{Report, TextLayout};
+use sightline::model::{BodyHead, Report, TextLayout};
 use sightline::parse::{self, text_windows};
 use std::path::Path;
 
@@ -37,6 +37,7 @@ fn assert_same_in_windows(rel: &str, window_bytes: usize) -> Report {
         "{rel}: bodies are read on demand"
     );
     assert_eq!(cut.results.len(), whole.results.len(), "{rel}");
+    assert_same_heads(&cut, &whole, rel);
     for (a, b) in cut.results.iter().zip(&whole.results) {
         assert_eq!(a.name, b.name, "{rel}");
         assert_eq!(a.metrics(), b.metrics(), "{rel}: result {}", b.id);
@@ -195,11 +196,30 @@ fn a_compressed_large_text_is_read_in_windows_from_its_copy() {
 }
 
 /// Reads `path` whole and in windows of `window_bytes`; both must give the same report.
+/// The heads a listing reads of the windowed report `cut` (read for their heads alone, before
+/// any body) are those of the bodies of the report read whole.
+fn assert_same_heads(cut: &Report, whole: &Report, name: &str) {
+    for (a, b) in cut.results.iter().zip(&whole.results) {
+        assert!(
+            a.content.is_pending(),
+            "{name}: result {} listed from its head",
+            b.id
+        );
+        assert_eq!(
+            a.content.head(),
+            Some(&BodyHead::of(b.body())),
+            "{name}: the head of result {}",
+            b.id
+        );
+    }
+}
+
 fn assert_same_whole_and_windowed(path: &Path, window_bytes: usize) -> Report {
     let bytes = std::fs::read(path).unwrap();
     let whole = parse::parse_bytes(path, &bytes).unwrap_or_else(|e| panic!("{e}"));
     let cut = windowed(path, window_bytes);
     let name = path.display();
+    assert_same_heads(&cut, &whole, &name.to_string());
     assert_eq!(
         cut.results.len(),
         whole.results.len(),
@@ -270,6 +290,37 @@ fn the_number_format_is_the_files_in_every_window() {
         "{:?}",
         last.metric("gpu__time_duration.sum")
     );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A `--print-details all` text with damaged values (text where a number belongs) in its
+/// sections' and bodies' tables: a listing reads each window for its results' heads only, yet
+/// counts the damaged rows as reading it whole does, and the heads are the same.
+#[test]
+fn damaged_rows_are_counted_when_windows_are_read_for_their_heads() {
+    let dir = temp_dir("windows-damaged");
+    let text = String::from_utf8(crate::common::fixture_bytes(
+        "h100/kernels_full.details_all.txt.xz",
+    ))
+    .unwrap();
+    let seen = std::cell::Cell::new(0usize);
+    let damaged = values_rewritten(&text, |value| {
+        seen.set(seen.get() + 1);
+        if seen.get() % 7 == 0 {
+            "bad".to_string()
+        } else {
+            value.to_string()
+        }
+    });
+    let path = dir.join("damaged.details_all.txt");
+    std::fs::write(&path, damaged).unwrap();
+    let whole = assert_same_whole_and_windowed(&path, 8 << 10);
+    let skipped: Vec<_> = whole
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("whose value is not a number"))
+        .collect();
+    assert_eq!(skipped.len(), 1, "{:?}", whole.warnings);
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -107,6 +107,11 @@ pub const HEAD_METRICS: [&str; 14] = [
     "dram__cycles_elapsed.avg.per_second",
 ];
 
+/// Whether `name` is one of the [`HEAD_METRICS`].
+pub fn is_head_metric(name: &str) -> bool {
+    HEAD_METRICS.contains(&name)
+}
+
 /// Reads the body of one result from where it is stored.
 pub trait BodySource: Send + Sync {
     /// Decodes the body of the result at `index` in the source.

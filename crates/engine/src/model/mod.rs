@@ -22,7 +22,9 @@ pub mod units;
 pub mod value;
 pub mod warning;
 
-pub use body::{Body, BodyHead, BodySource, HEAD_METRICS, InstanceValues, ResultBody};
+pub use body::{
+    Body, BodyHead, BodySource, HEAD_METRICS, InstanceValues, ResultBody, is_head_metric,
+};
 pub use intern::{MetricKey, Text, Unit};
 pub use metric::{Metric, MetricRow, Printed};
 pub use metric_store::{MetricStore, MetricView};

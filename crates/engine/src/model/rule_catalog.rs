@@ -76,14 +76,64 @@ fn opens_with(words: &[&str], opening: &[&str]) -> bool {
 }
 
 /// The catalogue entry of a message (as the CLI prints it), among the entries of `identifier`
-/// when it is known; the entry with the longest matching opening wins.
+/// when it is known; the entry with the longest matching opening wins (the later one of
+/// equally long openings).
 pub fn identify(identifier: Option<&str>, message: &str) -> Option<&'static CatalogEntry> {
-    let words: Vec<&str> = message.split_whitespace().collect();
-    entries()
-        .iter()
-        .filter(|e| identifier.is_none_or(|id| e.rule == id))
-        .filter(|e| !e.opening.is_empty() && opens_with(&words, &e.opening))
-        .max_by_key(|e| e.opening.len())
+    let index = openings();
+    let entries = entries();
+    let first = message.split_whitespace().next()?;
+    let named = index
+        .by_first_word
+        .get(first)
+        .map_or(&[][..], Vec::as_slice);
+    let numbered = if is_number(first) {
+        &index.numbered[..]
+    } else {
+        &[]
+    };
+    let candidates = || {
+        named
+            .iter()
+            .chain(numbered)
+            .filter_map(|&i| entries.get(i).map(|e| (i, e)))
+            .filter(|(_, e)| identifier.is_none_or(|id| e.rule == id))
+    };
+    let longest = candidates().map(|(_, e)| e.opening.len()).max()?;
+    let words: Vec<&str> = message.split_whitespace().take(longest).collect();
+    candidates()
+        .filter(|(_, e)| opens_with(&words, &e.opening))
+        .max_by_key(|(i, e)| (e.opening.len(), *i))
+        .map(|(_, e)| e)
+}
+
+/// The entries with an opening, by its first word, so that a message is matched only against
+/// the entries it may open with.
+struct Openings {
+    /// Positions in [`entries`] of the openings that start with this word.
+    by_first_word: std::collections::HashMap<&'static str, Vec<usize>>,
+    /// Positions of the openings that start with a number (`#`).
+    numbered: Vec<usize>,
+}
+
+fn openings() -> &'static Openings {
+    static OPENINGS: OnceLock<Openings> = OnceLock::new();
+    OPENINGS.get_or_init(|| {
+        let mut index = Openings {
+            by_first_word: std::collections::HashMap::new(),
+            numbered: Vec::new(),
+        };
+        for (i, e) in entries().iter().enumerate() {
+            let Some(&first) = e.opening.first() else {
+                continue;
+            };
+            if first == "#" {
+                index.numbered.push(i);
+            } else {
+                index.by_first_word.entry(first).or_default().push(i);
+            }
+        }
+        index
+    })
 }
 
 /// Fills in what a text or CSV form did not print: the identifier and the message title.

@@ -34,6 +34,11 @@ pub fn clean(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
+/// Whether `bytes` hold a CR, ESC or BS byte that [`clean`] removes or turns into a line end.
+pub fn has_noise(bytes: &[u8]) -> bool {
+    first_noise(bytes).is_some()
+}
+
 /// The offset of the first CR, ESC or BS byte.
 fn first_noise(bytes: &[u8]) -> Option<usize> {
     memchr::memchr3(CR, ESC, BS, bytes)

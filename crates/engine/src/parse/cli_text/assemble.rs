@@ -8,7 +8,7 @@
 use super::heading::{kernel_line, process_line};
 use super::layout::leading_spaces;
 use super::numbers::{Formats, format_changes, formats_of};
-use super::reader::{Part, Reader};
+use super::reader::{Part, Reader, Wanted};
 use crate::model::section_body::ReportBodies;
 use crate::model::{Device, Format, KernelResult, Report};
 use crate::parse::ParseError;
@@ -24,7 +24,7 @@ const MAX_PARTS: usize = 16;
 /// Reads a whole text (or one part of it) line by line, in decimal points.
 #[cfg(test)]
 pub fn read_part(text: &str, last_part: bool) -> Part {
-    read_part_in(text, last_part, 0, &[])
+    read_part_in(text, last_part, 0, &[], Wanted::Bodies)
 }
 
 /// Reads a part that starts `offset` bytes into the whole text, whose number format changes
@@ -34,8 +34,9 @@ fn read_part_in(
     last_part: bool,
     offset: usize,
     formats: &[(usize, NumberFormat)],
+    wanted: Wanted,
 ) -> Part {
-    let mut reader = Reader::new();
+    let mut reader = Reader::wanting(wanted);
     // The changes still ahead; the last one at or before the part's start applies now.
     let ahead = formats.partition_point(|&(at, _)| at <= offset);
     if let Some(&(_, format)) = ahead.checked_sub(1).and_then(|i| formats.get(i)) {
@@ -51,7 +52,7 @@ fn read_part_in(
             reader.set_number_format(format);
             changes.next();
         }
-        let (line, next, unterminated) = match rest.find('\n') {
+        let (line, next, unterminated) = match memchr::memchr(b'\n', rest.as_bytes()) {
             Some(i) => (&rest[..i], &rest[i + 1..], false),
             None => (rest, "", true),
         };
@@ -82,7 +83,7 @@ pub fn read(text: &str) -> Result<Report, ParseError> {
         })
         .collect();
     let parts: Vec<Part> = if pieces.len() == 1 {
-        vec![read_part_in(text, true, 0, formats)]
+        vec![read_part_in(text, true, 0, formats, Wanted::Bodies)]
     } else {
         let last = pieces.len() - 1;
         std::thread::scope(|scope| {
@@ -93,10 +94,12 @@ pub fn read(text: &str) -> Result<Report, ParseError> {
                 .skip(1)
                 .map(|(i, piece)| {
                     let offset = offsets[i];
-                    scope.spawn(move || read_part_in(piece, i == last, offset, formats))
+                    scope.spawn(move || {
+                        read_part_in(piece, i == last, offset, formats, Wanted::Bodies)
+                    })
                 })
                 .collect();
-            let mut parts = vec![read_part_in(pieces[0], false, 0, formats)];
+            let mut parts = vec![read_part_in(pieces[0], false, 0, formats, Wanted::Bodies)];
             parts.extend(
                 handles
                     .into_iter()
@@ -161,9 +164,14 @@ pub fn starts_result(line: &str) -> bool {
 /// format its own values tell, and blocks that tell nothing in `fallback` (the whole file's
 /// format, once known) or else the window's; `last` for the window that ends the text. Also
 /// says what the window's numbers told.
-pub fn read_window(text: &str, last: bool, fallback: Option<NumberFormat>) -> (Part, Formats) {
+pub fn read_window(
+    text: &str,
+    last: bool,
+    fallback: Option<NumberFormat>,
+    wanted: Wanted,
+) -> (Part, Formats) {
     let formats = formats_of(text, fallback);
-    let part = read_part_in(text, last, 0, &formats.changes);
+    let part = read_part_in(text, last, 0, &formats.changes, wanted);
     (part, formats)
 }
 

@@ -107,7 +107,64 @@ pub fn split_label_name(label: &str) -> Option<(&str, &str)> {
 
 /// A metric from a printed value and unit.
 pub fn printed_metric(name: Option<&str>, value_text: &str, unit: &str, base: &BaseUnit) -> Metric {
-    let mut metric_instances = Vec::new();
+    let (value, decimals, instances) = match printed_value(value_text, base) {
+        PrintedValue::Listed(list) => {
+            // The older form lists instances without an aggregate.
+            return Metric {
+                name: name.map(MetricKey::from),
+                value: Value::Missing,
+                unit: Unit::new(&base.unit),
+                instances: list,
+                printed: Some(Printed {
+                    value: Value::Missing,
+                    unit: unit.into(),
+                    decimals: 0,
+                }),
+            };
+        }
+        PrintedValue::Read {
+            value,
+            decimals,
+            instances,
+        } => (value, decimals, instances),
+    };
+    Metric {
+        name: name.map(MetricKey::from),
+        value: value.scaled(base.factor),
+        unit: Unit::new(&base.unit),
+        instances,
+        printed: Some(Printed {
+            value,
+            unit: unit.into(),
+            decimals,
+        }),
+    }
+}
+
+/// Whether a printed value reads as text and lists no instances: what makes a row whose unit
+/// says it is a number damaged. The same reading as [`printed_metric`], without the metric.
+pub fn reads_as_text(value_text: &str, base: &BaseUnit) -> bool {
+    match printed_value(value_text, base) {
+        PrintedValue::Listed(_) => false,
+        PrintedValue::Read {
+            value, instances, ..
+        } => matches!(value, Value::Str(_)) && instances.is_empty(),
+    }
+}
+
+/// A printed value as read: instances listed without an aggregate (the older form), or a
+/// value (the aggregate of instances listed after it, when there are) as printed.
+enum PrintedValue {
+    Listed(Vec<Instance>),
+    Read {
+        value: Value,
+        decimals: u8,
+        instances: Vec<Instance>,
+    },
+}
+
+fn printed_value(value_text: &str, base: &BaseUnit) -> PrintedValue {
+    let mut instances = Vec::new();
     let mut shown = value_text;
     if value_text.ends_with(')')
         && let Some(list) = crate::parse::instances::split(value_text)
@@ -115,36 +172,19 @@ pub fn printed_metric(name: Option<&str>, value_text: &str, unit: &str, base: &B
             crate::parse::instances::instances_of(&list, base.factor, list.plausible_strings())
     {
         shown = list.aggregate;
-        metric_instances = found;
+        instances = found;
     } else if value_text.as_bytes().contains(&b';')
         && value_text.contains("; ")
         && let Some(list) = crate::parse::instances::split(&format!("({value_text})"))
             .and_then(|l| crate::parse::instances::instances_of(&l, base.factor, false))
     {
-        // The older form lists instances without an aggregate.
-        return Metric {
-            name: name.map(MetricKey::from),
-            value: Value::Missing,
-            unit: Unit::new(&base.unit),
-            instances: list,
-            printed: Some(Printed {
-                value: Value::Missing,
-                unit: unit.into(),
-                decimals: 0,
-            }),
-        };
+        return PrintedValue::Listed(list);
     }
     let (value, decimals) = value_of(shown);
-    Metric {
-        name: name.map(MetricKey::from),
-        value: value.scaled(base.factor),
-        unit: Unit::new(&base.unit),
-        instances: metric_instances,
-        printed: Some(Printed {
-            value,
-            unit: unit.into(),
-            decimals,
-        }),
+    PrintedValue::Read {
+        value,
+        decimals,
+        instances,
     }
 }
 

@@ -23,8 +23,8 @@ mod rule_text;
 mod table;
 
 pub use assemble::{PARALLEL_MIN_BYTES, merge, read_window, starts_result};
-pub use reader::Part;
 pub use reader::RAW_SECTION;
+pub use reader::{Part, Wanted};
 
 use super::ParseError;
 use crate::model::Report;

@@ -32,8 +32,10 @@ pub struct Formats {
 pub fn formats_of(text: &str, fallback: Option<NumberFormat>) -> Formats {
     let mut blocks: Vec<(usize, Tally)> = vec![(0, Tally::default())];
     let mut pos = 0;
-    for line in text.split_inclusive('\n') {
+    while pos < text.len() {
         let start = pos;
+        let rest = &text[start..];
+        let line = memchr::memchr(b'\n', rest.as_bytes()).map_or(rest, |end| &rest[..=end]);
         pos += line.len();
         let line = line.trim_end();
         let indent = leading_spaces(line);

@@ -5,7 +5,9 @@
 //! are not ncu's (the program's own output, text around a pasted block) and are noted apart.
 
 use super::bodies::BodyCollector;
-use super::cell_value::{UnitCache, printed_metric, split_label_name, summary_metric};
+use super::cell_value::{
+    UnitCache, printed_metric, reads_as_text, split_label_name, summary_metric,
+};
 use super::heading::{
     KernelLine, device_line, is_nvtx_header, kernel_line, nvtx_range, process_line,
     summary_kernel_line,
@@ -16,6 +18,7 @@ use super::metric_index::index_metrics;
 use super::rule_text::{OpenRule, tag_line};
 use super::table::{Kind, NO_COLUMN, PendingRow, Phase, Role, Table, kind_of_header};
 use crate::model::catalog::{metric_for, section_today};
+use crate::model::is_head_metric;
 use crate::model::names::{BLOCK_SIZE, GRID_SIZE, is_metric_name};
 use crate::model::section_body::{ReportBodies, SectionBodies};
 use crate::model::{
@@ -64,6 +67,8 @@ struct Shared<'a> {
     other: OtherText,
     /// The number format of the block being read.
     numbers: NumberFormat,
+    /// What is read of each result: every value, or only what its head needs.
+    wanted: Wanted,
 }
 
 impl Shared<'_> {
@@ -180,6 +185,7 @@ impl<'a> Reader<'a> {
                 skipped: Skipped::new("line", "line"),
                 other: OtherText::default(),
                 numbers: NumberFormat::Point,
+                wanted: Wanted::Bodies,
             },
             process: None,
             current: None,
@@ -190,6 +196,13 @@ impl<'a> Reader<'a> {
             note: false,
             held: None,
         }
+    }
+
+    /// A reader that keeps only what `wanted` asks for of each result.
+    pub fn wanting(wanted: Wanted) -> Self {
+        let mut reader = Self::new();
+        reader.shared.wanted = wanted;
+        reader
     }
 
     /// Sets the number format of the lines that follow.
@@ -433,6 +446,18 @@ impl<'a> Reader<'a> {
             other: self.shared.other,
         }
     }
+}
+
+/// What a reading keeps of each result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wanted {
+    /// Every section, rule, metric and printed body.
+    Bodies,
+    /// What the result's head needs ([`crate::model::HEAD_METRICS`] and its rules): listing a
+    /// large text reads it this way and parses a body again when a view asks for it. The
+    /// lines are recognised and the warnings counted as for a full reading; of the metric
+    /// rows only the head metrics are kept, and the printed bodies get no rows.
+    Heads,
 }
 
 /// What reading a part of a text gives.

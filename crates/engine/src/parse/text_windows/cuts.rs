@@ -45,6 +45,9 @@ impl Cutter {
             return false;
         }
         match self.form {
+            // Most lines are indented past where a result opens; with nothing to clean, they
+            // are told by their first bytes.
+            Form::CliText if raw.starts_with(b"    ") && !text_clean::has_noise(raw) => false,
             Form::CliText => starts_result(first_line(&text_clean::clean(raw))),
             Form::CsvRaw => self.rows.line(raw).starts_row,
             Form::CsvDetails => {
@@ -70,7 +73,7 @@ impl Cutter {
 
 /// The first line of cleaned text (a lone CR in the raw line ends a line too).
 fn first_line(text: &str) -> &str {
-    text.split('\n').next().unwrap_or_default()
+    memchr::memchr(b'\n', text.as_bytes()).map_or(text, |end| &text[..end])
 }
 
 /// The content of a row's first quoted cell.

@@ -23,7 +23,7 @@ pub mod read;
 pub mod source;
 
 use super::cli_text::numbers::Formats;
-use super::cli_text::{self, Part};
+use super::cli_text::{self, Part, Wanted};
 use super::csv_details::CsvPart;
 use super::detect::{Detected, csv_header_at, detect_text};
 use super::number_format::NumberFormat;
@@ -148,8 +148,15 @@ impl Parsed {
 }
 
 impl Reading {
-    /// Parses window number `index` of the file from its raw bytes (its holes left out).
-    pub fn parse(&self, raw: &[u8], at: &WindowAt, index: usize) -> Result<Parsed, ParseError> {
+    /// Parses window number `index` of the file from its raw bytes (its holes left out),
+    /// keeping what `wanted` asks for of its results (the CSV exports are read whole).
+    pub fn parse(
+        &self,
+        raw: &[u8],
+        at: &WindowAt,
+        index: usize,
+        wanted: Wanted,
+    ) -> Result<Parsed, ParseError> {
         let text = text_clean::clean(raw);
         // A window of a CSV export after the first is read behind the export's header rows.
         let behind_header = || -> (Cow<'_, str>, usize) {
@@ -165,7 +172,7 @@ impl Reading {
         };
         let parsed = match self.form {
             Form::CliText => {
-                let (mut part, formats) = cli_text::read_window(&text, at.last, at.numbers);
+                let (mut part, formats) = cli_text::read_window(&text, at.last, at.numbers, wanted);
                 // The printed section bodies go with their results' bodies, read when shown.
                 let report = &mut part.report;
                 report.bodies.move_into_results(&mut report.results);

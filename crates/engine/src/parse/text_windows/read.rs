@@ -11,6 +11,7 @@ use super::source::TextSource;
 use super::{Hole, Parsed, WindowAt, Windows, windows_in_flight};
 use crate::model::{BodyHead, KernelResult, Warning, WarningKind};
 use crate::parse::ParseError;
+use crate::parse::cli_text::Wanted;
 use crate::parse::skipped::Skipped;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -241,7 +242,7 @@ pub fn parse_windows<'a>(
         let handles: Vec<_> = windows
             .map(|(index, at, raw)| {
                 scope.spawn(move || {
-                    let mut parsed = source.reading().parse(raw, at, index)?;
+                    let mut parsed = source.reading().parse(raw, at, index, Wanted::Heads)?;
                     let heads = take_bodies(&mut parsed.report_mut().results);
                     Ok((parsed, heads))
                 })

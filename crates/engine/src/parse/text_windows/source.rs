@@ -4,8 +4,9 @@
 //! parsing is waited for by the others that ask for its results, not parsed again beside it, so
 //! the work and the memory do not grow with the number of threads asking.
 
-use super::{Reading, WindowAt};
+use super::{Reading, WindowAt, windows_in_flight};
 use crate::model::{BodySource, ResultBody};
+use crate::parse::cli_text::Wanted;
 use crate::parse::read::stamp_of;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -106,28 +107,32 @@ impl TextSource {
     }
 
     /// The body in `slot` of `window` from the cache, waiting while another thread parses the
-    /// window. `Err(())` when the window is not there: the caller is then marked as parsing it
-    /// and must call [`TextSource::parsed`].
+    /// window, or while as many windows as there are cores (up to eight) are being parsed:
+    /// however many threads ask, the windows parsed at once stay that few. `Err(())` when the
+    /// window is not there: the caller is then marked as parsing it and must call
+    /// [`TextSource::parsed`].
     fn cached(&self, window: usize, slot: usize) -> Result<Option<ResultBody>, ()> {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
+            let parsing = cache.iter().filter(|c| c.bodies.is_none()).count();
             match cache.iter_mut().find(|c| c.window == window) {
                 Some(CachedWindow {
                     bodies: Some(bodies),
                     ..
                 }) => return Ok(bodies.get_mut(slot).and_then(Option::take)),
-                Some(_) => {
-                    cache = self
-                        .parsed
-                        .wait(cache)
-                        .unwrap_or_else(PoisonError::into_inner);
-                }
-                None => {
+                None if parsing < windows_in_flight() => {
                     cache.push_back(CachedWindow {
                         window,
                         bodies: None,
                     });
                     return Err(());
+                }
+                // Being parsed by another thread, or too many windows are.
+                _ => {
+                    cache = self
+                        .parsed
+                        .wait(cache)
+                        .unwrap_or_else(PoisonError::into_inner);
                 }
             }
         }
@@ -162,7 +167,7 @@ impl TextSource {
         let raw = self.read(at)?;
         let report = self
             .reading
-            .parse(&raw, at, window)
+            .parse(&raw, at, window, Wanted::Bodies)
             .map_err(|e| format!("{}: {e}", self.path.display()))?
             .into_report();
         if report.results.len() != at.results {

@@ -366,6 +366,18 @@ impl<'a> ResultState<'a> {
                 (full_label, name)
             }
         };
+        // Read for its head, a row of no head metric is kept by no head: its value is read
+        // only to count the row as damaged (a number unit and a value that is none).
+        let unkept = sh.wanted == Wanted::Heads && !name.is_some_and(is_head_metric);
+        if unkept && !matches!(table.kind, Kind::Summary { .. }) {
+            table.rows += 1;
+            if !row.unit.trim().is_empty() && reads_as_text(&row.values[0], sh.units.base(row.unit))
+            {
+                sh.skipped.add(VALUE_NOT_A_NUMBER, row.line);
+            }
+            return;
+        }
+        let name = if unkept { None } else { name };
         let base = sh.units.base(row.unit);
         let metric = match table.kind {
             Kind::Summary { .. } => summary_metric(
@@ -383,6 +395,9 @@ impl<'a> ResultState<'a> {
         {
             // A damaged row: the unit column says the value is a number.
             sh.skipped.add(VALUE_NOT_A_NUMBER, row.line);
+            return;
+        }
+        if unkept {
             return;
         }
         match table.role {
