@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The text figures of docs/benchmarks.md, two builds side by side with `cat` of the same bytes,
+# on all cores and on two (`taskset -c 0,1`), with the default worker threads and with 16:
+#
+#   scripts/bench_text.sh BEFORE AFTER WORKDIR [RUNS]
+#
+# BEFORE and AFTER are sightline release binaries. Makes in WORKDIR two texts of 111 MB from
+# the fixtures: ncu's `--print-details all` of `kernels_full` (every section body printed) and
+# `--print-details` of `kernels_basic` (section tables only), each repeated. Then times
+# `summary` and `summary --json` of each (seconds, peak resident MB, read by a Python parent:
+# a host without /usr/bin/time measures the same way), RUNS times each (default 2), and prints
+# one line per run.
+set -uo pipefail
+before=$(realpath "$1") after=$(realpath "$2") work=$3 runs=${4:-2}
+root="$(cd "$(dirname "$0")/.." && pwd)"
+mkdir -p "$work" && cd "$work" || exit 2
+
+make_text() { # name, source (.xz or plain): the source repeated to 111 MB
+    local name=$1 source=$2
+    [ -s "$name" ] && return
+    case $source in *.xz) xz -dc "$source" > one.txt ;; *) cp "$source" one.txt ;; esac
+    : > "$name"
+    while [ "$(stat -c %s "$name")" -lt 111000000 ]; do cat one.txt >> "$name"; done
+    rm -f one.txt
+}
+make_text bodies.txt "$root/fixtures/h100/kernels_full.details_all.txt.xz"
+make_text tables.txt "$root/fixtures/h100/kernels_basic.details.txt"
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) logical CPUs, $(free -g | awk '/Mem:/{print $2}') GB"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for t in bodies.txt tables.txt; do
+    echo "$t: $(stat -c %s "$t") bytes, $("$after" summary --format json "$t" 2> /dev/null | grep -c '"function"') results"
+done
+
+run() { # label, command...: prints the seconds and the peak resident MB of the command
+    local label=$1
+    shift
+    local t
+    t=$(python3 -c 'import resource, subprocess, sys, time
+t = time.time()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print("%.2f s, %d MB" % (time.time() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024))' "$@")
+    echo "$label | $t"
+}
+
+for cpus in all 2; do
+    pin=()
+    [ "$cpus" = 2 ] && pin=(taskset -c 0,1)
+    for t in bodies.txt tables.txt; do
+        for r in $(seq 1 "$runs"); do
+            run "$cpus cpus | $t | cat" "${pin[@]}" cat "$t"
+            for b in before after; do
+                bin=$before
+                [ "$b" = after ] && bin=$after
+                run "$cpus cpus | $t | $b | summary" "${pin[@]}" "$bin" summary "$t"
+                run "$cpus cpus | $t | $b | summary --json" "${pin[@]}" "$bin" summary --json "$t"
+                RAYON_NUM_THREADS=16 run "$cpus cpus | $t | $b | summary --json, 16 threads" \
+                    "${pin[@]}" "$bin" summary --json "$t"
+            done
+        done
+    done
+done
