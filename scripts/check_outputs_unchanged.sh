@@ -43,9 +43,18 @@ else
 fi
 files+=("${extra[@]}")
 
-# One case per line: a name, then the arguments, tab-separated.
+# One case per line: a name, then the arguments, tab-separated. A case added with `same_as`
+# names an older spelling whose old output it must give (`same_as.tsv`: name, older name).
 cases="$work/cases.tsv"
+same="$work/same_as.tsv"
 : > "$cases"
+: > "$same"
+same_as() {
+    local name="${1//\//_}" older="${2//\//_}"
+    shift 2
+    printf '%s\t%s\n' "$name" "$older" >> "$same"
+    add "$name" "$@"
+}
 add() {
     local name="$1"
     shift
@@ -68,6 +77,15 @@ for f in "${files[@]}"; do
     add "$n.occupancy-json" occupancy --json "$f"
     add "$n.roofline" roofline "$f"
     add "$n.roofline-json" roofline --json "$f"
+    # Every `--format` spelling gives the bytes of the flag it replaces.
+    same_as "$n.summary-format-text" "$n.summary" summary --format text "$f"
+    same_as "$n.summary-format-table" "$n.summary" summary --format table "$f"
+    same_as "$n.summary-format-json" "$n.summary-json" summary --format json "$f"
+    same_as "$n.summary-format-csv" "$n.summary-csv" summary --format csv "$f"
+    same_as "$n.sections-format-text" "$n.sections" sections --format text "$f"
+    same_as "$n.sections-format-json" "$n.sections-json" sections --format json "$f"
+    same_as "$n.source-format-json" "$n.source-json" source --format json "$f"
+    same_as "$n.source-format-csv" "$n.source-csv" source --format csv "$f"
     for form in text md json csv html; do
         add "$n.diff-self-$form" diff --format "$form" "$f" "$f"
     done
@@ -99,6 +117,8 @@ for p in "${pairs[@]}"; do
     add "pair$i.diff-metrics-json" diff --format json --metrics 'Duration,*hit_rate*' "$a" "$b"
     add "pair$i.sections-baseline" sections --baseline "$a" "$b"
     add "pair$i.sections-baseline-json" sections --json --baseline "$a" "$b"
+    same_as "pair$i.sections-baseline-format-json" "pair$i.sections-baseline-json" \
+        sections --format json --baseline "$a" "$b"
     add "pair$i.source-baseline-json" source --json --baseline "$a" "$b"
 done
 # Several files at once.
@@ -109,6 +129,14 @@ for c in "summary" "summary --json" "summary --csv" "summary --format html" "sec
     "roofline --json"; do
     read -r -a args <<< "$c"
     add "several.${c// /_}" "${args[@]}" "${several[@]}"
+done
+for c in "summary --format text=summary" "summary --format json=summary --json" \
+    "summary --format csv=summary --csv" "sections --format text=sections" \
+    "sections --format json=sections --json" "source --format json=source --json" \
+    "source --format csv=source --csv"; do
+    read -r -a args <<< "${c%%=*}"
+    older="${c#*=}"
+    same_as "several.${args[*]// /_}" "several.${older// /_}" "${args[@]}" "${several[@]}"
 done
 
 # Runs every case with binary $1 into folder $2.
@@ -147,14 +175,19 @@ new_dir="$(side "$new" new)"
 
 failed=0
 checked=0
+declare -A older_name
+while IFS=$'\t' read -r name older; do
+    older_name[$name]="$older"
+done < "$same"
 while IFS=$'\t' read -r name _; do
+    older="${older_name[$name]:-$name}"
     for ext in out err rc; do
         checked=$((checked + 1))
-        if [[ ! -f "$old_dir/$name.$ext" || ! -f "$new_dir/$name.$ext" ]]; then
+        if [[ ! -f "$old_dir/$older.$ext" || ! -f "$new_dir/$name.$ext" ]]; then
             echo "missing: $name.$ext"
             failed=$((failed + 1))
-        elif ! cmp -s "$old_dir/$name.$ext" "$new_dir/$name.$ext"; then
-            echo "differs: $name.$ext ($old_dir/$name.$ext vs $new_dir/$name.$ext)"
+        elif ! cmp -s "$old_dir/$older.$ext" "$new_dir/$name.$ext"; then
+            echo "differs: $name.$ext ($old_dir/$older.$ext vs $new_dir/$name.$ext)"
             failed=$((failed + 1))
         fi
     done

@@ -144,17 +144,17 @@ fn check(what: &str, write: impl FnOnce(&mut Recorder, &mut Vec<Report>)) {
 #[test]
 fn summary_json_is_written_as_the_results_are_read() {
     check("summary --json", |out, reports| {
-        sightline::cli::summary::write_json(out, reports, &[]).unwrap();
+        sightline::output::summary_json::write_json(out, reports, &[]).unwrap();
     });
 }
 
 #[test]
 fn sections_are_written_as_the_results_are_read() {
     check("sections --json", |out, reports| {
-        sightline::cli::sections::write_json(out, reports, &[]).unwrap();
+        sightline::output::sections_json::write_json(out, reports, &[]).unwrap();
     });
     check("sections", |out, reports| {
-        sightline::cli::sections::write_text(out, &mut reports[0]).unwrap();
+        sightline::output::sections_text::write_text(out, &mut reports[0]).unwrap();
     });
 }
 
@@ -181,12 +181,21 @@ fn source_pages_are_written_as_the_results_are_read() {
     let code =
         sightline::parse::ncu_rep::code_reader::read_code_from(&common::fixture_bytes(FULL)[..])
             .unwrap();
-    let loaded = sightline::cli::source::Loaded::from_parts(&path, report, code);
+    let loaded = sightline::analysis::source::pages::SourcePages::from_parts(&path, report, code);
     let options = sightline::analysis::source::SourceOptions::default();
     let mut out = Recorder::new(&source);
     let mut errors = Vec::new();
-    sightline::cli::source::write_json(&mut out, &[loaded], &[], &[], &options, None, &mut errors)
-        .unwrap();
+    sightline::output::source_json::write_json(
+        &mut out,
+        &[loaded],
+        &[],
+        &[],
+        &options,
+        &sightline::analysis::source::request::ResultChoice::Named(None),
+        sightline::analysis::source::request::StallDetail::Full,
+        &mut errors,
+    )
+    .unwrap();
     // The views are built from copies of the results: the report keeps no body.
     out.assert_streamed(
         "source --json",
