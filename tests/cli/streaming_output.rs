@@ -185,14 +185,27 @@ fn source_pages_are_written_as_the_results_are_read() {
     let options = sightline::analysis::source::SourceOptions::default();
     let mut out = Recorder::new(&source);
     let mut errors = Vec::new();
+    use sightline::analysis::source::request::{
+        ResultChoice, SourceFormat, SourceRequest, StallDetail,
+    };
+    let request = SourceRequest {
+        files: vec![path.clone()],
+        results: ResultChoice::Named(None),
+        source_dirs: Vec::new(),
+        sass_csv: None,
+        baseline: None,
+        format: SourceFormat::Json,
+        errors_on_stderr: false,
+        stalls: StallDetail::Full,
+        strict: false,
+    };
     sightline::output::source_json::write_json(
         &mut out,
         &[loaded],
         &[],
         &[],
         &options,
-        &sightline::analysis::source::request::ResultChoice::Named(None),
-        sightline::analysis::source::request::StallDetail::Full,
+        &request,
         &mut errors,
     )
     .unwrap();

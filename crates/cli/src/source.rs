@@ -132,8 +132,7 @@ pub fn run(args: &SourceRequest) -> i32 {
             &errors,
             &baseline,
             &options,
-            choice,
-            args.stalls,
+            args,
             &mut view_errors,
         )
     };

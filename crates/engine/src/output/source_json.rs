@@ -4,7 +4,7 @@
 //! results at a time.
 
 use crate::analysis::source::pages::SourcePages;
-use crate::analysis::source::request::{BRIEF_REASONS, ResultChoice, StallDetail};
+use crate::analysis::source::request::{BRIEF_REASONS, SourceRequest, StallDetail};
 use crate::analysis::source::{SourceOptions, compare, stalls};
 use crate::model::source::{Cell, SourceView};
 use crate::output::json_stream;
@@ -196,8 +196,7 @@ pub fn write_json(
     errors: &[LoadError],
     baseline: &[SourceView],
     options: &SourceOptions,
-    choice: &ResultChoice,
-    detail: StallDetail,
+    request: &SourceRequest,
     view_errors: &mut Vec<String>,
 ) -> std::io::Result<()> {
     let skeleton: Vec<Json> = reports
@@ -214,8 +213,8 @@ pub fn write_json(
         };
         loaded.map_views(
             options,
-            choice,
-            |v, k| json_stream::pretty(&view_json(v, baseline_of(baseline, v, k), detail)),
+            &request.results,
+            |v, k| json_stream::pretty(&view_json(v, baseline_of(baseline, v, k), request.stalls)),
             |text| match text {
                 Ok(text) => array.item_text(out, &text?),
                 Err(e) => {
