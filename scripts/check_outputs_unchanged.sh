@@ -3,7 +3,7 @@
 # output form (`summary` table/JSON/CSV/HTML, `sections` text/JSON and against a baseline,
 # `source` JSON/CSV, `occupancy` and `roofline` table/JSON, `diff` in every format of a report
 # against itself and of pairs of reports) for every report under fixtures/ and a few of the
-# public corpus. Standard output, standard error and the exit status of each case are compared.
+# public corpus, and `trend` in every format over the series and the sweep of fixtures/. Standard output, standard error and the exit status of each case are compared.
 #
 # Usage: scripts/check_outputs_unchanged.sh OLD NEW [WORK_DIR]
 #   OLD and NEW are each a sightline binary, or a folder of outputs saved by an earlier run
@@ -13,6 +13,8 @@
 #   CHECK_EXTRA: more report files to include (space-separated paths); by default up to four
 #   reports of ../shared/corpus/public next to the project, when it is there.
 #   CHECK_JOBS: how many cases run at once (default: the number of CPUs).
+#   CHECK_CASES: an extended regular expression; only the cases whose names match it run (such
+#   as `^trend` to save the outputs of cases added since a folder of outputs was kept).
 # Exit status 0 when every case matches, 1 when one differs (listed), 2 on bad usage.
 set -euo pipefail
 
@@ -138,6 +140,38 @@ for c in "summary --format text=summary" "summary --format json=summary --json" 
     older="${c#*=}"
     same_as "several.${args[*]// /_}" "several.${older// /_}" "${args[@]}" "${several[@]}"
 done
+# A series of runs and a sweep over problem sizes, in every form.
+series=(fixtures/series/v1.ncu-rep.xz fixtures/series/v2.ncu-rep.xz fixtures/series/v3.ncu-rep.xz
+    fixtures/series/v4.ncu-rep.xz fixtures/series/v5.ncu-rep.xz)
+series_text=(fixtures/series/v1.details.txt fixtures/series/v2.details.txt
+    fixtures/series/v3.details.txt fixtures/series/v4.details.txt fixtures/series/v5.details.txt)
+for form in text json csv md html; do
+    add "trend.series-$form" trend --format "$form" "${series[@]}"
+    add "trend.series-captured-$form" trend --order captured --format "$form" "${series[@]}"
+    add "trend.series-text-forms-$form" trend --format "$form" "${series_text[@]}"
+    add "trend.series-metric-$form" trend --format "$form" \
+        --metric sm__throughput.avg.pct_of_peak_sustained_elapsed "${series[@]}"
+    add "trend.series-fail-on-$form" trend --format "$form" --fail-on 'duration>5%' "${series[@]}"
+    add "trend.folder-$form" trend --format "$form" fixtures/series
+    add "trend.renames-$form" trend --format "$form" fixtures/renames/before.ncu-rep.xz \
+        fixtures/renames/after.ncu-rep.xz
+    add "trend.sweep-$form" trend --by-size --format "$form" fixtures/sweep
+    add "trend.sweep-pattern-$form" trend --by-size --size-pattern 'N=(\d+)' --format "$form" \
+        fixtures/sweep
+    add "trend.sweep-metric-$form" trend --by-size --format "$form" \
+        --metric sm__throughput.avg.pct_of_peak_sustained_elapsed fixtures/sweep
+done
+add "trend.order-given" trend --order given "${series[@]}"
+add "trend.bad-order" trend --order sideways "${series[@]}"
+add "trend.bad-fail-on" trend --fail-on 'duration>x' "${series[@]}"
+add "trend.missing-file" trend "${series[@]}" fixtures/no/such/file.ncu-rep
+add "trend.sweep-bad-pattern" trend --by-size --size-pattern 'N=(' fixtures/sweep
+add "trend.sweep-no-size" trend --by-size fixtures/series
+add "trend.watch-json" trend --watch --format json fixtures/series
+if [[ -n "${CHECK_CASES:-}" ]]; then
+    awk -F '\t' -v re="$CHECK_CASES" '$1 ~ re' "$cases" > "$cases.kept"
+    mv "$cases.kept" "$cases"
+fi
 
 # Runs every case with binary $1 into folder $2.
 run_all() {

@@ -165,11 +165,11 @@ fn occupancy_and_roofline_json_are_written_as_the_results_are_read() {
             assumed_cc: None,
             table_only: false,
         };
-        sightline::cli::occupancy::write_json(out, reports, &[], &options).unwrap();
+        sightline::output::occupancy_json::write_json(out, reports, &[], &options).unwrap();
     });
     check("roofline --json", |out, reports| {
         let options = sightline::analysis::roofline::RooflineOptions { assumed_cc: None };
-        sightline::cli::roofline::write_json(out, reports, &[], &options).unwrap();
+        sightline::output::roofline_json::write_json(out, reports, &[], &options).unwrap();
     });
 }
 
@@ -231,10 +231,12 @@ fn tables_read_each_body_once_and_keep_none() {
                 assumed_cc: None,
                 table_only: false,
             };
-            sightline::cli::occupancy::write_table(&mut out, &mut reports, &options).unwrap();
+            sightline::output::occupancy_table::write_table(&mut out, &mut reports, &options)
+                .unwrap();
         } else {
             let options = sightline::analysis::roofline::RooflineOptions { assumed_cc: None };
-            sightline::cli::roofline::write_table(&mut out, &mut reports, &options).unwrap();
+            sightline::output::roofline_table::write_table(&mut out, &mut reports, &options)
+                .unwrap();
         }
         assert!(String::from_utf8_lossy(&out).lines().count() > n, "{what}");
         assert_eq!(

@@ -16,6 +16,7 @@ pub mod trend;
 pub mod trend_watch;
 pub mod warnings;
 
+use analysis::occupancy::request::ResultsFormat;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -85,8 +86,15 @@ pub enum Subcommand {
 /// The arguments of `occupancy` and `roofline`.
 #[derive(Debug, clap::Args)]
 pub struct AnalysisArgs {
-    /// Print JSON instead of a table.
-    #[arg(long)]
+    /// Output form: a table, or JSON.
+    #[arg(
+        long,
+        default_value = "table",
+        value_parser = names_parser::<ResultsFormat>(&ResultsFormat::NAMES)
+    )]
+    pub format: ResultsFormat,
+    /// Print JSON instead of a table (the same as `--format json`).
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Compute capability (such as 8.6) for sources that do not say, marked as assumed.
     #[arg(long, value_name = "MAJOR.MINOR")]
@@ -99,6 +107,26 @@ pub struct AnalysisArgs {
     pub files: Vec<PathBuf>,
 }
 
+impl AnalysisArgs {
+    /// The form asked for, by `--format` or `--json`.
+    pub fn format(&self) -> ResultsFormat {
+        self.format.or_json(self.json)
+    }
+}
+
+/// The parser of an engine type that parses itself (`FromStr`) from one of `names`, which the
+/// help lists as the possible values.
+pub fn names_parser<T>(
+    names: &'static [&'static str],
+) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr + Clone + Send + Sync + 'static,
+    T::Err: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
+{
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(names).try_map(|text| text.parse::<T>())
+}
+
 /// Runs a headless command and returns the process exit code.
 pub fn run(command: Subcommand) -> i32 {
     match command {
@@ -106,8 +134,8 @@ pub fn run(command: Subcommand) -> i32 {
         Subcommand::Diff(args) => diff::run(&args),
         Subcommand::Trend(args) if args.by_size => sweep::run(&args),
         Subcommand::Trend(args) => trend::run(&args),
-        Subcommand::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref(), a.strict),
-        Subcommand::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref(), a.strict),
+        Subcommand::Occupancy(a) => occupancy::run(&a),
+        Subcommand::Roofline(a) => roofline::run(&a),
         Subcommand::Sections(args) => sections::run(&args.request()),
         Subcommand::Source(a) => source::run(&a.request()),
         Subcommand::Mcp(a) => mcp::run(&a),
