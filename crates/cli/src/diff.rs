@@ -5,11 +5,12 @@
 use crate::analysis::compare::export::DEFAULT_MAX_CHANGES;
 use crate::analysis::compare::fail_on::FailOn;
 use crate::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
-use crate::analysis::compare::request;
+use crate::analysis::compare::request::{self, DiffFormat};
 use crate::analysis::compare::{CompareRequest, DiffOptions, Keep, RenamePolicy};
+use crate::choice_arg::choice_parser;
 use crate::output::compare::{self as compare_out, MarkdownOptions};
 use crate::parse;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -20,17 +21,6 @@ pub const EXIT_REGRESSION: i32 = 1;
 /// Exit code when an input could not be read.
 pub const EXIT_UNREADABLE: i32 = 2;
 
-/// Output forms of `diff`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DiffFormat {
-    Text,
-    Md,
-    Json,
-    Csv,
-    /// One self-contained HTML page (inline style and SVG chart, no links), for CI artifacts.
-    Html,
-}
-
 /// Arguments of `sightline diff`.
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -38,7 +28,7 @@ pub struct DiffArgs {
     #[arg(long, default_value_t = DEFAULT_THRESHOLD_PCT, value_parser = parse_threshold)]
     pub threshold: f64,
     /// Output form.
-    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    #[arg(long, default_value = "text", value_parser = choice_parser::<DiffFormat>())]
     pub format: DiffFormat,
     /// Compare only these metrics (comma list of ncu metric names, Section/Label keys, labels
     /// such as `Duration`, or globs such as `*hit_rate*`). They then also decide the exit code.

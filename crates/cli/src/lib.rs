@@ -2,8 +2,8 @@
 
 use sightline_engine::{analysis, model, output, parse};
 
+pub mod choice_arg;
 pub mod diff;
-pub mod form_arg;
 pub mod loading;
 pub mod mcp;
 pub mod occupancy;
@@ -17,6 +17,7 @@ pub mod trend_watch;
 pub mod warnings;
 
 use analysis::occupancy::request::ResultsFormat;
+use choice_arg::choice_parser;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -90,7 +91,7 @@ pub struct AnalysisArgs {
     #[arg(
         long,
         default_value = "table",
-        value_parser = names_parser::<ResultsFormat>(&ResultsFormat::NAMES)
+        value_parser = choice_parser::<ResultsFormat>()
     )]
     pub format: ResultsFormat,
     /// Print JSON instead of a table (the same as `--format json`).
@@ -112,19 +113,6 @@ impl AnalysisArgs {
     pub fn format(&self) -> ResultsFormat {
         self.format.or_json(self.json)
     }
-}
-
-/// The parser of an engine type that parses itself (`FromStr`) from one of `names`, which the
-/// help lists as the possible values.
-pub fn names_parser<T>(
-    names: &'static [&'static str],
-) -> impl clap::builder::TypedValueParser<Value = T>
-where
-    T: std::str::FromStr + Clone + Send + Sync + 'static,
-    T::Err: Into<Box<dyn std::error::Error + Send + Sync + 'static>>,
-{
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(names).try_map(|text| text.parse::<T>())
 }
 
 /// Runs a headless command and returns the process exit code.

@@ -5,7 +5,7 @@
 
 use super::loading::{leave_for_exit, load_all};
 use crate::analysis::sections::request::{SectionsFormat, SectionsRequest};
-use crate::form_arg::form_parser;
+use crate::choice_arg::choice_parser;
 use crate::output::sections_json::{write_compared_json, write_json};
 use crate::output::sections_text::{write_compared_text, write_text};
 use crate::output::table::finish;
@@ -19,7 +19,7 @@ pub struct SectionsArgs {
     #[arg(long)]
     pub json: bool,
     /// Output form: text or json.
-    #[arg(long, value_parser = form_parser::<SectionsFormat>(), conflicts_with = "json")]
+    #[arg(long, value_parser = choice_parser::<SectionsFormat>(), conflicts_with = "json")]
     pub format: Option<SectionsFormat>,
     /// A baseline report: each result's bodies are paired with those of its kernel in the
     /// baseline (matched as `diff` matches them), every value with both sides and the

@@ -5,7 +5,7 @@
 use crate::analysis::source::SourceOptions;
 use crate::analysis::source::pages::SourcePages;
 use crate::analysis::source::request::{ResultChoice, SourceFormat, SourceRequest, StallDetail};
-use crate::form_arg::form_parser;
+use crate::choice_arg::choice_parser;
 use crate::output::source_csv::render_csv;
 use crate::output::source_json::write_json;
 use crate::parse;
@@ -24,7 +24,7 @@ pub struct SourceArgs {
     pub csv: bool,
     /// Output form: json (the default) or csv (the SASS listing as Nsight Compute's `--page
     /// source --csv` prints it).
-    #[arg(long, value_parser = form_parser::<SourceFormat>(), conflicts_with_all = ["json", "csv"])]
+    #[arg(long, value_parser = choice_parser::<SourceFormat>(), conflicts_with_all = ["json", "csv"])]
     pub format: Option<SourceFormat>,
     /// Treat every warning (a skipped result, section, metric or line) as an error.
     #[arg(long)]

@@ -4,7 +4,7 @@
 use super::loading::load_all;
 use crate::analysis::path_names::distinct_names;
 use crate::analysis::summary_request::{SummaryFormat, SummaryRequest};
-use crate::form_arg::form_parser;
+use crate::choice_arg::choice_parser;
 use crate::output::table::finish;
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,7 +21,7 @@ pub struct SummaryArgs {
     pub csv: bool,
     /// Output form: text (a table), json, csv, or html (one self-contained page with a chart
     /// of the longest results, for CI artifacts).
-    #[arg(long, value_parser = form_parser::<SummaryFormat>(), conflicts_with_all = ["json", "csv"])]
+    #[arg(long, value_parser = choice_parser::<SummaryFormat>(), conflicts_with_all = ["json", "csv"])]
     pub format: Option<SummaryFormat>,
     /// Treat every warning (a skipped result, section, metric or line) as an error.
     #[arg(long)]

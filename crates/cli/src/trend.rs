@@ -12,8 +12,8 @@ use crate::analysis::series::request::{TrendFormat, TrendRequest, TrendRequestEr
 use crate::analysis::series::{
     SeriesOrder, detached_keeping, explain_steps, runs_to_explain, trend_table,
 };
+use crate::choice_arg::choice_parser;
 use crate::model::Report;
-use crate::names_parser;
 use crate::output::trend_forms::write_trend;
 use crate::parse;
 use crate::parse::report_files::{report_files_below, report_files_in};
@@ -25,13 +25,13 @@ use std::time::SystemTime;
 #[derive(Debug, clap::Args)]
 pub struct TrendArgs {
     /// Order of the runs: as given (a folder: by file name), or by capture time.
-    #[arg(long, value_parser = names_parser::<SeriesOrder>(&SeriesOrder::NAMES))]
+    #[arg(long, value_parser = choice_parser::<SeriesOrder>())]
     pub order: Option<SeriesOrder>,
     /// Output form.
     #[arg(
         long,
         default_value = "text",
-        value_parser = names_parser::<TrendFormat>(&TrendFormat::NAMES)
+        value_parser = choice_parser::<TrendFormat>()
     )]
     pub format: TrendFormat,
     /// A metric (ncu name) to aggregate per run beside the duration, such as

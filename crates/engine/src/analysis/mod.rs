@@ -3,10 +3,10 @@
 
 pub mod compare;
 pub mod headline;
+pub mod named_choice;
 pub mod occupancy;
 pub mod parallel;
 pub mod path_names;
-pub mod request_form;
 pub mod roofline;
 pub mod sections;
 pub mod series;

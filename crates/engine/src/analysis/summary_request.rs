@@ -2,7 +2,7 @@
 //! written in and whether warnings count as errors. The command line's flags become it in one
 //! place.
 
-use crate::analysis::request_form::{FormError, OutputForm};
+use crate::analysis::named_choice::{ChoiceError, NamedChoice};
 use std::path::PathBuf;
 use std::str::FromStr;
 
@@ -19,9 +19,9 @@ pub enum SummaryFormat {
     Html,
 }
 
-impl OutputForm for SummaryFormat {
-    const COMMAND: &'static str = "summary";
-    const FORMS: &'static [(&'static str, Self)] = &[
+impl NamedChoice for SummaryFormat {
+    const WHAT: &'static str = "the form of `summary`";
+    const NAMES: &'static [(&'static str, Self)] = &[
         ("text", Self::Text),
         ("json", Self::Json),
         ("csv", Self::Csv),
@@ -32,9 +32,9 @@ impl OutputForm for SummaryFormat {
 }
 
 impl FromStr for SummaryFormat {
-    type Err = FormError;
-    fn from_str(text: &str) -> Result<Self, FormError> {
-        Self::parse_form(text)
+    type Err = ChoiceError;
+    fn from_str(text: &str) -> Result<Self, ChoiceError> {
+        Self::from_name(text)
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::OccupancyOptions;
 use super::limits::parse_cc;
+use crate::analysis::named_choice::{ChoiceError, NamedChoice};
 use std::str::FromStr;
 
 /// The forms of the per-result outputs of `occupancy` and `roofline`.
@@ -17,30 +18,22 @@ pub enum ResultsFormat {
     Json,
 }
 
-impl ResultsFormat {
-    /// Every form's name, as `--format` takes it.
-    pub const NAMES: [&'static str; 2] = ["table", "json"];
+impl NamedChoice for ResultsFormat {
+    const WHAT: &'static str = "the form of `occupancy` and `roofline`";
+    const NAMES: &'static [(&'static str, Self)] = &[("table", Self::Table), ("json", Self::Json)];
+}
 
-    /// The form of `--format`, or JSON where the older `--json` flag is given.
-    pub fn or_json(self, json: bool) -> ResultsFormat {
-        if json { ResultsFormat::Json } else { self }
+impl FromStr for ResultsFormat {
+    type Err = ChoiceError;
+    fn from_str(text: &str) -> Result<Self, ChoiceError> {
+        Self::from_name(text)
     }
 }
 
-/// A form name that is not one of [`ResultsFormat::NAMES`].
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not an output form (table or json)")]
-pub struct FormatError(pub String);
-
-impl FromStr for ResultsFormat {
-    type Err = FormatError;
-
-    fn from_str(text: &str) -> Result<Self, FormatError> {
-        match text {
-            "table" => Ok(ResultsFormat::Table),
-            "json" => Ok(ResultsFormat::Json),
-            _ => Err(FormatError(text.to_string())),
-        }
+impl ResultsFormat {
+    /// The form of `--format`, or JSON where the older `--json` flag is given.
+    pub fn or_json(self, json: bool) -> ResultsFormat {
+        if json { ResultsFormat::Json } else { self }
     }
 }
 
@@ -88,11 +81,13 @@ mod tests {
             parse_arch(Some("86")).unwrap_err().to_string(),
             "--arch expects MAJOR.MINOR (such as 8.6), not '86'"
         );
-        for name in ResultsFormat::NAMES {
-            assert_eq!(name.parse::<ResultsFormat>().map(|_| ()), Ok(()));
+        for &(name, form) in ResultsFormat::NAMES {
+            assert_eq!(name.parse(), Ok(form));
         }
-        assert_eq!("json".parse(), Ok(ResultsFormat::Json));
-        assert!("csv".parse::<ResultsFormat>().is_err());
+        assert_eq!(
+            "csv".parse::<ResultsFormat>().unwrap_err().to_string(),
+            "the form of `occupancy` and `roofline` is `table` or `json`, not `csv`"
+        );
         assert_eq!(ResultsFormat::Table.or_json(true), ResultsFormat::Json);
         assert_eq!(ResultsFormat::Table.or_json(false), ResultsFormat::Table);
     }

@@ -2,7 +2,7 @@
 //! baseline to pair each result's bodies with, the form they are written in and whether
 //! warnings count as errors. The command line's flags become it in one place.
 
-use crate::analysis::request_form::{FormError, OutputForm};
+use crate::analysis::named_choice::{ChoiceError, NamedChoice};
 use std::path::PathBuf;
 use std::str::FromStr;
 
@@ -15,15 +15,15 @@ pub enum SectionsFormat {
     Json,
 }
 
-impl OutputForm for SectionsFormat {
-    const COMMAND: &'static str = "sections";
-    const FORMS: &'static [(&'static str, Self)] = &[("text", Self::Text), ("json", Self::Json)];
+impl NamedChoice for SectionsFormat {
+    const WHAT: &'static str = "the form of `sections`";
+    const NAMES: &'static [(&'static str, Self)] = &[("text", Self::Text), ("json", Self::Json)];
 }
 
 impl FromStr for SectionsFormat {
-    type Err = FormError;
-    fn from_str(text: &str) -> Result<Self, FormError> {
-        Self::parse_form(text)
+    type Err = ChoiceError;
+    fn from_str(text: &str) -> Result<Self, ChoiceError> {
+        Self::from_name(text)
     }
 }
 

@@ -9,6 +9,7 @@ use super::TrendOptions;
 use super::regression::{DEFAULT_RULE, RuleError, TrendRule};
 use super::sizes::{SizeError, SizePattern};
 use super::sweep::SweepOptions;
+use crate::analysis::named_choice::{ChoiceError, NamedChoice};
 use std::str::FromStr;
 
 /// The forms of `trend`'s output.
@@ -25,50 +26,40 @@ pub enum TrendFormat {
     Html,
 }
 
-impl TrendFormat {
-    /// Every form's name, as `--format` takes it.
-    pub const NAMES: [&'static str; 5] = ["text", "json", "csv", "md", "html"];
+impl NamedChoice for TrendFormat {
+    const WHAT: &'static str = "the form of `trend`";
+    const NAMES: &'static [(&'static str, Self)] = &[
+        ("text", Self::Text),
+        ("json", Self::Json),
+        ("csv", Self::Csv),
+        ("md", Self::Md),
+        ("html", Self::Html),
+    ];
 }
 
 impl FromStr for TrendFormat {
-    type Err = TrendRequestError;
-
-    fn from_str(text: &str) -> Result<Self, TrendRequestError> {
-        match text {
-            "text" => Ok(TrendFormat::Text),
-            "json" => Ok(TrendFormat::Json),
-            "csv" => Ok(TrendFormat::Csv),
-            "md" => Ok(TrendFormat::Md),
-            "html" => Ok(TrendFormat::Html),
-            _ => Err(TrendRequestError::Format(text.to_string())),
-        }
+    type Err = ChoiceError;
+    fn from_str(text: &str) -> Result<Self, ChoiceError> {
+        Self::from_name(text)
     }
 }
 
-impl SeriesOrder {
-    /// Every order's name, as `--order` takes it.
-    pub const NAMES: [&'static str; 2] = ["given", "captured"];
+impl NamedChoice for SeriesOrder {
+    const WHAT: &'static str = "order";
+    const NAMES: &'static [(&'static str, Self)] =
+        &[("given", Self::Given), ("captured", Self::Captured)];
 }
 
 impl FromStr for SeriesOrder {
-    type Err = TrendRequestError;
-
-    fn from_str(text: &str) -> Result<Self, TrendRequestError> {
-        match text {
-            "given" => Ok(SeriesOrder::Given),
-            "captured" => Ok(SeriesOrder::Captured),
-            _ => Err(TrendRequestError::Order(text.to_string())),
-        }
+    type Err = ChoiceError;
+    fn from_str(text: &str) -> Result<Self, ChoiceError> {
+        Self::from_name(text)
     }
 }
 
 /// What is wrong with a trend asked for.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TrendRequestError {
-    #[error("order is `given` or `captured`, not `{0}`")]
-    Order(String),
-    #[error("`{0}` is not an output form (text, json, csv, md or html)")]
-    Format(String),
     #[error(transparent)]
     Rule(#[from] RuleError),
     #[error(transparent)]
@@ -176,10 +167,13 @@ mod tests {
             "sideways".parse::<SeriesOrder>().unwrap_err().to_string(),
             "order is `given` or `captured`, not `sideways`"
         );
-        for name in TrendFormat::NAMES {
-            assert!(name.parse::<TrendFormat>().is_ok(), "{name}");
+        for &(name, form) in TrendFormat::NAMES {
+            assert_eq!(name.parse(), Ok(form));
         }
-        assert!("pdf".parse::<TrendFormat>().is_err());
+        assert_eq!(
+            "pdf".parse::<TrendFormat>().unwrap_err().to_string(),
+            "the form of `trend` is `text`, `json`, `csv`, `md` or `html`, not `pdf`"
+        );
         let runs = TrendRequest::runs(SeriesOrder::Captured, None, None, TrendFormat::Md).unwrap();
         assert_eq!(runs.rules().len(), 1);
         assert_eq!(runs.rules()[0].0, DEFAULT_RULE);

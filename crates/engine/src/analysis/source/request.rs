@@ -3,7 +3,7 @@
 //! stall reasons is given. `sightline source` and the MCP `source_hotspots` tool both become
 //! one, each argument's meaning decided here once.
 
-use crate::analysis::request_form::{FormError, OutputForm};
+use crate::analysis::named_choice::{ChoiceError, NamedChoice};
 use crate::model::Report;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -17,15 +17,15 @@ pub enum SourceFormat {
     Csv,
 }
 
-impl OutputForm for SourceFormat {
-    const COMMAND: &'static str = "source";
-    const FORMS: &'static [(&'static str, Self)] = &[("json", Self::Json), ("csv", Self::Csv)];
+impl NamedChoice for SourceFormat {
+    const WHAT: &'static str = "the form of `source`";
+    const NAMES: &'static [(&'static str, Self)] = &[("json", Self::Json), ("csv", Self::Csv)];
 }
 
 impl FromStr for SourceFormat {
-    type Err = FormError;
-    fn from_str(text: &str) -> Result<Self, FormError> {
-        Self::parse_form(text)
+    type Err = ChoiceError;
+    fn from_str(text: &str) -> Result<Self, ChoiceError> {
+        Self::from_name(text)
     }
 }
 
