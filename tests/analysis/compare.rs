@@ -665,7 +665,7 @@ fn diff_command_prints_the_whole_comparison() {
     let diff = diff_reports(&whole, &whole, &DiffOptions::default());
     assert_eq!(diff.matched.len(), whole.results.len());
     let failures = FailOn::default().check(&diff);
-    let expected = sightline::cli::diff::render_text(&diff, &whole, &whole, &failures);
+    let expected = sightline::output::compare::text::render_text(&diff, &whole, &whole, &failures);
     let out = run_diff(&[], &f.0, &f.0);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);

@@ -272,7 +272,7 @@ fn every_printed_body_of_kernels_full_has_the_same_values_in_json() {
     let export = export_tables("h100/kernels_full.details_all.txt.xz");
     assert_eq!(export.len(), 13);
     let report = load_fixture("h100/kernels_full.ncu-rep.xz");
-    let json = sightline::cli::sections::report_json(&report);
+    let json = sightline::output::sections_json::report_json(&report);
     let (compared, problems) = compare(&export, &json);
     assert!(problems.is_empty(), "{}", summary(&problems));
     let printed: usize = export.iter().flat_map(|t| t.values()).map(Vec::len).sum();
@@ -285,7 +285,7 @@ fn every_printed_body_of_kernels_full_has_the_same_values_in_json() {
 fn the_tensor_report_bodies_match_its_export() {
     let export = export_tables("tensor/tensor_full.details_all.txt.xz");
     let report = load_fixture("tensor/tensor_full.ncu-rep.xz");
-    let json = sightline::cli::sections::report_json(&report);
+    let json = sightline::output::sections_json::report_json(&report);
     let (compared, problems) = compare(&export, &json);
     assert!(problems.is_empty(), "{}", summary(&problems));
     assert!(compared > 0);
@@ -305,7 +305,8 @@ fn the_command_prints_the_same_json() {
     // Both through the same text round trip (the JSON reader rounds the last bit of some
     // floats).
     let expected: Json =
-        serde_json::from_str(&sightline::cli::sections::report_json(&report).to_string()).unwrap();
+        serde_json::from_str(&sightline::output::sections_json::report_json(&report).to_string())
+            .unwrap();
     if printed["reports"][0] != expected {
         std::fs::write(dir.join("printed.json"), printed["reports"][0].to_string()).ok();
         std::fs::write(dir.join("expected.json"), expected.to_string()).ok();
@@ -332,14 +333,15 @@ fn the_command_prints_the_same_json() {
 fn the_text_export_fills_the_same_bodies() {
     let export = export_tables("h100/kernels_full.details_all.txt.xz");
     let text_report = load_fixture("h100/kernels_full.details_all.txt.xz");
-    let text_json = sightline::cli::sections::report_json(&text_report);
+    let text_json = sightline::output::sections_json::report_json(&text_report);
     let (compared, problems) = compare(&export, &text_json);
     assert!(problems.is_empty(), "{}", summary(&problems));
     let printed: usize = export.iter().flat_map(|t| t.values()).map(Vec::len).sum();
     assert_eq!(compared, printed);
     // Item by item, the text gives what the report gives: the same rows with the same labels.
-    let native =
-        sightline::cli::sections::report_json(&load_fixture("h100/kernels_full.ncu-rep.xz"));
+    let native = sightline::output::sections_json::report_json(&load_fixture(
+        "h100/kernels_full.ncu-rep.xz",
+    ));
     let (texts, natives) = (
         text_json["results"].as_array().unwrap(),
         native["results"].as_array().unwrap(),

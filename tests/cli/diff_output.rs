@@ -125,8 +125,8 @@ fn kept_metrics_print_what_every_metric_prints() {
             // The text form lists the default number of changes.
             if max_changes == DEFAULT_MAX_CHANGES {
                 assert_eq!(
-                    sightline::cli::diff::render_text(&kept, &base, &current, &[]),
-                    sightline::cli::diff::render_text(&full, &base, &current, &[]),
+                    sightline::output::compare::text::render_text(&kept, &base, &current, &[]),
+                    sightline::output::compare::text::render_text(&full, &base, &current, &[]),
                     "{what}"
                 );
             }

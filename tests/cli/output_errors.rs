@@ -1,6 +1,6 @@
 //! Every command's output errors: writing into a full device (`/dev/full`) is an error named
 //! on stderr with exit code 2, never a silent partial output with exit 0; a reader that stops
-//! early (`| head`) is no error.
+//! early (`| head`) is no error. The older `--json` flags print what `--format json` prints.
 
 use crate::common;
 
@@ -19,7 +19,10 @@ fn commands(report: &str, other: &str) -> Vec<Vec<String>> {
         s(&["sections", report]),
         s(&["sections", "--json", report]),
         s(&["occupancy", report]),
+        s(&["occupancy", "--format", "json", report]),
         s(&["roofline", report]),
+        s(&["roofline", "--format", "json", report]),
+        s(&["trend", "--format", "md", report, other]),
         s(&["source", "--json", report]),
         s(&["diff", report, other]),
         s(&["diff", "--format", "json", report, other]),
@@ -129,5 +132,43 @@ fn a_reader_that_stops_early_is_no_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("writing the output"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `occupancy --json` and `roofline --json` are `--format json` by their older name: the same
+/// bytes and exit code, and a table by default; the two spellings together are refused.
+#[test]
+fn the_json_flag_prints_what_format_json_prints() {
+    let dir = temp_dir("output_json_flag");
+    let report = fixture_file(&dir, "h100/kernels_full.ncu-rep.xz");
+    let report = report.to_str().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sightline"))
+            .args(args)
+            .arg(report)
+            .output()
+            .unwrap()
+    };
+    for command in ["occupancy", "roofline"] {
+        let flag = run(&[command, "--json"]);
+        let format = run(&[command, "--format", "json"]);
+        assert_eq!(flag.status.code(), Some(0), "{command}");
+        assert_eq!(format.status.code(), Some(0), "{command}");
+        assert!(
+            flag.stdout
+                .starts_with(b"{\n  \"errors\": [],\n  \"reports\": [\n    {\n"),
+            "{command}"
+        );
+        assert_eq!(flag.stdout, format.stdout, "{command}");
+        let table = run(&[command, "--format", "table"]);
+        assert!(table.stdout.starts_with(b"REPORT"), "{command}");
+        assert_eq!(run(&[command]).stdout, table.stdout, "{command}");
+        let both = run(&[command, "--json", "--format", "json"]);
+        assert_eq!(both.status.code(), Some(2), "{command}");
+        assert!(
+            String::from_utf8_lossy(&both.stderr).contains("cannot be used with"),
+            "{command}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

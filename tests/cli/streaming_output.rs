@@ -144,17 +144,17 @@ fn check(what: &str, write: impl FnOnce(&mut Recorder, &mut Vec<Report>)) {
 #[test]
 fn summary_json_is_written_as_the_results_are_read() {
     check("summary --json", |out, reports| {
-        sightline::cli::summary::write_json(out, reports, &[]).unwrap();
+        sightline::output::summary_json::write_json(out, reports, &[]).unwrap();
     });
 }
 
 #[test]
 fn sections_are_written_as_the_results_are_read() {
     check("sections --json", |out, reports| {
-        sightline::cli::sections::write_json(out, reports, &[]).unwrap();
+        sightline::output::sections_json::write_json(out, reports, &[]).unwrap();
     });
     check("sections", |out, reports| {
-        sightline::cli::sections::write_text(out, &mut reports[0]).unwrap();
+        sightline::output::sections_text::write_text(out, &mut reports[0]).unwrap();
     });
 }
 
@@ -165,11 +165,11 @@ fn occupancy_and_roofline_json_are_written_as_the_results_are_read() {
             assumed_cc: None,
             table_only: false,
         };
-        sightline::cli::occupancy::write_json(out, reports, &[], &options).unwrap();
+        sightline::output::occupancy_json::write_json(out, reports, &[], &options).unwrap();
     });
     check("roofline --json", |out, reports| {
         let options = sightline::analysis::roofline::RooflineOptions { assumed_cc: None };
-        sightline::cli::roofline::write_json(out, reports, &[], &options).unwrap();
+        sightline::output::roofline_json::write_json(out, reports, &[], &options).unwrap();
     });
 }
 
@@ -181,12 +181,34 @@ fn source_pages_are_written_as_the_results_are_read() {
     let code =
         sightline::parse::ncu_rep::code_reader::read_code_from(&common::fixture_bytes(FULL)[..])
             .unwrap();
-    let loaded = sightline::cli::source::Loaded::from_parts(&path, report, code);
+    let loaded = sightline::analysis::source::pages::SourcePages::from_parts(&path, report, code);
     let options = sightline::analysis::source::SourceOptions::default();
     let mut out = Recorder::new(&source);
     let mut errors = Vec::new();
-    sightline::cli::source::write_json(&mut out, &[loaded], &[], &[], &options, None, &mut errors)
-        .unwrap();
+    use sightline::analysis::source::request::{
+        ResultChoice, SourceFormat, SourceRequest, StallDetail,
+    };
+    let request = SourceRequest {
+        files: vec![path.clone()],
+        results: ResultChoice::Named(None),
+        source_dirs: Vec::new(),
+        sass_csv: None,
+        baseline: None,
+        format: SourceFormat::Json,
+        errors_on_stderr: false,
+        stalls: StallDetail::Full,
+        strict: false,
+    };
+    sightline::output::source_json::write_json(
+        &mut out,
+        &[loaded],
+        &[],
+        &[],
+        &options,
+        &request,
+        &mut errors,
+    )
+    .unwrap();
     // The views are built from copies of the results: the report keeps no body.
     out.assert_streamed(
         "source --json",
@@ -209,10 +231,12 @@ fn tables_read_each_body_once_and_keep_none() {
                 assumed_cc: None,
                 table_only: false,
             };
-            sightline::cli::occupancy::write_table(&mut out, &mut reports, &options).unwrap();
+            sightline::output::occupancy_table::write_table(&mut out, &mut reports, &options)
+                .unwrap();
         } else {
             let options = sightline::analysis::roofline::RooflineOptions { assumed_cc: None };
-            sightline::cli::roofline::write_table(&mut out, &mut reports, &options).unwrap();
+            sightline::output::roofline_table::write_table(&mut out, &mut reports, &options)
+                .unwrap();
         }
         assert!(String::from_utf8_lossy(&out).lines().count() > n, "{what}");
         assert_eq!(

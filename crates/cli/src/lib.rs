@@ -2,6 +2,7 @@
 
 use sightline_engine::{analysis, model, output, parse};
 
+pub mod choice_arg;
 pub mod diff;
 pub mod loading;
 pub mod mcp;
@@ -15,6 +16,8 @@ pub mod trend;
 pub mod trend_watch;
 pub mod warnings;
 
+use analysis::occupancy::request::ResultsFormat;
+use choice_arg::choice_parser;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -54,24 +57,7 @@ pub struct Args {
 #[derive(Debug, clap::Subcommand)]
 pub enum Subcommand {
     /// One row per result: ID, kernel, grid×block, duration, SOL %, occupancy, top rule.
-    Summary {
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-        /// Print CSV instead of a table: one row per result, numbers in base units.
-        #[arg(long, conflicts_with = "json")]
-        csv: bool,
-        /// Output form: table, json, csv, or html (one self-contained page with a chart of
-        /// the longest results, for CI artifacts).
-        #[arg(long, value_enum, conflicts_with_all = ["json", "csv"])]
-        format: Option<summary::Form>,
-        /// Treat every warning (a skipped result, section, metric or line) as an error.
-        #[arg(long)]
-        strict: bool,
-        /// Files to read.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-    },
+    Summary(summary::SummaryArgs),
     /// Compares two reports kernel by kernel (Δ duration, SOL, occupancy, every shared metric);
     /// exits 1 when a kernel got worse beyond the threshold, 2 when an input cannot be read.
     Diff(diff::DiffArgs),
@@ -88,22 +74,7 @@ pub enum Subcommand {
     Roofline(AnalysisArgs),
     /// Every section body (charts and tables: memory chart and tables, stall reasons, pipe
     /// utilization, instruction mix, occupancy graphs) with its values, per result.
-    Sections {
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
-        /// A baseline report: each result's bodies are paired with those of its kernel in the
-        /// baseline (matched as `diff` matches them), every value with both sides and the
-        /// change.
-        #[arg(long, value_name = "FILE")]
-        baseline: Option<PathBuf>,
-        /// Treat every warning (a skipped result, section, metric or line) as an error.
-        #[arg(long)]
-        strict: bool,
-        /// Files to read.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-    },
+    Sections(sections::SectionsArgs),
     /// The Source page per result: CUDA lines and SASS instructions with Nsight Compute's
     /// Source page metric columns (warp-stall samples, instructions executed, memory traffic).
     Source(source::SourceArgs),
@@ -116,8 +87,15 @@ pub enum Subcommand {
 /// The arguments of `occupancy` and `roofline`.
 #[derive(Debug, clap::Args)]
 pub struct AnalysisArgs {
-    /// Print JSON instead of a table.
-    #[arg(long)]
+    /// Output form: a table, or JSON.
+    #[arg(
+        long,
+        default_value = "table",
+        value_parser = choice_parser::<ResultsFormat>()
+    )]
+    pub format: ResultsFormat,
+    /// Print JSON instead of a table (the same as `--format json`).
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
     /// Compute capability (such as 8.6) for sources that do not say, marked as assumed.
     #[arg(long, value_name = "MAJOR.MINOR")]
@@ -130,32 +108,24 @@ pub struct AnalysisArgs {
     pub files: Vec<PathBuf>,
 }
 
+impl AnalysisArgs {
+    /// The form asked for, by `--format` or `--json`.
+    pub fn format(&self) -> ResultsFormat {
+        self.format.or_json(self.json)
+    }
+}
+
 /// Runs a headless command and returns the process exit code.
 pub fn run(command: Subcommand) -> i32 {
     match command {
-        Subcommand::Summary {
-            json,
-            csv,
-            format,
-            strict,
-            files,
-        } => summary::run(
-            &files,
-            format.unwrap_or_else(|| summary::Form::pick(json, csv)),
-            strict,
-        ),
+        Subcommand::Summary(args) => summary::run(&args.request()),
         Subcommand::Diff(args) => diff::run(&args),
         Subcommand::Trend(args) if args.by_size => sweep::run(&args),
         Subcommand::Trend(args) => trend::run(&args),
-        Subcommand::Occupancy(a) => occupancy::run(&a.files, a.json, a.arch.as_deref(), a.strict),
-        Subcommand::Roofline(a) => roofline::run(&a.files, a.json, a.arch.as_deref(), a.strict),
-        Subcommand::Sections {
-            json,
-            baseline,
-            strict,
-            files,
-        } => sections::run(&files, baseline.as_deref(), json, strict),
-        Subcommand::Source(a) => source::run(&a),
+        Subcommand::Occupancy(a) => occupancy::run(&a),
+        Subcommand::Roofline(a) => roofline::run(&a),
+        Subcommand::Sections(args) => sections::run(&args.request()),
+        Subcommand::Source(a) => source::run(&a.request()),
         Subcommand::Mcp(a) => mcp::run(&a),
     }
 }

@@ -74,8 +74,6 @@ impl Progress {
     }
 }
 
-pub(crate) use crate::output::table::errors_json;
-
 /// Loads every file, writes the reports as JSON or as a table to stdout (each writer goes
 /// through the results a window at a time), prints the errors of the files that did not load,
 /// and returns the exit code.

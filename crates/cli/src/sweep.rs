@@ -1,25 +1,24 @@
 //! `sightline trend --by-size DIR|FILES`: the reports read as a sweep over problem sizes
 //! (versions of a program, each profiled at several sizes, the size in each report's path),
 //! each kernel's mean duration and achieved FLOP/s per version and size, in every form of the
-//! trend: text, JSON, CSV, Markdown, one HTML page with a chart per figure. The engine builds
-//! the sweep (`analysis::series::sweep`) and `output` writes it; this turns the arguments into
-//! a request. Exit codes: 0, 2 when an input cannot be read or the sweep cannot be built.
+//! trend: text, JSON, CSV, Markdown, one HTML page with a chart per figure. The arguments are
+//! the trend's request (`TrendRequest` of sizes); the engine builds the sweep
+//! (`analysis::series::sweep`) and `output::trend_forms` writes it. Exit codes: 0, 2 when an
+//! input cannot be read or the sweep cannot be built.
 
-use crate::analysis::series::sizes::SizePattern;
-use crate::analysis::series::sweep::{SweepOptions, sweep, sweep_metrics};
+use crate::analysis::series::sweep::{sweep, sweep_metrics};
 use crate::model::Report;
-use crate::output::{sweep_html, sweep_json, sweep_tables};
-use crate::trend::{Loaded, TrendArgs, TrendFormat, load_series_keeping, sweep_files};
+use crate::output::trend_forms::write_sweep;
+use crate::trend::{Loaded, TrendArgs, load_series_keeping, sweep_files};
 use std::io::Write;
 
 const EXIT_UNREADABLE: i32 = 2;
 
 /// Runs `trend --by-size`.
 pub fn run(args: &TrendArgs) -> i32 {
-    let pattern = match args.size_pattern.as_deref().map(SizePattern::parse) {
-        None => SizePattern::Named,
-        Some(Ok(p)) => p,
-        Some(Err(e)) => {
+    let request = match args.request() {
+        Ok(request) => request,
+        Err(e) => {
             crate::warnings::tell("error", e);
             return EXIT_UNREADABLE;
         }
@@ -31,7 +30,7 @@ pub fn run(args: &TrendArgs) -> i32 {
             return EXIT_UNREADABLE;
         }
     };
-    let keep = sweep_metrics(args.metric.as_deref());
+    let keep = sweep_metrics(request.metric.as_deref());
     let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
     let Loaded {
         reports,
@@ -50,11 +49,7 @@ pub fn run(args: &TrendArgs) -> i32 {
         return EXIT_UNREADABLE;
     }
     let refs: Vec<&Report> = reports.iter().collect();
-    let options = SweepOptions {
-        pattern,
-        metric: args.metric.clone(),
-    };
-    let mut s = match sweep(&refs, &files, &options) {
+    let mut s = match sweep(&refs, &files, &request.sweep_options()) {
         Ok(s) => s,
         Err(e) => {
             for line in left_out.iter().chain(e.left_out()) {
@@ -72,17 +67,10 @@ pub fn run(args: &TrendArgs) -> i32 {
     if args.strict && !s.left_out.is_empty() {
         return EXIT_UNREADABLE;
     }
-    let text = match args.format {
-        TrendFormat::Text => sweep_tables::sweep_text(&s),
-        TrendFormat::Json => sweep_json::sweep_json_text(&s),
-        TrendFormat::Csv => sweep_tables::sweep_csv(&s),
-        TrendFormat::Md => sweep_tables::sweep_markdown(&s),
-        TrendFormat::Html => sweep_html::sweep_html(&s),
-    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if crate::output::table::write_failed(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
-    {
+    let written = write_sweep(&mut out, &s, request.format).and_then(|()| out.flush());
+    if crate::output::table::write_failed(written) {
         return EXIT_UNREADABLE;
     }
     super::loading::leave_for_exit(reports);

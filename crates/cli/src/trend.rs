@@ -3,43 +3,36 @@
 //! why, and `--fail-on` rules against the history; in text, JSON, CSV, Markdown or one
 //! self-contained HTML page. Exit codes as `diff`'s: 0, 1 when a rule fired, 2 when an input
 //! cannot be read. With `--by-size` the same arguments ask for a sweep over problem sizes
-//! (`sweep.rs`).
+//! (`sweep.rs`). The arguments become a `TrendRequest`; `output::trend_forms` writes the
+//! answer in the form asked for.
 
 use crate::analysis::path_names::run_labels;
-use crate::analysis::series::regression::{DEFAULT_RULE, Regression, TrendRule, regressions};
+use crate::analysis::series::regression::{TrendRule, regressions};
+use crate::analysis::series::request::{TrendFormat, TrendRequest, TrendRequestError};
 use crate::analysis::series::{
-    SeriesOrder, Trend, TrendOptions, detached_keeping, explain_steps, runs_to_explain, trend_table,
+    SeriesOrder, detached_keeping, explain_steps, runs_to_explain, trend_table,
 };
+use crate::choice_arg::choice_parser;
 use crate::model::Report;
-use crate::model::format::NOT_MEASURED;
-use crate::model::format::measured_text;
-use crate::model::safe_text;
-use crate::output::trend_json::{regression_text, trend_json};
+use crate::output::trend_forms::write_trend;
 use crate::parse;
 use crate::parse::report_files::{report_files_below, report_files_in};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-/// Output forms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Default)]
-pub enum TrendFormat {
-    #[default]
-    Text,
-    Json,
-    Csv,
-    Md,
-    Html,
-}
-
 /// The arguments of `trend`.
 #[derive(Debug, clap::Args)]
 pub struct TrendArgs {
     /// Order of the runs: as given (a folder: by file name), or by capture time.
-    #[arg(long, value_enum)]
-    pub order: Option<OrderArg>,
+    #[arg(long, value_parser = choice_parser::<SeriesOrder>())]
+    pub order: Option<SeriesOrder>,
     /// Output form.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(
+        long,
+        default_value = "text",
+        value_parser = choice_parser::<TrendFormat>()
+    )]
     pub format: TrendFormat,
     /// A metric (ncu name) to aggregate per run beside the duration, such as
     /// `sm__throughput.avg.pct_of_peak_sustained_elapsed`.
@@ -90,11 +83,24 @@ pub struct TrendArgs {
     pub inputs: Vec<PathBuf>,
 }
 
-/// `--order`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum OrderArg {
-    Given,
-    Captured,
+impl TrendArgs {
+    /// The trend the arguments ask for: a sweep with `--by-size`, else a series of runs.
+    pub fn request(&self) -> Result<TrendRequest, TrendRequestError> {
+        if self.by_size {
+            TrendRequest::sizes(
+                self.size_pattern.as_deref(),
+                self.metric.clone(),
+                self.format,
+            )
+        } else {
+            TrendRequest::runs(
+                self.order.unwrap_or_default(),
+                self.fail_on.as_deref(),
+                self.metric.clone(),
+                self.format,
+            )
+        }
+    }
 }
 
 const EXIT_FAILED: i32 = 1;
@@ -231,17 +237,17 @@ pub fn load_series_keeping(files: &[SeriesFile], metrics: &[&str]) -> Loaded {
     out
 }
 
-/// Runs the command.
+/// Runs the command for a series of runs (`sweep::run` runs it with `--by-size`).
 pub fn run(args: &TrendArgs) -> i32 {
-    let rules = match TrendRule::parse_list(args.fail_on.as_deref().unwrap_or(DEFAULT_RULE)) {
-        Ok(rules) => rules,
+    let request = match args.request() {
+        Ok(request) => request,
         Err(e) => {
             crate::warnings::tell("error", e);
             return EXIT_UNREADABLE;
         }
     };
     if args.watch {
-        return watch(args, rules);
+        return watch(args, &request);
     }
     let files = match series_files(&args.inputs) {
         Ok(f) => f,
@@ -250,20 +256,13 @@ pub fn run(args: &TrendArgs) -> i32 {
             return EXIT_UNREADABLE;
         }
     };
-    let options = TrendOptions {
-        order: match args.order {
-            None | Some(OrderArg::Given) => SeriesOrder::Given,
-            Some(OrderArg::Captured) => SeriesOrder::Captured,
-        },
-        metric: args.metric.clone(),
-        steps: 0,
-    };
+    let options = request.trend_options();
     let Loaded {
         reports,
         files,
         left_out,
         errors,
-    } = load_series(&files, args.metric.as_deref());
+    } = load_series(&files, request.metric.as_deref());
     for e in &errors {
         crate::warnings::tell("error", e);
     }
@@ -291,18 +290,11 @@ pub fn run(args: &TrendArgs) -> i32 {
     explain_steps(&mut t, |input| {
         again.iter().find(|(i, _)| *i == input).map(|(_, r)| r)
     });
-    let found = regressions(&t, &rules);
-    let text = match args.format {
-        TrendFormat::Text => text(&t, &found),
-        TrendFormat::Json => json_text(&t, &found),
-        TrendFormat::Csv => csv_text(&t),
-        TrendFormat::Md => markdown(&t, &found),
-        TrendFormat::Html => crate::output::trend_html::trend_html(&t, &found),
-    };
+    let found = regressions(&t, request.rules());
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if crate::output::table::write_failed(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
-    {
+    let written = write_trend(&mut out, &t, &found, request.format).and_then(|()| out.flush());
+    if crate::output::table::write_failed(written) {
         return EXIT_UNREADABLE;
     }
     super::loading::leave_for_exit(reports);
@@ -311,10 +303,10 @@ pub fn run(args: &TrendArgs) -> i32 {
 }
 
 /// `--watch`: one folder, in text, until interrupted.
-fn watch(args: &TrendArgs, rules: Vec<(String, TrendRule)>) -> i32 {
+fn watch(args: &TrendArgs, request: &TrendRequest) -> i32 {
     let settle = std::time::Duration::try_from_secs_f64(args.settle).ok();
     let problem = match (args.inputs.as_slice(), settle) {
-        _ if args.format != TrendFormat::Text => Some("--watch prints text only".to_string()),
+        _ if request.format != TrendFormat::Text => Some("--watch prints text only".to_string()),
         (_, None) => Some(format!("--settle {}: not a number of seconds", args.settle)),
         ([dir], _) if dir.is_dir() => None,
         _ => Some("--watch follows one folder".to_string()),
@@ -323,193 +315,12 @@ fn watch(args: &TrendArgs, rules: Vec<(String, TrendRule)>) -> i32 {
         crate::warnings::tell("error", problem);
         return EXIT_UNREADABLE;
     }
-    let order = match args.order {
-        None | Some(OrderArg::Given) => SeriesOrder::Given,
-        Some(OrderArg::Captured) => SeriesOrder::Captured,
-    };
+    let rules: Vec<(String, TrendRule)> = request.rules().to_vec();
     crate::trend_watch::watch(
         &args.inputs[0],
-        order,
-        args.metric.clone(),
+        request.trend_options().order,
+        request.metric.clone(),
         rules,
         settle.unwrap_or_default(),
     )
-}
-
-/// A duration for people (`2.30 ms`), `-` where the run does not launch the kernel,
-/// `damaged (NaN)` where a launch's duration is no number.
-fn ns_text(v: Option<f64>) -> String {
-    v.map_or_else(|| NOT_MEASURED.into(), |v| measured_text(v, "ns"))
-}
-
-/// A line of blocks, one per run, from lowest to highest mean duration (a gap where the run
-/// does not launch the kernel, `?` where its duration is damaged).
-pub fn sparkline(values: &[Option<f64>]) -> String {
-    const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let (lo, hi) = crate::analysis::series::finite_range(values);
-    values
-        .iter()
-        .map(|v| match v {
-            None => ' ',
-            Some(v) if !v.is_finite() => '?',
-            Some(v) if hi > lo => {
-                let i = ((v - lo) / (hi - lo) * 7.0).round() as usize;
-                BLOCKS[i.min(7)]
-            }
-            Some(_) => BLOCKS[3],
-        })
-        .collect()
-}
-
-/// The kernel's names over the series (`gemm_step → gemm_tiled_2d`).
-fn names_text(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| safe_text::visible(n).into_owned())
-        .collect::<Vec<_>>()
-        .join(" \u{2192} ")
-}
-
-fn text(t: &Trend, found: &[Regression]) -> String {
-    let mut out = format!(
-        "{}, {} ({}): {}\n\n",
-        crate::model::format::count_text(t.runs.len(), "run", "runs"),
-        t.order_note,
-        if t.order == SeriesOrder::Given {
-            "--order captured to sort by capture time"
-        } else {
-            "--order given to keep the order given"
-        },
-        t.runs
-            .iter()
-            .map(|r| safe_text::visible(&r.label))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let mut rows = vec![
-        std::iter::once("KERNEL".to_string())
-            .chain(
-                t.runs
-                    .iter()
-                    .map(|r| safe_text::visible(&r.label).into_owned()),
-            )
-            .chain(["TREND".to_string(), "LAUNCHES".to_string()])
-            .collect::<Vec<_>>(),
-    ];
-    for k in &t.kernels {
-        let means = k.means();
-        let launches = k
-            .points
-            .iter()
-            .rev()
-            .find_map(|p| p.as_ref().map(|p| p.launches))
-            .unwrap_or(0);
-        rows.push(
-            std::iter::once(names_text(&k.names))
-                .chain(means.iter().map(|m| ns_text(*m)))
-                .chain([sparkline(&means), launches.to_string()])
-                .collect(),
-        );
-    }
-    let right: Vec<usize> = (1..=t.runs.len()).chain([t.runs.len() + 2]).collect();
-    out.push_str(&crate::output::table::render_rows(&rows, &right));
-    if !t.steps.is_empty() {
-        out.push_str("\nBiggest steps:\n");
-        for s in &t.steps {
-            let visible = |w: &str| safe_text::visible(w).into_owned();
-            out.push_str(&format!("  {}\n", s.line(&t.runs, visible, visible)));
-        }
-    }
-    out.push('\n');
-    if found.is_empty() {
-        out.push_str("No regression in the latest run.\n");
-    } else {
-        for r in found {
-            out.push_str(&format!("REGRESSION {}\n", regression_text(r)));
-        }
-    }
-    out
-}
-
-fn json_text(t: &Trend, found: &[Regression]) -> String {
-    let doc = trend_json(t, found);
-    let mut text =
-        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    text.push('\n');
-    text
-}
-
-/// One row per kernel and run, numbers in base units; names with their control and
-/// bidirectional characters shown by code point, as in every other form.
-fn csv_text(t: &Trend) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record([
-        "kernel", "run", "label", "name", "launches", "total_ns", "mean_ns", "min_ns", "max_ns",
-        "metric",
-    ]);
-    for k in &t.kernels {
-        for (i, p) in k.points.iter().enumerate() {
-            let Some(p) = p else { continue };
-            let shown = |text: &str| safe_text::visible(text).into_owned();
-            let _ = w.write_record([
-                shown(&k.name),
-                (i + 1).to_string(),
-                shown(&t.runs[i].label),
-                shown(&p.name),
-                p.launches.to_string(),
-                p.total_ns.to_string(),
-                p.mean_ns.to_string(),
-                p.min_ns.to_string(),
-                p.max_ns.to_string(),
-                p.metric.map_or(String::new(), |m| m.to_string()),
-            ]);
-        }
-    }
-    w.into_inner()
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .unwrap_or_default()
-}
-
-fn markdown(t: &Trend, found: &[Regression]) -> String {
-    let cell = |s: &str| safe_text::markdown_text(s).replace('|', "\\|");
-    let mut out = format!(
-        "## Trend of {} ({})\n\n| Kernel | {} | Trend |\n|---|{}---|\n",
-        crate::model::format::count_text(t.runs.len(), "run", "runs"),
-        cell(&t.order_note),
-        t.runs
-            .iter()
-            .map(|r| cell(&r.label))
-            .collect::<Vec<_>>()
-            .join(" | "),
-        "---:|".repeat(t.runs.len())
-    );
-    for k in &t.kernels {
-        let means = k.means();
-        out.push_str(&format!(
-            "| {} | {} | {} |\n",
-            cell(&names_text(&k.names)),
-            means
-                .iter()
-                .map(|m| ns_text(*m))
-                .collect::<Vec<_>>()
-                .join(" | "),
-            sparkline(&means)
-        ));
-    }
-    if !t.steps.is_empty() {
-        out.push_str("\n**Biggest steps**\n\n");
-        for s in &t.steps {
-            let line = s.line(&t.runs, safe_text::markdown_code, cell);
-            out.push_str(&format!("- {line}\n"));
-        }
-    }
-    out.push('\n');
-    if found.is_empty() {
-        out.push_str("No regression in the latest run.\n");
-    } else {
-        for r in found {
-            out.push_str(&format!("- **Regression** {}\n", cell(&r.line())));
-        }
-    }
-    out
 }

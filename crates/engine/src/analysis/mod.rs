@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod headline;
+pub mod named_choice;
 pub mod occupancy;
 pub mod parallel;
 pub mod path_names;
@@ -10,3 +11,4 @@ pub mod roofline;
 pub mod sections;
 pub mod series;
 pub mod source;
+pub mod summary_request;

@@ -1,10 +1,31 @@
-//! Occupancy of one result as `occupancy --json` and the MCP `occupancy` tool give it.
+//! Occupancy as `occupancy --format json` writes it (every report, result by result) and as
+//! the MCP `occupancy` tool gives it for one result.
 
-use crate::analysis::occupancy::{self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis};
-use crate::model::KernelResult;
+use crate::analysis::occupancy::{
+    self, CcOrigin, CurveKind, Limiter, OccupancyAnalysis, OccupancyOptions,
+};
 use crate::model::format::{cc_text, number_json};
+use crate::model::{KernelResult, Report};
+use crate::output::result_tables::write_results_json;
+use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
+use std::io::Write;
 
+/// Writes the JSON document of `occupancy --format json` result by result (a window of
+/// results at a time analysed on every core, written in order and released).
+pub fn write_json(
+    out: &mut dyn Write,
+    reports: &mut [Report],
+    errors: &[LoadError],
+    options: &OccupancyOptions,
+) -> std::io::Result<()> {
+    write_results_json(out, reports, errors, |_, rep, r| {
+        let a = occupancy::analyze(r, rep.device_of(r), options);
+        result_json(r, a.as_ref().map_err(ToString::to_string))
+    })
+}
+
+/// The limiters of a result, joined (`registers+warps`).
 pub fn limiter_text(a: &OccupancyAnalysis) -> String {
     let names: Vec<&str> = a.occupancy.limiters.iter().map(Limiter::name).collect();
     names.join("+")

@@ -1,9 +1,35 @@
-//! The roofline of one result as `roofline --json` and the MCP `roofline` tool give it.
+//! Rooflines as `roofline --format json` writes them (every report, result by result) and as
+//! the MCP `roofline` tool gives one result's.
 
-use crate::analysis::roofline::{MemoryLevel, Precision, Roofline};
-use crate::model::KernelResult;
+use crate::analysis::roofline::{
+    self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
+};
 use crate::model::format::number_json;
+use crate::model::{KernelResult, Report};
+use crate::output::result_tables::write_results_json;
+use crate::parse::LoadError;
 use serde_json::{Map, Value as Json, json};
+use std::io::Write;
+
+/// Writes the JSON document of `roofline --format json` result by result; each report's
+/// context (the figures estimates take from its other results) is gathered first, on every
+/// core.
+pub fn write_json(
+    out: &mut dyn Write,
+    reports: &mut [Report],
+    errors: &[LoadError],
+    options: &RooflineOptions,
+) -> std::io::Result<()> {
+    let contexts: Vec<RooflineContext> =
+        reports.iter_mut().map(RooflineContext::of_report).collect();
+    write_results_json(out, reports, errors, |i, rep, r| {
+        let context = contexts.get(i).cloned().unwrap_or_default();
+        result_json(
+            r,
+            &roofline::analyze(r, rep.device_of(r), &context, options),
+        )
+    })
+}
 
 /// The JSON object of one result.
 pub fn result_json(r: &KernelResult, roof: &Roofline) -> Json {

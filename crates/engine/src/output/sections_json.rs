@@ -1,13 +1,21 @@
-//! The section bodies of `sections --json`, serialized straight into the output. The document
-//! always was these types made into a `serde_json::Value` and pretty-printed, which prints every
+//! The section bodies of `sections --json` (and against a baseline), serialized straight into
+//! the output. The document always was these types made into a `serde_json::Value` and pretty-printed, which prints every
 //! object's fields in the order of their names; these writers give the fields in that order
 //! and the values as the `Value` would hold them, so the bytes are the same without building
 //! the tree of every bar, cell and instance.
 
+use crate::analysis::sections::paired::pair;
+use crate::analysis::sections::with_baseline::map_with_baseline;
+use crate::analysis::sections::{bodies_of, missing_note};
 use crate::model::section_body::{BodyItem, BodyRow, SectionBodies, SectionBody, ValueAxis};
-use crate::model::{Instance, Metric, Printed};
+use crate::model::{Instance, Metric, Printed, Report};
 use crate::output::json_layout::{NumJson, ValueJson};
+use crate::output::json_stream;
+use crate::output::table::errors_json;
+use crate::parse::LoadError;
 use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{Value as Json, json};
+use std::io::Write;
 
 /// A result of `sections --json`: its ID, name and section bodies.
 pub struct ResultSections<'a> {
@@ -168,6 +176,114 @@ impl Element<Printed> for PrintedForm {
         map.serialize_entry("unit", p.unit.as_str())?;
         map.serialize_entry("value", &ValueJson(p.value))?;
         map.end()
+    }
+}
+
+/// Writes the JSON document of `sections --json` result by result: a window of results at a
+/// time is resolved and turned into text on every core, then written in order and released.
+/// The text is that of pretty-printing the whole document at once.
+pub fn write_json(
+    out: &mut impl Write,
+    reports: &mut [Report],
+    errors: &[LoadError],
+) -> std::io::Result<()> {
+    let skeleton: Vec<Json> = reports
+        .iter()
+        .enumerate()
+        .map(|(i, rep)| report_head_json(rep, json_stream::placeholder(i)))
+        .collect();
+    let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
+    json_stream::write_report_texts(out, &doc, "  ", reports, |_, rep, k, indent| {
+        let r = &rep.results[k];
+        let sections = bodies_of(rep, k);
+        let result = ResultSections {
+            id: r.id,
+            name: &r.name.demangled,
+            sections: &sections,
+        };
+        json_stream::pretty_indented(&result, indent)
+    })
+}
+
+/// The JSON object of the result at `index`: its sections' bodies.
+fn result_json(rep: &Report, index: usize) -> Json {
+    let r = &rep.results[index];
+    json!({
+        "id": r.id,
+        "name": r.name.demangled,
+        "sections": bodies_of(rep, index),
+    })
+}
+
+/// The JSON object of one report with `results` as its results.
+fn report_head_json(rep: &Report, results: Json) -> Json {
+    json!({
+        "path": rep.source.display().to_string(),
+        "format": rep.format.name(),
+        "note": missing_note(rep),
+        "results": results,
+    })
+}
+
+/// The JSON object of one report: per result its sections' bodies.
+pub fn report_json(rep: &Report) -> Json {
+    let results: Vec<Json> = (0..rep.results.len())
+        .map(|i| result_json(rep, i))
+        .collect();
+    report_head_json(rep, Json::Array(results))
+}
+
+/// Writes the JSON document of `sections --json --baseline` result by result.
+pub fn write_compared_json(
+    out: &mut impl Write,
+    base: &mut Report,
+    reports: &mut [Report],
+    errors: &[LoadError],
+) -> std::io::Result<()> {
+    let skeleton: Vec<Json> = reports
+        .iter()
+        .enumerate()
+        .map(|(i, current)| {
+            let mut doc = report_head_json(current, json_stream::placeholder(i));
+            doc["baseline_note"] = json!(missing_note(base));
+            doc
+        })
+        .collect();
+    let doc = json!({
+        "baseline": base.source.display().to_string(),
+        "reports": skeleton,
+        "errors": errors_json(errors),
+    });
+    json_stream::write_document(out, &doc, "  ", |out, i, array| {
+        let Some(current) = reports.get_mut(i) else {
+            return Ok(());
+        };
+        map_with_baseline(
+            base,
+            current,
+            |base, current, i, b| json_stream::pretty(&compared_result_json(base, current, i, b)),
+            |text| array.item_text(out, &text?),
+        )
+    })
+}
+
+/// The JSON object of result `i` of `current` compared with result `b` of the baseline, or its
+/// own bodies when the baseline has no such kernel.
+fn compared_result_json(base: &Report, current: &Report, i: usize, b: Option<usize>) -> Json {
+    let r = &current.results[i];
+    match b {
+        Some(b) => json!({
+            "id": r.id,
+            "name": r.name.demangled,
+            "baseline": {"id": base.results[b].id, "name": base.results[b].name.demangled},
+            "sections": pair(&bodies_of(base, b), &bodies_of(current, i)),
+        }),
+        None => json!({
+            "id": r.id,
+            "name": r.name.demangled,
+            "baseline": Json::Null,
+            "sections": bodies_of(current, i),
+        }),
     }
 }
 

@@ -6,9 +6,9 @@ use super::{
     Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, number_or_null,
     object_schema, open, report_json, report_schema, result_index,
 };
-use crate::analysis::occupancy::{self, Limiter, OccupancyOptions};
+use crate::analysis::occupancy::request::{OccupancyRequest, ResultsFormat};
+use crate::analysis::occupancy::{self, Limiter};
 use crate::model::format::NOT_MEASURED;
-use crate::occupancy::parse_arch;
 use crate::output::occupancy_json::result_json;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
@@ -73,14 +73,12 @@ fn output() -> Json {
 
 fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     let args: Args = arguments(NAME, value)?;
-    let assumed_cc = parse_arch(args.arch.as_deref()).map_err(|message| ToolError::Arguments {
-        tool: NAME.into(),
-        message,
-    })?;
-    let options = OccupancyOptions {
-        assumed_cc,
-        table_only: false,
-    };
+    let options = OccupancyRequest::new(args.arch.as_deref(), ResultsFormat::Json)
+        .map_err(|e| ToolError::Arguments {
+            tool: NAME.into(),
+            message: e.to_string(),
+        })?
+        .options;
     let (cached, hit) = open(cx, &args.report)?;
     let out = {
         let rep = cached.lock();

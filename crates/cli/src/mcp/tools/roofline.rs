@@ -5,12 +5,11 @@ use super::{
     Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, object_schema, open,
     report_json, report_schema, result_index,
 };
-use crate::analysis::roofline::{
-    self, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
-};
+use crate::analysis::occupancy::request::ResultsFormat;
+use crate::analysis::roofline::request::RooflineRequest;
+use crate::analysis::roofline::{self, MemoryLevel, Precision, Roofline, RooflineContext};
 use crate::model::format::number_json;
 use crate::model::format::value_text;
-use crate::occupancy::parse_arch;
 use crate::output::roofline_json::result_json;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
@@ -83,11 +82,12 @@ fn bounds(roof: &Roofline) -> Vec<Json> {
 
 fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     let args: Args = arguments(NAME, value)?;
-    let assumed_cc = parse_arch(args.arch.as_deref()).map_err(|message| ToolError::Arguments {
-        tool: NAME.into(),
-        message,
-    })?;
-    let options = RooflineOptions { assumed_cc };
+    let options = RooflineRequest::new(args.arch.as_deref(), ResultsFormat::Json)
+        .map_err(|e| ToolError::Arguments {
+            tool: NAME.into(),
+            message: e.to_string(),
+        })?
+        .options;
     let (cached, hit) = open(cx, &args.report)?;
     let out = {
         let rep = cached.lock();

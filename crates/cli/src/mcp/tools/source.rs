@@ -7,10 +7,12 @@ use super::{
     Entry, ToolContext, ToolError, ToolOutput, arguments, input_schema, left_out_note,
     number_or_null, object_schema, open, report_json, report_schema, result_index,
 };
-use crate::analysis::source::{self, SourceOptions, stalls};
+use crate::analysis::source::request::{ResultChoice, SourceFormat, SourceRequest, StallDetail};
+use crate::analysis::source::{self, SourceOptions};
 use crate::model::format::NOT_MEASURED;
 use crate::model::format::number_json;
 use crate::model::source::{Cell, SourceView};
+use crate::output::source_json::stalls_json;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value as Json, json};
@@ -18,8 +20,6 @@ use std::sync::Arc;
 
 const NAME: &str = "source_hotspots";
 const DEFAULT_LIMIT: usize = 10;
-/// Stall reasons listed per line or instruction.
-const STALLS_PER_ITEM: usize = 3;
 /// The columns ranked by default, the first the view has.
 const DEFAULT_COLUMNS: [&str; 2] = ["Warp Stall Sampling (All Samples)", "Instructions Executed"];
 
@@ -49,6 +49,24 @@ struct Args {
     /// "Instructions Executed").
     #[serde(default)]
     column: Option<String>,
+}
+
+impl Args {
+    /// The Source page these arguments ask for: one result, its stall reasons in brief (the
+    /// column and the limit choose among its lines here).
+    fn request(&self) -> SourceRequest {
+        SourceRequest {
+            files: vec![self.report.clone().into()],
+            results: ResultChoice::Id(self.result_id),
+            source_dirs: Vec::new(),
+            sass_csv: None,
+            baseline: None,
+            format: SourceFormat::Json,
+            errors_on_stderr: false,
+            stalls: StallDetail::Brief,
+            strict: false,
+        }
+    }
 }
 
 fn output() -> Json {
@@ -98,14 +116,6 @@ fn output() -> Json {
     }))
 }
 
-fn stalls_json(view: &SourceView, cells: &[Cell]) -> Vec<Json> {
-    stalls::stall_reasons(view, cells)
-        .into_iter()
-        .take(STALLS_PER_ITEM)
-        .map(|s| json!({"reason": s.reason, "samples": s.samples}))
-        .collect()
-}
-
 fn value_of(cells: &[Cell], column: usize) -> f64 {
     cells.get(column).and_then(Cell::number).unwrap_or(0.0)
 }
@@ -115,7 +125,12 @@ fn share(v: f64, total: f64) -> Json {
 }
 
 /// The hot spots of a built Source page.
-fn hotspots(view: &SourceView, column: usize, limit: usize) -> (Json, Vec<String>, f64) {
+fn hotspots(
+    view: &SourceView,
+    column: usize,
+    limit: usize,
+    detail: StallDetail,
+) -> (Json, Vec<String>, f64) {
     let total: f64 = view
         .instructions
         .iter()
@@ -139,7 +154,7 @@ fn hotspots(view: &SourceView, column: usize, limit: usize) -> (Json, Vec<String
                 "source": view.text_of(l).map(str::trim),
                 "value": v,
                 "share_pct": share(v, total),
-                "stall_reasons": stalls_json(view, &l.cells),
+                "stall_reasons": stalls_json(view, &l.cells, detail),
             })
         })
         .collect();
@@ -162,7 +177,7 @@ fn hotspots(view: &SourceView, column: usize, limit: usize) -> (Json, Vec<String
                 "sass": ins.sass,
                 "value": v,
                 "share_pct": share(v, total),
-                "stall_reasons": stalls_json(view, &ins.cells),
+                "stall_reasons": stalls_json(view, &ins.cells, detail),
                 "live_registers": ins.registers.as_ref().map(|r| r.live_registers),
                 "reads_from": ins.registers.as_ref().map_or_else(Vec::new, |r| {
                     r.reads_from
@@ -224,11 +239,13 @@ fn hotspots(view: &SourceView, column: usize, limit: usize) -> (Json, Vec<String
 
 fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     let args: Args = arguments(NAME, value)?;
+    let request = args.request();
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT).max(1);
     let (cached, hit) = open(cx, &args.report)?;
     let failed = |e: String| ToolError::Failed(format!("{}: {e}", cached.path.display()));
     let out = {
         let rep = cached.lock();
+        // An ID the report lacks is told as every tool tells it.
         let i = result_index(&rep, args.result_id)?;
         let r = &rep.results[i];
         // Only the report's code is read (modules and imported sources), through the open
@@ -264,7 +281,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
                 view.columns.join(", ")
             ))
         })?;
-        let (spots, left_out, total) = hotspots(&view, column, limit);
+        let (spots, left_out, total) = hotspots(&view, column, limit, request.stalls);
         let mut summary = format!(
             "Result {} {}: {} {} in total over {} instructions and {} lines.",
             r.id,

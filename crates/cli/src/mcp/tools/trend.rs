@@ -9,10 +9,9 @@ use super::{
     object_schema, open,
 };
 use crate::analysis::path_names::run_labels;
-use crate::analysis::series::regression::{DEFAULT_RULE, TrendRule, regressions};
-use crate::analysis::series::{
-    SeriesOrder, TrendOptions, detached, explain_steps, runs_to_explain, trend_table,
-};
+use crate::analysis::series::regression::regressions;
+use crate::analysis::series::request::{TrendFormat, TrendRequest};
+use crate::analysis::series::{SeriesOrder, detached, explain_steps, runs_to_explain, trend_table};
 use crate::model::Report;
 use crate::output::trend_json::{regression_text, trend_json};
 use rmcp::schemars::JsonSchema;
@@ -109,30 +108,31 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
                     .into(),
             ));
         }
-        return super::trend_sweep::call(cx, &args.reports, args.size_pattern, args.metric);
+        let request =
+            TrendRequest::sizes(args.size_pattern.as_deref(), args.metric, TrendFormat::Json)
+                .map_err(|e| bad(e.to_string()))?;
+        return super::trend_sweep::call(cx, &args.reports, &request);
     }
     if args.size_pattern.is_some() {
         return Err(bad(
             "`size_pattern` reads the sizes of a sweep: set `by_size`".into(),
         ));
     }
-    let order = match args.order.as_deref() {
-        None | Some("given") => SeriesOrder::Given,
-        Some("captured") => SeriesOrder::Captured,
-        Some(other) => {
-            return Err(bad(format!(
-                "order is `given` or `captured`, not `{other}`"
-            )));
-        }
-    };
-    let written = args.fail_on.unwrap_or_else(|| DEFAULT_RULE.to_string());
-    let rules = TrendRule::parse_list(&written).map_err(|e| bad(e.to_string()))?;
+    let order = args
+        .order
+        .as_deref()
+        .map(str::parse::<SeriesOrder>)
+        .transpose()
+        .map_err(|e| bad(e.to_string()))?;
+    let request = TrendRequest::runs(
+        order.unwrap_or_default(),
+        args.fail_on.as_deref(),
+        args.metric,
+        TrendFormat::Json,
+    )
+    .map_err(|e| bad(e.to_string()))?;
     let limit = args.limit.unwrap_or(DEFAULT_LIMIT).max(1);
-    let options = TrendOptions {
-        order,
-        metric: args.metric,
-        steps: 0,
-    };
+    let options = request.trend_options();
     // One report at a time: read (or taken from the cache), reduced to what the trend reads,
     // let go. A report named twice (`a.ncu-rep`, `./a.ncu-rep`) is never locked twice, and a
     // series longer than the cache holds never holds every file open.
@@ -178,7 +178,7 @@ fn call(cx: &ToolContext<'_>, value: Json) -> Result<ToolOutput, ToolError> {
     for (_, cached) in &again {
         cached.trim();
     }
-    let mut found = regressions(&t, &rules);
+    let mut found = regressions(&t, request.rules());
     let mut summary = format!(
         "{} ({}), {}.",
         crate::model::format::count_text(t.runs.len(), "run", "runs"),

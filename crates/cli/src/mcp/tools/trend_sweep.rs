@@ -4,10 +4,8 @@
 
 use super::{ToolContext, ToolError, ToolOutput, open};
 use crate::analysis::series::detached_keeping;
-use crate::analysis::series::sizes::SizePattern;
-use crate::analysis::series::sweep::{
-    Sweep, SweepError, SweepFigure, SweepOptions, sweep, sweep_metrics,
-};
+use crate::analysis::series::request::TrendRequest;
+use crate::analysis::series::sweep::{Sweep, SweepError, SweepFigure, sweep, sweep_metrics};
 use crate::model::Report;
 use crate::model::format::{count_text, value_text};
 use crate::output::sweep_json::sweep_json;
@@ -16,24 +14,14 @@ use crate::output::sweep_tables::{cell_text, heading, names_text};
 /// How many kernels the summary names.
 const SUMMARY_KERNELS: usize = 5;
 
-/// Builds the sweep of `reports` (paths under the server's roots).
+/// Builds the sweep of `reports` (paths under the server's roots) as `request` (a sweep)
+/// asks.
 pub(super) fn call(
     cx: &ToolContext<'_>,
     reports: &[String],
-    size_pattern: Option<String>,
-    metric: Option<String>,
+    request: &TrendRequest,
 ) -> Result<ToolOutput, ToolError> {
-    let pattern = match size_pattern.as_deref().map(SizePattern::parse) {
-        None => SizePattern::Named,
-        Some(Ok(p)) => p,
-        Some(Err(e)) => {
-            return Err(ToolError::Arguments {
-                tool: "trend".into(),
-                message: e.to_string(),
-            });
-        }
-    };
-    let keep = sweep_metrics(metric.as_deref());
+    let keep = sweep_metrics(request.metric.as_deref());
     let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
     // One report at a time: read (or taken from the cache), reduced to what the sweep reads,
     // let go; sizes and versions are read from the real paths, as the command reads them.
@@ -48,7 +36,7 @@ pub(super) fn call(
     }
     cx.check()?;
     let refs: Vec<&Report> = copies.iter().collect();
-    let s = sweep(&refs, &paths, &SweepOptions { pattern, metric })
+    let s = sweep(&refs, &paths, &request.sweep_options())
         .map_err(|e| ToolError::Failed(refusal(&e)))?;
     Ok(ToolOutput {
         summary: summary(&s),

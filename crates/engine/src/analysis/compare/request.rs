@@ -1,5 +1,6 @@
 //! One way to ask for a comparison of two reports: the options (noise threshold, metrics,
-//! rename policy), the results paired by hand and which metric differences each pair keeps.
+//! rename policy), the results paired by hand, which metric differences each pair keeps and
+//! the forms `diff` writes.
 //! The checks of what users type (a threshold, a pair's spelling, an ID a report lacks, as
 //! `diff --pair 7=7` and the MCP tool's `pairs` give them) are made here once for every
 //! caller, with one wording.
@@ -8,8 +9,43 @@ use super::{
     DiffOptions, Keep, KernelMatch, MatchedDiff, ReportDiff, compare_matched, compare_pair,
     match_results_with,
 };
+use crate::analysis::named_choice::{ChoiceError, NamedChoice};
 use crate::analysis::parallel;
 use crate::model::Report;
+use std::str::FromStr;
+
+/// The forms `diff` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffFormat {
+    Text,
+    Md,
+    Json,
+    Csv,
+    /// One self-contained HTML page (inline style and SVG chart, no links), for CI artifacts.
+    Html,
+}
+
+impl NamedChoice for DiffFormat {
+    const WHAT: &'static str = "the form of `diff`";
+    const NAMES: &'static [(&'static str, Self)] = &[
+        ("text", Self::Text),
+        ("md", Self::Md),
+        ("json", Self::Json),
+        ("csv", Self::Csv),
+        ("html", Self::Html),
+    ];
+    const HELP: &'static [(&'static str, &'static str)] = &[(
+        "html",
+        "One self-contained HTML page (inline style and SVG chart, no links), for CI artifacts",
+    )];
+}
+
+impl FromStr for DiffFormat {
+    type Err = ChoiceError;
+    fn from_str(text: &str) -> Result<Self, ChoiceError> {
+        Self::from_name(text)
+    }
+}
 
 /// A comparison asked for.
 #[derive(Clone, Copy)]
@@ -236,6 +272,18 @@ mod tests {
         assert_eq!(
             parse_pair("7-8").unwrap_err().to_string(),
             "`7-8` is not a pair of result IDs (e.g. 7=7)"
+        );
+    }
+
+    #[test]
+    fn forms_are_read_by_name_and_only_html_has_a_line_of_help() {
+        for &(name, form) in DiffFormat::NAMES {
+            assert_eq!(name.parse(), Ok(form));
+            assert_eq!(DiffFormat::help(name).is_some(), form == DiffFormat::Html);
+        }
+        assert_eq!(
+            "pdf".parse::<DiffFormat>().unwrap_err().to_string(),
+            "the form of `diff` is `text`, `md`, `json`, `csv` or `html`, not `pdf`"
         );
     }
 }

@@ -8,6 +8,7 @@ pub mod calculator;
 pub mod curves;
 pub mod inputs;
 pub mod limits;
+pub mod request;
 pub mod stored;
 
 pub use calculator::{BlockLimits, LaunchConfig, Limiter, LimiterSet, Occupancy, calculate};

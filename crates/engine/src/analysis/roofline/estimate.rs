@@ -11,7 +11,7 @@ use super::rule_text::{fp_roofline_rule, sm_count_from_rules};
 use super::{Precision, Roofline};
 use crate::analysis::occupancy::inputs::device_attribute;
 use crate::model::units::to_base;
-use crate::model::{Device, KernelResult, MetricView, names};
+use crate::model::{Device, KernelResult, MetricView, Report, names};
 use std::collections::BTreeMap;
 
 const DRAM_THROUGHPUT_PCT: &str = "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed";
@@ -88,6 +88,22 @@ impl RooflineContext {
                 *entry = candidate;
             }
         }
+    }
+
+    /// The context of every result of a report, read a window of results at a time on every
+    /// core (each body released after) and merged in order: the same as
+    /// [`RooflineContext::from_results`] over the report's results.
+    pub fn of_report(report: &mut Report) -> Self {
+        let mut context = RooflineContext::from_results([]);
+        let _ = crate::analysis::parallel::map_results(
+            report,
+            |report, i| RooflineContext::from_results([&report.results[i]]),
+            |_, c| -> Result<(), std::convert::Infallible> {
+                context.merge(c);
+                Ok(())
+            },
+        );
+        context
     }
 }
 

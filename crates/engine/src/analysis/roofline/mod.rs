@@ -7,6 +7,7 @@ pub mod estimate;
 pub mod exact;
 pub mod labels;
 pub mod lanes;
+pub mod request;
 pub mod rule_text;
 
 pub use chart::{AchievedPoint, Bound, Ceiling, Chart};

@@ -13,10 +13,12 @@ pub mod memory_table;
 pub mod numa;
 pub mod paired;
 pub mod records;
+pub mod request;
 pub mod resolve;
 pub mod sol_breakdown;
 pub mod stalls;
 pub mod timeline;
+pub mod with_baseline;
 
 use crate::model::section_body::{ReportBodies, SectionBodies, Target};
 use crate::model::{Format, KernelResult, Report};

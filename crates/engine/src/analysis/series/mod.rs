@@ -5,10 +5,12 @@
 //! their one-line why, and regressions of the latest run against the runs before it
 //! ([`regression`]). Reads only what the results table reads (names, shapes, head metrics).
 //! A sweep ([`sweep`]) is a series whose axis is a parameter: versions of a kernel profiled at
-//! several problem sizes, the sizes read from the reports' paths ([`sizes`]).
+//! several problem sizes, the sizes read from the reports' paths ([`sizes`]). Both are asked for
+//! as a [`request::TrendRequest`].
 
 pub mod readings;
 pub mod regression;
+pub mod request;
 pub mod sizes;
 pub mod sweep;
 

@@ -4,6 +4,8 @@
 
 pub mod columns;
 pub mod compare;
+pub mod pages;
+pub mod request;
 pub mod stalls;
 pub mod why_lines;
 
