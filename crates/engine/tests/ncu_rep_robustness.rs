@@ -3,61 +3,17 @@
 //! with an offset inside the file (or keep the results read before it, with a warning), and
 //! must never make an allocation larger than a small multiple of the file.
 
-mod common;
-
-use common::XorShift;
+use sightline_testkit::XorShift;
 
 use prost::Message;
-use sightline::model::WarningKind;
-use sightline::parse::ParseError;
-use sightline::parse::ncu_rep::wire::{FieldIter, WireValue};
-use sightline::parse::ncu_rep::{self, messages::BlockHeader};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use sightline_engine::model::WarningKind;
+use sightline_engine::parse::ParseError;
+use sightline_engine::parse::ncu_rep::wire::{FieldIter, WireValue};
+use sightline_engine::parse::ncu_rep::{self, messages::BlockHeader};
+use sightline_testkit::largest_allocation::{self, LargestAllocation};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-
-// ---------------------------------------------------------------------------------------------
-// An allocator that remembers the largest single allocation.
-
-struct LargestAllocation;
-
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    /// The largest allocation made by this thread (for readers that stay on one thread).
-    static LARGEST_HERE: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(size: usize) {
-    LARGEST.fetch_max(size, Ordering::Relaxed);
-    let _ = LARGEST_HERE.try_with(|l| l.set(l.get().max(size)));
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged.
-#[allow(
-    unsafe_code,
-    reason = "a global allocator implements the unsafe `GlobalAlloc`; it forwards every call unchanged"
-)]
-unsafe impl GlobalAlloc for LargestAllocation {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
 
 #[global_allocator]
 static ALLOCATOR: LargestAllocation = LargestAllocation;
@@ -74,7 +30,7 @@ fn allocation_limit(len: usize) -> usize {
 // Inputs.
 
 fn basic() -> Vec<u8> {
-    common::fixture_bytes("h100/kernels_basic.ncu-rep.xz")
+    sightline_testkit::fixture_bytes("h100/kernels_basic.ncu-rep.xz")
 }
 
 /// Byte ranges of the blocks of a sound report.
@@ -183,22 +139,21 @@ enum Outcome {
 /// `same_thread`: the reader decodes on the calling thread (reports of one result), so the
 /// thread's own high-water mark is used and several copies can be read at once.
 fn read_damaged(bytes: &[u8], same_thread: bool, what: &dyn Fn() -> String) -> Outcome {
-    LARGEST.store(0, Ordering::Relaxed);
-    LARGEST_HERE.with(|l| l.set(0));
+    largest_allocation::reset();
     // Work done, not wall time (which grows when the machine is busy): the thread's CPU time
     // when it decodes alone, else the process's (the tests run one at a time).
     let cpu_time = if same_thread {
-        common::cpu_time::thread_cpu_time
+        sightline_testkit::cpu_time::thread_cpu_time
     } else {
-        common::cpu_time::process_cpu_time
+        sightline_testkit::cpu_time::process_cpu_time
     };
     let start = cpu_time();
     let result = catch_unwind(AssertUnwindSafe(|| ncu_rep::parse(bytes)));
     let elapsed = cpu_time().saturating_sub(start);
     let largest = if same_thread {
-        LARGEST_HERE.with(Cell::get)
+        largest_allocation::largest_here()
     } else {
-        LARGEST.load(Ordering::Relaxed)
+        largest_allocation::largest()
     };
     let result = result.unwrap_or_else(|_| panic!("panic reading {}", what()));
     assert!(
@@ -309,7 +264,7 @@ fn flipped_bytes_never_panic() {
                             } else {
                                 rng.below(bytes.len())
                             };
-                            let value = rng.next() as u8;
+                            let value = rng.next_u64() as u8;
                             bytes[at] = if value == bytes[at] { !value } else { value };
                             changed.push(at);
                         }

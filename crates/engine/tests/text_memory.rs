@@ -14,14 +14,9 @@
 //! A binary of its own: its global allocator counts every allocation of the process, so its
 //! tests measure one at a time.
 
-mod common;
-
-#[path = "common/live_heap.rs"]
-mod live_heap;
-
-use common::{fixture_bytes, temp_dir};
-use live_heap::LiveHeap;
-use sightline::parse::text_windows;
+use sightline_engine::parse::text_windows;
+use sightline_testkit::live_heap::{self, LiveHeap};
+use sightline_testkit::{fixture_bytes, temp_dir};
 use std::io::Write;
 
 #[global_allocator]
@@ -60,7 +55,7 @@ fn load_copies(copies: usize) -> Figures {
     let file = std::fs::metadata(&path).unwrap().len() as f64 / MB;
     let before = live_heap::live_bytes();
     live_heap::reset_peak();
-    let report = sightline::parse::load_path(&path).unwrap_or_else(|e| panic!("{e}"));
+    let report = sightline_engine::parse::load_path(&path).unwrap_or_else(|e| panic!("{e}"));
     let peak = (live_heap::peak_bytes() - before) as f64 / MB;
     let kept = (live_heap::live_bytes() - before) as f64 / MB;
     // Every body read in order and let go again, as a comparison or an export reads them.
@@ -129,10 +124,10 @@ fn text_memory_grows_with_results_heads_not_with_the_file() {
 
 /// Peak heap (beyond what was live before) and heap kept of loading `path`, in MB, with the
 /// report.
-fn measure_load(path: &std::path::Path) -> (f64, f64, sightline::model::Report) {
+fn measure_load(path: &std::path::Path) -> (f64, f64, sightline_engine::model::Report) {
     let before = live_heap::live_bytes();
     live_heap::reset_peak();
-    let report = sightline::parse::load_path(path).unwrap_or_else(|e| panic!("{e}"));
+    let report = sightline_engine::parse::load_path(path).unwrap_or_else(|e| panic!("{e}"));
     let peak = (live_heap::peak_bytes() - before) as f64 / MB;
     let kept = (live_heap::live_bytes() - before) as f64 / MB;
     (peak, kept, report)
@@ -156,10 +151,11 @@ fn a_stray_quote_in_a_large_csv_costs_its_row_not_the_windows() {
     let _one = measuring();
     let dir = temp_dir("text-memory-stray-quote");
     let csv = String::from_utf8(fixture_bytes("h100/kernels_full.details.csv.xz")).unwrap();
-    let once = sightline::parse::parse_bytes(std::path::Path::new("once.csv"), csv.as_bytes())
-        .unwrap()
-        .results
-        .len();
+    let once =
+        sightline_engine::parse::parse_bytes(std::path::Path::new("once.csv"), csv.as_bytes())
+            .unwrap()
+            .results
+            .len();
     let (header, rows) = csv.split_at(csv.find('\n').unwrap() + 1);
     let third_row = rows.match_indices('\n').nth(2).unwrap().0;
     let path = dir.join("stray.details.csv");
@@ -300,59 +296,4 @@ fn a_named_pipe_is_read_in_the_same_windows_as_its_file() {
 
 fn text_len_mb(path: &std::path::Path) -> f64 {
     std::fs::metadata(path).unwrap().len() as f64 / MB
-}
-
-/// Standard input (`-`) is read as the file it is: `summary` of a 29 MB details text through a
-/// pipe gives what it gives for the file, at no more memory (peak resident set of the
-/// command) than reading the file by name.
-#[cfg(target_os = "linux")]
-#[test]
-fn standard_input_is_read_as_the_file_it_is() {
-    let _one = measuring();
-    let dir = temp_dir("text-memory-stdin");
-    let text = fixture_bytes("big/many_basic.details.txt.xz").repeat(10);
-    let file = dir.join("many.details.txt");
-    std::fs::write(&file, &text).unwrap();
-    let summary = || {
-        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"));
-        c.args(["summary", "--format", "csv"]);
-        c
-    };
-    let by_name = common::child_peak::run_with_input(summary().arg(&file), Vec::new());
-    let piped = common::child_peak::run_with_input(summary().arg("-"), text);
-    let mb = |b: u64| b as f64 / MB;
-    println!(
-        "stdin: peak RSS {:.2} MB; the file by name: {:.2} MB",
-        mb(piped.peak_bytes),
-        mb(by_name.peak_bytes)
-    );
-    assert_eq!(
-        by_name.code,
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&by_name.stderr)
-    );
-    assert_eq!(
-        piped.code,
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&piped.stderr)
-    );
-    // The same rows but for the report's name.
-    let rows = |out: &[u8]| -> Vec<String> {
-        String::from_utf8_lossy(out)
-            .lines()
-            .skip(1)
-            .map(|l| l.split_once(',').map_or(l, |(_, rest)| rest).to_string())
-            .collect()
-    };
-    assert_eq!(rows(&piped.stdout).len(), 4_000);
-    assert_eq!(rows(&piped.stdout), rows(&by_name.stdout));
-    assert!(
-        piped.peak_bytes < by_name.peak_bytes + (8 << 20),
-        "stdin {:.1} MB, by name {:.1} MB",
-        mb(piped.peak_bytes),
-        mb(by_name.peak_bytes)
-    );
-    let _ = std::fs::remove_dir_all(dir);
 }

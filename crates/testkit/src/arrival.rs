@@ -4,9 +4,7 @@
 //! their timing; a stand-in ncu process whose command line names the report it writes; and
 //! NVIDIA's reading of each result to check what was opened against.
 
-#![allow(dead_code)]
-
-use super::{TruthResult, fixture_bytes, load_truth};
+use crate::{TruthResult, fixture_bytes, load_truth};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -94,8 +92,7 @@ pub fn untar(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
 /// seen, checked here to be the start of the final report; NVIDIA's reading of the final
 /// report is `fixtures/arrival/corpus_slow.truth.json.xz`.
 pub fn corpus_capture() -> NcuCapture {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/arrival/ncu_appending.tar.xz");
+    let path = crate::corpus_path("arrival/ncu_appending.tar.xz");
     let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut tar = Vec::new();
     xz2::read::XzDecoder::new(&raw[..])
@@ -190,13 +187,13 @@ impl Drop for FakeNcu {
 /// Each result's kernel and duration are NVIDIA's (the first `results.len()` of `truth`).
 #[track_caller]
 pub fn assert_results_are_truths(
-    results: &[sightline::model::KernelResult],
+    results: &[sightline_engine::model::KernelResult],
     truth: &[TruthResult],
 ) {
     assert!(results.len() <= truth.len());
     for (i, (r, t)) in results.iter().zip(truth).enumerate() {
         assert_eq!(r.name.function, t.function, "result {i}");
-        let duration = r.number(sightline::model::names::DURATION);
+        let duration = r.number(sightline_engine::model::names::DURATION);
         assert_eq!(
             duration,
             Some(t.number("gpu__time_duration.sum")),

@@ -7,8 +7,6 @@
 //! (`wait4`'s `ru_maxrss` cannot stand in: a child started by `posix_spawn` shares the parent's
 //! memory until it executes, and the kernel folds the parent's mark into the child's.)
 
-#![allow(dead_code)]
-
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -2,8 +2,6 @@
 //! does: unlike wall time it does not grow when other processes keep the machine busy.
 //! (Linux `CLOCK_THREAD_CPUTIME_ID`; wall time since the first call stands in elsewhere.)
 
-#![allow(dead_code)]
-
 use std::time::Duration;
 
 /// Longest a bounded step may run by the wall clock before it counts as hung. A limit on work

@@ -1,13 +1,26 @@
-//! Shared test helpers: fixture bytes (xz-compressed or plain) and the truth oracle.
-#![allow(dead_code)]
+//! What sightline's tests share, in every crate of the workspace: fixture paths and bytes
+//! (xz-compressed or plain), temporary folders, NVIDIA's readings of the fixtures (the truth
+//! oracle and its comparisons in [`oracle`]), reports as ncu writes them ([`arrival`],
+//! [`ncu_2026_3_report`]), the size sweep ([`sweep_fixture`]), the public text corpus
+//! ([`text_public`]), bombs made by hand ([`zstd_frames`], [`comment_bomb`]), CPU time ([`cpu_time`]), a
+//! child's peak memory ([`child_peak`]) and the counting allocators of the memory tests
+//! ([`live_heap`], [`live_bytes`], [`largest_allocation`]). Paths are found from the root of
+//! the repository ([`repo_root`]), so a test finds them from whichever crate it belongs to.
 
-#[cfg(feature = "app")]
-pub mod app_harness;
 pub mod arrival;
 pub mod child_peak;
+pub mod comment_bomb;
 pub mod cpu_time;
+pub mod largest_allocation;
+pub mod live_bytes;
+pub mod live_heap;
+pub mod ncu_2026_3_report;
 pub mod oracle;
+pub mod pair_fixture;
+pub mod source_fixture;
 pub mod sweep_fixture;
+pub mod text_public;
+pub mod zstd_frames;
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -27,11 +40,27 @@ pub const KIND_REPORTS: [&str; 8] = [
     "variants/multiproc",
 ];
 
+/// The root of the repository (this crate is `crates/testkit` in it).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the repository holds crates/testkit")
+}
+
+/// A path relative to the root of the repository (`fixtures/...`, `docs/...`).
+pub fn repo_path(rel: &str) -> PathBuf {
+    repo_root().join(rel)
+}
+
+/// A path in the corpus shared beside the repository (`../shared/corpus/REL`).
+pub fn corpus_path(rel: &str) -> PathBuf {
+    repo_root().join("../shared/corpus").join(rel)
+}
+
 /// The path of a fixture, relative to `fixtures/`.
 pub fn fixture_path(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(rel)
+    repo_root().join("fixtures").join(rel)
 }
 
 /// The bytes of a fixture; a `.xz` file is decompressed in memory.
@@ -102,17 +131,6 @@ pub fn printed_json(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("the command prints JSON")
 }
 
-/// Runs `sightline diff ARGS BASE CURRENT` (the built binary) and returns what it printed.
-pub fn run_diff(args: &[&str], base: &Path, current: &Path) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
-        .arg("diff")
-        .args(args)
-        .arg(base)
-        .arg(current)
-        .output()
-        .unwrap()
-}
-
 /// Every fixture file one folder below `fixtures/`, relative to `fixtures/`, sorted.
 pub fn fixture_files() -> Vec<String> {
     let root = fixture_path("");
@@ -133,10 +151,10 @@ pub fn fixture_files() -> Vec<String> {
 }
 
 /// Parses a fixture with the shared parser, naming it by its path without `.xz`.
-pub fn load_fixture(rel: &str) -> sightline::model::Report {
+pub fn load_fixture(rel: &str) -> sightline_engine::model::Report {
     let bytes = fixture_bytes(rel);
     let name = fixture_path(rel.trim_end_matches(".xz"));
-    sightline::parse::parse_bytes(&name, &bytes).unwrap_or_else(|e| panic!("{e}"))
+    sightline_engine::parse::parse_bytes(&name, &bytes).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// One metric of the oracle.
@@ -230,8 +248,8 @@ pub fn nan_to_null(json: &str) -> String {
     out
 }
 
-fn json_to_value(v: &serde_json::Value, kind: &str) -> sightline::model::Value {
-    use sightline::model::Value;
+fn json_to_value(v: &serde_json::Value, kind: &str) -> sightline_engine::model::Value {
+    use sightline_engine::model::Value;
     match v {
         serde_json::Value::String(s) => Value::Str(s.as_str().into()),
         serde_json::Value::Number(n) if kind == "uint64" || kind == "uint32" => n
@@ -243,8 +261,8 @@ fn json_to_value(v: &serde_json::Value, kind: &str) -> sightline::model::Value {
 }
 
 /// Builds a model result straight from the oracle (for analysis tests that need exact inputs).
-pub fn truth_to_result(t: &TruthResult, id: u64) -> sightline::model::KernelResult {
-    use sightline::model::{Instance, KernelName, KernelResult, Metric};
+pub fn truth_to_result(t: &TruthResult, id: u64) -> sightline_engine::model::KernelResult {
+    use sightline_engine::model::{Instance, KernelName, KernelResult, Metric};
     let mut r = KernelResult {
         id,
         name: KernelName {
@@ -282,7 +300,8 @@ impl XorShift {
     pub fn new(seed: u64) -> Self {
         XorShift(seed | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    /// The next number of the sequence.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -290,7 +309,7 @@ impl XorShift {
     }
     /// A number below `n` (0 when `n` is 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        (self.next_u64() % n.max(1) as u64) as usize
     }
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
@@ -343,8 +362,8 @@ pub fn cuda12_nvdisasm() -> PathBuf {
 }
 
 /// pip's nvdisasm of the test environment ([`pip_nvdisasm`]) alone, caching nothing.
-pub fn pip_disassembler() -> sightline::parse::sass::Disassembler {
-    sightline::parse::sass::Disassembler::only([pip_nvdisasm().1]).with_cache(None)
+pub fn pip_disassembler() -> sightline_engine::parse::sass::Disassembler {
+    sightline_engine::parse::sass::Disassembler::only([pip_nvdisasm().1]).with_cache(None)
 }
 
 /// The virtual environment holding pip's `nvidia-cuda-nvdisasm` (`scripts/test.sh` makes it and
@@ -373,4 +392,20 @@ pub fn pip_nvdisasm() -> (PathBuf, PathBuf) {
         .find(|p| p.is_file())
         .unwrap_or_else(|| panic!("{}: no nvidia/cu*/bin/nvdisasm", venv.display()));
     (venv, tool)
+}
+
+/// A folder holding an `nvdisasm` that prints CUDA 13.0's version and hangs on anything else.
+pub fn hanging_nvdisasm(dir: &Path) -> PathBuf {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).expect("bin");
+    let tool = bin.join("nvdisasm");
+    std::fs::write(
+        &tool,
+        "#!/bin/sh\ncase \"$1\" in\n  --version) echo 'Cuda compilation tools, release 13.0, V13.0.88';;\n  *) exec sleep 600;;\nesac\n",
+    )
+    .expect("write");
+    let mut perms = std::fs::metadata(&tool).expect("meta").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&tool, perms).expect("chmod");
+    tool
 }

@@ -1,5 +1,8 @@
-//! Live bytes and their high-water mark: the global allocator of this test binary forwards to
-//! the system allocator and counts.
+//! Live bytes and their high-water mark: a global allocator that forwards to the system
+//! allocator and counts, and names the case being parsed when a request is too large to serve.
+//!
+//! Register it in a test binary of its own:
+//! `#[global_allocator] static ALLOCATOR: LiveBytes = LiveBytes;`.
 
 #![allow(
     unsafe_code,
@@ -11,14 +14,14 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Forwards to the system allocator and counts the bytes live at any moment.
-struct LiveBytes;
+pub struct LiveBytes;
 
-pub(crate) static LIVE: AtomicUsize = AtomicUsize::new(0);
-pub(crate) static PEAK: AtomicUsize = AtomicUsize::new(0);
+pub static LIVE: AtomicUsize = AtomicUsize::new(0);
+pub static PEAK: AtomicUsize = AtomicUsize::new(0);
 
 /// The case being parsed. A request this large is refused by the system and aborts the process
 /// before any test can report, so the allocator names the case on stderr first.
-pub(crate) static CURRENT_CASE: Mutex<String> = Mutex::new(String::new());
+pub static CURRENT_CASE: Mutex<String> = Mutex::new(String::new());
 const GIANT_ALLOCATION: usize = 1 << 30;
 
 /// Writes the giant request and the current case to stderr without allocating.
@@ -80,6 +83,3 @@ unsafe impl GlobalAlloc for LiveBytes {
         shrink(layout.size());
     }
 }
-
-#[global_allocator]
-static ALLOCATOR: LiveBytes = LiveBytes;

@@ -10,7 +10,6 @@
 //! Include it with `#[path]` and register it:
 //! `#[global_allocator] static ALLOCATOR: LiveHeap = LiveHeap;`.
 
-#![allow(dead_code)]
 #![allow(
     unsafe_code,
     reason = "a global allocator implements the unsafe `GlobalAlloc`; every unsafe block says why it holds"

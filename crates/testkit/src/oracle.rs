@@ -2,11 +2,11 @@
 //! oracle (`*.truth.json.xz`, every stored value as NVIDIA's report module reads it) and the
 //! details page text (`ncu -i`).
 
-use super::fixture_bytes;
+use crate::fixture_bytes;
 use serde_json::Value as Json;
-use sightline::model::units::to_base;
-use sightline::model::{KernelResult, Report, RuleKind, SpeedupKind, Value};
-use sightline::parse::ncu_rep;
+use sightline_engine::model::units::to_base;
+use sightline_engine::model::{KernelResult, Report, RuleKind, SpeedupKind, Value};
+use sightline_engine::parse::ncu_rep;
 use std::collections::BTreeMap;
 // ---------------------------------------------------------------------------------------------
 // The truth oracle, read with exact numbers.
@@ -150,7 +150,9 @@ pub fn render(text: &str) -> String {
 }
 
 /// Which section a rule of a result is attached to (`None`: the result's own list).
-pub fn rules_with_sections(r: &KernelResult) -> Vec<(Option<&str>, &sightline::model::RuleResult)> {
+pub fn rules_with_sections(
+    r: &KernelResult,
+) -> Vec<(Option<&str>, &sightline_engine::model::RuleResult)> {
     r.sections()
         .iter()
         .flat_map(|s| s.rules.iter().map(move |x| (s.identifier.as_deref(), x)))
@@ -517,7 +519,7 @@ pub fn compare_printed(native: &Report, text: &Report, what: &str) -> usize {
     );
     let mut compared = 0;
     for (n, t) in native.results.iter().zip(&text.results) {
-        let by_name: BTreeMap<&str, sightline::model::MetricView<'_>> = t
+        let by_name: BTreeMap<&str, sightline_engine::model::MetricView<'_>> = t
             .metrics()
             .values()
             .filter_map(|m| m.name.map(|k| (k.as_str(), m)))

@@ -2,7 +2,7 @@
 //! `gemm_step` → `gemm_tiled_2d` in v5, each profiled at four sizes in folders `N=SIZE/`) and
 //! NVIDIA's figures of them, read from their oracles with exact numbers.
 
-use super::oracle;
+use crate::oracle;
 use serde_json::Value as Json;
 
 pub const SIZES: [u64; 4] = [256, 512, 1024, 2048];
@@ -67,4 +67,62 @@ fn work(t: &Json) -> f64 {
         }
     }
     total
+}
+
+/// The fixture reports, read as they lie (compressed), with their paths.
+pub fn fixture_reports() -> (
+    Vec<sightline_engine::model::Report>,
+    Vec<std::path::PathBuf>,
+) {
+    let mut reports = Vec::new();
+    let mut paths = Vec::new();
+    for size in SIZES {
+        for version in VERSIONS {
+            let path = crate::fixture_path(&format!("sweep/N={size}/{version}.ncu-rep.xz"));
+            reports.push(sightline_engine::parse::load_path(&path).expect("a fixture report"));
+            paths.push(path);
+        }
+    }
+    (reports, paths)
+}
+
+/// Every version's duration and FLOP/s at every size, NVIDIA's values to the bit.
+pub fn assert_nvidias_figures(s: &sightline_engine::analysis::series::sweep::Sweep) {
+    assert_eq!(s.sizes, SIZES);
+    assert_eq!(s.versions, VERSIONS);
+    assert_eq!(s.kernels.len(), 1, "the rename v3 → v5 is one kernel");
+    let gemm = &s.kernels[0];
+    assert_eq!(gemm.names, ["gemm_step", "gemm_tiled_2d"]);
+    assert_eq!(gemm.name, "gemm_tiled_2d");
+    assert_eq!(
+        gemm.lines
+            .iter()
+            .map(|l| l.version.as_str())
+            .collect::<Vec<_>>(),
+        VERSIONS
+    );
+    for line in &gemm.lines {
+        for (size, point) in SIZES.iter().zip(&line.points) {
+            let p = point.as_ref().expect("a point at every size");
+            let (mean, rate) = truth_figures(&line.version, *size);
+            let at = format!("{} N={size}", line.version);
+            assert_eq!(p.launches.name, function(&line.version), "{at}");
+            assert_eq!(p.launches.launches, 1, "{at}");
+            assert_eq!(p.launches.mean_ns, mean, "{at}: duration");
+            assert_eq!(p.flop_per_s, Some(rate), "{at}: FLOP/s");
+            assert_eq!(
+                sightline_engine::analysis::series::sweep::SweepFigure::FlopRate.value(p),
+                Some(rate)
+            );
+            // What the figure means: a GEMM does 2·N³ floating-point operations, so the
+            // achieved rate over the kernel's time is that work, within what the cycle
+            // counters and the timer disagree by.
+            let flop = rate * mean * 1e-9;
+            let expected = 2.0 * (*size as f64).powi(3);
+            assert!(
+                (flop / expected - 1.0).abs() < 0.02,
+                "{at}: {flop} FLOP against 2·N³ = {expected}"
+            );
+        }
+    }
 }

@@ -8,11 +8,9 @@
 //! CUDA 12 one reads the Pascal code; with CUDA 13 alone the page says which architecture needs
 //! which nvdisasm and how to get it.
 
-use crate::common;
-
-use sightline::model::source::SourceView;
-use sightline::parse::sass::Disassembler;
-use sightline::parse::source_csv;
+use sightline_engine::model::source::SourceView;
+use sightline_engine::parse::sass::Disassembler;
+use sightline_engine::parse::source_csv;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -24,9 +22,7 @@ const VOLTA: [&str; 2] = [
 
 /// A public report of the corpus, decompressed into `dir`.
 fn public_report(dir: &Path, name: &str) -> PathBuf {
-    let xz = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/public")
-        .join(format!("{name}.ncu-rep.xz"));
+    let xz = sightline_testkit::corpus_path("public").join(format!("{name}.ncu-rep.xz"));
     let raw = std::fs::read(&xz).unwrap_or_else(|e| panic!("{}: {e}", xz.display()));
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut xz2::read::XzDecoder::new(&raw[..]), &mut bytes).expect("xz");
@@ -38,7 +34,7 @@ fn public_report(dir: &Path, name: &str) -> PathBuf {
 /// ncu's SASS text by address, from its Source page export of every result: the listings of
 /// `kernels` (every listing when empty; ncu lists the device functions a kernel calls after it).
 fn ncu_sass(name: &str, kernels: &[&str]) -> BTreeMap<u64, String> {
-    let export = source_csv::parse(&common::fixture_bytes(&format!(
+    let export = source_csv::parse(&sightline_testkit::fixture_bytes(&format!(
         "sass_arch/{name}.source_sass.csv.xz"
     )))
     .expect("ncu's export");
@@ -63,18 +59,14 @@ fn squeeze(s: &str) -> String {
 /// The Source view of every result of the report that has its code, read with `disassembler`,
 /// with the names ncu may list it by (demangled and mangled, without parameters).
 fn views(path: &Path, disassembler: &Disassembler) -> Vec<(Vec<String>, SourceView)> {
-    let report = sightline::parse::load_path(path).expect("report");
+    let report = sightline_engine::parse::load_path(path).expect("report");
     report
         .results
         .iter()
         .filter_map(|r| {
-            let view = sightline::app::views::source::load(
-                Some(path),
-                r,
-                Default::default(),
-                disassembler,
-            )
-            .ok()?;
+            let view =
+                sightline_app::views::source::load(Some(path), r, Default::default(), disassembler)
+                    .ok()?;
             let names = [Some(&r.name.demangled), r.name.mangled.as_ref()]
                 .into_iter()
                 .flatten()
@@ -114,10 +106,13 @@ fn assert_sass_equals_ncus(name: &str, views: &[(Vec<String>, SourceView)]) -> u
 
 #[test]
 fn a_cuda12_nvdisasm_gives_ncus_sass_for_pascal_and_volta() {
-    let dir = common::temp_dir("sass_arch");
+    let dir = sightline_testkit::temp_dir("sass_arch");
     // Both nvdisasm programs, CUDA 13 first as a search finds it: the architecture picks.
-    let both =
-        Disassembler::only([common::pip_nvdisasm().1, common::cuda12_nvdisasm()]).with_cache(None);
+    let both = Disassembler::only([
+        sightline_testkit::pip_nvdisasm().1,
+        sightline_testkit::cuda12_nvdisasm(),
+    ])
+    .with_cache(None);
     let pascal = public_report(&dir, PASCAL);
     let shown = views(&pascal, &both);
     let ncu_addresses: Vec<u64> = ncu_sass(PASCAL, &[]).into_keys().collect();
@@ -145,7 +140,7 @@ fn a_cuda12_nvdisasm_gives_ncus_sass_for_pascal_and_volta() {
             shown.iter().all(|(_, v)| v
                 .notes
                 .iter()
-                .any(|n| n == sightline::analysis::source::NO_COUNTERS_NOTE)),
+                .any(|n| n == sightline_engine::analysis::source::NO_COUNTERS_NOTE)),
             "{name}"
         );
         assert_sass_equals_ncus(name, &shown);
@@ -155,9 +150,9 @@ fn a_cuda12_nvdisasm_gives_ncus_sass_for_pascal_and_volta() {
 
 #[test]
 fn without_a_cuda12_nvdisasm_the_page_says_which_one_pascal_needs() {
-    let dir = common::temp_dir("sass_arch_cuda13");
+    let dir = sightline_testkit::temp_dir("sass_arch_cuda13");
     let pascal = public_report(&dir, PASCAL);
-    let shown = views(&pascal, &common::pip_disassembler());
+    let shown = views(&pascal, &sightline_testkit::pip_disassembler());
     let notes: Vec<&String> = shown.iter().flat_map(|(_, v)| &v.notes).collect();
     assert!(
         notes.iter().any(|n| n.contains("sm_61 (Pascal)")

@@ -4,16 +4,14 @@
 //! the order of the stored members' values, the memory chart's colour-scale marks, and the
 //! paired bars of a comparison ordered by the current side.
 
-use crate::common;
-
-use common::{TruthResult, load_fixture, load_truth};
-use sightline::analysis::sections::bars::{BarOrder, PairedBarOrder};
-use sightline::analysis::sections::paired::{PairedContent, group_extending_at, pair};
-use sightline::analysis::sections::sol_breakdown::breakdown_members;
-use sightline::analysis::sections::{bodies_of, stalls, timeline};
-use sightline::app::views::section_bodies::{ItemDrawing, PairedBodies, ResultBodies};
-use sightline::model::names;
-use sightline::model::section_body::{BodyItem, ItemKind};
+use sightline_app::views::section_bodies::{ItemDrawing, PairedBodies, ResultBodies};
+use sightline_engine::analysis::sections::bars::{BarOrder, PairedBarOrder};
+use sightline_engine::analysis::sections::paired::{PairedContent, group_extending_at, pair};
+use sightline_engine::analysis::sections::sol_breakdown::breakdown_members;
+use sightline_engine::analysis::sections::{bodies_of, stalls, timeline};
+use sightline_engine::model::names;
+use sightline_engine::model::section_body::{BodyItem, ItemKind};
+use sightline_testkit::{TruthResult, load_fixture, load_truth};
 
 /// The launch of `saxpy_strided` in both reports (`pair/README.md`).
 const SAXPY: usize = 1;
@@ -107,7 +105,10 @@ fn instanced_bars_and_the_details_drawings_of_a_result() {
             ItemDrawing::MemoryTable(g) => {
                 tables += 1;
                 assert!(item.kind.memory_group().is_some());
-                assert_eq!(g, &sightline::analysis::sections::memory_table::grid(item));
+                assert_eq!(
+                    g,
+                    &sightline_engine::analysis::sections::memory_table::grid(item)
+                );
             }
             ItemDrawing::MemoryChart(m) => {
                 charts += 1;
@@ -206,8 +207,8 @@ fn paired_stall_bars_follow_the_current_side() {
 
 #[test]
 fn the_details_view_model_builds_once_per_result() {
-    use sightline::app::core::ids::{ReportId, ResultRef};
-    use sightline::app::views::section_bodies::SectionBodiesView;
+    use sightline_app::core::ids::{ReportId, ResultRef};
+    use sightline_app::views::section_bodies::SectionBodiesView;
     use std::sync::Arc;
     let report = load_fixture("pair/after.ncu-rep.xz");
     let at = |index| ResultRef {

@@ -4,17 +4,15 @@
 //! chosen by the span of what is charted (the GEMM swept over problem sizes needs a log axis);
 //! the changes of the latest run and of each step with their verdicts.
 
-use crate::common;
-
-use common::{load_fixture, load_truth};
-use sightline::analysis::compare::Verdict;
-use sightline::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
-use sightline::analysis::series::SeriesOrder;
-use sightline::analysis::series::readings::{LOG_SPAN, Scale};
-use sightline::app::AppState;
-use sightline::app::views::trend::chart::{Reading, ScaleChoice, TrendChart};
-use sightline::app::views::trend::{TrendChoice, TrendData, TrendStatus, TrendView};
-use sightline::model::names::DURATION;
+use sightline_app::AppState;
+use sightline_app::views::trend::chart::{Reading, ScaleChoice, TrendChart};
+use sightline_app::views::trend::{TrendChoice, TrendData, TrendStatus, TrendView};
+use sightline_engine::analysis::compare::Verdict;
+use sightline_engine::analysis::compare::metric_diff::DEFAULT_THRESHOLD_PCT;
+use sightline_engine::analysis::series::SeriesOrder;
+use sightline_engine::analysis::series::readings::{LOG_SPAN, Scale};
+use sightline_engine::model::names::DURATION;
+use sightline_testkit::{load_fixture, load_truth};
 
 /// The app with `reports` (fixture paths) open in that order.
 fn opened(reports: &[String]) -> AppState {

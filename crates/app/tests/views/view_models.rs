@@ -2,15 +2,13 @@
 //! report and checked against ncu's own values (the oracle): block limits and limiters, the
 //! curves and the kernel's point, the what-if; the side-by-side rows of two and three results.
 
-use crate::common;
-
-use common::{TruthResult, load_fixture, load_truth};
-use sightline::analysis::compare::{MatchKind, Verdict};
-use sightline::analysis::occupancy::{CurveKind, LaunchConfig, Limiter, OccupancyOptions};
-use sightline::app::AppState;
-use sightline::app::core::ids::ResultRef;
-use sightline::app::views::occupancy::{OccupancyKey, OccupancyView, occupancy_view};
-use sightline::app::views::side_by_side::{SideBySide, SideBySideKey, side_by_side, side_of};
+use sightline_app::AppState;
+use sightline_app::core::ids::ResultRef;
+use sightline_app::views::occupancy::{OccupancyKey, OccupancyView, occupancy_view};
+use sightline_app::views::side_by_side::{SideBySide, SideBySideKey, side_by_side, side_of};
+use sightline_engine::analysis::compare::{MatchKind, Verdict};
+use sightline_engine::analysis::occupancy::{CurveKind, LaunchConfig, Limiter, OccupancyOptions};
+use sightline_testkit::{TruthResult, load_fixture, load_truth};
 
 const REPORT: &str = "h100/kernels_basic.ncu-rep.xz";
 const TRUTH: &str = "h100/kernels_basic.truth.json.xz";
@@ -189,7 +187,7 @@ fn compare(state: &AppState, current: usize, bases: &[usize], threshold: f64) ->
 }
 
 /// The row of a metric, by its key.
-fn row<'v>(v: &'v SideBySide, key: &str) -> &'v sightline::app::views::side_by_side::MetricLine {
+fn row<'v>(v: &'v SideBySide, key: &str) -> &'v sightline_app::views::side_by_side::MetricLine {
     v.sections
         .iter()
         .flat_map(|s| &s.lines)
@@ -322,7 +320,7 @@ fn two_baselines_give_the_mean_of_the_same_kernel() {
 
 #[test]
 fn selection_and_baseline_visibility_change_only_through_commands() {
-    use sightline::app::Command;
+    use sightline_app::Command;
     let (mut state, _) = opened();
     state.handle(Command::Select(at(&state, 4)));
     assert_eq!(state.selection(), Some(at(&state, 4)));
@@ -353,10 +351,12 @@ fn selection_and_baseline_visibility_change_only_through_commands() {
 /// estimate first.
 #[test]
 fn rules_page_lists_every_rule_of_ncus_details_page_largest_speedup_first() {
-    use sightline::app::views::rules::rules_list;
+    use sightline_app::views::rules::rules_list;
     let report = load_fixture("h100/kernels_full.ncu-rep.xz");
-    let text = std::fs::read_to_string(common::fixture_path("h100/kernels_full.details.txt"))
-        .expect("details text");
+    let text = std::fs::read_to_string(sightline_testkit::fixture_path(
+        "h100/kernels_full.details.txt",
+    ))
+    .expect("details text");
     // ncu's blocks, one per result: its rule tags and estimated speedups.
     let mut printed: Vec<(Vec<String>, Vec<f64>)> = Vec::new();
     for line in text.lines() {
@@ -440,21 +440,24 @@ fn rules_page_lists_every_rule_of_ncus_details_page_largest_speedup_first() {
 /// metric gives.
 #[test]
 fn report_vs_report_first_compares_the_table_figures_without_reading_the_files() {
-    use sightline::app::views::report_compare::comparison;
-    let dir = common::temp_dir("rvr_heads");
-    let open =
-        |rel: &str| sightline::parse::load_path(&common::fixture_file(&dir, rel)).expect("opens");
+    use sightline_app::views::report_compare::comparison;
+    let dir = sightline_testkit::temp_dir("rvr_heads");
+    let open = |rel: &str| {
+        sightline_engine::parse::load_path(&sightline_testkit::fixture_file(&dir, rel))
+            .expect("opens")
+    };
     let base = open("h100/kernels_basic.ncu-rep.xz");
     let current = open("h100/kernels_full.ncu-rep.xz");
-    let decoded =
-        |r: &sightline::model::Report| r.results.iter().filter(|k| k.is_body_decoded()).count();
+    let decoded = |r: &sightline_engine::model::Report| {
+        r.results.iter().filter(|k| k.is_body_decoded()).count()
+    };
     let (b0, c0) = (decoded(&base), decoded(&current));
     let quick = comparison(
         &base.heads_only().expect("read on demand"),
         &current.heads_only().expect("read on demand"),
         2.0,
         &[],
-        &sightline::analysis::compare::RenamePolicy::default(),
+        &sightline_engine::analysis::compare::RenamePolicy::default(),
     );
     assert_eq!(
         (decoded(&base), decoded(&current)),
@@ -466,14 +469,14 @@ fn report_vs_report_first_compares_the_table_figures_without_reading_the_files()
         &current,
         2.0,
         &[],
-        &sightline::analysis::compare::RenamePolicy::default(),
+        &sightline_engine::analysis::compare::RenamePolicy::default(),
     );
     assert!(!full.diff.matched.is_empty());
     assert_eq!(quick.by_impact, full.by_impact);
     assert_eq!(quick.totals, full.totals);
     assert_eq!(quick.regressions, full.regressions);
     assert_eq!(quick.diff.matched.len(), full.diff.matched.len());
-    let headline = sightline::analysis::compare::export::HEADLINE_METRICS;
+    let headline = sightline_engine::analysis::compare::export::HEADLINE_METRICS;
     for (q, f) in quick.diff.matched.iter().zip(&full.diff.matched) {
         assert_eq!(
             (q.base_index, q.current_index, q.kind, &q.name),
@@ -484,7 +487,7 @@ fn report_vs_report_first_compares_the_table_figures_without_reading_the_files()
             (f.base_duration_ns, f.current_duration_ns)
         );
         for (key, label) in headline {
-            let delta = |m: &sightline::analysis::compare::MatchedDiff| {
+            let delta = |m: &sightline_engine::analysis::compare::MatchedDiff| {
                 m.diff.get(key).map(|d| (d.base, d.current))
             };
             assert_eq!(delta(q), delta(f), "{label} of {}", q.name);

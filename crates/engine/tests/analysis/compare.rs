@@ -1,22 +1,17 @@
 //! Comparison on real fixtures: matching, metric diffs, context warnings, several baselines,
-//! exports and the `diff` command's output and exit codes.
+//! exports. (The `diff` command's output and exit codes are tests of the binary:
+//! `tests/cli/diff_command.rs` of the root package.)
 
-use crate::common;
-
-use common::{
-    TruthResult, fixture_bytes, fixture_path, load_fixture, load_truth, run_diff, temp_dir,
-    truth_to_result,
-};
-use serde_json::Value as Json;
-use sightline::analysis::compare::export::{self};
-use sightline::analysis::compare::fail_on::FailOn;
-use sightline::analysis::compare::{
+use sightline_engine::analysis::compare::export::{self};
+use sightline_engine::analysis::compare::fail_on::FailOn;
+use sightline_engine::analysis::compare::{
     CompareRequest, ContextKind, DiffOptions, DiffWarning, Keep, KernelIdentity, MatchKind,
     Verdict, against_baselines, diff_reports, diff_results, match_baselines, match_results,
     metric_against_baselines, normalize_kernel_name,
 };
-use sightline::model::{Format, KernelResult, Report, Value, names};
-use sightline::output::compare::MarkdownOptions;
+use sightline_engine::model::{Format, KernelResult, Report, Value, names};
+use sightline_engine::output::compare::MarkdownOptions;
+use sightline_testkit::{TruthResult, fixture_bytes, load_fixture, load_truth, truth_to_result};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -49,37 +44,6 @@ fn valued_keys(rel: &str, index: usize) -> BTreeSet<String> {
 
 fn all_keys(rel: &str, index: usize) -> BTreeSet<String> {
     load_truth(rel)[index].metrics.keys().cloned().collect()
-}
-
-/// The details text with one kernel's `Duration` row multiplied by `factor`.
-fn with_scaled_duration(text: &str, kernel: &str, factor: f64) -> (String, String) {
-    let mut out = String::new();
-    let mut in_kernel = false;
-    let mut edited = None;
-    for line in text.split_inclusive('\n') {
-        let is_kernel_line =
-            line.starts_with("  ") && !line.starts_with("   ") && line.contains(", Context ");
-        if is_kernel_line {
-            in_kernel = line.trim_start().starts_with(kernel);
-        }
-        let trimmed = line.trim_start();
-        if in_kernel && edited.is_none() && trimmed.starts_with("Duration ") {
-            let value = trimmed.split_whitespace().last().unwrap();
-            let scaled = format!("{:.2}", value.parse::<f64>().unwrap() * factor);
-            // Keep the column width: the value is right-aligned.
-            let pos = line.rfind(value).unwrap();
-            let width = value.len().max(scaled.len());
-            let start = pos + value.len() - width;
-            let mut new_line = line[..start].to_string();
-            new_line.push_str(&format!("{scaled:>width$}"));
-            new_line.push_str(&line[pos + value.len()..]);
-            out.push_str(&new_line);
-            edited = Some(scaled);
-            continue;
-        }
-        out.push_str(line);
-    }
-    (out, edited.expect("the kernel has a Duration row"))
 }
 
 // ---- name normalisation and baseline arithmetic ----
@@ -128,11 +92,11 @@ fn check_naive_vs_tiled(naive: &KernelResult, tiled: &KernelResult) {
     assert_eq!(m.pairs.len(), 1);
     assert_eq!(m.pairs[0].kind, MatchKind::Renamed);
     // ...and not at all when renames are only suggested...
-    let suggest_only = sightline::analysis::compare::RenamePolicy {
+    let suggest_only = sightline_engine::analysis::compare::RenamePolicy {
         auto_pair: false,
         unpaired: Vec::new(),
     };
-    let m = sightline::analysis::compare::match_results_with(
+    let m = sightline_engine::analysis::compare::match_results_with(
         std::slice::from_ref(naive),
         std::slice::from_ref(tiled),
         &[],
@@ -329,32 +293,6 @@ fn same_run_as_report_and_text_is_unchanged() {
     assert!(!diff.has_regression());
 }
 
-#[test]
-fn diff_command_exits_0_for_the_same_run() {
-    let dir = temp_dir("same-run");
-    let rep = dir.join("kernels_full.ncu-rep");
-    std::fs::write(&rep, fixture_bytes(FULL_REP)).unwrap();
-    let out = run_diff(&["--format", "json"], &rep, &fixture_path(FULL_TEXT));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    let doc: Json = serde_json::from_slice(&out.stdout).unwrap();
-    let matched = doc["matched"].as_array().unwrap();
-    assert_eq!(matched.len(), 13);
-    for m in matched {
-        assert_eq!(m["duration_ns"]["verdict"], "unchanged", "{}", m["name"]);
-        for metric in m["metrics"].as_array().unwrap() {
-            assert_eq!(
-                metric["verdict"], "unchanged",
-                "{} {}",
-                m["name"], metric["key"]
-            );
-        }
-    }
-    assert_eq!(doc["only_in_base"].as_array().unwrap().len(), 0);
-    assert_eq!(doc["only_in_current"].as_array().unwrap().len(), 0);
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 // ---- one kernel 20 % slower ----
 
 #[test]
@@ -382,72 +320,6 @@ fn slower_kernel_is_a_regression_in_the_oracle() {
     assert_eq!(diff.by_impact()[0].current_index, 3);
 }
 
-#[test]
-fn diff_command_exits_1_and_names_the_slower_kernel() {
-    let dir = temp_dir("slower");
-    let text = String::from_utf8(fixture_bytes(FULL_TEXT)).unwrap();
-    let (edited, new_value) = with_scaled_duration(&text, "matmul_naive(", 1.2);
-    assert_eq!(new_value, "501.05");
-    let current = dir.join("kernels_full_slower.details.txt");
-    std::fs::write(&current, edited).unwrap();
-    let base = fixture_path(FULL_TEXT);
-
-    let out = run_diff(&["--format", "json"], &base, &current);
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Json = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["regressed"], true);
-    let worse: Vec<&Json> = doc["matched"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["duration_ns"]["verdict"] == "worse")
-        .collect();
-    assert_eq!(worse.len(), 1);
-    assert!(
-        worse[0]["name"]
-            .as_str()
-            .unwrap()
-            .starts_with("matmul_naive(")
-    );
-    let pct = worse[0]["duration_ns"]["delta_pct"].as_f64().unwrap();
-    // 417.54 us → 501.05 us.
-    assert!(
-        (pct - (501.05 - 417.54) / 417.54 * 100.0).abs() < 1e-6,
-        "{pct}"
-    );
-
-    // The text form names the kernel too.
-    let out = run_diff(&[], &base, &current);
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let result = stdout.split("Result:").nth(1).unwrap();
-    assert!(result.contains("matmul_naive("), "{stdout}");
-
-    // A threshold above the change lets it pass.
-    let out = run_diff(&["--threshold", "25%"], &base, &current);
-    assert_eq!(out.status.code(), Some(0));
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-#[test]
-fn diff_command_exits_2_for_an_unreadable_input() {
-    let dir = temp_dir("unreadable");
-    let missing = dir.join("missing.ncu-rep");
-    let junk = dir.join("junk.txt");
-    std::fs::write(&junk, "hello, this is not a profile\n").unwrap();
-    let out = run_diff(&[], &missing, &junk);
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("missing.ncu-rep"), "{stderr}");
-    assert!(stderr.contains("junk.txt"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 // ---- exports ----
 
 #[test]
@@ -456,7 +328,7 @@ fn csv_markdown_and_json_exports() {
     let current = truth_report(FULL_TRUTH);
     let diff = diff_reports(&base, &current, &DiffOptions::default());
 
-    let csv = sightline::output::compare::to_csv(&diff);
+    let csv = sightline_engine::output::compare::to_csv(&diff);
     let mut reader = csv::Reader::from_reader(csv.as_bytes());
     let header: Vec<String> = reader
         .headers()
@@ -464,7 +336,7 @@ fn csv_markdown_and_json_exports() {
         .iter()
         .map(str::to_string)
         .collect();
-    assert_eq!(header, sightline::output::compare::CSV_HEADER);
+    assert_eq!(header, sightline_engine::output::compare::CSV_HEADER);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let expected: usize = diff.matched.iter().map(|m| m.diff.metrics.len()).sum();
     assert_eq!(rows.len(), expected, "one row per kernel and metric");
@@ -476,7 +348,7 @@ fn csv_markdown_and_json_exports() {
         truth[0].metrics[names::DURATION].value.as_f64().unwrap()
     );
 
-    let md = sightline::output::compare::to_markdown(&diff, &MarkdownOptions::default());
+    let md = sightline_engine::output::compare::to_markdown(&diff, &MarkdownOptions::default());
     let kernel_rows = md
         .lines()
         .filter(|l| l.starts_with("| `") && l.contains(" → "))
@@ -484,7 +356,7 @@ fn csv_markdown_and_json_exports() {
     assert_eq!(kernel_rows, 13, "{md}");
     assert!(md.contains("section sets differ"));
 
-    let json = sightline::output::compare::to_json(&diff);
+    let json = sightline_engine::output::compare::to_json(&diff);
     let first = &json["matched"][0];
     for key in ["base_id", "current_id", "name", "duration_ns", "metrics"] {
         assert!(!first[key].is_null(), "{key}");
@@ -618,13 +490,13 @@ fn streamed_diff_decodes_a_pair_at_a_time_and_equals_the_whole_diff() {
             FixtureFile::new(current_rel, "current"),
         );
         let whole = |f: &FixtureFile| {
-            sightline::parse::parse_bytes(&f.0, &std::fs::read(&f.0).unwrap()).unwrap()
+            sightline_engine::parse::parse_bytes(&f.0, &std::fs::read(&f.0).unwrap()).unwrap()
         };
         let (wb, wc) = (whole(&bf), whole(&cf));
         let opts = DiffOptions::default();
         let expected = diff_reports(&wb, &wc, &opts);
-        let mut base = sightline::parse::load_path(&bf.0).unwrap();
-        let mut current = sightline::parse::load_path(&cf.0).unwrap();
+        let mut base = sightline_engine::parse::load_path(&bf.0).unwrap();
+        let mut current = sightline_engine::parse::load_path(&cf.0).unwrap();
         assert_eq!(base.decoded_bodies() + current.decoded_bodies(), 0);
         let (mut peak, mut calls) = ((0, 0), 0);
         let request = CompareRequest {
@@ -654,19 +526,4 @@ fn streamed_diff_decodes_a_pair_at_a_time_and_equals_the_whole_diff() {
         // Debug text: NaN values compare equal as text.
         assert_eq!(format!("{diff:?}"), format!("{expected:?}"), "{what}");
     }
-}
-
-/// `sightline diff` of a report against itself prints what the comparison of the report read
-/// whole prints.
-#[test]
-fn diff_command_prints_the_whole_comparison() {
-    let f = FixtureFile::new("big/many_basic.ncu-rep.xz", "cli");
-    let whole = sightline::parse::parse_bytes(&f.0, &std::fs::read(&f.0).unwrap()).unwrap();
-    let diff = diff_reports(&whole, &whole, &DiffOptions::default());
-    assert_eq!(diff.matched.len(), whole.results.len());
-    let failures = FailOn::default().check(&diff);
-    let expected = sightline::cli::diff::render_text(&diff, &whole, &whole, &failures);
-    let out = run_diff(&[], &f.0, &f.0);
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
 }

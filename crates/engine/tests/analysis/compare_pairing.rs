@@ -1,20 +1,17 @@
 //! Comparison on real workloads: every form of one run pairs with itself and shows no change;
 //! the before/after pair (`fixtures/pair`) matches as `pair.cu` designs it in every combination
 //! of forms; launches deleted from and inserted into a 400-launch run leave every other launch
-//! paired with itself; `diff --fail-on` and `--pair`; the "why" list names the cause the oracle
-//! shows.
+//! paired with itself; the "why" list names the cause the oracle shows. (`diff --fail-on` and
+//! `--pair` are tests of the binary: `tests/cli/diff_command.rs` of the root package.)
 
-use crate::common;
-
-use common::{TruthResult, fixture_bytes, load_fixture, load_truth, run_diff, temp_dir};
-use serde_json::Value as Json;
-use sightline::analysis::compare::fail_on::FailOn;
-use sightline::analysis::compare::groups::group_key;
-use sightline::analysis::compare::{
+use sightline_engine::analysis::compare::fail_on::FailOn;
+use sightline_engine::analysis::compare::groups::group_key;
+use sightline_engine::analysis::compare::{
     CompareRequest, DiffOptions, Keep, MatchKind, ReportDiff, Verdict, WhyKind, diff_reports,
     split_baselines,
 };
-use sightline::model::{Dim3, Report};
+use sightline_engine::model::{Dim3, Report};
+use sightline_testkit::{TruthResult, load_fixture, load_truth};
 use std::collections::BTreeSet;
 
 /// Every export of one run, per run.
@@ -317,7 +314,7 @@ fn edited_many_basic_keeps_every_unaffected_launch_paired_with_itself() {
             })
             .collect();
         // The edited run: (original index or None for an inserted copy, result).
-        let mut edited: Vec<(Option<usize>, sightline::model::KernelResult)> = Vec::new();
+        let mut edited: Vec<(Option<usize>, sightline_engine::model::KernelResult)> = Vec::new();
         for (i, r) in source.results.iter().enumerate() {
             for &(from, at) in &copies {
                 if at == i {
@@ -481,114 +478,3 @@ fn baselines_of_other_kernels_are_kept_apart() {
 }
 
 // ---- the `diff` command ----
-
-#[test]
-fn fail_on_and_pair_exit_codes() {
-    let dir = temp_dir("fail-on");
-    let write = |rel: &str| {
-        let path = dir.join(rel.trim_end_matches(".xz").replace('/', "_"));
-        std::fs::write(&path, fixture_bytes(rel)).unwrap();
-        path
-    };
-    let before = write("pair/before.ncu-rep.xz");
-    let after = write("pair/after.ncu-rep.xz");
-    let before_truth = load_truth("pair/before.truth.json.xz");
-    let after_truth = load_truth("pair/after.truth.json.xz");
-    let d = |t: &TruthResult| t.number("gpu__time_duration.sum");
-    let blur_pct = (d(&after_truth[6]) - d(&before_truth[6])) / d(&before_truth[6]) * 100.0;
-    assert!(blur_pct > 5.0);
-    let code = |args: &[&str]| run_diff(args, &before, &after).status.code();
-
-    // Default: blur is slower beyond 5 % and histogram_old is only in base.
-    let out = run_diff(&["--format", "json"], &before, &after);
-    assert_eq!(out.status.code(), Some(1));
-    let doc: Json = serde_json::from_slice(&out.stdout).unwrap();
-    let failures = doc["fail_on"]["failures"].as_array().unwrap();
-    let kernels: BTreeSet<(String, String)> = failures
-        .iter()
-        .map(|f| {
-            (
-                f["rule"].as_str().unwrap().to_string(),
-                f["kernel"].as_str().unwrap().to_string(),
-            )
-        })
-        .filter(|(_, k)| !k.is_empty())
-        .map(|(r, k)| (r, k.split('(').next().unwrap().to_string()))
-        .collect();
-    assert!(
-        kernels.contains(&("duration>5%".into(), "blur".into())),
-        "{kernels:?}"
-    );
-    assert!(kernels.contains(&("only-in-base".into(), before_truth[4].function.clone())));
-    // normalize → normalize_rows is paired as renamed: no failure.
-    assert!(
-        !kernels.iter().any(|(_, k)| *k == before_truth[7].function),
-        "{kernels:?}"
-    );
-    assert_eq!(doc["renamed"][0]["base_function"], "normalize");
-    assert!(
-        doc["matched"][2]["changes"][0]
-            .as_str()
-            .unwrap()
-            .starts_with("template args")
-    );
-    assert!(!doc["matched"][1]["why"].as_array().unwrap().is_empty());
-
-    // Thresholds either side of blur's change; only-in-base alone; nothing.
-    let above = format!("duration>{}%", blur_pct.ceil());
-    let below = format!("duration>{}%", blur_pct.floor());
-    assert_eq!(code(&["--fail-on", &above]), Some(0));
-    assert_eq!(code(&["--fail-on", &below]), Some(1));
-    assert_eq!(code(&["--fail-on", "only-in-base"]), Some(1));
-    assert_eq!(code(&["--fail-on", "only-in-current"]), Some(1));
-    assert_eq!(code(&["--fail-on", "none"]), Some(0));
-    // Bad input: a rule or a pair that cannot be read, a result that does not exist.
-    assert_eq!(code(&["--fail-on", "duration>5"]), Some(2));
-    assert_eq!(code(&["--pair", "7-7"]), Some(2));
-    assert_eq!(code(&["--pair", "99=7"]), Some(2));
-    // Paired by hand (with renames only suggested), the rename leaves only-in-base;
-    // histogram_old stays there.
-    let out = run_diff(
-        &[
-            "--fail-on",
-            "only-in-base",
-            "--pair",
-            "7=7",
-            "--no-auto-pair",
-            "--format",
-            "json",
-        ],
-        &before,
-        &after,
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let doc: Json = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["only_in_base"].as_array().unwrap().len(), 1);
-    assert!(
-        doc["matched"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|m| m["match"] == "manual")
-    );
-
-    // The same run in two forms passes the default rules.
-    let rep = write("h100/kernels_full.ncu-rep.xz");
-    let csv = write("h100/kernels_full.raw.csv.xz");
-    let out = run_diff(&[], &rep, &csv);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("no change"), "{stdout}");
-
-    // Markdown carries the why list.
-    let out = run_diff(&["--format", "md"], &before, &after);
-    let md = String::from_utf8_lossy(&out.stdout);
-    assert!(md.contains("#### Why it changed"), "{md}");
-    assert!(md.contains("UncoalescedGlobalAccess"), "{md}");
-    // (Markdown writes `<` and `>` as entities: they render as the text.)
-    assert!(
-        md.contains("template args changed: &lt;16&gt; → &lt;32&gt;"),
-        "{md}"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}

@@ -6,16 +6,14 @@
 //! for the kernel that gained a shared-memory tile (paired by hand: it has two candidates), and
 //! names spelled as ncu prints them.
 
-use crate::common;
-
-use common::{TruthResult, load_fixture, load_truth};
-use sightline::analysis::compare::export::listed_why;
-use sightline::analysis::compare::fail_on::FailOn;
-use sightline::analysis::compare::{
+use sightline_engine::analysis::compare::export::listed_why;
+use sightline_engine::analysis::compare::fail_on::FailOn;
+use sightline_engine::analysis::compare::{
     CompareRequest, DiffOptions, Keep, MatchKind, RenamePolicy, ReportDiff, Verdict, WhyKind,
     diff_reports,
 };
-use sightline::model::Report;
+use sightline_engine::model::Report;
+use sightline_testkit::{TruthResult, load_fixture, load_truth};
 
 /// The forms each side was exported in.
 const FORMS: [&str; 4] = [
@@ -106,7 +104,7 @@ fn unambiguous_renames_are_paired_in_every_combination_of_forms() {
             // are both `(float *, float *, int)` once `const` is set aside; `smooth_c` and
             // `smooth_d` both `(float *, int)`), and other parameters at the same place
             // (`scale_old` → `fused_bias_relu`): suggested only.
-            let only = |u: &[sightline::analysis::compare::UnmatchedResult]| {
+            let only = |u: &[sightline_engine::analysis::compare::UnmatchedResult]| {
                 u.iter().map(|u| u.index).collect::<Vec<_>>()
             };
             assert_eq!(only(&diff.only_in_base), [4, 5, 6, 7], "{what}");
@@ -316,11 +314,9 @@ fn names_are_spelled_as_ncu_prints_them() {
 
 /// A public report of `../shared/corpus/public`, read from its compressed file.
 fn public(name: &str) -> Report {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/public")
-        .join(format!("{name}.ncu-rep.xz"));
+    let path = sightline_testkit::corpus_path("public").join(format!("{name}.ncu-rep.xz"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    sightline::parse::parse_bytes(&path, &bytes).unwrap_or_else(|e| panic!("{e}"))
+    sightline_engine::parse::parse_bytes(&path, &bytes).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

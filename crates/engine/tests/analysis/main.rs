@@ -1,9 +1,8 @@
-//! The analyses on real reports: comparison and pairing, rooflines, occupancy, section bodies
-//! and tables, the Source page listing and its baseline comparison, and the page view-models.
-//! One test binary; each module was a test file of its own and keeps its name.
-
-#[path = "../common/mod.rs"]
-mod common;
+//! The engine's analyses on real reports: comparison and pairing, rooflines, occupancy, section
+//! bodies and tables, the Source page (its listing, SASS and baseline comparison), the size
+//! sweep and the "why" lines. One test binary; each module is a topic of its own. The
+//! view-models built from these are tested in crates/app/tests/views; the commands that print
+//! them, through the built binary, in tests/cli of the root package.
 
 mod compare;
 mod compare_pairing;
@@ -11,15 +10,10 @@ mod compare_renames;
 mod occupancy;
 mod roofline;
 mod roofline_tensor;
-mod sass_arch;
-mod sass_limits;
 mod section_bodies_compare;
-mod section_drawing;
 mod section_tables;
-mod sections;
 mod source_compare;
 mod source_page;
+mod source_sass;
 mod sweep;
-mod trend_chart;
-mod view_models;
 mod why_lines;

@@ -2,12 +2,10 @@
 //! stored occupancy curves of every profiled result, through the device attributes and through
 //! the per-CC table; and against the Occupancy section ncu printed in text reports.
 
-use crate::common;
-
-use sightline::analysis::occupancy::{
+use sightline_engine::analysis::occupancy::{
     self, CcOrigin, CurveKind, LimitsSource, OccupancyAnalysis, OccupancyOptions,
 };
-use sightline::model::{KernelResult, Value};
+use sightline_engine::model::{KernelResult, Value};
 use std::collections::BTreeMap;
 
 fn truth_number(r: &KernelResult, key: &str) -> f64 {
@@ -106,8 +104,8 @@ fn check_against_metrics(r: &KernelResult, a: &OccupancyAnalysis) -> usize {
 }
 
 /// The oracle, with the bare `NaN` tokens some values have read as null.
-fn load_truth(rel: &str) -> Vec<common::TruthResult> {
-    let text = String::from_utf8(common::fixture_bytes(rel)).expect("utf-8");
+fn load_truth(rel: &str) -> Vec<sightline_testkit::TruthResult> {
+    let text = String::from_utf8(sightline_testkit::fixture_bytes(rel)).expect("utf-8");
     serde_json::from_str(&text.replace(": NaN", ": null")).expect("truth json")
 }
 
@@ -119,7 +117,7 @@ fn check_truth(rel: &str, table_only: bool) -> usize {
     };
     let mut points = 0;
     for (i, t) in truth.iter().enumerate() {
-        let r = common::truth_to_result(t, i as u64);
+        let r = sightline_testkit::truth_to_result(t, i as u64);
         let a =
             occupancy::analyze(&r, None, &options).unwrap_or_else(|e| panic!("{rel} #{i}: {e}"));
         assert_eq!(a.cc, (9, 0));
@@ -167,7 +165,7 @@ fn cc90_table_agrees_with_the_device_attributes() {
 
 /// Every curve point of a report file (the oracle keeps the first 64 of each curve).
 fn check_whole_curves(rel: &str, results: usize) {
-    let report = common::load_fixture(rel);
+    let report = sightline_testkit::load_fixture(rel);
     assert_eq!(report.results.len(), results);
     for r in &report.results {
         let a = occupancy::analyze(r, report.device_of(r), &OccupancyOptions::default()).unwrap();
@@ -237,7 +235,7 @@ fn round_to(v: f64, decimals: u8) -> f64 {
 /// Applies the calculator to every result of a text report and compares it with the printed
 /// Occupancy section. Returns how many values were compared.
 fn check_text(rel: &str, options: OccupancyOptions, cc: (u32, u32), origin: CcOrigin) -> usize {
-    let report = common::load_fixture(rel);
+    let report = sightline_testkit::load_fixture(rel);
     assert!(!report.results.is_empty(), "{rel}: no results");
     let mut compared = 0;
     for r in &report.results {
@@ -312,7 +310,7 @@ fn older_layout_with_an_assumed_architecture() {
         CcOrigin::Assumed,
     );
     assert_eq!(n, 21 * 6);
-    let report = common::load_fixture("seeds/cli_script_log_cutlass.txt");
+    let report = sightline_testkit::load_fixture("seeds/cli_script_log_cutlass.txt");
     let r = &report.results[0];
     assert!(matches!(
         occupancy::analyze(r, report.device_of(r), &OccupancyOptions::default()),
@@ -324,10 +322,10 @@ fn older_layout_with_an_assumed_architecture() {
 /// calculator's own block limits, theoretical warps and occupancy equal the ones ncu stored.
 #[test]
 fn pascal_occupancy_equals_the_stored_limits() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/public/jhiems__PMKID_Brute-Force__FinalProfile.ncu-rep.xz");
+    let path =
+        sightline_testkit::corpus_path("public/jhiems__PMKID_Brute-Force__FinalProfile.ncu-rep.xz");
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let report = sightline::parse::parse_bytes(&path, &bytes).unwrap();
+    let report = sightline_engine::parse::parse_bytes(&path, &bytes).unwrap();
     let r = &report.results[0];
     let a = occupancy::analyze(r, report.device_of(r), &OccupancyOptions::default())
         .expect("occupancy for CC 6.1");

@@ -2,15 +2,13 @@
 //! oracle's metric values; the worked H100 example; and estimates from text forms and the basic
 //! set against the exact values of the same kernels.
 
-use crate::common;
-
-use sightline::analysis::roofline::{
+use sightline_engine::analysis::roofline::{
     self, Bound, ChartKind, MemoryLevel, Precision, Roofline, RooflineContext, RooflineOptions,
 };
-use sightline::model::{KernelResult, Value};
+use sightline_engine::model::{KernelResult, Value};
 
 /// A raw metric value of the oracle.
-fn v(t: &common::TruthResult, key: &str) -> f64 {
+fn v(t: &sightline_testkit::TruthResult, key: &str) -> f64 {
     t.number(key)
 }
 
@@ -38,10 +36,10 @@ fn analyze_alone(r: &KernelResult) -> Roofline {
 
 #[test]
 fn exact_rooflines_follow_the_section_formulas() {
-    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
+    let truth = sightline_testkit::load_truth("h100/kernels_full.truth.json.xz");
     assert_eq!(truth.len(), 13);
     for (i, t) in truth.iter().enumerate() {
-        let r = common::truth_to_result(t, i as u64);
+        let r = sightline_testkit::truth_to_result(t, i as u64);
         let roof = analyze_alone(&r);
         let what = |q: &str| format!("result {i} ({}): {q}", t.function);
         assert!(!roof.estimated, "{}", what("estimated"));
@@ -184,10 +182,10 @@ fn exact_rooflines_follow_the_section_formulas() {
 
 #[test]
 fn worked_example_vector_add() {
-    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
+    let truth = sightline_testkit::load_truth("h100/kernels_full.truth.json.xz");
     let t = &truth[0];
     assert_eq!(t.function, "vector_add");
-    let roof = analyze_alone(&common::truth_to_result(t, 0));
+    let roof = analyze_alone(&sightline_testkit::truth_to_result(t, 0));
     let fmt = |v: Option<f64>, scale: f64, decimals: usize| {
         format!("{:.*}", decimals, v.unwrap() / scale)
     };
@@ -234,8 +232,8 @@ fn worked_example_vector_add() {
 fn active_tensor_datapath_gets_a_roofline_per_level() {
     // One tensor datapath made active on a real result: its roofline uses the path's own peak
     // and the SM frequency, and the chart gets a DRAM, L2 and L1/TEX ceiling for it.
-    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
-    let mut r = common::truth_to_result(&truth[3], 3);
+    let truth = sightline_testkit::load_truth("h100/kernels_full.truth.json.xz");
+    let mut r = sightline_testkit::truth_to_result(&truth[3], 3);
     let path = "sm__ops_path_tensor_op_hgmma_src_fp16_sparsity_off";
     let achieved_key = format!("{path}.sum.per_cycle_elapsed");
     assert!(
@@ -269,14 +267,14 @@ fn rel_err(a: f64, b: f64) -> f64 {
 
 #[test]
 fn text_estimates_are_close_to_the_exact_values() {
-    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
-    let report = common::load_fixture("h100/kernels_full.details.txt");
+    let truth = sightline_testkit::load_truth("h100/kernels_full.truth.json.xz");
+    let report = sightline_testkit::load_fixture("h100/kernels_full.details.txt");
     assert_eq!(report.results.len(), truth.len());
     let roofs = roofline::analyze_report(&report, &RooflineOptions::default());
     let mut compared = 0;
     for (i, (t, est)) in truth.iter().zip(&roofs).enumerate() {
         assert_eq!(report.results[i].name.function, t.function);
-        let exact = analyze_alone(&common::truth_to_result(t, i as u64));
+        let exact = analyze_alone(&sightline_testkit::truth_to_result(t, i as u64));
         let what = format!("result {i} ({})", t.function);
         assert!(est.estimated, "{what}");
         assert!(!est.assumptions.is_empty(), "{what}");
@@ -335,9 +333,9 @@ fn text_estimates_are_close_to_the_exact_values() {
 fn basic_set_estimates_peaks_from_lanes_and_bus_width() {
     // The basic set has no roofline metrics: peaks come from the SM count, the CC 9.0 lanes and
     // the DRAM bus width; the full set's exact values of the same GPU agree within 2 %.
-    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
-    let exact = analyze_alone(&common::truth_to_result(&truth[0], 0));
-    let report = common::load_fixture("h100/kernels_basic.ncu-rep.xz");
+    let truth = sightline_testkit::load_truth("h100/kernels_full.truth.json.xz");
+    let exact = analyze_alone(&sightline_testkit::truth_to_result(&truth[0], 0));
+    let report = sightline_testkit::load_fixture("h100/kernels_basic.ncu-rep.xz");
     let roofs = roofline::analyze_report(&report, &RooflineOptions::default());
     assert_eq!(roofs.len(), 13);
     for roof in &roofs {

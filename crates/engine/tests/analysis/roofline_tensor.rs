@@ -3,12 +3,10 @@
 //! peak and achieved work equal to the section formulas applied to the oracle, from the oracle
 //! itself, the `.ncu-rep` and the raw CSV.
 
-use crate::common;
-
-use sightline::analysis::roofline::{
+use sightline_engine::analysis::roofline::{
     self, ChartKind, MemoryLevel, Roofline, RooflineContext, RooflineOptions,
 };
-use sightline::model::{KernelResult, Report};
+use sightline_engine::model::{KernelResult, Report};
 
 const TRUTH: &str = "tensor/tensor_full.truth.json.xz";
 /// The datapath of `wmma::mma_sync` on half inputs with FP32 accumulators.
@@ -16,7 +14,7 @@ const HMMA: &str = "op_hmma_src_fp16_dst_fp32_sparsity_off";
 const TENSOR_PREFIX: &str = "sm__ops_path_tensor_";
 
 /// A raw metric value of the oracle.
-fn v(t: &common::TruthResult, key: &str) -> f64 {
+fn v(t: &sightline_testkit::TruthResult, key: &str) -> f64 {
     t.number(key)
 }
 
@@ -37,7 +35,7 @@ struct Expected {
     traffic: [f64; 3],
 }
 
-fn expected(t: &common::TruthResult, path: &str) -> Expected {
+fn expected(t: &sightline_testkit::TruthResult, path: &str) -> Expected {
     let hz = v(t, "sm__cycles_elapsed.avg.per_second");
     Expected {
         peak: v(t, &format!("{TENSOR_PREFIX}{path}.sum.peak_sustained")) * hz,
@@ -68,7 +66,7 @@ fn analyze(r: &KernelResult, report: Option<&Report>) -> Roofline {
 }
 
 /// Checks the tensor roofline of the WMMA kernel against the oracle within `tolerance`.
-fn check_wmma(roof: &Roofline, t: &common::TruthResult, tolerance: f64, source: &str) {
+fn check_wmma(roof: &Roofline, t: &sightline_testkit::TruthResult, tolerance: f64, source: &str) {
     assert!(!roof.estimated, "{source}: exact metrics, no estimate");
     // ncu draws only the datapaths with nonzero achieved work: here HMMA alone.
     let active: Vec<&str> = t
@@ -152,18 +150,18 @@ fn check_wmma(roof: &Roofline, t: &common::TruthResult, tolerance: f64, source: 
 
 #[test]
 fn hmma_datapath_from_the_oracle_values() {
-    let truth = common::load_truth(TRUTH);
+    let truth = sightline_testkit::load_truth(TRUTH);
     assert_eq!(truth.len(), 2);
     let t = &truth[0];
     assert_eq!(t.function, "wmma_gemm");
-    let roof = analyze(&common::truth_to_result(t, 0), None);
+    let roof = analyze(&sightline_testkit::truth_to_result(t, 0), None);
     check_wmma(&roof, t, 1e-9, "oracle");
 }
 
 #[test]
 fn hmma_datapath_from_the_report_file() {
-    let truth = common::load_truth(TRUTH);
-    let report = common::load_fixture("tensor/tensor_full.ncu-rep.xz");
+    let truth = sightline_testkit::load_truth(TRUTH);
+    let report = sightline_testkit::load_fixture("tensor/tensor_full.ncu-rep.xz");
     assert_eq!(report.results.len(), 2);
     let r = &report.results[0];
     assert_eq!(r.name.function, "wmma_gemm");
@@ -172,8 +170,8 @@ fn hmma_datapath_from_the_report_file() {
 
 #[test]
 fn hmma_datapath_from_the_raw_csv() {
-    let truth = common::load_truth(TRUTH);
-    let report = common::load_fixture("tensor/tensor_full.raw.csv.xz");
+    let truth = sightline_testkit::load_truth(TRUTH);
+    let report = sightline_testkit::load_fixture("tensor/tensor_full.raw.csv.xz");
     let r = &report.results[0];
     assert_eq!(r.name.function, "wmma_gemm");
     // The CSV prints values rounded (`1.813344` GHz, DRAM traffic `0.037306` Tbyte/s: five
@@ -184,7 +182,7 @@ fn hmma_datapath_from_the_raw_csv() {
 /// A kernel without tensor work has no point on the tensor chart, but the chart is drawn all
 /// the same: one ceiling per memory level for each distinct peak the report stores for the
 /// per-instruction datapaths, as ncu draws them, each with the oracle's peak.
-fn check_idle_tensor_ceilings(roof: &Roofline, t: &common::TruthResult, source: &str) {
+fn check_idle_tensor_ceilings(roof: &Roofline, t: &sightline_testkit::TruthResult, source: &str) {
     assert!(roof.tensor.is_empty(), "{source}: no datapath at work");
     let chart = roof.chart(ChartKind::Tensor);
     assert!(chart.points.is_empty(), "{source}: no achieved value");
@@ -221,14 +219,14 @@ fn check_idle_tensor_ceilings(roof: &Roofline, t: &common::TruthResult, source: 
 
 #[test]
 fn saxpy_draws_the_tensor_ceilings_without_points() {
-    let truth = common::load_truth(TRUTH);
+    let truth = sightline_testkit::load_truth(TRUTH);
     let t = &truth[1];
     assert_eq!(t.function, "saxpy");
-    let roof = analyze(&common::truth_to_result(t, 1), None);
+    let roof = analyze(&sightline_testkit::truth_to_result(t, 1), None);
     check_idle_tensor_ceilings(&roof, t, "oracle");
     // Its FP32 work has the single-precision charts.
     assert!(!roof.chart(ChartKind::FloatingPoint).points.is_empty());
-    let report = common::load_fixture("tensor/tensor_full.ncu-rep.xz");
+    let report = sightline_testkit::load_fixture("tensor/tensor_full.ncu-rep.xz");
     let r = &report.results[1];
     assert_eq!(r.name.function, "saxpy");
     check_idle_tensor_ceilings(&analyze(r, Some(&report)), t, ".ncu-rep");

@@ -2,41 +2,17 @@
 //! oracle: the before/after pair (`fixtures/pair`) gives every paired bar, table cell and
 //! memory chart link the value of each side as NVIDIA's `ncu_report` module reads it, and the
 //! change between them; the timeline's series are the sampled metrics' instances over time
-//! (the oracle lists the first 64 instances of a metric and counts all of them).
+//! (the oracle lists the first 64 instances of a metric and counts all of them). (`sections
+//! --baseline` is a test of the binary: `tests/cli/sections_baseline.rs` of the root package.)
 
-use crate::common;
-
-use common::{TruthResult, load_fixture, load_truth};
-use sightline::analysis::sections::bodies_of;
-use sightline::analysis::sections::paired::{PairedContent, PairedItem, PairedSection, pair};
-use sightline::analysis::sections::timeline;
-use sightline::model::section_body::ItemKind;
-
-/// The launch of `saxpy_strided` in both reports (`pair/README.md`): scattered loads before,
-/// coalesced after.
-const SAXPY: usize = 1;
-
-fn close(a: f64, b: f64) -> bool {
-    a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
-}
-
-fn truth_value(t: &TruthResult, name: &str) -> Option<f64> {
-    t.metrics.get(name).and_then(|m| m.value.as_f64())
-}
-
-fn paired_saxpy() -> (Vec<PairedSection>, TruthResult, TruthResult) {
-    let before = load_fixture("pair/before.ncu-rep.xz");
-    let after = load_fixture("pair/after.ncu-rep.xz");
-    let mut tb = load_truth("pair/before.truth.json.xz");
-    let mut ta = load_truth("pair/after.truth.json.xz");
-    let (tb, ta) = (tb.swap_remove(SAXPY), ta.swap_remove(SAXPY));
-    assert_eq!(
-        (tb.function.as_str(), ta.function.as_str()),
-        ("saxpy_strided", "saxpy_strided")
-    );
-    let paired = pair(&bodies_of(&before, SAXPY), &bodies_of(&after, SAXPY));
-    (paired, tb, ta)
-}
+use sightline_engine::analysis::sections::bodies_of;
+use sightline_engine::analysis::sections::paired::{
+    PairedContent, PairedItem, PairedSection, pair,
+};
+use sightline_engine::analysis::sections::timeline;
+use sightline_engine::model::section_body::ItemKind;
+use sightline_testkit::pair_fixture::{SAXPY, close, paired_saxpy, truth_value};
+use sightline_testkit::{TruthResult, load_fixture, load_truth};
 
 fn item<'a>(sections: &'a [PairedSection], kind: ItemKind, label: &str) -> &'a PairedItem {
     sections
@@ -48,7 +24,7 @@ fn item<'a>(sections: &'a [PairedSection], kind: ItemKind, label: &str) -> &'a P
 /// Checks both sides of a value against the oracle's metric, and the change.
 fn check_pair(
     what: &str,
-    p: sightline::analysis::sections::paired::Paired,
+    p: sightline_engine::analysis::sections::paired::Paired,
     b: Option<f64>,
     a: Option<f64>,
 ) {
@@ -316,79 +292,4 @@ fn pm_sampling_timeline_is_the_sampled_instances_over_time() {
         );
     }
     assert!(series_checked >= 13 * 30, "{series_checked}");
-}
-
-/// `sightline sections --baseline`: every result paired with its kernel in the baseline, each
-/// value with both sides and the change, as the pairing above (checked against the oracle)
-/// gives them.
-#[test]
-fn the_sections_command_pairs_each_result_with_its_baseline_kernel() {
-    let dir = common::temp_dir("sections-baseline");
-    let before = common::fixture_file(&dir, "pair/before.ncu-rep.xz");
-    let after = common::fixture_file(&dir, "pair/after.ncu-rep.xz");
-    let run = |json: bool| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"));
-        cmd.arg("sections")
-            .arg("--baseline")
-            .arg(&before)
-            .arg(&after);
-        if json {
-            cmd.arg("--json");
-        }
-        let out = cmd.output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
-    };
-    let printed: serde_json::Value = serde_json::from_slice(&run(true)).unwrap();
-    let result = &printed["reports"][0]["results"][SAXPY];
-    let kernel = "saxpy_strided(float, const float *, float *, int)";
-    assert_eq!(result["name"], kernel);
-    assert_eq!(result["baseline"]["name"], kernel);
-
-    let (sections, tb, ta) = paired_saxpy();
-    // Both through the same text round trip (the JSON reader rounds the last bit of some
-    // floats).
-    let expected: serde_json::Value =
-        serde_json::from_str(&serde_json::to_string(&sections).unwrap()).unwrap();
-    assert!(
-        result["sections"] == expected,
-        "the printed sections differ from the pairing"
-    );
-
-    // One value read back from the printed JSON: both sides and the change of the oracle.
-    let name = "dram__bytes_read.sum";
-    let cell = result["sections"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|s| s["bodies"].as_array().unwrap())
-        .flat_map(|b| b["items"].as_array().unwrap())
-        .filter_map(|i| i["content"]["memory_table"]["rows"].as_array())
-        .flatten()
-        .flat_map(|r| r["cells"].as_array().unwrap())
-        .find(|c| c["metric"] == name)
-        .expect("a DRAM read cell");
-    let (b, a) = (
-        truth_value(&tb, name).unwrap(),
-        truth_value(&ta, name).unwrap(),
-    );
-    assert_eq!(cell["value"]["base"].as_f64(), Some(b));
-    assert_eq!(cell["value"]["current"].as_f64(), Some(a));
-    assert!(close(cell["value"]["delta"].as_f64().unwrap(), a - b));
-
-    let text = String::from_utf8(run(false)).unwrap();
-    assert!(
-        text.contains(&format!("[1] {kernel} vs [1] {kernel}")),
-        "{}",
-        &text[..text.len().min(1500)]
-    );
-    assert!(
-        text.contains("Device Memory"),
-        "no memory table in the text form"
-    );
-    std::fs::remove_dir_all(&dir).ok();
 }

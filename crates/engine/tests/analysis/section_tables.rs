@@ -4,12 +4,10 @@
 //! oracle's values and the Guide's derived values (sectors per request, bytes, hit rates,
 //! totals).
 
-use crate::common;
-
-use common::{fixture_bytes, load_fixture, load_truth, rule_spans};
-use sightline::analysis::sections::memory_table::{self, Grid};
-use sightline::analysis::sections::{bodies_of, numa};
-use sightline::model::section_body::ItemKind;
+use sightline_engine::analysis::sections::memory_table::{self, Grid};
+use sightline_engine::analysis::sections::{bodies_of, numa};
+use sightline_engine::model::section_body::ItemKind;
+use sightline_testkit::{fixture_bytes, load_fixture, load_truth, rule_spans};
 
 fn cells(line: &str, spans: &[(usize, usize)]) -> Vec<String> {
     spans
@@ -67,7 +65,7 @@ fn numa_table_has_the_columns_and_rows_ncu_prints() {
     }
 }
 
-fn table_of(report: &sightline::model::Report, index: usize, kind: ItemKind) -> Grid {
+fn table_of(report: &sightline_engine::model::Report, index: usize, kind: ItemKind) -> Grid {
     let bodies = bodies_of(report, index);
     let item = bodies
         .iter()

@@ -2,73 +2,21 @@
 //! kernel renamed `gemm_step` → `gemm_tiled_2d` in v5, each profiled at N = 256, 512, 1024 and
 //! 2048 in folders `N=SIZE/`): the sizes and versions read from the paths, the rename one
 //! kernel, each version's duration and achieved FLOP/s at each size NVIDIA's values, a size
-//! pattern given by hand, and the reports that cannot be placed said or refused; and the
-//! window's view-model of it.
+//! pattern given by hand, and the reports that cannot be placed said or refused. (The window's
+//! view-model of it is in crates/app/tests/views/sweep_view.rs.)
 
-use crate::common;
-
-use common::fixture_path;
-use common::sweep_fixture::{SIZES, VERSIONS, function, truth_figures};
-use sightline::analysis::series::sizes::SizePattern;
-use sightline::analysis::series::sweep::{Sweep, SweepError, SweepFigure, SweepOptions, sweep};
-use sightline::model::Report;
+use sightline_engine::analysis::series::sizes::SizePattern;
+use sightline_engine::analysis::series::sweep::{
+    Sweep, SweepError, SweepFigure, SweepOptions, sweep,
+};
+use sightline_engine::model::Report;
+use sightline_testkit::fixture_path;
+use sightline_testkit::sweep_fixture::{SIZES, VERSIONS, assert_nvidias_figures, fixture_reports};
 use std::path::PathBuf;
-
-/// The fixture reports, read as they lie (compressed), with their paths.
-fn fixture_reports() -> (Vec<Report>, Vec<PathBuf>) {
-    let mut reports = Vec::new();
-    let mut paths = Vec::new();
-    for size in SIZES {
-        for version in VERSIONS {
-            let path = fixture_path(&format!("sweep/N={size}/{version}.ncu-rep.xz"));
-            reports.push(sightline::parse::load_path(&path).expect("a fixture report"));
-            paths.push(path);
-        }
-    }
-    (reports, paths)
-}
 
 fn build(reports: &[Report], paths: &[PathBuf], options: &SweepOptions) -> Sweep {
     let refs: Vec<&Report> = reports.iter().collect();
     sweep(&refs, paths, options).expect("a sweep")
-}
-
-/// Every version's duration and FLOP/s at every size, NVIDIA's values to the bit.
-pub fn assert_nvidias_figures(s: &Sweep) {
-    assert_eq!(s.sizes, SIZES);
-    assert_eq!(s.versions, VERSIONS);
-    assert_eq!(s.kernels.len(), 1, "the rename v3 → v5 is one kernel");
-    let gemm = &s.kernels[0];
-    assert_eq!(gemm.names, ["gemm_step", "gemm_tiled_2d"]);
-    assert_eq!(gemm.name, "gemm_tiled_2d");
-    assert_eq!(
-        gemm.lines
-            .iter()
-            .map(|l| l.version.as_str())
-            .collect::<Vec<_>>(),
-        VERSIONS
-    );
-    for line in &gemm.lines {
-        for (size, point) in SIZES.iter().zip(&line.points) {
-            let p = point.as_ref().expect("a point at every size");
-            let (mean, rate) = truth_figures(&line.version, *size);
-            let at = format!("{} N={size}", line.version);
-            assert_eq!(p.launches.name, function(&line.version), "{at}");
-            assert_eq!(p.launches.launches, 1, "{at}");
-            assert_eq!(p.launches.mean_ns, mean, "{at}: duration");
-            assert_eq!(p.flop_per_s, Some(rate), "{at}: FLOP/s");
-            assert_eq!(SweepFigure::FlopRate.value(p), Some(rate));
-            // What the figure means: a GEMM does 2·N³ floating-point operations, so the
-            // achieved rate over the kernel's time is that work, within what the cycle
-            // counters and the timer disagree by.
-            let flop = rate * mean * 1e-9;
-            let expected = 2.0 * (*size as f64).powi(3);
-            assert!(
-                (flop / expected - 1.0).abs() < 0.02,
-                "{at}: {flop} FLOP against 2·N³ = {expected}"
-            );
-        }
-    }
 }
 
 #[test]
@@ -164,82 +112,4 @@ fn reports_that_cannot_be_placed_are_said_or_refused() {
         err.to_string(),
         "a sweep needs reports at two sizes or more: every report read is at N=256"
     );
-}
-
-/// The Trend page's "By size" view-model on the open reports: a line per version of the
-/// chosen figure against the size (log10 where the values span more than tenfold), the table
-/// behind it spelled as every output spells it, a size pattern typed on the page, and what it
-/// answers when the sweep cannot be built.
-#[test]
-fn the_window_view_model_charts_each_version_against_the_size() {
-    use sightline::app::AppState;
-    use sightline::app::views::sweep::{SweepStatus, SweepView};
-    use sightline::model::format::{measured_text, value_text};
-    let (reports, _) = fixture_reports();
-    let mut state = AppState::default();
-    let mut view = SweepView::default();
-    let mut reports = reports.into_iter();
-    // Reports added without a file are placed by their names.
-    for size in SIZES {
-        for version in VERSIONS {
-            let report = reports.next().expect("a report");
-            state.add_loaded_report(format!("sweep/N={size}/{version}.ncu-rep"), report);
-            if state.workspace().reports().len() == 1 {
-                assert!(matches!(
-                    view.status(state.workspace(), true, || {}),
-                    SweepStatus::TooFew
-                ));
-            }
-        }
-    }
-    let SweepStatus::Ready(data) = view.status(state.workspace(), true, || {}) else {
-        panic!("no sweep");
-    };
-    assert_nvidias_figures(&data.sweep);
-    for (figure, unit) in [
-        (SweepFigure::Duration, "ns"),
-        (SweepFigure::FlopRate, "FLOP/s"),
-    ] {
-        let chart = data.chart(0, figure);
-        // Sizes from 256 to 2048 span eightfold: a linear axis; both figures span more than
-        // tenfold (12.64 us to 17.92 ms; 0.83 to 8.58 TFLOP/s): log10.
-        assert!(!chart.log_x && chart.log_y, "{figure:?}");
-        assert_eq!(chart.unit, unit);
-        assert_eq!(chart.size_marks, SIZES.map(|s| s as f64));
-        let (heads, rows) = data.table(0, figure);
-        assert_eq!(heads, ["N=256", "N=512", "N=1024", "N=2048"]);
-        for ((line, (version, cells)), expected) in chart.lines.iter().zip(&rows).zip(VERSIONS) {
-            assert_eq!(line.version, expected);
-            assert_eq!(version, expected);
-            for ((point, cell), size) in line.points.iter().zip(cells).zip(SIZES) {
-                let (mean, rate) = truth_figures(expected, size);
-                let value = if figure == SweepFigure::Duration {
-                    mean
-                } else {
-                    rate
-                };
-                assert_eq!(*point, [size as f64, value.log10()]);
-                let text = if figure == SweepFigure::Duration {
-                    measured_text(mean, "ns")
-                } else {
-                    value_text(rate, "FLOP/s")
-                };
-                assert_eq!(*cell, text);
-            }
-        }
-    }
-    // A pattern typed and confirmed reads the sizes with it; one that cannot be read says why.
-    view.pattern_text = r"N=(\d+)".into();
-    view.confirm_pattern();
-    let SweepStatus::Ready(data) = view.status(state.workspace(), true, || {}) else {
-        panic!("no sweep with the pattern");
-    };
-    assert_eq!(data.sweep.size_pattern.as_deref(), Some(r"N=(\d+)"));
-    assert_nvidias_figures(&data.sweep);
-    view.pattern_text = r"N=\d+".into();
-    view.confirm_pattern();
-    let SweepStatus::Failed(why) = view.status(state.workspace(), true, || {}) else {
-        panic!("a pattern without a group was read");
-    };
-    assert!(why.contains("no group for the size"), "{why}");
 }

@@ -4,20 +4,18 @@
 //! of each change is the line ncu's exports say moved most that way, and a line only the
 //! baseline's export lists (code that went away) is marked as the baseline's.
 
-use crate::common;
-
-use common::fixture_bytes;
-use sightline::analysis::compare::{DiffOptions, WhyKind, diff_results, explain};
-use sightline::analysis::source::SourceOptions;
-use sightline::analysis::source::compare::compare;
-use sightline::analysis::source::why_lines::{column_for, link_lines};
-use sightline::model::source::SourceView;
-use sightline::parse::source_csv::{self, LineListing};
+use sightline_engine::analysis::compare::{DiffOptions, WhyKind, diff_results, explain};
+use sightline_engine::analysis::source::SourceOptions;
+use sightline_engine::analysis::source::compare::compare;
+use sightline_engine::analysis::source::why_lines::{column_for, link_lines};
+use sightline_engine::model::source::SourceView;
+use sightline_engine::parse::source_csv::{self, LineListing};
+use sightline_testkit::fixture_bytes;
 use std::collections::BTreeMap;
 
 /// A kernel's result and Source view in one side of the pair.
-fn side(version: &str, kernel: &str) -> (sightline::model::KernelResult, SourceView) {
-    crate::source_page::result_and_view(
+fn side(version: &str, kernel: &str) -> (sightline_engine::model::KernelResult, SourceView) {
+    sightline_testkit::source_fixture::result_and_view(
         &format!("pair_lines/{version}.ncu-rep.xz"),
         kernel,
         &SourceOptions::default(),

@@ -1,6 +1,5 @@
 //! The report fixtures, found by walking `fixtures/`, and the seed of each case.
 
-use crate::common;
 use std::path::Path;
 
 /// Every fixture that holds a report in some form, relative to `fixtures/`, sorted.
@@ -22,7 +21,7 @@ pub(crate) fn report_fixtures() -> Vec<String> {
             }
         }
     }
-    let root = common::fixture_path("");
+    let root = sightline_testkit::fixture_path("");
     let mut out = Vec::new();
     walk(&root, &root, &mut out);
     out.sort();

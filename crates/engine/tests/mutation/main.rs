@@ -9,21 +9,22 @@
 //! of the sound fixture, so it reproduces.
 //!
 //! The mutations are in `text_mutations` and `report_mutations`; `run_case` runs and measures
-//! each case under the counting allocator of `live_bytes`.
+//! each case under the counting allocator `sightline_testkit::live_bytes::LiveBytes`.
 
-#[path = "../common/mod.rs"]
-mod common;
 mod fixtures;
-mod live_bytes;
 mod report_mutations;
 mod run_case;
 mod text_mutations;
 
 use fixtures::{is_binary_report, report_fixtures};
 use run_case::{mutate_fixtures, run, via_parse_any};
-use sightline::parse::session;
+use sightline_engine::parse::session;
 use std::sync::Mutex;
 use std::time::Duration;
+
+#[global_allocator]
+static ALLOCATOR: sightline_testkit::live_bytes::LiveBytes =
+    sightline_testkit::live_bytes::LiveBytes;
 
 /// Tests run one at a time so that the high-water mark is their own.
 static SERIAL: Mutex<()> = Mutex::new(());

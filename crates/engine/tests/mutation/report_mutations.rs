@@ -1,11 +1,11 @@
 //! Report (`.ncu-rep`) mutations: cut short, bytes changed, length fields and counts made
 //! huge, blocks repeated, dropped and shuffled.
 
-use crate::common::XorShift;
 use crate::fixtures::seed_for;
 use prost::Message;
-use sightline::parse::ncu_rep::messages::BlockHeader;
-use sightline::parse::ncu_rep::wire::{FieldIter, WireValue};
+use sightline_engine::parse::ncu_rep::messages::BlockHeader;
+use sightline_engine::parse::ncu_rep::wire::{FieldIter, WireValue};
+use sightline_testkit::XorShift;
 use std::ops::Range;
 
 /// One block of a sound report.
@@ -215,7 +215,7 @@ impl ReportMutation {
                         rng.below(out.len())
                     }
                     .min(out.len() - 1);
-                    let value = rng.next() as u8;
+                    let value = rng.next_u64() as u8;
                     out[at] = if value == out[at] { !value } else { value };
                 }
             }

@@ -1,19 +1,18 @@
 //! Running one case: each parser on its own thread, measured (CPU time, live bytes), and the
 //! tally of every fixture's cases with every broken promise.
 
-use crate::common;
-use crate::common::cpu_time::{HANG_TIMEOUT, process_cpu_time};
 use crate::fixtures::{is_binary_report, report_fixtures};
-use crate::live_bytes::{CURRENT_CASE, LIVE, PEAK};
 use crate::report_mutations::{ReportMutation, report_prefix};
 use crate::text_mutations::{TextMutation, text_prefix};
 use crate::{
     BIG_REPORT, CASE_TIME_LIMIT, LIVE_FLOOR, REPORT_PREFIX, SERIAL, TEXT_PREFIX, allowance,
 };
-use sightline::parse::detect::{self, Detected};
-use sightline::parse::{
+use sightline_engine::parse::detect::{self, Detected};
+use sightline_engine::parse::{
     ParseError, cli_text, csv_details, csv_raw, gui_copy, ncu_rep, parse_any, session, text_clean,
 };
+use sightline_testkit::cpu_time::{HANG_TIMEOUT, process_cpu_time};
+use sightline_testkit::live_bytes::{CURRENT_CASE, LIVE, PEAK};
 use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::Ordering;
@@ -37,7 +36,7 @@ fn error_text(e: &ParseError) -> String {
 }
 
 /// What a parser's result says, checking that every warning has words in it.
-fn report_outcome(r: Result<sightline::model::Report, ParseError>) -> Outcome {
+fn report_outcome(r: Result<sightline_engine::model::Report, ParseError>) -> Outcome {
     match r {
         Ok(report) => {
             assert!(
@@ -103,7 +102,7 @@ pub(crate) struct Run {
 pub(crate) fn run(input: Vec<u8>, parser: Parser) -> Result<(Vec<u8>, Run), String> {
     let (tx, rx) = mpsc::channel();
     let before = LIVE.load(Ordering::Relaxed);
-    let table_before = sightline::model::intern::table_bytes();
+    let table_before = sightline_engine::model::intern::table_bytes();
     PEAK.store(before, Ordering::Relaxed);
     let start = process_cpu_time();
     std::thread::spawn(move || {
@@ -121,7 +120,7 @@ pub(crate) fn run(input: Vec<u8>, parser: Parser) -> Result<(Vec<u8>, Run), Stri
     let elapsed = process_cpu_time().saturating_sub(start);
     // Texts interned for the first time stay in the process-wide table (bounded by the
     // distinct texts of the input); the rest must be the parse's own.
-    let table_growth = sightline::model::intern::table_bytes().saturating_sub(table_before);
+    let table_growth = sightline_engine::model::intern::table_bytes().saturating_sub(table_before);
     let peak = PEAK
         .load(Ordering::Relaxed)
         .saturating_sub(before)
@@ -242,7 +241,7 @@ fn rounds() -> usize {
 
 /// Runs every case of one fixture.
 fn mutate_fixture(rel: &str) -> Tally {
-    let sound = common::fixture_bytes(rel);
+    let sound = sightline_testkit::fixture_bytes(rel);
     let mut tally = Tally::default();
     let mut check = |what: String, input: Vec<u8>, parsers: &[(&str, Parser)]| {
         if selected(rel, &what) {

@@ -2,8 +2,8 @@
 //! widened, lines repeated, dropped and shuffled.
 
 use crate::ENORMOUS;
-use crate::common::XorShift;
 use crate::fixtures::seed_for;
+use sightline_testkit::XorShift;
 use std::ops::Range;
 
 /// Numbers written in place of numeric fields.
@@ -298,7 +298,7 @@ impl TextMutation {
                         5 => b'9',
                         6 => b' ',
                         7 => b'-',
-                        _ => rng.next() as u8,
+                        _ => rng.next_u64() as u8,
                     };
                 }
                 out

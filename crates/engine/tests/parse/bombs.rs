@@ -1,57 +1,14 @@
 //! Decompression bombs and damaged streams stop early: zeros in every compression are
 //! refused at their first bytes; a report followed by gigabytes of zeros opens with its
 //! results and stops at the first damaged block; text followed by binary content stops where
-//! that starts; and no signal during a long decompression leaves a temporary file behind.
+//! that starts. (That no signal during a long decompression leaves a temporary file behind is
+//! a test of the binary: `tests/cli/interrupted_commands.rs` of the root package.)
 
-use crate::common;
-
-use common::{fixture_bytes, temp_dir};
-use sightline::model::WarningKind;
-use sightline::parse::{self, LoadError, compressed};
+use sightline_engine::model::WarningKind;
+use sightline_engine::parse::{self, LoadError, compressed};
+use sightline_testkit::zstd_frames::{Block, zstd};
+use sightline_testkit::{fixture_bytes, temp_dir};
 use std::io::Write;
-
-/// Largest zstd block.
-const BLOCK: usize = 128 << 10;
-
-/// One zstd block.
-pub(crate) enum Block<'a> {
-    Raw(&'a [u8]),
-    /// `n` copies of a byte.
-    Rle(u8, usize),
-}
-
-/// A zstd frame of the blocks, made by hand: RLE blocks make a stream of gigabytes from a file
-/// of kilobytes, as a bomb does.
-pub(crate) fn zstd(blocks: &[Block<'_>]) -> Vec<u8> {
-    // (block type, regenerated size, bytes stored).
-    let mut parts: Vec<(u32, usize, &[u8])> = Vec::new();
-    let bytes_of: Vec<[u8; 1]> = blocks
-        .iter()
-        .map(|b| match b {
-            Block::Rle(byte, _) => [*byte],
-            Block::Raw(_) => [0],
-        })
-        .collect();
-    for (b, byte) in blocks.iter().zip(&bytes_of) {
-        match b {
-            Block::Raw(bytes) => parts.extend(bytes.chunks(BLOCK).map(|c| (0, c.len(), c))),
-            Block::Rle(_, n) => parts.extend(
-                (0..*n)
-                    .step_by(BLOCK)
-                    .map(|i| (1, (n - i).min(BLOCK), &byte[..])),
-            ),
-        }
-    }
-    // Magic; no content size, checksum or dictionary; a 128 KiB window.
-    let mut out = vec![0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x38];
-    let last = parts.len().saturating_sub(1);
-    for (i, (kind, size, stored)) in parts.into_iter().enumerate() {
-        let header = ((size as u32) << 3) | (kind << 1) | u32::from(i == last);
-        out.extend_from_slice(&header.to_le_bytes()[..3]);
-        out.extend_from_slice(stored);
-    }
-    out
-}
 
 fn gzip_zeros(n: usize) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -152,46 +109,6 @@ fn text_followed_by_binary_content_stops_where_it_starts() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A signal in the middle of a long decompression (gigabytes of text) leaves nothing in the
-/// temporary folder, at any moment: the copy never has a name.
-#[cfg(target_os = "linux")]
-#[test]
-fn a_signal_during_decompression_leaves_no_temporary_file() {
-    let dir = temp_dir("bombs_signal");
-    let tmp = dir.join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
-    let path = dir.join("long.txt.zst");
-    std::fs::write(&path, zstd(&[Block::Rle(b'a', 3 << 30)])).unwrap();
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
-        .arg("summary")
-        .arg(&path)
-        .env("TMPDIR", &tmp)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let listing = || -> Vec<std::path::PathBuf> {
-        std::fs::read_dir(&tmp)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .collect()
-    };
-    for _ in 0..20 {
-        std::thread::sleep(std::time::Duration::from_millis(25));
-        assert!(listing().is_empty(), "named while running: {:?}", listing());
-    }
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let out = child.wait_with_output().unwrap();
-    assert!(!out.status.success(), "stopped by the signal");
-    assert!(listing().is_empty(), "left {:?}", listing());
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 #[test]
 fn damaged_zstd_streams_are_told_in_words() {
     let dir = temp_dir("bombs_words");
@@ -209,7 +126,7 @@ fn damaged_zstd_streams_are_told_in_words() {
         std::fs::write(&path, &bytes).unwrap();
         let text = match parse::load_path(&path) {
             Err(e) => e.to_string(),
-            Ok(r) => sightline::model::warning::join(&r.warnings, "; "),
+            Ok(r) => sightline_engine::model::warning::join(&r.warnings, "; "),
         };
         assert!(text.contains(words), "{name}: {text}");
         for debug in [

@@ -4,11 +4,9 @@
 //! compressed copy; damage keeps the code before it, and memory follows the code, not the
 //! file.
 
-use crate::common;
-
-use common::{fixture_bytes, fixture_files, temp_dir};
-use sightline::parse::ncu_rep::code_reader::read_code_from;
-use sightline::parse::ncu_rep::{CodeIndex, read_code};
+use sightline_engine::parse::ncu_rep::code_reader::read_code_from;
+use sightline_engine::parse::ncu_rep::{CodeIndex, read_code};
+use sightline_testkit::{fixture_bytes, fixture_files, temp_dir};
 
 #[test]
 fn the_streamed_code_is_the_code_of_the_whole_file() {
@@ -18,7 +16,7 @@ fn the_streamed_code_is_the_code_of_the_whole_file() {
         let whole = fixture_bytes(rel);
         let index = CodeIndex::new(&whole).unwrap_or_else(|e| panic!("{rel}: {e}"));
         // From the file as it is stored (xz-compressed) and from the plain bytes.
-        let stored = common::fixture_path(rel);
+        let stored = sightline_testkit::fixture_path(rel);
         for code in [
             read_code(&stored).unwrap_or_else(|e| panic!("{rel}: {e}")),
             read_code_from(&whole[..]).unwrap_or_else(|e| panic!("{rel}: {e}")),

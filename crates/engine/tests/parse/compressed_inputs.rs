@@ -4,11 +4,10 @@
 //! an error naming the file, and a report's decompressed copy is never left behind (it loses
 //! its name once open).
 
-use crate::common;
-
-use common::{fixture_bytes, temp_dir};
-use sightline::model::Report;
-use sightline::parse::{self, LoadError, compressed};
+use sightline_engine::model::Report;
+use sightline_engine::parse::{self, LoadError, compressed};
+use sightline_testkit::zstd_frames::{skippable, zstd_frames};
+use sightline_testkit::{fixture_bytes, temp_dir};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -23,37 +22,6 @@ const FIXTURES: [&str; 4] = [
     "h100/kernels_basic.details.csv",
     "h100/kernels_basic.raw.csv",
 ];
-
-/// zstd as `.ncu-repz` may be written: a skippable frame first, the data in several frames,
-/// and a seek table in a skippable frame at the end.
-fn zstd_frames(bytes: &[u8]) -> Vec<u8> {
-    let mut out = skippable(0x184D_2A50, b"user metadata");
-    let step = bytes.len() / 3 + 1;
-    for chunk in bytes.chunks(step) {
-        out.extend(ruzstd::encoding::compress_to_vec(
-            chunk,
-            ruzstd::encoding::CompressionLevel::Fastest,
-        ));
-    }
-    // A seekable-zstd seek table: entries, then the footer (count, flags, magic).
-    let mut table = Vec::new();
-    for chunk in bytes.chunks(step) {
-        table.extend(0u32.to_le_bytes());
-        table.extend((chunk.len() as u32).to_le_bytes());
-    }
-    table.extend((bytes.chunks(step).count() as u32).to_le_bytes());
-    table.push(0);
-    table.extend(0x8F92_EAB1u32.to_le_bytes());
-    out.extend(skippable(0x184D_2A5E, &table));
-    out
-}
-
-fn skippable(magic: u32, payload: &[u8]) -> Vec<u8> {
-    let mut out = magic.to_le_bytes().to_vec();
-    out.extend((payload.len() as u32).to_le_bytes());
-    out.extend(payload);
-    out
-}
 
 /// gzip of two members.
 fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -195,29 +163,6 @@ fn a_compressed_report_reads_bodies_from_its_copy_until_dropped() {
         parse::ncu_rep::read_code(&path).unwrap().bytes,
         plain_code.bytes
     );
-    // The command line exits without freeing its reports: nothing stays in its temporary
-    // folder.
-    let tmp = dir.join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
-    for args in [&["summary"][..], &["summary", "--json"], &["sections"]] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
-            .args(args)
-            .arg(&path)
-            .env("TMPDIR", &tmp)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let left: Vec<_> = std::fs::read_dir(&tmp)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        assert!(left.is_empty(), "{args:?} left {left:?}");
-    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

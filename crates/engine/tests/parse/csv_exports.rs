@@ -1,11 +1,9 @@
 //! The CSV exports (`--csv` details and `--csv --page raw`) against the oracle read from the
 //! report itself, and their rule rows against the CSV text.
 
-use crate::common;
-
-use common::{TruthMetric, TruthResult, fixture_bytes, load_fixture, load_truth};
-use sightline::model::units::to_base;
-use sightline::model::{Format, MetricView, Report, RuleKind, SpeedupKind, Value};
+use sightline_engine::model::units::to_base;
+use sightline_engine::model::{Format, MetricView, Report, RuleKind, SpeedupKind, Value};
+use sightline_testkit::{TruthMetric, TruthResult, fixture_bytes, load_fixture, load_truth};
 
 /// Compared values and the mismatches found.
 #[derive(Default)]

@@ -1,10 +1,8 @@
 //! Text copied from the GUI Details page (A100) against the pairs and values the file shows.
 
-use crate::common;
-
-use common::{fixture_bytes, load_fixture};
-use sightline::model::names::{DURATION, ELAPSED_CYCLES, SM_FREQUENCY};
-use sightline::model::{Format, KernelResult, RuleKind, SpeedupKind, Value};
+use sightline_engine::model::names::{DURATION, ELAPSED_CYCLES, SM_FREQUENCY};
+use sightline_engine::model::{Format, KernelResult, RuleKind, SpeedupKind, Value};
+use sightline_testkit::{fixture_bytes, load_fixture};
 
 const FILE: &str = "seeds/gui_details_copy_a100.txt";
 

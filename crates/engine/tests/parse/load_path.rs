@@ -1,11 +1,9 @@
 //! Loading files that change between and during reads: a report that is still being copied
 //! grows or is cut short, and loading it must give a result or an error, never kill the process.
 
-use crate::common;
-
-use common::{fixture_bytes, load_truth};
-use sightline::model::WarningKind;
-use sightline::parse::{LoadError, ParseError, load_path, ncu_rep};
+use sightline_engine::model::WarningKind;
+use sightline_engine::parse::{LoadError, ParseError, load_path, ncu_rep};
+use sightline_testkit::{fixture_bytes, load_truth};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -166,7 +164,7 @@ fn report_cut_while_it_is_read() {
             || written.load(Ordering::Relaxed) <= 10
         {
             assert!(
-                start.elapsed() < common::cpu_time::HANG_TIMEOUT,
+                start.elapsed() < sightline_testkit::cpu_time::HANG_TIMEOUT,
                 "the writer made {} rounds",
                 written.load(Ordering::Relaxed)
             );

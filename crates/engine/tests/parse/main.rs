@@ -3,9 +3,6 @@
 //! what ncu 2026.3 adds, the public corpora, and damaged text. One test binary; each module was
 //! a test file of its own and keeps its name.
 
-#[path = "../common/mod.rs"]
-mod common;
-
 mod bombs;
 mod cli_text;
 mod code_reader;

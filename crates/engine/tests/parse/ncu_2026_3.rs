@@ -5,47 +5,22 @@
 //! metric-instances table, values on single metric instances, the overlay and marker timeline
 //! rows, the subgrid schedule node and CC 10.7. Fields no schema this reader knows names (a
 //! later ncu) are skipped and named in the notes. The report is built in
-//! `common/ncu_2026_3_report.rs`.
+//! `sightline_testkit::ncu_2026_3_report`.
 
-use sightline::analysis::sections::bodies_of;
-use sightline::model::graph::NodeKind;
-use sightline::model::section_body::{ItemKind, TimelineRowKind};
-use sightline::model::{Report, ResultKind, Value};
+use sightline_engine::analysis::sections::bodies_of;
+use sightline_engine::model::graph::NodeKind;
+use sightline_engine::model::section_body::{ItemKind, TimelineRowKind};
+use sightline_engine::model::{Report, ResultKind, Value};
 
-#[path = "../common/ncu_2026_3_report.rs"]
-mod built;
-
-use built::{report_bytes, written};
-
-/// Fields no schema names, as the notes name them: those every opening reads (block headers,
-/// session, result messages, graphs, section templates down to their metrics and filters),
-/// then those inside the kernel's body (its metrics, their values and instances, its rule
-/// results).
-const NOTES: [&str; 8] = [
-    "BlockHeader field 11 is not known to this reader (a newer report form): skipped in 1 message",
-    "NodeParams field 22 is not known to this reader (a newer report form): skipped in 1 message",
-    "ProfileResult field 40 is not known to this reader (a newer report form): skipped in 1 message",
-    "ProfilerSection field 14 is not known to this reader (a newer report form): skipped in 1 message",
-    "ProfilerSectionBodyItem field 120 is not known to this reader (a newer report form): skipped in 1 message",
-    "ProfilerSectionMetric field 17 is not known to this reader (a newer report form): skipped in 1 message",
-    "ReportSessionDetails field 13 is not known to this reader (a newer report form): skipped in 1 message",
-    "6 bytes of block payload after the entries this reader knows were skipped (1 block)",
-];
-const BODY_NOTES: [&str; 5] = [
-    "ProfileMetricListElement field 7 is not known to this reader (a newer report form): skipped in 1 message",
-    "ProfileMetricResult field 5 is not known to this reader (a newer report form): skipped in 1 message",
-    "ProfileMetricValue field 9 is not known to this reader (a newer report form): skipped in 1 message",
-    "RuleResult field 6 is not known to this reader (a newer report form): skipped in 1 message",
-    "RuleResultMessage field 5 is not known to this reader (a newer report form): skipped in 1 message",
-];
+use sightline_testkit::ncu_2026_3_report::{BODY_NOTES, NOTES, report_bytes, written};
 
 /// The report read from the file (on demand) and from memory.
 fn both() -> (tempfile::TempDir, Report, Report) {
     let dir = tempfile::tempdir().expect("temporary directory");
     let path = written(dir.path());
-    let on_demand = sightline::parse::load_path(&path).expect("opens");
+    let on_demand = sightline_engine::parse::load_path(&path).expect("opens");
     let in_memory =
-        sightline::parse::parse_bytes(&path, &report_bytes()).expect("parses from memory");
+        sightline_engine::parse::parse_bytes(&path, &report_bytes()).expect("parses from memory");
     (dir, on_demand, in_memory)
 }
 
@@ -252,7 +227,7 @@ fn bodies_show_the_instances_table_timeline_rows_and_records() {
     );
     // The timeline draws each row as its kind says: the group's row overlaid, the events as
     // marks, each over the two samples.
-    let timeline = sightline::analysis::sections::timeline::build(&items[1]);
+    let timeline = sightline_engine::analysis::sections::timeline::build(&items[1]);
     let drawn: Vec<(&str, Option<TimelineRowKind>, usize)> = timeline
         .groups
         .iter()
@@ -275,65 +250,4 @@ fn bodies_show_the_instances_table_timeline_rows_and_records() {
     assert_eq!(graph[1].rows.len(), 8);
     assert_eq!(graph[1].rows[6].group.as_deref(), Some("Subgrid Schedule"));
     assert_eq!(graph[2].rows[0].label, "kernelA -> copy");
-}
-
-fn sightline(args: &[&str]) -> (String, String, bool) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.success(),
-    )
-}
-
-#[test]
-fn the_cli_shows_them_and_notes_what_it_skipped() {
-    let dir = tempfile::tempdir().expect("temporary directory");
-    let path = written(dir.path());
-    let file = path.to_str().expect("utf-8 path");
-    let (out, err, ok) = sightline(&["sections", file]);
-    assert!(ok, "{err}");
-    for line in [
-        "  Section: CUDA Graph",
-        "      [table] Nodes",
-        "      [metric_instances_table] Per Instance",
-        "  Section: Device NVTX",
-    ] {
-        assert!(
-            out.lines().any(|l| l == line),
-            "{line:?} missing in:\n{out}"
-        );
-    }
-    assert!(out.contains("Subgrid Schedule"), "{out}");
-    assert!(out.contains("Schedule: 0x1234"), "{out}");
-    assert!(out.contains("Overview / Events [markers]"), "{out}");
-    for note in NOTES {
-        assert!(
-            err.contains(&format!("note: {file}: {note}")),
-            "{note:?} not in:\n{err}"
-        );
-    }
-    // What bodies hold is named too, counted over the bodies read before the notes are said.
-    for note in BODY_NOTES {
-        let line = format!("note: {file}: {note}");
-        assert!(
-            err.lines().any(|l| l.starts_with(&line)),
-            "{line:?} not in:\n{err}"
-        );
-    }
-    // Notes are not problems: --strict passes.
-    let (_, err, ok) = sightline(&["summary", "--strict", file]);
-    assert!(ok, "{err}");
-    let (out, _, ok) = sightline(&["summary", "--json", file]);
-    assert!(ok);
-    let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
-    let rep = &doc["reports"][0];
-    assert_eq!(rep["merged_from"], "app (42) on hostA; other (43) on hostB");
-    assert_eq!(rep["graphs"][0]["address"], 0xabc000);
-    assert_eq!(rep["graphs"][0]["nodes"][6]["kind"], "subgrid_schedule");
-    assert_eq!(rep["results"][0]["cc"], "10.7");
-    assert_eq!(rep["results"][0]["graph"]["launch_index"], 0);
 }

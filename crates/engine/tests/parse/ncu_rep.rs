@@ -2,14 +2,12 @@
 //! (`*.truth.json.xz`, every stored value as NVIDIA's report module reads it), the details
 //! page text, the session page, and the text and CSV exports read by the other parsers.
 
-use crate::common;
-
-use common::oracle::{
+use sightline_engine::parse::ncu_rep;
+use sightline_testkit::oracle::{
     compare_printed, compare_report_with_truth, compare_with_details, compare_with_truth,
     parse_fixture,
 };
-use common::{fixture_bytes, load_fixture};
-use sightline::parse::ncu_rep;
+use sightline_testkit::{fixture_bytes, load_fixture};
 
 const BASIC: &str = "h100/kernels_basic.ncu-rep.xz";
 const FULL: &str = "h100/kernels_full.ncu-rep.xz";
@@ -39,8 +37,8 @@ fn many_basic_matches_the_oracle() {
 fn many_basic_read_on_demand_matches_the_oracle() {
     let path =
         std::env::temp_dir().join(format!("sightline-oracle-{}.ncu-rep", std::process::id()));
-    std::fs::write(&path, common::fixture_bytes(MANY)).unwrap();
-    let mut report = sightline::parse::load_path(&path).unwrap();
+    std::fs::write(&path, sightline_testkit::fixture_bytes(MANY)).unwrap();
+    let mut report = sightline_engine::parse::load_path(&path).unwrap();
     assert_eq!(report.decoded_bodies(), 0);
     let compared = compare_report_with_truth(&mut report, MANY, "big/many_basic.truth.json.xz");
     let _ = std::fs::remove_file(&path);

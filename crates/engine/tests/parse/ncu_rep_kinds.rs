@@ -1,11 +1,9 @@
 //! Range, application-range and whole-graph results, metrics-only and multi-process reports read
 //! from `.ncu-rep` against NVIDIA's report module (every value exact) and the details page.
 
-use crate::common;
-
-use common::KIND_REPORTS as REPORTS;
-use common::oracle::{compare_with_details, compare_with_truth, parse_fixture};
-use sightline::model::{Dim3, ResultKind};
+use sightline_engine::model::{Dim3, ResultKind};
+use sightline_testkit::KIND_REPORTS as REPORTS;
+use sightline_testkit::oracle::{compare_with_details, compare_with_truth, parse_fixture};
 
 fn report_path(stem: &str) -> String {
     format!("{stem}.ncu-rep.xz")
@@ -13,7 +11,7 @@ fn report_path(stem: &str) -> String {
 
 fn details_path(stem: &str) -> String {
     let plain = format!("{stem}.details.txt");
-    if common::fixture_path(&plain).exists() {
+    if sightline_testkit::fixture_path(&plain).exists() {
         plain
     } else {
         format!("{plain}.xz")

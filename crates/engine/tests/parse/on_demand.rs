@@ -2,12 +2,10 @@
 //! is asked for: the values are those of reading the whole file at once, bodies can be
 //! released again, and damaged or foreign files are refused without being read whole.
 
-use crate::common;
-
-use common::fixture_bytes;
-use sightline::analysis::headline::headline;
-use sightline::model::{BodyHead, Report};
-use sightline::parse::{LoadError, ParseError, load_path, ncu_rep};
+use sightline_engine::analysis::headline::headline;
+use sightline_engine::model::{BodyHead, Report};
+use sightline_engine::parse::{LoadError, ParseError, load_path, ncu_rep};
+use sightline_testkit::fixture_bytes;
 use std::path::PathBuf;
 
 /// A file of its own in the temporary directory, removed when dropped.
@@ -179,7 +177,7 @@ fn a_file_changed_after_opening_gives_a_named_error_not_wrong_values() {
     let error = r.body_error().expect("an error");
     assert!(error.contains("changed.ncu-rep"), "{error}");
     // The code, read through the open report, is refused too, and says why.
-    let code = sightline::parse::ncu_rep::read_code_of(&file.0, r);
+    let code = sightline_engine::parse::ncu_rep::read_code_of(&file.0, r);
     let error = code.err().map(|e| e.to_string()).unwrap_or_default();
     assert!(error.contains("changed since it was opened"), "{error}");
 }
@@ -268,7 +266,7 @@ fn cut_reports_open_as_they_parse() {
 #[test]
 fn a_result_larger_than_a_read_chunk_opens_as_it_parses() {
     use prost::Message;
-    use sightline::parse::ncu_rep::messages::BlockHeader;
+    use sightline_engine::parse::ncu_rep::messages::BlockHeader;
     let bytes = fixture_bytes("h100/kernels_basic.ncu-rep.xz");
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap()) as usize;
     let mut out = bytes[..8 + u32_at(4)].to_vec();

@@ -2,12 +2,10 @@
 //! the kind of each result, and maps its metrics; the values equal the native report (itself
 //! equal to NVIDIA's report module, see `ncu_rep_kinds.rs`) at the printed digits.
 
-use crate::common;
-
-use common::oracle::{compare_printed, parse_fixture, tolerance};
-use common::{KIND_REPORTS as STEMS, fixture_path, load_fixture};
-use sightline::model::units::to_base;
-use sightline::model::{Report, ResultKind, Value};
+use sightline_engine::model::units::to_base;
+use sightline_engine::model::{Report, ResultKind, Value};
+use sightline_testkit::oracle::{compare_printed, parse_fixture, tolerance};
+use sightline_testkit::{KIND_REPORTS as STEMS, fixture_path, load_fixture};
 
 /// Exports with one result per profiled result (`tools/export.sh`).
 const PER_RESULT: [&str; 15] = [

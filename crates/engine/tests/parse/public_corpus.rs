@@ -3,18 +3,16 @@
 //! result's grid in blocks against its `launch__grid_size`, every block limit shown against
 //! the one the report stores, and every stored value against NVIDIA's module.
 
-use crate::common;
-
-use common::oracle::{num_f64, quote_numbers, same_value};
 use serde_json::Value as Json;
-use sightline::analysis::occupancy::{self, Limiter, OccupancyOptions, stored};
-use sightline::model::{Report, Value};
+use sightline_engine::analysis::occupancy::{self, Limiter, OccupancyOptions, stored};
+use sightline_engine::model::{Report, Value};
+use sightline_testkit::oracle::{num_f64, quote_numbers, same_value};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The corpus folder; missing is a failure, not a skip.
 fn corpus() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/public");
+    let dir = sightline_testkit::corpus_path("public");
     let mut out: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .flatten()
@@ -37,7 +35,7 @@ fn xz(path: &Path) -> Vec<u8> {
 
 /// The report (read from its compressed bytes, as sightline opens an `.xz`) and its truth.
 fn load(path: &Path) -> (Report, Vec<Json>) {
-    let report = sightline::parse::parse_bytes(path, &std::fs::read(path).unwrap())
+    let report = sightline_engine::parse::parse_bytes(path, &std::fs::read(path).unwrap())
         .unwrap_or_else(|e| panic!("{e}"));
     let truth_path = PathBuf::from(
         path.to_string_lossy()
@@ -158,7 +156,7 @@ fn every_value_is_nvidias() {
 /// older names: the table's figures come from them, opened and with the body decoded.
 #[test]
 fn legacy_names_give_the_table_its_figures() {
-    use sightline::model::names;
+    use sightline_engine::model::names;
     let path = corpus()
         .into_iter()
         .find(|p| name(p).starts_with("jhiems__PMKID"))
@@ -186,7 +184,7 @@ fn legacy_names_give_the_table_its_figures() {
             assert_eq!(r.number(key), value, "{key} (body decoded: {decoded})");
         }
     }
-    let h = sightline::analysis::headline::headline(&report.results[0]);
+    let h = sightline_engine::analysis::headline::headline(&report.results[0]);
     assert_eq!(h.duration_ns, want[0].1);
     assert_eq!(h.sol_memory_pct, want[1].1);
     assert_eq!(h.achieved_occupancy_pct, want[2].1);

@@ -2,10 +2,8 @@
 //! with its rule, and equals what NVIDIA's module reads from the `.ncu-rep`; the `.ncu-rep`
 //! reader keeps the same guidance.
 
-use crate::common;
-
-use common::{fixture_files, fixture_path, load_fixture, load_truth};
-use sightline::model::Report;
+use sightline_engine::model::Report;
+use sightline_testkit::{fixture_files, fixture_path, load_fixture, load_truth};
 
 /// The `*.rule_details.txt` fixtures, each with the stem of its `.ncu-rep` and truth file.
 fn rule_detail_fixtures() -> Vec<(String, String)> {

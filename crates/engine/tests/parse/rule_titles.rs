@@ -2,11 +2,9 @@
 //! the result was read from the `.ncu-rep`, the details text or the details CSV, and every rule
 //! message of the text and CSV exports is found in the catalogue.
 
-use crate::common;
-
-use common::oracle::parse_fixture;
-use common::{fixture_path, load_fixture};
-use sightline::model::Report;
+use sightline_engine::model::Report;
+use sightline_testkit::oracle::parse_fixture;
+use sightline_testkit::{fixture_path, load_fixture};
 
 /// (report stem, details text, details CSV) of every fixture with both exports.
 const REPORTS: [&str; 9] = [

@@ -1,9 +1,7 @@
 //! Rule kinds and estimated speedups agree between the details text and the details CSV of
 //! the same report.
 
-use crate::common;
-
-use sightline::model::{KernelResult, SpeedupKind};
+use sightline_engine::model::{KernelResult, SpeedupKind};
 
 fn rule_keys(r: &KernelResult) -> Vec<(String, Option<SpeedupKind>, Option<String>)> {
     let mut keys: Vec<_> = r
@@ -21,8 +19,8 @@ fn rule_keys(r: &KernelResult) -> Vec<(String, Option<SpeedupKind>, Option<Strin
 }
 
 fn check(text: &str, csv: &str) {
-    let text = common::load_fixture(text);
-    let csv = common::load_fixture(csv);
+    let text = sightline_testkit::load_fixture(text);
+    let csv = sightline_testkit::load_fixture(csv);
     assert_eq!(text.results.len(), csv.results.len());
     let mut compared = 0;
     for (t, c) in text.results.iter().zip(&csv.results) {

@@ -2,10 +2,8 @@
 //! lines wrapped or indented by hand, program output between results, a CSV export after
 //! `==PROF==` lines, program output and a byte-order mark. Each reads as the original does.
 
-use crate::common;
-
-use common::fixture_bytes;
-use sightline::model::Report;
+use sightline_engine::model::Report;
+use sightline_testkit::fixture_bytes;
 use std::path::Path;
 
 const DETAILS: &str = "h100/kernels_full.details.txt";
@@ -16,7 +14,7 @@ fn fixture_text(rel: &str) -> String {
 }
 
 fn parse(text: &str) -> Report {
-    sightline::parse::parse_bytes(Path::new("saved.txt"), text.as_bytes())
+    sightline_engine::parse::parse_bytes(Path::new("saved.txt"), text.as_bytes())
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -135,7 +133,7 @@ fn a_csv_export_after_a_preamble_reads_as_the_export_alone() {
     bytes.extend_from_slice(preamble.as_bytes());
     bytes.extend_from_slice(csv.as_bytes());
     bytes.extend_from_slice(b"all done\n");
-    let report = sightline::parse::parse_bytes(Path::new("out.csv"), &bytes).unwrap();
+    let report = sightline_engine::parse::parse_bytes(Path::new("out.csv"), &bytes).unwrap();
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
     assert_eq!(report.format, original.format);
     assert_same_results(&report, &original);

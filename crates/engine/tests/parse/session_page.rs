@@ -1,9 +1,7 @@
 //! The `--page session` export, text and CSV, against the values the files show.
 
-use crate::common;
-
-use common::load_fixture;
-use sightline::model::{Format, Report};
+use sightline_engine::model::{Format, Report};
+use sightline_testkit::load_fixture;
 
 fn check_common(report: &Report) {
     assert_eq!(report.format, Format::Session);

@@ -2,10 +2,8 @@
 //! a warning, and the same exports with lines damaged or inserted name what was skipped, with
 //! the right count and lines.
 
-use crate::common;
-
-use common::{fixture_bytes, fixture_files, fixture_path};
-use sightline::model::{Format, WarningKind};
+use sightline_engine::model::{Format, WarningKind};
+use sightline_testkit::{fixture_bytes, fixture_files, fixture_path};
 use std::path::Path;
 
 /// Every `.txt`/`.csv` fixture (plain or xz), relative to `fixtures/`.
@@ -19,8 +17,8 @@ fn text_fixtures() -> Vec<String> {
         .collect()
 }
 
-fn parse(name: &str, text: &str) -> sightline::model::Report {
-    sightline::parse::parse_bytes(Path::new(name), text.as_bytes()).unwrap()
+fn parse(name: &str, text: &str) -> sightline_engine::model::Report {
+    sightline_engine::parse::parse_bytes(Path::new(name), text.as_bytes()).unwrap()
 }
 
 #[test]
@@ -30,7 +28,7 @@ fn undamaged_text_and_raw_csv_exports_give_no_warning() {
     for rel in text_fixtures() {
         let bytes = fixture_bytes(&rel);
         let name = fixture_path(rel.trim_end_matches(".xz"));
-        let Ok(report) = sightline::parse::parse_bytes(&name, &bytes) else {
+        let Ok(report) = sightline_engine::parse::parse_bytes(&name, &bytes) else {
             continue;
         };
         if !matches!(
@@ -60,7 +58,7 @@ fn insert_lines(text: &str, at: &[usize], line: &str) -> (String, Vec<usize>) {
     (lines.join("\n") + "\n", numbers)
 }
 
-fn metric_count(report: &sightline::model::Report) -> usize {
+fn metric_count(report: &sightline_engine::model::Report) -> usize {
     report.results.iter().map(|r| r.metrics().len()).sum()
 }
 
@@ -143,7 +141,7 @@ fn a_metric_row_whose_unit_says_number_but_whose_value_is_damaged_is_skipped_and
     );
     // Only that row is gone: no metric with a text value stands in for it.
     assert_eq!(metric_count(&report), metric_count(&sound) - 1);
-    let first = |r: &sightline::model::Report| {
+    let first = |r: &sightline_engine::model::Report| {
         r.results[0].sections()[0]
             .rows
             .iter()
@@ -185,7 +183,7 @@ fn a_key_performance_indicator_that_is_not_a_number_is_named() {
 #[test]
 fn lines_inserted_into_a_text_read_in_parts_keep_their_numbers() {
     let text = String::from_utf8(fixture_bytes("big/many_basic.details.txt.xz")).unwrap();
-    assert!(text.len() >= sightline::parse::cli_text::PARALLEL_MIN_BYTES);
+    assert!(text.len() >= sightline_engine::parse::cli_text::PARALLEL_MIN_BYTES);
     let count = text.lines().count();
     let (damaged, numbers) = insert_lines(&text, &[10, count / 2, count - 5], "   ## junk");
     let report = parse("many_basic.details.txt", &damaged);

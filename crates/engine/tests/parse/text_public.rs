@@ -4,70 +4,16 @@
 //! is refused with a reason that names the `.ncu-rep` its `==PROF==` lines sent the results to;
 //! each file compared with itself changes nothing.
 
-use crate::common;
-
-use sightline::analysis::compare::{DiffOptions, Verdict, diff_reports};
-use sightline::model::{Report, names};
-use std::io::Read;
+use sightline_engine::analysis::compare::{DiffOptions, Verdict, diff_reports};
+use sightline_engine::model::{Report, names};
+use sightline_testkit::text_public::{Expected, corpus_bytes, expected, named_reports};
 use std::ops::Not;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// The corpus folder, next to the repository.
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/text-public")
-}
-
-/// One row of `EXPECTED.tsv`.
-struct Expected {
-    file: String,
-    results: usize,
-    duration_needed: bool,
-}
-
-/// The rows of `EXPECTED.tsv`. The corpus sits beside the project (`../shared`), in CI too:
-/// without it the test fails rather than check nothing.
-fn expected() -> Vec<Expected> {
-    let path = corpus_dir().join("EXPECTED.tsv");
-    let tsv = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (the public text corpus)", path.display()));
-    tsv.lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let cells: Vec<&str> = l.split('\t').collect();
-            Expected {
-                file: cells[0].to_string(),
-                results: cells[1].parse().expect("results column"),
-                duration_needed: cells[2].trim() == "1",
-            }
-        })
-        .collect()
-}
-
-/// The decompressed bytes of a corpus file.
-fn corpus_bytes(file: &str) -> Vec<u8> {
-    let path = corpus_dir().join(format!("{file}.xz"));
-    let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    xz2::read::XzDecoder::new(&raw[..])
-        .read_to_end(&mut out)
-        .expect("xz");
-    out
-}
-
-/// The `.ncu-rep` paths a log's `==PROF== Report: PATH` lines name.
-fn named_reports(text: &str) -> Vec<&str> {
-    text.lines()
-        .filter_map(|l| l.trim().strip_prefix("==PROF== Report: "))
-        .map(str::trim)
-        .collect()
-}
+use std::path::Path;
 
 /// What is wrong with one file's outcome, if anything.
 fn check(e: &Expected) -> Result<String, String> {
     let bytes = corpus_bytes(&e.file);
-    let loaded = sightline::parse::parse_bytes(Path::new(&e.file), &bytes);
+    let loaded = sightline_engine::parse::parse_bytes(Path::new(&e.file), &bytes);
     match (e.results, loaded) {
         (0, Ok(r)) => Err(format!("{} results, expected a refusal", r.results.len())),
         (0, Err(err)) => {
@@ -130,7 +76,7 @@ fn every_file_gives_its_expected_results() {
 
 /// A loaded corpus file.
 fn load(file: &str) -> Report {
-    sightline::parse::parse_bytes(Path::new(file), &corpus_bytes(file))
+    sightline_engine::parse::parse_bytes(Path::new(file), &corpus_bytes(file))
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -158,29 +104,6 @@ fn every_file_compared_with_itself_changes_nothing() {
         }
         assert!(!diff.has_regression(), "{}", e.file);
     }
-}
-
-#[test]
-fn files_without_results_exit_2_with_a_reason() {
-    let rows = expected();
-    let dir = common::temp_dir("text-public");
-    for e in rows.iter().filter(|e| e.results == 0) {
-        let path = dir.join(&e.file);
-        let bytes = corpus_bytes(&e.file);
-        std::fs::write(&path, &bytes).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_sightline"))
-            .arg("summary")
-            .arg(&path)
-            .output()
-            .expect("run sightline");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", e.file);
-        assert!(stderr.contains(&e.file), "{}: {stderr}", e.file);
-        for rep in named_reports(&String::from_utf8_lossy(&bytes)) {
-            assert!(stderr.contains(rep), "{}: {stderr}", e.file);
-        }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

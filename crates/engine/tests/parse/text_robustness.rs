@@ -1,9 +1,7 @@
 //! Bad input never panics: every text fixture cut at 200 points, and 20,000 copies with random
 //! byte flips, go through format detection and the parsers.
 
-use crate::common;
-
-use common::XorShift;
+use sightline_testkit::XorShift;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -28,7 +26,7 @@ const TEXT_FIXTURES: &[&str] = &[
 fn parse_must_not_panic(label: &str, bytes: &[u8]) {
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         // Either a report (maybe with warnings) or a clear error naming the file.
-        match sightline::parse::parse_bytes(Path::new("case.txt"), bytes) {
+        match sightline_engine::parse::parse_bytes(Path::new("case.txt"), bytes) {
             Ok(report) => {
                 for r in &report.results {
                     let _ = r.metrics().len();
@@ -47,7 +45,7 @@ fn parse_must_not_panic(label: &str, bytes: &[u8]) {
 fn truncated_text_never_panics() {
     let mut cases = 0;
     for rel in TEXT_FIXTURES {
-        let bytes = common::fixture_bytes(rel);
+        let bytes = sightline_testkit::fixture_bytes(rel);
         for i in 0..200 {
             let cut = bytes.len() * i / 200;
             parse_must_not_panic(&format!("{rel} cut at {cut}"), &bytes[..cut]);
@@ -62,7 +60,7 @@ fn truncated_text_never_panics() {
 fn flipped_bytes_never_panic() {
     let fixtures: Vec<(&str, Vec<u8>)> = TEXT_FIXTURES
         .iter()
-        .map(|rel| (*rel, common::fixture_bytes(rel)))
+        .map(|rel| (*rel, sightline_testkit::fixture_bytes(rel)))
         .collect();
     let mut rng = XorShift(0x5eed_1234_abcd_0001);
     let mut cases = 0;
@@ -85,7 +83,7 @@ fn flipped_bytes_never_panic() {
                 2 => b'"',
                 3 => b'\t',
                 4 => b'(',
-                _ => rng.next() as u8,
+                _ => rng.next_u64() as u8,
             };
             window[at] = byte;
         }
@@ -104,7 +102,7 @@ fn not_a_result_is_one_clear_line() {
         (&b"\x7fELF\x02\x01\x01\x00\x00\x00"[..], "binary"),
         (&b"NVR\x00\x02\x00"[..], "truncated report"),
     ] {
-        let err = sightline::parse::parse_bytes(Path::new("bad.file"), bytes)
+        let err = sightline_engine::parse::parse_bytes(Path::new("bad.file"), bytes)
             .expect_err(what)
             .to_string();
         assert!(err.starts_with("bad.file: "), "{what}: {err}");

@@ -3,11 +3,11 @@
 //! windows so that every result boundary is tried, with bodies parsed again on demand; and
 //! every text form is cut, or read whole, as its format's layout says.
 
-use crate::common::{fixture_file, temp_dir};
-use sightline::analysis::sections;
-use sightline::model::section_body::ReportBodies;
-use sightline::model::{Report, TextLayout};
-use sightline::parse::{self, text_windows};
+use sightline_engine::analysis::sections;
+use sightline_engine::model::section_body::ReportBodies;
+use sightline_engine::model::{Report, TextLayout};
+use sightline_engine::parse::{self, text_windows};
+use sightline_testkit::{fixture_file, temp_dir};
 use std::path::Path;
 
 /// Reads `path` in windows of `window_bytes`.
@@ -152,7 +152,7 @@ fn each_text_form_is_read_as_its_format_lays_it_out() {
 fn a_large_session_page_is_refused_with_its_form_and_bound() {
     let dir = temp_dir("windows-page");
     let path = dir.join("session.txt");
-    let page = crate::common::fixture_bytes("h100/kernels_basic.session.txt");
+    let page = sightline_testkit::fixture_bytes("h100/kernels_basic.session.txt");
     let mut big = page.clone();
     while big.len() < 70 << 20 {
         big.extend_from_slice(&page);
@@ -178,7 +178,7 @@ fn a_large_log_without_results_is_an_error_naming_the_file() {
 #[test]
 fn a_compressed_large_text_is_read_in_windows_from_its_copy() {
     let dir = temp_dir("windows-zst");
-    let text = crate::common::fixture_bytes("big/many_basic.details.txt.xz");
+    let text = sightline_testkit::fixture_bytes("big/many_basic.details.txt.xz");
     let big: Vec<u8> = text.repeat(4);
     let path = dir.join("many_x4.details.txt.gz");
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -253,7 +253,7 @@ fn values_rewritten(text: &str, f: impl Fn(&str) -> String) -> String {
 #[test]
 fn the_number_format_is_the_files_in_every_window() {
     let dir = temp_dir("windows-comma");
-    let text = String::from_utf8(crate::common::fixture_bytes(
+    let text = String::from_utf8(sightline_testkit::fixture_bytes(
         "h100/kernels_full.details.txt",
     ))
     .unwrap();
@@ -278,7 +278,7 @@ fn the_number_format_is_the_files_in_every_window() {
 #[test]
 fn repeated_result_ids_are_results_of_their_own_at_any_size() {
     let dir = temp_dir("windows-repeated-ids");
-    let csv = crate::common::fixture_bytes("h100/kernels_basic.details.csv");
+    let csv = sightline_testkit::fixture_bytes("h100/kernels_basic.details.csv");
     let once = parse::parse_bytes(Path::new("once.csv"), &csv).unwrap();
     let path = dir.join("appended.csv");
     std::fs::write(&path, csv.repeat(6)).unwrap();
@@ -294,7 +294,10 @@ fn repeated_result_ids_are_results_of_their_own_at_any_size() {
         repeated.as_str().starts_with(&format!("{n} results")),
         "{repeated}"
     );
-    assert_eq!(repeated.kind, sightline::model::WarningKind::BadValue);
+    assert_eq!(
+        repeated.kind,
+        sightline_engine::model::WarningKind::BadValue
+    );
     // Each copy reads as the export alone.
     for (i, r) in whole.results.iter().enumerate() {
         assert_eq!(r.metrics(), once.results[i % once.results.len()].metrics());
@@ -311,7 +314,7 @@ fn a_stray_quote_costs_its_row_at_any_size() {
         "h100/kernels_basic.details.csv",
         "h100/kernels_basic.raw.csv",
     ] {
-        let csv = String::from_utf8(crate::common::fixture_bytes(rel)).unwrap();
+        let csv = String::from_utf8(sightline_testkit::fixture_bytes(rel)).unwrap();
         let once = parse::parse_bytes(Path::new("once.csv"), csv.as_bytes()).unwrap();
         // A row of the second copy with a stray quote after its last cell, which leaves a
         // cell open past the end of the line.

@@ -3,9 +3,9 @@
 
 use super::print_options::DETAILS_ALL;
 use super::{fixture_text, parse_text};
-use crate::common::{self, load_fixture};
-use sightline::model::WarningKind;
-use sightline::parse::cli_text;
+use sightline_engine::model::WarningKind;
+use sightline_engine::parse::cli_text;
+use sightline_testkit::load_fixture;
 
 #[test]
 fn terminal_colours_and_crlf_give_the_same_results() {
@@ -170,11 +170,11 @@ fn mangled_text_never_panics() {
             .find(|&i| out.is_char_boundary(i))
             .unwrap_or(0);
         // Work done, not wall time: CPU time does not grow when the machine is busy.
-        let started = common::cpu_time::thread_cpu_time();
+        let started = sightline_testkit::cpu_time::thread_cpu_time();
         if let Ok(report) = cli_text::parse(&out[..cut]) {
             assert!(report.results.len() <= lines.len(), "round {round}");
         }
-        let spent = common::cpu_time::thread_cpu_time().saturating_sub(started);
+        let spent = sightline_testkit::cpu_time::thread_cpu_time().saturating_sub(started);
         assert!(
             spent.as_secs() < 5,
             "round {round} took {spent:?} of CPU time"

@@ -2,8 +2,8 @@
 //! in a capture that starts mid-report, and in the summary page.
 
 use super::{fixture_text, kernel_lines};
-use crate::common::load_fixture;
-use sightline::model::{KernelResult, RuleKind, Value};
+use sightline_engine::model::{KernelResult, RuleKind, Value};
+use sightline_testkit::load_fixture;
 
 /// The kernel line a result would print in the newer layout.
 fn new_kernel_line(r: &KernelResult) -> String {

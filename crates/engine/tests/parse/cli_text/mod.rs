@@ -9,9 +9,9 @@ mod print_options;
 mod rules;
 mod values;
 
-use crate::common::fixture_bytes;
-use sightline::model::Report;
-use sightline::parse::parse_bytes;
+use sightline_engine::model::Report;
+use sightline_engine::parse::parse_bytes;
+use sightline_testkit::fixture_bytes;
 use std::path::Path;
 
 fn fixture_text(rel: &str) -> String {

@@ -1,9 +1,9 @@
 //! The `--print-*` options: metric names instead of labels, rule details, all details and
 //! metric instances, on real output copied from the corpus.
 
-use crate::common::load_truth;
-use sightline::model::{RuleKind, SpeedupKind, Value};
-use sightline::parse::cli_text;
+use sightline_engine::model::{RuleKind, SpeedupKind, Value};
+use sightline_engine::parse::cli_text;
+use sightline_testkit::load_truth;
 
 #[test]
 fn label_name_exports_give_metric_names() {
@@ -28,7 +28,7 @@ fn label_name_exports_give_metric_names() {
     for s in r.sections() {
         for row in &s.rows {
             let name = row.metric.name.as_deref().unwrap();
-            if let Some(known) = sightline::model::catalog::metric_for(&s.name, &row.label) {
+            if let Some(known) = sightline_engine::model::catalog::metric_for(&s.name, &row.label) {
                 assert_eq!(known, name);
             }
         }

@@ -1,8 +1,8 @@
 //! Rules (kind, message, estimated speedup) against the oracle, and their identifiers and
 //! titles from the rule catalogue.
 
-use crate::common::{load_fixture, load_truth};
-use sightline::model::{RuleKind, SpeedupKind};
+use sightline_engine::model::{RuleKind, SpeedupKind};
+use sightline_testkit::{load_fixture, load_truth};
 
 /// Removes the markup of oracle rule messages (`@section:Id:Text@`, `@url:Text:Link@`) the
 /// way the CLI prints them, and all whitespace (the CLI wraps lines, sometimes inside words).

@@ -2,10 +2,10 @@
 //! `ncu_report` oracle.
 
 use super::fixture_text;
-use crate::common::{TruthResult, load_fixture, load_truth};
-use sightline::model::units::to_base;
-use sightline::model::{Format, Report, Value};
-use sightline::parse::cli_text;
+use sightline_engine::model::units::to_base;
+use sightline_engine::model::{Format, Report, Value};
+use sightline_engine::parse::cli_text;
+use sightline_testkit::{TruthResult, load_fixture, load_truth};
 
 #[test]
 fn result_counts() {

@@ -3,11 +3,11 @@
 //! suffix and source tables) has the same rows and values in `sightline sections --json`, and
 //! the text export read back fills the same bodies.
 
-use crate::common;
-
-use common::{fixture_bytes, fixture_file, fixture_path, load_fixture, rule_spans, temp_dir};
 use serde_json::Value as Json;
-use sightline::model::units::to_base;
+use sightline_engine::model::units::to_base;
+use sightline_testkit::{
+    fixture_bytes, fixture_file, fixture_path, load_fixture, rule_spans, temp_dir,
+};
 use std::collections::BTreeMap;
 
 /// One row of a body table of the export: label, unit, value text (wrapped lines joined).
@@ -272,7 +272,7 @@ fn every_printed_body_of_kernels_full_has_the_same_values_in_json() {
     let export = export_tables("h100/kernels_full.details_all.txt.xz");
     assert_eq!(export.len(), 13);
     let report = load_fixture("h100/kernels_full.ncu-rep.xz");
-    let json = sightline::cli::sections::report_json(&report);
+    let json = sightline_cli::sections::report_json(&report);
     let (compared, problems) = compare(&export, &json);
     assert!(problems.is_empty(), "{}", summary(&problems));
     let printed: usize = export.iter().flat_map(|t| t.values()).map(Vec::len).sum();
@@ -285,7 +285,7 @@ fn every_printed_body_of_kernels_full_has_the_same_values_in_json() {
 fn the_tensor_report_bodies_match_its_export() {
     let export = export_tables("tensor/tensor_full.details_all.txt.xz");
     let report = load_fixture("tensor/tensor_full.ncu-rep.xz");
-    let json = sightline::cli::sections::report_json(&report);
+    let json = sightline_cli::sections::report_json(&report);
     let (compared, problems) = compare(&export, &json);
     assert!(problems.is_empty(), "{}", summary(&problems));
     assert!(compared > 0);
@@ -300,12 +300,12 @@ fn the_command_prints_the_same_json() {
         .arg(&path)
         .output()
         .unwrap();
-    let printed: Json = crate::common::printed_json(&out);
-    let report = sightline::parse::load_path(&path).unwrap();
+    let printed: Json = sightline_testkit::printed_json(&out);
+    let report = sightline_engine::parse::load_path(&path).unwrap();
     // Both through the same text round trip (the JSON reader rounds the last bit of some
     // floats).
     let expected: Json =
-        serde_json::from_str(&sightline::cli::sections::report_json(&report).to_string()).unwrap();
+        serde_json::from_str(&sightline_cli::sections::report_json(&report).to_string()).unwrap();
     if printed["reports"][0] != expected {
         std::fs::write(dir.join("printed.json"), printed["reports"][0].to_string()).ok();
         std::fs::write(dir.join("expected.json"), expected.to_string()).ok();
@@ -332,14 +332,14 @@ fn the_command_prints_the_same_json() {
 fn the_text_export_fills_the_same_bodies() {
     let export = export_tables("h100/kernels_full.details_all.txt.xz");
     let text_report = load_fixture("h100/kernels_full.details_all.txt.xz");
-    let text_json = sightline::cli::sections::report_json(&text_report);
+    let text_json = sightline_cli::sections::report_json(&text_report);
     let (compared, problems) = compare(&export, &text_json);
     assert!(problems.is_empty(), "{}", summary(&problems));
     let printed: usize = export.iter().flat_map(|t| t.values()).map(Vec::len).sum();
     assert_eq!(compared, printed);
     // Item by item, the text gives what the report gives: the same rows with the same labels.
     let native =
-        sightline::cli::sections::report_json(&load_fixture("h100/kernels_full.ncu-rep.xz"));
+        sightline_cli::sections::report_json(&load_fixture("h100/kernels_full.ncu-rep.xz"));
     let (texts, natives) = (
         text_json["results"].as_array().unwrap(),
         native["results"].as_array().unwrap(),
@@ -361,10 +361,10 @@ fn the_text_export_fills_the_same_bodies() {
 
 #[test]
 fn memory_chart_links_carry_the_stored_values() {
-    use sightline::analysis::sections::{bodies_of, memory_chart};
-    use sightline::model::section_body::ItemKind;
+    use sightline_engine::analysis::sections::{bodies_of, memory_chart};
+    use sightline_engine::model::section_body::ItemKind;
     let report = load_fixture("h100/kernels_full.ncu-rep.xz");
-    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
+    let truth = sightline_testkit::load_truth("h100/kernels_full.truth.json.xz");
     for (i, t) in truth.iter().enumerate() {
         let bodies = bodies_of(&report, i);
         let item = bodies
@@ -432,10 +432,10 @@ fn memory_chart_links_carry_the_stored_values() {
 
 #[test]
 fn memory_tables_lay_out_rows_by_access_and_columns_by_counter() {
-    use sightline::analysis::sections::{bodies_of, memory_table};
-    use sightline::model::section_body::ItemKind;
+    use sightline_engine::analysis::sections::{bodies_of, memory_table};
+    use sightline_engine::model::section_body::ItemKind;
     let report = load_fixture("h100/kernels_full.ncu-rep.xz");
-    let truth = common::load_truth("h100/kernels_full.truth.json.xz");
+    let truth = sightline_testkit::load_truth("h100/kernels_full.truth.json.xz");
     let bodies = bodies_of(&report, 0);
     let item = bodies
         .iter()
@@ -484,9 +484,9 @@ fn memory_tables_lay_out_rows_by_access_and_columns_by_counter() {
 /// those metrics renamed as the older versions store them give the same values.
 #[test]
 fn older_metric_names_fill_the_memory_chart_and_tables() {
-    use sightline::analysis::sections::{bodies_of, memory_chart, memory_table};
-    use sightline::model::MetricKey;
-    use sightline::model::section_body::ItemKind;
+    use sightline_engine::analysis::sections::{bodies_of, memory_chart, memory_table};
+    use sightline_engine::model::MetricKey;
+    use sightline_engine::model::section_body::ItemKind;
     let report = load_fixture("h100/kernels_full.ncu-rep.xz");
     let bodies = bodies_of(&report, 6); // reduce_bank_conflicts: shared loads and stores
     let items: Vec<_> = bodies
@@ -502,7 +502,7 @@ fn older_metric_names_fill_the_memory_chart_and_tables() {
         .iter()
         .find(|i| i.kind == ItemKind::SharedMemoryTable)
         .expect("a shared memory table");
-    let renamed = |item: &sightline::model::section_body::BodyItem| {
+    let renamed = |item: &sightline_engine::model::section_body::BodyItem| {
         let mut old = item.clone();
         let mut renamed = 0;
         for row in &mut old.rows {
