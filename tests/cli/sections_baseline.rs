@@ -6,7 +6,7 @@
 use sightline_testkit::pair_fixture::{SAXPY, close, paired_saxpy, truth_value};
 
 /// `sightline sections --baseline`: every result paired with its kernel in the baseline, each
-/// value with both sides and the change, as the pairing above (checked against the oracle)
+/// value with both sides and the change, as the engine's pairing (checked against the oracle)
 /// gives them.
 #[test]
 fn the_sections_command_pairs_each_result_with_its_baseline_kernel() {
