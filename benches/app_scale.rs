@@ -9,14 +9,12 @@
 //! Prints one line per phase: the time, the number of frames, and the CPU time (this thread)
 //! and wall time of the longest frame and of the 99th percentile.
 
-use sightline::app::core::commands::OpenRequest;
-use sightline::ui::{AppOptions, Command, PageId, SightlineApp};
+use sightline_app::core::commands::OpenRequest;
+use sightline_ui::{AppOptions, Command, PageId, SightlineApp};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-#[path = "../tests/common/cpu_time.rs"]
-mod cpu_time;
-use cpu_time::thread_cpu_time;
+use sightline_testkit::cpu_time::thread_cpu_time;
 
 const WINDOW: egui::Vec2 = egui::vec2(1400.0, 900.0);
 const FRAME: Duration = Duration::from_micros(16_667);

@@ -10,19 +10,17 @@
 //! shape; the Details measurement also opens `fixtures/h100/kernels_full.details.txt`
 //! (`--set full`, the longest Details page) when it loads.
 
-use sightline::model::{
+use sightline_engine::model::{
     Dim3, KernelName, KernelResult, Metric, MetricRow, Report, RuleKind, RuleResult, Section,
     SpeedupKind, Value, names,
 };
-use sightline::parse;
-use sightline::ui::{AppOptions, Command, PageId, SightlineApp};
+use sightline_engine::parse;
+use sightline_ui::{AppOptions, Command, PageId, SightlineApp};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-#[path = "../tests/common/cpu_time.rs"]
-mod cpu_time;
-use cpu_time::thread_cpu_time;
+use sightline_testkit::cpu_time::thread_cpu_time;
 
 const REPORTS: usize = 10;
 const RESULTS_PER_REPORT: usize = 400;
@@ -145,7 +143,7 @@ fn generated_result(report: usize, index: usize) -> KernelResult {
 fn generated_report(report: usize) -> Report {
     let mut r = Report::new(
         format!("generated_{report}.txt"),
-        sightline::model::Format::CliText,
+        sightline_engine::model::Format::CliText,
     );
     r.results = (0..RESULTS_PER_REPORT)
         .map(|i| generated_result(report, i))
@@ -280,7 +278,7 @@ fn main() {
         .app
         .settings_mut()
         .sort
-        .clicked(sightline::app::core::rows::SortColumn::Duration);
+        .clicked(sightline_app::core::rows::SortColumn::Duration);
     frames.measure("sorted by duration, Down arrow every frame", |_| {
         key(egui::Key::ArrowDown)
     });
@@ -341,12 +339,10 @@ fn main() {
             frames.app.settings_mut().page = PageId::Details;
             frames.app.settings_mut().show_sol_breakdown = true;
             let id = frames.app.add_loaded_report("kernels_full", report);
-            frames
-                .app
-                .select(Some(sightline::app::core::ids::ResultRef {
-                    report: id,
-                    index: 3,
-                }));
+            frames.app.select(Some(sightline_app::core::ids::ResultRef {
+                report: id,
+                index: 3,
+            }));
             frames.measure("idle, Details of a --set full result", |_| Vec::new());
         }
         Err(e) => println!("(Details of a --set full result skipped: {e})"),

@@ -10,11 +10,8 @@
 //! `SIGHTLINE_BENCH_FILE=report.ncu-rep` opens that file each round instead of 10 copies of
 //! `fixtures/big/many_basic.details.txt.xz` (4,000 results).
 
-#[path = "../tests/common/live_heap.rs"]
-mod live_heap;
-
-use live_heap::LiveHeap;
-use sightline::ui::{AppOptions, Command, OpenRequest, PageId, SightlineApp};
+use sightline_testkit::live_heap::{self, LiveHeap};
+use sightline_ui::{AppOptions, Command, OpenRequest, PageId, SightlineApp};
 use std::io::Read;
 use std::path::PathBuf;
 use std::time::Duration;

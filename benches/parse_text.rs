@@ -7,7 +7,7 @@
 //! `cli_text::parse` alone, and the whole `parse_bytes`. Prints the median MB/s of the rounds and the median ratio of `parse_bytes` to
 //! `cli_text::parse` time within a round.
 
-use sightline::parse::{cli_text, detect, parse_bytes, text_clean};
+use sightline_engine::parse::{cli_text, detect, parse_bytes, text_clean};
 use std::hint::black_box;
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -12,7 +12,9 @@ script checks the rest:
 * the window's manifest names no thread pool (rayon): pages draw what the view-models in
   crates/app/src/views built. That the window sorts nothing and starts no thread of its own is
   Clippy's to check (`disallowed-methods` in crates/ui/clippy.toml);
-* the map of the workspace in docs/architecture.md is the one scripts/file_map.py prints.
+* the map of the workspace in docs/architecture.md is the one scripts/file_map.py prints;
+* tests live beside their crate (crates/*/tests, the root package's tests/ for those that run
+  the binary or the window) and no test file is longer than 900 lines.
 
 Prints each problem and exits 1 when there is one. Usage: scripts/check_layers.py [ROOT]
 """
@@ -28,6 +30,7 @@ CRATES = {
     "app": ("crates/app/src", "app"),
     "ui": ("crates/ui/src", "ui"),
     "cli": ("crates/cli/src", "cli"),
+    "testkit": ("crates/testkit/src", "testkit"),
 }
 # How a crate names another crate's root.
 EXTERN = {"sightline_engine": "", "sightline_app": "app"}
@@ -104,7 +107,7 @@ for module, path in modules.items():
         problems.append(f"{os.path.relpath(path, root)}: uses egui below the ui layer")
 
 # Only the window's crate names egui in its manifest.
-for crate in ("engine", "app", "cli"):
+for crate in ("engine", "app", "cli", "testkit"):
     manifest = open(os.path.join(root, "crates", crate, "Cargo.toml"), encoding="utf-8").read()
     if re.search(r"^(egui|eframe|egui_plot|egui_extras|rfd)\b", manifest, re.M):
         problems.append(f"crates/{crate}/Cargo.toml: depends on egui below the ui layer")
@@ -114,6 +117,21 @@ for crate in ("engine", "app", "cli"):
 ui_manifest = open(os.path.join(root, "crates", "ui", "Cargo.toml"), encoding="utf-8").read()
 if re.search(r"^rayon\b", ui_manifest, re.M):
     problems.append("crates/ui/Cargo.toml: depends on rayon: the window starts no thread")
+
+# Tests: every test file (crates/*/tests, tests/) stays under 900 lines, split by topic beyond.
+TEST_FILE_LINES = 900
+test_folders = [os.path.join(root, "tests")] + [
+    os.path.join(root, "crates", c, "tests") for c in sorted(os.listdir(os.path.join(root, "crates")))
+]
+for folder in test_folders:
+    for here, _, files in os.walk(folder):
+        for name in files:
+            if name.endswith(".rs"):
+                path = os.path.join(here, name)
+                with open(path, encoding="utf-8") as f:
+                    lines = sum(1 for _ in f)
+                if lines > TEST_FILE_LINES:
+                    problems.append(f"{os.path.relpath(path, root)}: {lines} lines, more than {TEST_FILE_LINES} (split it by topic)")
 
 # Strongly connected components (Tarjan), iteratively.
 index, low, on_stack, stack, counter = {}, {}, set(), [], [0]

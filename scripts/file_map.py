@@ -56,8 +56,9 @@ def walk(folder, prefix, out):
             walk(path, prefix + ("    " if last else "│   "), out)
 
 
-# The source folders, bottom layer first; each is described by its lib.rs.
-FOLDERS = ["crates/engine/src", "crates/app/src", "crates/ui/src", "crates/cli/src", "src"]
+# The source folders, bottom layer first, then the tests' shared kit; each is described by its
+# lib.rs (the binary's folder by its main.rs).
+FOLDERS = ["crates/engine/src", "crates/app/src", "crates/ui/src", "crates/cli/src", "src", "crates/testkit/src"]
 
 
 def file_map(root_dir):
@@ -67,6 +68,8 @@ def file_map(root_dir):
         if out:
             out.append("")
         lib = os.path.join(root_dir, folder, "lib.rs")
+        if not os.path.exists(lib):
+            lib = os.path.join(root_dir, folder, "main.rs")
         text = summary(lib) if os.path.exists(lib) else ""
         head = folder + "/"
         pad = max(len(head) + 2, 34)

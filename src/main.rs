@@ -8,7 +8,7 @@
 #![deny(unsafe_code)]
 
 use clap::Parser;
-use sightline::cli::{self, Args};
+use sightline_cli::{self as cli, Args};
 use std::time::Instant;
 
 fn main() {
@@ -31,7 +31,7 @@ fn main() {
 
 #[cfg(feature = "app")]
 fn run_time_to_table(files: Vec<std::path::PathBuf>, started: Instant, rows: usize) -> i32 {
-    match sightline::ui::run_time_to_table(files, started, rows) {
+    match sightline_ui::run_time_to_table(files, started, rows) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("sightline: {e}");
@@ -47,12 +47,12 @@ fn run_time_to_table(_files: Vec<std::path::PathBuf>, _started: Instant, _rows: 
 
 #[cfg(feature = "app")]
 fn install_desktop() -> i32 {
-    sightline::ui::desktop::run_install()
+    sightline_ui::desktop::run_install()
 }
 
 #[cfg(feature = "app")]
 fn run_app(files: Vec<std::path::PathBuf>, follow: Option<std::path::PathBuf>) -> i32 {
-    match sightline::ui::run(files, follow) {
+    match sightline_ui::run(files, follow) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("sightline: {e}");

@@ -19,17 +19,14 @@
 
 mod common;
 
-#[path = "common/live_heap.rs"]
-mod live_heap;
-
 use common::app_harness::{
     AppHarness, assert_loaded, fixture_copies, harness, new_app, settle_ok, show_page, type_into,
     until_compared,
 };
 use common::{fixture_file, temp_dir};
 use egui_kittest::kittest::Queryable;
-use live_heap::LiveHeap;
-use sightline::ui::{Command, OpenRequest, PageId};
+use sightline_testkit::live_heap::{self, LiveHeap};
+use sightline_ui::{Command, OpenRequest, PageId};
 use std::path::PathBuf;
 
 #[global_allocator]
@@ -57,7 +54,7 @@ struct Heap {
 fn heap() -> Heap {
     Heap {
         app_threads: (live_heap::live_bytes_off_ui() as f64
-            - sightline::model::intern::table_bytes() as f64)
+            - sightline_engine::model::intern::table_bytes() as f64)
             / 1e6,
         ui_thread: live_heap::live_bytes_on_ui() as f64 / 1e6,
         resident: live_heap::resident_bytes().map(|b| b as f64 / 1e6),
@@ -99,7 +96,7 @@ fn open_and_browse(h: &mut AppHarness, files: &[PathBuf]) -> Heap {
     h.get_by_label("All open reports").click();
     h.run();
     h.state_mut()
-        .handle(Command::SetBaseline(sightline::app::core::ids::ResultRef {
+        .handle(Command::SetBaseline(sightline_app::core::ids::ResultRef {
             index: 0,
             ..at
         }));
@@ -137,7 +134,7 @@ fn closing_reports_gives_their_memory_back() {
     // baseline.
     let one = open_and_browse(&mut h, std::slice::from_ref(&warm_up));
     let baseline = close_all(&mut h);
-    let table = sightline::model::intern::table_bytes();
+    let table = sightline_engine::model::intern::table_bytes();
     println!("heap, MB: fresh app: {fresh}");
     println!("heap, MB: 1 report open: {one}");
     println!("heap, MB: closed:        {baseline}");
@@ -154,7 +151,7 @@ fn closing_reports_gives_their_memory_back() {
     }
     // The same files again add no interned text.
     assert_eq!(
-        sightline::model::intern::table_bytes(),
+        sightline_engine::model::intern::table_bytes(),
         table,
         "interned texts grew on opening the same files again"
     );

@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sightline::parse::{self, text_clean};
+use sightline_engine::parse::{self, text_clean};
 
 fuzz_target!(|data: &[u8]| {
     let text = text_clean::clean(data);

@@ -8,12 +8,12 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     // The reader expects the magic; also try the data behind it so every input reaches the
     // container walk.
-    let _ = sightline::parse::ncu_rep::parse(data);
+    let _ = sightline_engine::parse::ncu_rep::parse(data);
     if !data.starts_with(b"NVR\0") {
         let mut with_magic = b"NVR\0".to_vec();
         with_magic.extend_from_slice(data);
-        let _ = sightline::parse::ncu_rep::parse(&with_magic);
+        let _ = sightline_engine::parse::ncu_rep::parse(&with_magic);
     }
-    let _ = sightline::parse::ncu_rep::modules(data);
-    let _ = sightline::parse::ncu_rep::source_files(data);
+    let _ = sightline_engine::parse::ncu_rep::modules(data);
+    let _ = sightline_engine::parse::ncu_rep::source_files(data);
 });

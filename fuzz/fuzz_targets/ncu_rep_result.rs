@@ -6,8 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sightline::parse::ncu_rep::container::{Container, Entry};
-use sightline::parse::ncu_rep::result::{Context, decode_result};
+use sightline_engine::parse::ncu_rep::container::{Container, Entry};
+use sightline_engine::parse::ncu_rep::result::{Context, decode_result};
 use std::io::Read;
 use std::sync::OnceLock;
 
@@ -24,7 +24,8 @@ fn template() -> &'static Container<'static> {
                 .expect("the template fixture decompresses");
             out
         });
-        sightline::parse::ncu_rep::container(bytes).expect("the template fixture is a report")
+        sightline_engine::parse::ncu_rep::container(bytes)
+            .expect("the template fixture is a report")
     })
 }
 
@@ -39,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
         offset: 0,
         bytes: data,
         process: Some(0),
-        kind: sightline::model::ResultKind::Kernel,
+        kind: sightline_engine::model::ResultKind::Kernel,
     };
     let _ = decode_result(ctx, &entry, 0);
 });

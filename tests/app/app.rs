@@ -12,7 +12,7 @@ use common::app_harness::{
 use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use sightline::ui::{AppOptions, OpenRequest, PageId, SightlineApp, ThemeChoice};
+use sightline_ui::{AppOptions, OpenRequest, PageId, SightlineApp, ThemeChoice};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -214,7 +214,7 @@ fn csv_exports_load_next_to_each_other() {
     // Both forms carry the first launch's duration (in the table and the header).
     assert_label(&h, "72.64 us");
     assert_label(&h, "Duration 72.64 us");
-    let second = sightline::app::core::ids::ResultRef {
+    let second = sightline_app::core::ids::ResultRef {
         report: h.state().workspace().reports()[1].id,
         index: 0,
     };
@@ -251,9 +251,9 @@ fn a_cutlass_signature_takes_one_line_of_the_header() {
         .expect("the result");
     let full = result.name.demangled.clone();
     assert!(full.len() > 1000, "{} characters", full.len());
-    let shown = sightline::output::kernel_names::short_demangled(
+    let shown = sightline_engine::output::kernel_names::short_demangled(
         &full,
-        sightline::output::kernel_names::HEADER_NAME_CHARS,
+        sightline_engine::output::kernel_names::HEADER_NAME_CHARS,
     );
     assert!(shown.contains('…'), "{shown}");
     let line = h.get_by_label(&shown).rect();
@@ -315,7 +315,7 @@ fn ncu_rep_breakdown_lists_stored_members_largest_first() {
         .filter_map(|m| Some((m.to_string(), metrics.get(m)?.value.as_f64()?)))
         .collect();
     members.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let label = |m: &str| sightline::ui::sol_bars::breakdown_label(m);
+    let label = |m: &str| sightline_ui::sol_bars::breakdown_label(m);
 
     let dir = temp_dir("breakdown");
     let rep = fixture_file(&dir, "h100/kernels_basic.ncu-rep.xz");
@@ -460,7 +460,7 @@ fn the_demo_report_opens_when_no_file_is_given() {
     assert_loaded(&h, 1, 13);
     assert_label(&h, "Demo report (H100)");
     let demo = &h.state().workspace().reports()[0].report;
-    assert_eq!(demo.format, sightline::model::Format::NcuRep);
+    assert_eq!(demo.format, sightline_engine::model::Format::NcuRep);
     assert_eq!(selected_function(&h), "vector_add");
     // The embedded report is the basic H100 fixture: same durations as the oracle.
     let truth = load_truth("h100/kernels_basic.truth.json.xz");
@@ -697,7 +697,7 @@ fn raw_page_keeps_the_unit_of_a_metric_without_a_value() {
     let mut h = open_settled(vec![fixture_file(&dir, "h100/kernels_full.ncu-rep.xz")]);
     let report = h.state().workspace().reports()[0].id;
     h.state_mut()
-        .select(Some(sightline::app::core::ids::ResultRef {
+        .select(Some(sightline_app::core::ids::ResultRef {
             report,
             index: result,
         }));
@@ -709,7 +709,7 @@ fn raw_page_keeps_the_unit_of_a_metric_without_a_value() {
         "{name}: the unit {unit:?} is not on its row"
     );
     assert!(
-        common::app_harness::in_row(&h, &name, sightline::model::format::NOT_MEASURED),
+        common::app_harness::in_row(&h, &name, sightline_engine::model::format::NOT_MEASURED),
         "{name}: no dash on its row"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -8,9 +8,9 @@ use common::app_harness::{AppHarness, assert_label, open_pair, show_page};
 use common::{load_truth, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use sightline::app::core::ids::ResultRef;
-use sightline::model::units::format_value;
-use sightline::ui::PageId;
+use sightline_app::core::ids::ResultRef;
+use sightline_engine::model::units::format_value;
+use sightline_ui::PageId;
 
 /// `saxpy_strided`, launch 1 of both reports.
 const SAXPY: usize = 1;

@@ -12,9 +12,9 @@ use common::app_harness::{
 };
 use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui_kittest::kittest::Queryable;
-use sightline::app::core::ids::ResultRef;
-use sightline::output::text::size_text;
-use sightline::ui::{Command, OpenRequest, PageId, SightlineApp};
+use sightline_app::core::ids::ResultRef;
+use sightline_engine::output::text::size_text;
+use sightline_ui::{Command, OpenRequest, PageId, SightlineApp};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -474,7 +474,7 @@ fn click_through_selects_the_rows_one_per_frame_on_the_details_page_then_closes(
     // (a frame releases before it draws, so the last frame's body comes on top).
     let decoded = h.state().workspace().reports()[0].report.decoded_bodies();
     assert!(
-        (1..=sightline::app::core::state::KEPT_BODIES + 1).contains(&decoded),
+        (1..=sightline_app::core::state::KEPT_BODIES + 1).contains(&decoded),
         "{decoded} bodies decoded"
     );
     let _ = std::fs::remove_dir_all(&dir);

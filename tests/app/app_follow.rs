@@ -17,10 +17,10 @@ use common::arrival::{
     replay,
 };
 use common::{fixture_bytes, fixture_file, load_truth, temp_dir};
-use sightline::app::core::ids::{ReportId, ResultRef};
-use sightline::app::core::workspace::{OpenReport, ReportArrival};
-use sightline::parse::arrival::SettledBy;
-use sightline::ui::{Command, PageId};
+use sightline_app::core::ids::{ReportId, ResultRef};
+use sightline_app::core::workspace::{OpenReport, ReportArrival};
+use sightline_engine::parse::arrival::SettledBy;
+use sightline_ui::{Command, PageId};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -60,7 +60,7 @@ fn settled(h: &AppHarness, path: &Path) -> bool {
             !r.is_growing()
                 && std::fs::metadata(path).is_ok_and(|m| {
                     r.report.results.len()
-                        == sightline::parse::load_path(path).map_or(0, |l| l.results.len())
+                        == sightline_engine::parse::load_path(path).map_or(0, |l| l.results.len())
                         && m.len() > 0
                 })
         })
@@ -422,13 +422,13 @@ fn threads_now() -> usize {
 /// The child: the application state without a window, following the folder of `spec`
 /// (`DIR|LIMIT|PLAIN|COMPRESSED`) under the open-file limit.
 fn follow_in_child(spec: &str) {
-    use sightline::app::AppState;
+    use sightline_app::AppState;
     let fields: Vec<&str> = spec.split('|').collect();
     let dir = Path::new(fields[0]);
     let number = |i: usize| fields[i].parse::<usize>().unwrap();
     let (limit, plain, compressed) = (number(1), number(2), number(3));
     assert_eq!(
-        sightline::parse::open_files::open_file_limit(),
+        sightline_engine::parse::open_files::open_file_limit(),
         Some(limit as u64)
     );
     let mut state = AppState::new(Default::default());

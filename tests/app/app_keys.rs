@@ -12,9 +12,9 @@ use common::app_harness::{
 use common::{fixture_file, fixture_path, load_truth, temp_dir};
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
-use sightline::app::core::actions::{Action, Shortcut};
-use sightline::ui::PageId;
-use sightline::ui::menu::{action_shortcut, shortcut_list};
+use sightline_app::core::actions::{Action, Shortcut};
+use sightline_ui::PageId;
+use sightline_ui::menu::{action_shortcut, shortcut_list};
 
 const BASIC: &str = "h100/kernels_basic.details.txt";
 const TRUTH: &str = "h100/kernels_basic.truth.json.xz";
@@ -241,7 +241,7 @@ fn no_two_actions_share_a_key() {
         }
         assert_ne!(
             action_shortcut(*a),
-            Some(sightline::ui::results_table::FIND_SHORTCUT),
+            Some(sightline_ui::results_table::FIND_SHORTCUT),
             "{a:?} takes the filter's key"
         );
     }
@@ -468,12 +468,12 @@ fn a_close_can_be_undone() {
     // Two files and a pasted text closed together come back together, with the Undo button.
     let dir = temp_dir("undo_close");
     let second = fixture_file(&dir, "h100/kernels_full.details.txt");
-    h.state_mut().handle(sightline::app::Command::Open(
-        sightline::app::OpenRequest::Path(second),
+    h.state_mut().handle(sightline_app::Command::Open(
+        sightline_app::OpenRequest::Path(second),
     ));
     let text = std::fs::read_to_string(fixture_path(BASIC)).expect("text");
-    h.state_mut().handle(sightline::app::Command::Open(
-        sightline::app::OpenRequest::Text {
+    h.state_mut().handle(sightline_app::Command::Open(
+        sightline_app::OpenRequest::Text {
             name: "Pasted text 1".into(),
             text,
         },

@@ -79,7 +79,7 @@ fn an_app_range_reads_apart_from_a_range_and_shows_only_achieved_occupancy() {
     assert!(has_label_containing(&h, "(app-range)"));
     assert!(has_label_containing(&h, "(range)"));
     // ncu shows a range's achieved occupancy only: its launch figures are one launch's of many.
-    h.state_mut().settings_mut().page = sightline::ui::PageId::Occupancy;
+    h.state_mut().settings_mut().page = sightline_ui::PageId::Occupancy;
     h.run();
     assert_label(&h, "Achieved Occupancy");
     assert!(has_label_containing(&h, "spans many kernel launches"));

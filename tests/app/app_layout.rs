@@ -14,7 +14,7 @@ use common::app_harness::{
 use common::{fixture_file, fixture_path, load_truth, temp_dir};
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
-use sightline::ui::{PageId, SightlineApp};
+use sightline_ui::{PageId, SightlineApp};
 
 const BASIC: &str = "h100/kernels_basic.details.txt";
 const TRUTH: &str = "h100/kernels_basic.truth.json.xz";
@@ -45,7 +45,7 @@ fn tab_bottom(h: &AppHarness, page: PageId) -> f32 {
 
 /// Every page of `report` starts in the top half of the laptop window, the app opened with
 /// `options`.
-fn every_page_starts_in_the_top_half(options: sightline::ui::AppOptions, label: &str) {
+fn every_page_starts_in_the_top_half(options: sightline_ui::AppOptions, label: &str) {
     let mut h = harness(SightlineApp::new(None, options));
     h.set_size(LAPTOP);
     settle_ok(&mut h);
@@ -277,7 +277,7 @@ fn a_followed_folder_opens_reports_as_their_writes_complete() {
     }
     let app = SightlineApp::new(
         None,
-        sightline::ui::AppOptions {
+        sightline_ui::AppOptions {
             follow: Some(watched.clone()),
             ..options(Vec::new(), false)
         },
@@ -295,7 +295,7 @@ fn a_followed_folder_opens_reports_as_their_writes_complete() {
     assert!(has_label(&h, "Following"));
     // v3 copied in two parts with a pause longer than the settling time between them (a
     // stalled copy): never opened half written, opened once whole.
-    use sightline::app::core::follow::{FOLLOW_INTERVAL, SETTLE};
+    use sightline_app::core::follow::{FOLLOW_INTERVAL, SETTLE};
     let bytes = common::fixture_bytes("series/v3.ncu-rep.xz");
     let path = watched.join("v3.ncu-rep");
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
@@ -332,7 +332,7 @@ fn a_followed_folder_opens_reports_as_their_writes_complete() {
     // One path is one run: v2 written again (here with v5's profile) is read again in place.
     let v5 = common::fixture_bytes("series/v5.ncu-rep.xz");
     std::fs::write(watched.join("v2.ncu-rep"), &v5).unwrap();
-    let v5_kernel = sightline::parse::ncu_rep::parse(&v5)
+    let v5_kernel = sightline_engine::parse::ncu_rep::parse(&v5)
         .expect("v5")
         .results
         .iter()

@@ -1,18 +1,17 @@
 //! What ncu 2026.3 adds, in the app: a result's CUDA graph (its nodes and edges), PC samples,
 //! device NVTX and metric-instances table on the Details page, and a merged report's origin on
-//! the Session page. The report is built in `common/ncu_2026_3_report.rs`.
+//! the Session page. The report is built in `sightline_testkit::ncu_2026_3_report`.
 
 use crate::common;
 
-#[path = "../common/ncu_2026_3_report.rs"]
-mod built;
+use sightline_testkit::ncu_2026_3_report as built;
 
 use common::app_harness::{
     assert_label, assert_label_containing, assert_labels, open_ok, show_page,
 };
 use common::temp_dir;
 use egui_kittest::kittest::Queryable;
-use sightline::app::core::page_id::PageId;
+use sightline_app::core::page_id::PageId;
 
 #[test]
 fn details_and_session_pages_show_what_2026_3_adds() {
@@ -33,7 +32,7 @@ fn details_and_session_pages_show_what_2026_3_adds() {
         ],
     );
     // The instances table: the instance's value and the values stored on it.
-    let text = |v: f64| sightline::model::format::value_text(v, "inst");
+    let text = |v: f64| sightline_engine::model::format::value_text(v, "inst");
     assert_label(&h, &format!("{}; {}", text(1.5), text(2.5)));
     assert_label_containing(&h, "phase A");
     // The header names the section set the result was collected with.

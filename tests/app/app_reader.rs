@@ -14,8 +14,8 @@ use common::app_harness::{
 use common::{fixture_file, fixture_path, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
-use sightline::app::core::ids::ResultRef;
-use sightline::ui::{Command, PageId, SightlineApp};
+use sightline_app::core::ids::ResultRef;
+use sightline_ui::{Command, PageId, SightlineApp};
 
 /// The text of a node: its label, or a text widget's value.
 fn text_of(n: &egui_kittest::Node<'_>) -> Option<String> {

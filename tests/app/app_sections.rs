@@ -12,7 +12,7 @@ use common::app_harness::{
 };
 use common::{fixture_file, temp_dir};
 use egui_kittest::kittest::{NodeT, Queryable};
-use sightline::ui::{PageId, ThemeChoice};
+use sightline_ui::{PageId, ThemeChoice};
 
 /// Item labels the Details page shows for the first kernel (vector_add) of `kernels_full`.
 const ITEMS: [&str; 5] = [
@@ -113,7 +113,7 @@ fn a_rules_guidance_shows_on_hover_of_its_message() {
     // Tall enough that the rule is not under the status bar.
     h.set_size(egui::vec2(1400.0, 2400.0));
     h.run();
-    let message = sightline::output::text::clean_markup(&rule.message);
+    let message = sightline_engine::output::text::clean_markup(&rule.message);
     let (metric, text) = &rule.guidance[0];
     let tip = format!("{metric}: {text}");
     assert!(!has_label_containing(&h, &tip));
@@ -141,7 +141,7 @@ fn snapshot_after(label: &str, theme: ThemeChoice, name: &str, clicks: &[&str]) 
         .with_max_steps(12)
         .with_options(common::app_harness::snapshot_options())
         .wgpu()
-        .build_ui_state(|ui, app: &mut sightline::ui::SightlineApp| app.ui(ui), app);
+        .build_ui_state(|ui, app: &mut sightline_ui::SightlineApp| app.ui(ui), app);
     settle_ok(&mut h);
     show_page(&mut h, PageId::Details);
     h.query_all_by_label(label)
@@ -201,9 +201,9 @@ fn snapshot_stall_chart_light() {
 /// are sized as the widest the chart writes (`134.22 MB` at 11 points is about 60 units).
 #[test]
 fn memory_chart_labels_cover_no_box_link_or_other_label() {
-    use sightline::analysis::sections::{bodies_of, memory_chart};
-    use sightline::model::section_body::ItemKind;
-    use sightline::ui::widgets::memory_chart_layout::{place, unit_rect};
+    use sightline_engine::analysis::sections::{bodies_of, memory_chart};
+    use sightline_engine::model::section_body::ItemKind;
+    use sightline_ui::widgets::memory_chart_layout::{place, unit_rect};
     let report = common::load_fixture("h100/kernels_full.ncu-rep.xz");
     let mut charts = 0;
     for i in 0..report.results.len() {
@@ -222,9 +222,9 @@ fn memory_chart_labels_cover_no_box_link_or_other_label() {
             .links
             .iter()
             .map(|l| {
-                let text = sightline::ui::widgets::memory_chart::amount_text(
+                let text = sightline_ui::widgets::memory_chart::amount_text(
                     l,
-                    sightline::ui::widgets::memory_chart::LabelMode::TransferSize,
+                    sightline_ui::widgets::memory_chart::LabelMode::TransferSize,
                 );
                 egui::vec2(6.2 * text.chars().count() as f32, 14.0)
             })

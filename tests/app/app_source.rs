@@ -12,10 +12,10 @@ use common::app_harness::{
 use common::{fixture_bytes, fixture_file, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
-use sightline::app::core::ids::ResultRef;
-use sightline::parse::sass::Disassembler;
-use sightline::parse::source_csv::{self, LineListing};
-use sightline::ui::{PageId, SightlineApp};
+use sightline_app::core::ids::ResultRef;
+use sightline_engine::parse::sass::Disassembler;
+use sightline_engine::parse::source_csv::{self, LineListing};
+use sightline_ui::{PageId, SightlineApp};
 
 /// ncu's per-line listing of `inline_chain` in one report.
 fn ncu_lines(report: &str) -> LineListing {
@@ -351,7 +351,7 @@ fn details_hot_spots_show_line_sass_and_samples_of_ncus_hottest_instructions() {
 
     // The line of each address, from the result's Source view.
     let result = h.state().workspace().reports()[0].report.results[3].clone();
-    let view = sightline::app::views::source::load(
+    let view = sightline_app::views::source::load(
         Some(&dir.join("kernels_full.ncu-rep")),
         &result,
         Default::default(),
@@ -369,7 +369,7 @@ fn details_hot_spots_show_line_sass_and_samples_of_ncus_hottest_instructions() {
         let location = format!("kernels.cu:{line}");
         let value = format!(
             "{} warp",
-            sightline::model::format::number_text(samples(r) as f64)
+            sightline_engine::model::format::number_text(samples(r) as f64)
         );
         let share = format!("{:.1} %", 100.0 * samples(r) as f64 / total as f64);
         let sass: String = r.sass.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -454,7 +454,7 @@ fn locating_a_missing_source_folder_shows_its_lines() {
     );
     // What the folder dialog gives: the folder, for the folder the report recorded.
     h.state_mut()
-        .handle(sightline::ui::Command::AddSourceFolder {
+        .handle(sightline_ui::Command::AddSourceFolder {
             recorded: "/opt/sightline-fixture/src".into(),
             folder: checkout.clone(),
         });
@@ -542,7 +542,7 @@ fn paging_keys_scroll_the_source_pages_lines_list() {
 fn lines_with_code(h: &AppHarness) -> Vec<u32> {
     let at = h.state().selection().expect("a selection");
     let (open, result) = h.state().workspace().result(at).expect("result");
-    let view = sightline::app::views::source::load(
+    let view = sightline_app::views::source::load(
         open.path.as_deref(),
         result,
         Default::default(),

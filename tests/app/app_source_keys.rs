@@ -13,8 +13,8 @@ use common::{fixture_file, temp_dir};
 use egui::accesskit::{Role, Toggled};
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
-use sightline::app::core::ids::ResultRef;
-use sightline::ui::{PageId, SightlineApp};
+use sightline_app::core::ids::ResultRef;
+use sightline_ui::{PageId, SightlineApp};
 
 /// `kernels_full` open, its `matmul_naive` (result 3) selected, the Source page shown.
 fn matmul_on_source_page(dir: &std::path::Path) -> AppHarness {

@@ -11,11 +11,11 @@ use common::app_harness::{AppHarness, assert_label, has_label, until_compared};
 use common::{load_truth, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use sightline::app::core::ids::ResultRef;
-use sightline::model::format::measured_text;
-use sightline::model::names::DURATION;
-use sightline::ui::PageId;
-use sightline::ui::pages::trend::chart_id;
+use sightline_app::core::ids::ResultRef;
+use sightline_engine::model::format::measured_text;
+use sightline_engine::model::names::DURATION;
+use sightline_ui::PageId;
+use sightline_ui::pages::trend::chart_id;
 
 const TITLE: &str = "gemm_step \u{2192} gemm_tiled_2d over the runs";
 const GEMM: [&str; 2] = ["gemm_step", "gemm_tiled_2d"];

@@ -9,8 +9,8 @@ use common::app_harness::{WAIT_TIMEOUT, has_label, open_in_order, options, step_
 use common::sweep_fixture::{SIZES, VERSIONS, truth_figures};
 use common::temp_dir;
 use egui_kittest::kittest::Queryable;
-use sightline::model::format::{measured_text, value_text};
-use sightline::ui::{PageId, SightlineApp};
+use sightline_engine::model::format::{measured_text, value_text};
+use sightline_ui::{PageId, SightlineApp};
 
 #[test]
 fn the_trend_page_shows_the_open_reports_by_size() {

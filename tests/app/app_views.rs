@@ -13,9 +13,9 @@ use common::app_harness::{
 use common::{fixture_file, fixture_path, load_fixture, load_truth, temp_dir};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
-use sightline::model::{KernelResult, Report};
-use sightline::ui::plot_util::{format_intensity, format_pct, format_rate};
-use sightline::ui::{PageId, pages::roofline};
+use sightline_engine::model::{KernelResult, Report};
+use sightline_ui::plot_util::{format_intensity, format_pct, format_rate};
+use sightline_ui::{PageId, pages::roofline};
 
 const TEXT: &str = "h100/kernels_full.details.txt";
 const REPORT: &str = "h100/kernels_full.ncu-rep.xz";

@@ -11,6 +11,7 @@ mod common;
 mod app;
 mod app_compare;
 mod app_compare_bodies;
+mod app_compare_reports;
 mod app_files;
 mod app_follow;
 mod app_keys;

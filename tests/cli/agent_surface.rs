@@ -113,7 +113,7 @@ fn help_of(args: &[&str]) -> String {
 #[test]
 fn every_help_text_is_its_snapshot() {
     let folder = snapshot_dir().join("help");
-    let subcommands: Vec<String> = sightline::cli::Args::command()
+    let subcommands: Vec<String> = sightline_cli::Args::command()
         .get_subcommands()
         .map(|c| c.get_name().to_string())
         .collect();

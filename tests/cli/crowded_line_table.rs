@@ -10,8 +10,8 @@ use crate::common;
 
 use prost::Message;
 use prost::encoding::{encode_varint, encoded_len_varint};
-use sightline::parse::ncu_rep::messages::BlockHeader;
-use sightline::parse::ncu_rep::wire::{FieldIter, WireValue};
+use sightline_engine::parse::ncu_rep::messages::BlockHeader;
+use sightline_engine::parse::ncu_rep::wire::{FieldIter, WireValue};
 
 /// Rows inserted at the kernel's first address.
 const ROWS: usize = 80_000;

@@ -6,13 +6,13 @@
 use crate::common;
 
 use common::{fixture_file, run_diff, temp_dir};
-use sightline::analysis::compare::export::{DEFAULT_MAX_CHANGES, listed_changes};
-use sightline::analysis::compare::fail_on::FailOn;
-use sightline::analysis::compare::{
+use sightline_engine::analysis::compare::export::{DEFAULT_MAX_CHANGES, listed_changes};
+use sightline_engine::analysis::compare::fail_on::FailOn;
+use sightline_engine::analysis::compare::{
     CompareRequest, DiffOptions, Keep, MatchedDiff, ReportDiff, Verdict,
 };
-use sightline::model::Report;
-use sightline::output::compare::MarkdownOptions;
+use sightline_engine::model::Report;
+use sightline_engine::output::compare::MarkdownOptions;
 use std::path::PathBuf;
 
 /// Compares two reports as the commands ask, keeping of each pair what `keep` names.
@@ -43,8 +43,8 @@ const PAIRS: [(&str, &str); 2] = [
 /// Both reports of a pair, opened from files (bodies read on demand), and the files.
 fn open_pair(dir: &std::path::Path, (b, c): (&str, &str)) -> (Report, Report, PathBuf, PathBuf) {
     let (bf, cf) = (fixture_file(dir, b), fixture_file(dir, c));
-    let base = sightline::parse::load_path(&bf).unwrap();
-    let current = sightline::parse::load_path(&cf).unwrap();
+    let base = sightline_engine::parse::load_path(&bf).unwrap();
+    let current = sightline_engine::parse::load_path(&cf).unwrap();
     (base, current, bf, cf)
 }
 
@@ -62,7 +62,7 @@ fn kept_metrics(diff: &ReportDiff) -> usize {
 }
 
 fn markdown(diff: &ReportDiff, max_changes: usize) -> String {
-    sightline::output::compare::to_markdown(
+    sightline_engine::output::compare::to_markdown(
         diff,
         &MarkdownOptions {
             title: "Comparison".into(),
@@ -125,8 +125,18 @@ fn kept_metrics_print_what_every_metric_prints() {
             // The text form lists the default number of changes.
             if max_changes == DEFAULT_MAX_CHANGES {
                 assert_eq!(
-                    sightline::output::compare::text::render_text(&kept, &base, &current, &[]),
-                    sightline::output::compare::text::render_text(&full, &base, &current, &[]),
+                    sightline_engine::output::compare::text::render_text(
+                        &kept,
+                        &base,
+                        &current,
+                        &[]
+                    ),
+                    sightline_engine::output::compare::text::render_text(
+                        &full,
+                        &base,
+                        &current,
+                        &[]
+                    ),
                     "{what}"
                 );
             }
@@ -167,16 +177,19 @@ fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
             .pairs_in_full(&base, &current, &kept, each);
         };
         let mut json = Vec::new();
-        let doc = sightline::output::compare::to_json_without_pairs(&kept);
-        sightline::output::compare::write_json_with_pairs(&mut json, doc, &mut pairs).unwrap();
+        let doc = sightline_engine::output::compare::to_json_without_pairs(&kept);
+        sightline_engine::output::compare::write_json_with_pairs(&mut json, doc, &mut pairs)
+            .unwrap();
         let whole_json =
-            serde_json::to_string_pretty(&sightline::output::compare::to_json(&full)).unwrap();
+            serde_json::to_string_pretty(&sightline_engine::output::compare::to_json(&full))
+                .unwrap();
         assert_eq!(String::from_utf8(json).unwrap(), whole_json, "{pair:?}");
         let mut csv = Vec::new();
-        sightline::output::compare::write_csv_with_pairs(&mut csv, &kept, &mut pairs).unwrap();
+        sightline_engine::output::compare::write_csv_with_pairs(&mut csv, &kept, &mut pairs)
+            .unwrap();
         assert_eq!(
             String::from_utf8(csv).unwrap(),
-            sightline::output::compare::to_csv(&full),
+            sightline_engine::output::compare::to_csv(&full),
             "{pair:?}"
         );
 
@@ -184,7 +197,7 @@ fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
         let out = run_diff(&["--format", "csv"], &bf, &cf);
         assert_eq!(
             String::from_utf8_lossy(&out.stdout),
-            sightline::output::compare::to_csv(&full)
+            sightline_engine::output::compare::to_csv(&full)
         );
         let out = run_diff(&["--format", "json"], &bf, &cf);
         assert_eq!(
@@ -195,19 +208,19 @@ fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
     }
     // No pair at all: an empty list, as serde_json prints it.
     let (base, _, _, _) = open_pair(&dir, PAIRS[0]);
-    let empty = Report::new("", sightline::model::Format::NcuRep);
+    let empty = Report::new("", sightline_engine::model::Format::NcuRep);
     let full = compare_keeping(&base, &empty, &DiffOptions::default(), Keep::All);
     assert!(full.matched.is_empty());
     let mut json = Vec::new();
-    sightline::output::compare::write_json_with_pairs(
+    sightline_engine::output::compare::write_json_with_pairs(
         &mut json,
-        sightline::output::compare::to_json(&full),
+        sightline_engine::output::compare::to_json(&full),
         &mut |_| {},
     )
     .unwrap();
     assert_eq!(
         String::from_utf8(json).unwrap(),
-        serde_json::to_string_pretty(&sightline::output::compare::to_json(&full)).unwrap()
+        serde_json::to_string_pretty(&sightline_engine::output::compare::to_json(&full)).unwrap()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

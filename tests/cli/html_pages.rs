@@ -4,10 +4,10 @@
 
 use crate::common;
 
-use sightline::analysis::compare::{DiffOptions, diff_reports};
-use sightline::model::KernelName;
-use sightline::output::compare::html::diff_html;
-use sightline::output::html_page::escape;
+use sightline_engine::analysis::compare::{DiffOptions, diff_reports};
+use sightline_engine::model::KernelName;
+use sightline_engine::output::compare::html::diff_html;
+use sightline_engine::output::html_page::escape;
 use std::path::Path;
 use std::process::Command;
 

@@ -7,9 +7,9 @@
 
 use crate::common;
 
-use sightline::analysis::compare::{CompareRequest, DiffOptions, Keep};
-use sightline::analysis::parallel::window_len;
-use sightline::model::{BodyHead, BodySource, Report, ResultBody};
+use sightline_engine::analysis::compare::{CompareRequest, DiffOptions, Keep};
+use sightline_engine::analysis::parallel::window_len;
+use sightline_engine::model::{BodyHead, BodySource, Report, ResultBody};
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -144,32 +144,32 @@ fn check(what: &str, write: impl FnOnce(&mut Recorder, &mut Vec<Report>)) {
 #[test]
 fn summary_json_is_written_as_the_results_are_read() {
     check("summary --json", |out, reports| {
-        sightline::output::summary_json::write_json(out, reports, &[]).unwrap();
+        sightline_engine::output::summary_json::write_json(out, reports, &[]).unwrap();
     });
 }
 
 #[test]
 fn sections_are_written_as_the_results_are_read() {
     check("sections --json", |out, reports| {
-        sightline::output::sections_json::write_json(out, reports, &[]).unwrap();
+        sightline_engine::output::sections_json::write_json(out, reports, &[]).unwrap();
     });
     check("sections", |out, reports| {
-        sightline::output::sections_text::write_text(out, &mut reports[0]).unwrap();
+        sightline_engine::output::sections_text::write_text(out, &mut reports[0]).unwrap();
     });
 }
 
 #[test]
 fn occupancy_and_roofline_json_are_written_as_the_results_are_read() {
     check("occupancy --json", |out, reports| {
-        let options = sightline::analysis::occupancy::OccupancyOptions {
+        let options = sightline_engine::analysis::occupancy::OccupancyOptions {
             assumed_cc: None,
             table_only: false,
         };
-        sightline::output::occupancy_json::write_json(out, reports, &[], &options).unwrap();
+        sightline_engine::output::occupancy_json::write_json(out, reports, &[], &options).unwrap();
     });
     check("roofline --json", |out, reports| {
-        let options = sightline::analysis::roofline::RooflineOptions { assumed_cc: None };
-        sightline::output::roofline_json::write_json(out, reports, &[], &options).unwrap();
+        let options = sightline_engine::analysis::roofline::RooflineOptions { assumed_cc: None };
+        sightline_engine::output::roofline_json::write_json(out, reports, &[], &options).unwrap();
     });
 }
 
@@ -178,14 +178,16 @@ fn source_pages_are_written_as_the_results_are_read() {
     let n = result_count();
     let (report, source) = repeated(FULL, n);
     let path = report.source.clone();
-    let code =
-        sightline::parse::ncu_rep::code_reader::read_code_from(&common::fixture_bytes(FULL)[..])
-            .unwrap();
-    let loaded = sightline::analysis::source::pages::SourcePages::from_parts(&path, report, code);
-    let options = sightline::analysis::source::SourceOptions::default();
+    let code = sightline_engine::parse::ncu_rep::code_reader::read_code_from(
+        &common::fixture_bytes(FULL)[..],
+    )
+    .unwrap();
+    let loaded =
+        sightline_engine::analysis::source::pages::SourcePages::from_parts(&path, report, code);
+    let options = sightline_engine::analysis::source::SourceOptions::default();
     let mut out = Recorder::new(&source);
     let mut errors = Vec::new();
-    use sightline::analysis::source::request::{
+    use sightline_engine::analysis::source::request::{
         ResultChoice, SourceFormat, SourceRequest, StallDetail,
     };
     let request = SourceRequest {
@@ -199,7 +201,7 @@ fn source_pages_are_written_as_the_results_are_read() {
         stalls: StallDetail::Full,
         strict: false,
     };
-    sightline::output::source_json::write_json(
+    sightline_engine::output::source_json::write_json(
         &mut out,
         &[loaded],
         &[],
@@ -213,7 +215,7 @@ fn source_pages_are_written_as_the_results_are_read() {
     out.assert_streamed(
         "source --json",
         n,
-        &Report::new(path, sightline::model::Format::NcuRep),
+        &Report::new(path, sightline_engine::model::Format::NcuRep),
     );
 }
 
@@ -227,15 +229,20 @@ fn tables_read_each_body_once_and_keep_none() {
         let mut reports = vec![report];
         let mut out = Vec::new();
         if what == "occupancy" {
-            let options = sightline::analysis::occupancy::OccupancyOptions {
+            let options = sightline_engine::analysis::occupancy::OccupancyOptions {
                 assumed_cc: None,
                 table_only: false,
             };
-            sightline::output::occupancy_table::write_table(&mut out, &mut reports, &options)
-                .unwrap();
+            sightline_engine::output::occupancy_table::write_table(
+                &mut out,
+                &mut reports,
+                &options,
+            )
+            .unwrap();
         } else {
-            let options = sightline::analysis::roofline::RooflineOptions { assumed_cc: None };
-            sightline::output::roofline_table::write_table(&mut out, &mut reports, &options)
+            let options =
+                sightline_engine::analysis::roofline::RooflineOptions { assumed_cc: None };
+            sightline_engine::output::roofline_table::write_table(&mut out, &mut reports, &options)
                 .unwrap();
         }
         assert!(String::from_utf8_lossy(&out).lines().count() > n, "{what}");
@@ -274,7 +281,7 @@ fn diff_renders_each_pair_as_the_results_are_read() {
     let diff = request.run_each(
         &base,
         &current,
-        |pair| sightline::output::compare::pair_csv(pair).unwrap(),
+        |pair| sightline_engine::output::compare::pair_csv(pair).unwrap(),
         |rows: Vec<u8>| {
             at_pair.push(loads());
             csv.extend_from_slice(&rows);
@@ -294,11 +301,11 @@ fn diff_renders_each_pair_as_the_results_are_read() {
     assert_eq!(base.decoded_bodies() + current.decoded_bodies(), 0);
     // The rows are those the CSV export writes for the pairs compared again in full.
     let mut expected = Vec::new();
-    sightline::output::compare::write_csv_with_pairs(&mut expected, &diff, &mut |each| {
+    sightline_engine::output::compare::write_csv_with_pairs(&mut expected, &diff, &mut |each| {
         request.pairs_in_full(&base, &current, &diff, each);
     })
     .unwrap();
-    let header = sightline::output::compare::csv_header();
+    let header = sightline_engine::output::compare::csv_header();
     assert!(expected.starts_with(&header));
     assert!(expected[header.len()..].starts_with(&csv));
 }

@@ -179,15 +179,19 @@ fn csv_rows_carry_the_exact_oracle_values() {
 
         // The command writes what the library writes for the report opened on demand, and the
         // library leaves no body decoded.
-        let mut reports = vec![sightline::parse::load_path(&path).unwrap()];
+        let mut reports = vec![sightline_engine::parse::load_path(&path).unwrap()];
         let mut written = Vec::new();
-        sightline::output::summary_csv::write_csv(&mut written, &mut reports).unwrap();
+        sightline_engine::output::summary_csv::write_csv(&mut written, &mut reports).unwrap();
         assert_eq!(reports[0].decoded_bodies(), 0, "{rel}");
         assert_eq!(written, out.stdout, "{rel}");
 
         let mut csv = csv::Reader::from_reader(&out.stdout[..]);
         let header: Vec<String> = csv.headers().unwrap().iter().map(String::from).collect();
-        assert_eq!(header, sightline::output::summary_csv::COLUMNS, "{rel}");
+        assert_eq!(
+            header,
+            sightline_engine::output::summary_csv::COLUMNS,
+            "{rel}"
+        );
         let col = |name: &str| header.iter().position(|h| h == name).unwrap();
         let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
         let truth = common::oracle::truth(truth_rel);

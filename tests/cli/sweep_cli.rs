@@ -7,7 +7,7 @@ use crate::common;
 use common::sweep_fixture::{SIZES, VERSIONS, function, truth_figures};
 use common::{fixture_path, oracle, temp_dir};
 use serde_json::Value as Json;
-use sightline::model::format::{measured_text, value_text};
+use sightline_engine::model::format::{measured_text, value_text};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

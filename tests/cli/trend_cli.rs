@@ -364,7 +364,7 @@ fn a_duration_that_is_no_number_is_damage_in_the_trend() {
 /// error.
 #[test]
 fn a_folder_file_that_changes_or_disappears_is_left_out_with_a_warning() {
-    use sightline::cli::trend::{load_series, series_files};
+    use sightline_cli::trend::{load_series, series_files};
     let dir = temp_dir("trend-changing");
     let files = series(&dir);
     let listed = series_files(std::slice::from_ref(&dir)).unwrap();

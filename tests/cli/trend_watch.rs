@@ -9,7 +9,7 @@ use crate::common;
 
 use common::arrival::{FakeNcu, fixture_capture, linked_copies, replay, truth_mean_ns};
 use common::{fixture_bytes, fixture_file, load_truth, temp_dir};
-use sightline::model::format::measured_text;
+use sightline_engine::model::format::measured_text;
 use std::io::BufRead;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

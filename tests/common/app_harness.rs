@@ -5,8 +5,8 @@ use super::{fixture_bytes, fixture_file};
 use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::{Harness, SnapshotOptions};
-use sightline::parse::sass::Disassembler;
-use sightline::ui::{AppOptions, PageId, SightlineApp};
+use sightline_engine::parse::sass::Disassembler;
+use sightline_ui::{AppOptions, PageId, SightlineApp};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -132,7 +132,7 @@ pub fn open_in_order(app: SightlineApp, files: &[PathBuf], snapshots: bool) -> A
     let mut h = harness_with(app, snapshots);
     for f in files {
         h.state_mut()
-            .open(sightline::ui::OpenRequest::Path(f.clone()));
+            .open(sightline_ui::OpenRequest::Path(f.clone()));
         settle_ok(&mut h);
     }
     h

@@ -1,8 +1,8 @@
 //! A result's metric store, built in one go: the same store `KernelResult::index_section_metrics`
 //! gives (each header row under its metric name or `Section/Label`, the first row winning),
 //! followed by the body metrics that are not there yet. Sorting the entries first lets each
-//! metric be appended to the store in key order; `tests/parse/cli_text/` checks that the stores
-//! are equal.
+//! metric be appended to the store in key order; `crates/engine/tests/parse/cli_text/` checks
+//! that the stores are equal.
 
 use crate::model::{KernelResult, Metric, MetricKey, MetricStore, MetricView};
 
