@@ -4,9 +4,11 @@
 #
 #   scripts/bench_text.sh BEFORE AFTER WORKDIR [RUNS]
 #
-# BEFORE and AFTER are sightline release binaries. Makes in WORKDIR two texts of 111 MB from
-# the fixtures: ncu's `--print-details all` of `kernels_full` (every section body printed) and
-# `--print-details` of `kernels_basic` (section tables only), each repeated. Then times
+# BEFORE and AFTER are sightline release binaries. Makes in WORKDIR three texts of 111 MB from
+# the fixtures, each repeated: ncu's `--print-details all` of `many_basic` (400 small results
+# with every section body: the text of a large report as ncu prints it), of `kernels_full` (13
+# results with every section body, source counters included) and `--print-details` of
+# `kernels_basic` (section tables only). Then times
 # `summary` and `summary --json` of each (seconds, peak resident MB, read by a Python parent:
 # a host without /usr/bin/time measures the same way), RUNS times each (default 2), and prints
 # one line per run.
@@ -23,13 +25,14 @@ make_text() { # name, source (.xz or plain): the source repeated to 111 MB
     while [ "$(stat -c %s "$name")" -lt 111000000 ]; do cat one.txt >> "$name"; done
     rm -f one.txt
 }
+make_text many_bodies.txt "$root/fixtures/big/many_basic.details_all.txt.xz"
 make_text bodies.txt "$root/fixtures/h100/kernels_full.details_all.txt.xz"
 make_text tables.txt "$root/fixtures/h100/kernels_basic.details.txt"
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) logical CPUs, $(free -g | awk '/Mem:/{print $2}') GB"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-for t in bodies.txt tables.txt; do
+for t in many_bodies.txt bodies.txt tables.txt; do
     echo "$t: $(stat -c %s "$t") bytes, $("$after" summary --format json "$t" 2> /dev/null | grep -c '"function"') results"
 done
 
@@ -47,7 +50,7 @@ print("%.2f s, %d MB" % (time.time() - t, resource.getrusage(resource.RUSAGE_CHI
 for cpus in all 2; do
     pin=()
     [ "$cpus" = 2 ] && pin=(taskset -c 0,1)
-    for t in bodies.txt tables.txt; do
+    for t in many_bodies.txt bodies.txt tables.txt; do
         for r in $(seq 1 "$runs"); do
             run "$cpus cpus | $t | cat" "${pin[@]}" cat "$t"
             for b in before after; do

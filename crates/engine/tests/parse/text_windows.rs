@@ -306,7 +306,7 @@ fn damaged_rows_are_counted_when_windows_are_read_for_their_heads() {
     let seen = std::cell::Cell::new(0usize);
     let damaged = values_rewritten(&text, |value| {
         seen.set(seen.get() + 1);
-        if seen.get() % 7 == 0 {
+        if seen.get().is_multiple_of(7) {
             "bad".to_string()
         } else {
             value.to_string()

@@ -181,6 +181,55 @@ impl TextSource {
     }
 }
 
+impl TextSource {
+    /// Parses `window` (claimed by this thread); on success the bodies are handed back, to
+    /// be kept with [`TextSource::parsed`] once the caller took what it asked for; on failure
+    /// the threads waiting for it are woken. A parse that panics wakes them too.
+    fn parse_and_keep(
+        &self,
+        window: usize,
+        at: &WindowAt,
+    ) -> Result<Vec<Option<ResultBody>>, String> {
+        let mut giving_up = GiveUp {
+            source: self,
+            window: Some(window),
+        };
+        let parsed = self.parse_window(window, at);
+        giving_up.window = None;
+        if parsed.is_err() {
+            self.parsed(window, None);
+        }
+        parsed
+    }
+
+    /// Claims for parsing the windows after `window` that are neither kept nor being parsed,
+    /// as many as keep the windows parsed at once within [`read_ahead`].
+    fn claim_ahead(&self, window: usize, windows: usize) -> Vec<usize> {
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut claimed = Vec::new();
+        for next in window + 1..windows.min(window + read_ahead()) {
+            let parsing = cache.iter().filter(|c| c.bodies.is_none()).count();
+            if parsing >= read_ahead() {
+                break;
+            }
+            if cache.iter().all(|c| c.window != next) {
+                cache.push_back(CachedWindow {
+                    window: next,
+                    bodies: None,
+                });
+                claimed.push(next);
+            }
+        }
+        claimed
+    }
+}
+
+/// How many windows a reader parses at once, the one asked for and those after it: a core's
+/// worth, within what the cache keeps.
+fn read_ahead() -> usize {
+    windows_in_flight().min(CACHED_WINDOWS)
+}
+
 impl BodySource for TextSource {
     fn load(&self, index: usize) -> Result<ResultBody, String> {
         let windows = self
@@ -208,24 +257,24 @@ impl BodySource for TextSource {
             Ok(None) => return self.parse_window(window, at).and_then(|mut b| take(&mut b)),
             Err(()) => {}
         }
-        // Whatever happens while parsing, the threads waiting for the window are woken.
-        let mut giving_up = GiveUp {
-            source: self,
-            window: Some(window),
-        };
-        let parsed = self.parse_window(window, at);
-        giving_up.window = None;
-        match parsed {
-            Ok(mut bodies) => {
-                let body = take(&mut bodies);
-                self.parsed(window, Some(bodies));
+        // The windows after it are parsed at the same time on threads of their own: readers
+        // go through the results in order, so a batch of results asks for one window at a time.
+        let ahead = self.claim_ahead(window, windows.len());
+        std::thread::scope(|scope| {
+            for &next in &ahead {
+                let at = &windows[next];
+                scope.spawn(move || {
+                    if let Ok(bodies) = self.parse_and_keep(next, at) {
+                        self.parsed(next, Some(bodies));
+                    }
+                });
+            }
+            self.parse_and_keep(window, at).and_then(|mut b| {
+                let body = take(&mut b);
+                self.parsed(window, Some(b));
                 body
-            }
-            Err(e) => {
-                self.parsed(window, None);
-                Err(e)
-            }
-        }
+            })
+        })
     }
 
     fn tick(&self) -> u64 {
