@@ -1,5 +1,6 @@
-# Shared by scripts/bench.sh and scripts/bench_scale.sh (sourced, not run): checks, the machine
-# line, timed runs of a command or of the app, and the Markdown table of the results. The caller
+# Shared by scripts/bench.sh, scripts/bench_scale.sh, scripts/bench_host.sh and
+# scripts/bench_text.sh (sourced, not run): checks, the machine line, timed runs of a command or
+# of the app, and the Markdown table of the results. The caller
 # sets `runs` (how many runs per line) and `bin` (the binary), then calls `bench_start`, adds
 # lines with `bench_command` and `bench_app`, and prints them with `bench_table`.
 
@@ -125,4 +126,17 @@ bench_table() {
     printf '%s\n' "${bench_rows[@]}"
     echo
     echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# Runs a command, its output thrown away, and prints `LABEL | S s, M MB`: its wall time and peak
+# resident memory, read by a Python parent (a host without GNU time measures the same way).
+bench_timed() {
+    local label=$1
+    shift
+    local t
+    t=$(python3 -c 'import resource, subprocess, sys, time
+t = time.time()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print("%.2f s, %d MB" % (time.time() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024))' "$@")
+    echo "$label | $t"
 }

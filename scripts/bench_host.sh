@@ -8,9 +8,11 @@
 # 100 copies of many_basic as one series; the text is TEXT (ncu's `--print-details all` of a
 # report, .xz or plain) repeated to 111 MB, or, without TEXT, ncu's own `--print-details all`
 # of ×10 (ncu on PATH; it takes ncu over nine minutes on a 16-core host). Then times each
-# command (seconds, peak resident KB, read by a Python parent: the host has no /usr/bin/time), with the default worker threads
+# command (seconds, peak resident MB, read by a Python parent: the host has no /usr/bin/time), with the default worker threads
 # and with RAYON_NUM_THREADS=2, and prints one line per run.
 set -uo pipefail
+# shellcheck source=bench_common.sh
+source "$(cd "$(dirname "$0")" && pwd)/bench_common.sh"
 bin=$1 seed=$2 bigrep=$3 work=$4 text=${5:-}
 mkdir -p "$work" && cd "$work" || exit 2
 case $seed in
@@ -28,16 +30,7 @@ echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "ncu: $(ncu --version 2>/dev/null | tail -1)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-run() { # label, command...: prints the seconds and the peak resident KB of the command
-    local label=$1
-    shift
-    local t
-    t=$(python3 -c 'import resource, subprocess, sys, time
-t = time.time()
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print("%.2f %d" % (time.time() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))' "$@")
-    echo "$label | $t"
-}
+run() { bench_timed "$@"; }
 
 if [ -n "$text" ]; then
     case $text in *.xz) xz -dc "$text" > one.txt ;; *) cp "$text" one.txt ;; esac

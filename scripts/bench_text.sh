@@ -15,6 +15,8 @@
 set -uo pipefail
 before=$(realpath "$1") after=$(realpath "$2") work=$3 runs=${4:-2}
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=bench_common.sh
+source "$root/scripts/bench_common.sh"
 mkdir -p "$work" && cd "$work" || exit 2
 
 make_text() { # name, source (.xz or plain): the source repeated to 111 MB
@@ -36,16 +38,7 @@ for t in many_bodies.txt bodies.txt tables.txt; do
     echo "$t: $(stat -c %s "$t") bytes, $("$after" summary --format json "$t" 2> /dev/null | grep -c '"function"') results"
 done
 
-run() { # label, command...: prints the seconds and the peak resident MB of the command
-    local label=$1
-    shift
-    local t
-    t=$(python3 -c 'import resource, subprocess, sys, time
-t = time.time()
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print("%.2f s, %d MB" % (time.time() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024))' "$@")
-    echo "$label | $t"
-}
+run() { bench_timed "$@"; }
 
 for cpus in all 2; do
     pin=()
