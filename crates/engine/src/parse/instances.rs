@@ -18,7 +18,7 @@ pub struct PrintedList<'a> {
 /// list without nested parentheses.
 pub fn split(text: &str) -> Option<PrintedList<'_>> {
     let body = text.trim().strip_suffix(')')?;
-    let (agg_end, list_start) = match body.find(" (") {
+    let (agg_end, list_start) = match find_spaced(body, b' ', b'(') {
         Some(i) => (i, i + 2),
         None if body.starts_with('(') => (0, 1),
         None => return None,
@@ -27,17 +27,42 @@ pub fn split(text: &str) -> Option<PrintedList<'_>> {
     if list.contains(['(', ')']) || list.trim().is_empty() {
         return None;
     }
-    let items = list
-        .split("; ")
-        .map(|item| match item.split_once(": ") {
-            Some((id, v)) => (Some(id.trim()), v.trim()),
+    let mut items = Vec::new();
+    let mut rest = list;
+    loop {
+        let (item, next) = match find_spaced(rest, b';', b' ') {
+            Some(i) => (&rest[..i], Some(&rest[i + 2..])),
+            None => (rest, None),
+        };
+        items.push(match find_spaced(item, b':', b' ') {
+            Some(i) => (Some(item[..i].trim()), item[i + 2..].trim()),
             None => (None, item.trim()),
-        })
-        .collect();
+        });
+        match next {
+            Some(next) => rest = next,
+            None => break,
+        }
+    }
     Some(PrintedList {
         aggregate: body.get(..agg_end)?.trim(),
         items,
     })
+}
+
+/// Where the two bytes `first` `second` (`"; "`, `": "`, `" ("`) first stand together in
+/// `text`, as `str::find` of the two-byte string finds them; ASCII bytes, so the offset is a
+/// character boundary.
+fn find_spaced(text: &str, first: u8, second: u8) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(first, bytes.get(from..)?) {
+        let at = from + i;
+        if bytes.get(at + 1) == Some(&second) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 impl PrintedList<'_> {
@@ -86,6 +111,30 @@ pub fn instances_of(list: &PrintedList<'_>, factor: f64, strings: bool) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_byte_separators_are_found_as_str_find_finds_them() {
+        for text in [
+            "a; b",
+            ";; b",
+            "a;b; c",
+            "x",
+            "",
+            "; ",
+            "a ;  b",
+            "é; ü: v",
+            ";;",
+        ] {
+            for (first, second) in [(b';', b' '), (b':', b' '), (b' ', b'(')] {
+                let pattern = String::from_utf8(vec![first, second]).unwrap();
+                assert_eq!(
+                    find_spaced(text, first, second),
+                    text.find(&pattern),
+                    "{text:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn splits_both_forms() {
