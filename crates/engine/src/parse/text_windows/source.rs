@@ -179,13 +179,10 @@ impl TextSource {
             .map(|r| Some(r.into_body()))
             .collect())
     }
-}
-
-impl TextSource {
     /// Parses `window` (claimed by this thread); on success the bodies are handed back, to
-    /// be kept with [`TextSource::parsed`] once the caller took what it asked for; on failure
-    /// the threads waiting for it are woken. A parse that panics wakes them too.
-    fn parse_and_keep(
+    /// be kept with [`TextSource::parsed`] once the caller took what it asked for; on failure,
+    /// or a panic, the threads waiting for it are woken.
+    fn parse_claimed(
         &self,
         window: usize,
         at: &WindowAt,
@@ -257,19 +254,20 @@ impl BodySource for TextSource {
             Ok(None) => return self.parse_window(window, at).and_then(|mut b| take(&mut b)),
             Err(()) => {}
         }
-        // The windows after it are parsed at the same time on threads of their own: readers
-        // go through the results in order, so a batch of results asks for one window at a time.
+        // The windows after it are parsed at the same time on threads of their own, and waited
+        // for: readers go through the results in order, so a batch of results asks for one
+        // window at a time.
         let ahead = self.claim_ahead(window, windows.len());
         std::thread::scope(|scope| {
             for &next in &ahead {
                 let at = &windows[next];
                 scope.spawn(move || {
-                    if let Ok(bodies) = self.parse_and_keep(next, at) {
+                    if let Ok(bodies) = self.parse_claimed(next, at) {
                         self.parsed(next, Some(bodies));
                     }
                 });
             }
-            self.parse_and_keep(window, at).and_then(|mut b| {
+            self.parse_claimed(window, at).and_then(|mut b| {
                 let body = take(&mut b);
                 self.parsed(window, Some(b));
                 body
