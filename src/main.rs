@@ -5,15 +5,20 @@
 //! `sightline --click-through N FILE...` then also selects the first N rows one per frame on
 //! the Details page before it exits (the peak memory of walking through N results).
 
-#![deny(unsafe_code)]
-
 use clap::Parser;
 use sightline_cli::{self as cli, Args};
 use std::time::Instant;
 
+/// mimalloc rather than the system allocator: text reports and comparisons build and drop
+/// millions of small values on every core, and glibc's allocator spent a quarter of the time
+/// of `summary --json` of a large text in `malloc` and `free` and in waiting for its heap
+/// locks, and kept what a thread freed in that thread's heap (resident memory that grew with
+/// the threads). See "Allocator" in docs/benchmarks.md.
+#[global_allocator]
+static HEAP: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let started = Instant::now();
-    bound_heaps();
     let args = Args::parse();
     let code = if args.install_desktop {
         install_desktop()
@@ -75,22 +80,3 @@ fn run_app(_files: Vec<std::path::PathBuf>, _follow: Option<std::path::PathBuf>)
     1
 }
 
-/// The most heaps (arenas) glibc's allocator keeps: one per core. By default it keeps up to
-/// eight per core and gives one to nearly every thread, and what a thread freed stays in its
-/// heap: a command's resident memory then grew with its worker threads, not with its work (a
-/// 111 MB text written as JSON with 16 threads on 2 cores: 228 MB resident for 19 MB of live
-/// heap; 59 MB with two heaps). Fewer heaps than cores make threads wait for one another (a
-/// comparison of two 909 MB reports on 16 cores took 4.1 s with eight heaps).
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[allow(unsafe_code)]
-fn bound_heaps() {
-    let heaps = std::thread::available_parallelism().map_or(1, |n| n.get());
-    // SAFETY: mallopt sets one of the allocator's parameters; it is called first thing in
-    // `main`, before any other thread is started, and takes no pointer.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, heaps as libc::c_int);
-    }
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn bound_heaps() {}
