@@ -192,15 +192,21 @@ pub fn load_series_keeping(files: &[SeriesFile], metrics: &[&str]) -> Loaded {
     // reports never holds thousands of files open. The few runs the steps compare are read
     // again for their why.
     // Opening a report decodes it on threads of its own, each with its buffers: reports are
-    // opened a few at a time (a quarter of the cores), not one per core, so that memory does
-    // not grow with the square of the core count.
+    // opened a few at a time (a quarter of the cores), not one per core, and each open decodes
+    // on its share of the cores, so that the opens together hold the buffers of one open on
+    // every core, whatever the core count.
+    let cores = rayon::current_num_threads();
+    let at_once = (cores / 4).max(1);
+    let per_open = (cores / at_once).max(1);
     let load = || -> Vec<Result<Report, parse::LoadError>> {
         files
             .par_iter()
-            .map(|f| parse::load_path(&f.path).map(|r| detached_keeping(&r, metrics)))
+            .map(|f| {
+                parse::ncu_rep::open::with_decode_threads(per_open, || parse::load_path(&f.path))
+                    .map(|r| detached_keeping(&r, metrics))
+            })
             .collect()
     };
-    let at_once = (rayon::current_num_threads() / 4).max(1);
     let loaded = match rayon::ThreadPoolBuilder::new().num_threads(at_once).build() {
         Ok(pool) => pool.install(load),
         Err(_) => load(),

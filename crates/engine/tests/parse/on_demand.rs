@@ -316,3 +316,30 @@ fn a_result_larger_than_a_read_chunk_opens_as_it_parses() {
     assert_eq!(opened.warnings, whole.warnings);
     assert_same(&mut opened, &whole, "grown results");
 }
+
+/// A report of many read chunks (`many_basic`, 54 MB: 27 chunks of 2 MB) opened with a budget
+/// of one and of three decoding threads, as a series opens reports side by side, equals the
+/// same report opened on every core and the report read whole.
+#[test]
+fn opens_on_a_budget_of_threads_equal_opens_on_every_core() {
+    let bytes = fixture_bytes("big/many_basic.ncu-rep.xz");
+    let file = TempFile::new("budget.ncu-rep", &bytes);
+    let mut every_core = load_path(&file.0).expect("many_basic opens");
+    let mut whole = ncu_rep::parse(&bytes).expect("many_basic parses");
+    whole.source = file.0.clone();
+    for threads in [1, 3] {
+        let mut budget = ncu_rep::open::with_decode_threads(threads, || load_path(&file.0))
+            .expect("many_basic opens on a budget");
+        assert_eq!(budget.results.len(), 400, "{threads} threads");
+        for (a, b) in budget.results.iter().zip(&every_core.results) {
+            assert_eq!(
+                format!("{:?}", (a.body_head(), &a.name, a.grid, a.block)),
+                format!("{:?}", (b.body_head(), &b.name, b.grid, b.block)),
+                "{threads} threads, result {}",
+                b.id
+            );
+        }
+        assert_same(&mut budget, &whole, "a budget of threads");
+    }
+    assert_same(&mut every_core, &whole, "every core");
+}

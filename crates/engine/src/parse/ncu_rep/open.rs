@@ -17,6 +17,7 @@ use super::result::{Context, Decoded};
 use crate::model::Report;
 use crate::parse::{LoadError, ParseError};
 use prost::Message;
+use std::cell::Cell;
 use std::fs::File;
 use std::io::{self, Read, Seek};
 use std::path::Path;
@@ -27,6 +28,28 @@ use std::sync::{Arc, Mutex, mpsc};
 const CHUNK: usize = 2 << 20;
 /// Most decoding threads.
 const MAX_THREADS: usize = 16;
+
+thread_local! {
+    /// The most decoding threads an open made on this thread starts, where its caller set a
+    /// budget ([`with_decode_threads`]); otherwise one per core.
+    static DECODE_THREADS: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Runs `f` with the opens it makes on this thread decoding on at most `threads` threads. For
+/// callers that open several reports at once (a series): each open reads through its own
+/// threads and buffers, so that opens side by side with a share of the cores each hold the
+/// buffers of one open with every core, not one such set each.
+pub fn with_decode_threads<T>(threads: usize, f: impl FnOnce() -> T) -> T {
+    /// Puts the budget that was set back, also when `f` panics.
+    struct Restore(Option<usize>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            DECODE_THREADS.set(self.0);
+        }
+    }
+    let _restore = Restore(DECODE_THREADS.replace(Some(threads.max(1))));
+    f()
+}
 
 /// Opens a report, reading result bodies on demand. `progress` is told the bytes read so far
 /// and the file's size.
@@ -72,6 +95,7 @@ pub fn open_from(
     let chunks = usize::try_from(size / CHUNK as u64).unwrap_or(usize::MAX);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
+        .min(DECODE_THREADS.get().unwrap_or(usize::MAX))
         .min(chunks + 1)
         .clamp(1, MAX_THREADS);
     let report = std::thread::scope(|scope| {
