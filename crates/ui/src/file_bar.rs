@@ -46,7 +46,7 @@ pub fn show(
         let warn = ui.visuals().warn_fg_color;
         ui.horizontal_wrapped(|ui| {
             if workspace.is_reloading(notice.report) {
-                ui.spinner();
+                crate::widgets::calm_spinner::calm_spinner(ui);
                 ui.label(format!("Reloading {name}…"));
                 return;
             }

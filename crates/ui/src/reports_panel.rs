@@ -172,7 +172,7 @@ fn growing_ui(
         format!("Written by {}; ", arrival_text::writer_text(w))
     });
     ui.horizontal(|ui| {
-        ui.spinner();
+        crate::widgets::calm_spinner::calm_spinner(ui);
         ui.label(
             egui::RichText::new(arrival_text::growing_text(results))
                 .color(ui.visuals().warn_fg_color),
@@ -239,7 +239,7 @@ fn pending_ui(ui: &mut egui::Ui, pending: &[PendingLoad], commands: &mut Vec<Com
             None => load.name.clone(),
         };
         ui.horizontal(|ui| {
-            ui.spinner();
+            crate::widgets::calm_spinner::calm_spinner(ui);
             ui.label(name);
             if icon_button(ui, "Cancel", &format!("Cancel {}", load.name)).clicked() {
                 commands.push(Command::CancelLoad(load.id));

@@ -164,7 +164,7 @@ pub fn show(
         ReportCompareStatus::Ready { view, complete } => {
             if !complete {
                 ui.horizontal(|ui| {
-                    ui.spinner();
+                    crate::widgets::calm_spinner::calm_spinner(ui);
                     ui.label("Comparing…");
                     ui.weak(
                         "every metric of every pair; the table below compares the results \
@@ -176,7 +176,7 @@ pub fn show(
         }
         ReportCompareStatus::Building => {
             ui.horizontal(|ui| {
-                ui.spinner();
+                crate::widgets::calm_spinner::calm_spinner(ui);
                 ui.label("Comparing…");
                 ui.weak(format!(
                     "{} with {}",

@@ -54,7 +54,7 @@ impl Page for TrendView {
             }
             TrendStatus::Building => {
                 ui.horizontal(|ui| {
-                    ui.spinner();
+                    crate::widgets::calm_spinner::calm_spinner(ui);
                     ui.label("Matching the kernels through the runs…");
                 });
             }

@@ -62,7 +62,7 @@ pub fn ui(view: &mut SweepView, ui: &mut egui::Ui, cx: &PageContext<'_>) {
         }
         SweepStatus::Building => {
             ui.horizontal(|ui| {
-                ui.spinner();
+                crate::widgets::calm_spinner::calm_spinner(ui);
                 ui.label("Reading the sizes and matching the kernels across the versions…");
             });
         }

@@ -115,7 +115,7 @@ pub fn buttons(
             });
         }
         if writing {
-            ui.spinner();
+            crate::widgets::calm_spinner::calm_spinner(ui);
             ui.weak("Writing the CSV (every metric of every pair)…");
         } else if let Some(s) = status.as_deref() {
             ui.weak(s);

@@ -506,7 +506,7 @@ fn hot_spots(ui: &mut egui::Ui, hot: &HotSpotTable, lines: Option<&Lines>) {
     match lines {
         Some(Lines::Reading) => {
             ui.horizontal(|ui| {
-                ui.spinner();
+                crate::widgets::calm_spinner::calm_spinner(ui);
                 ui.weak("Reading the lines and SASS of the hot spots…");
             });
         }

@@ -164,7 +164,7 @@ pub fn show(
 /// The spinner while the comparison (or its context warnings) is being built.
 fn comparing_ui(ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
-        ui.spinner();
+        crate::widgets::calm_spinner::calm_spinner(ui);
         ui.label("Comparing…");
     });
 }
@@ -189,7 +189,7 @@ fn empty_ui(ui: &mut egui::Ui, only_itself: bool) {
 pub fn being_written_ui(ui: &mut egui::Ui, name: &str, results: usize) {
     ui.add_space(8.0);
     ui.horizontal(|ui| {
-        ui.spinner();
+        crate::widgets::calm_spinner::calm_spinner(ui);
         ui.label(format!(
             "{name} is {}: it is compared once its write has settled.",
             crate::output::arrival_text::growing_text(results)

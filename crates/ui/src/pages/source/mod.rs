@@ -122,7 +122,7 @@ impl Page for SourcePage {
             SourceStatus::Idle => {}
             SourceStatus::Reading => {
                 ui.horizontal(|ui| {
-                    ui.spinner();
+                    crate::widgets::calm_spinner::calm_spinner(ui);
                     ui.label("Reading the function's code and per-instruction metrics…");
                 });
             }
