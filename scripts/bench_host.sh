@@ -13,12 +13,15 @@
 set -uo pipefail
 # shellcheck source=bench_common.sh
 source "$(cd "$(dirname "$0")" && pwd)/bench_common.sh"
-bin=$1 seed=$2 bigrep=$3 work=$4 text=${5:-}
+[ $# -ge 4 ] || { echo "usage: $0 SIGHTLINE MANY_BASIC.ncu-rep[.xz] BIGREP.py WORKDIR [TEXT]" >&2; exit 2; }
+# Paths are taken before the script moves into WORKDIR.
+bin=$(realpath "$1") seed=$(realpath "$2") bigrep=$(realpath "$3") work=$4 text=${5:+$(realpath "$5")}
 mkdir -p "$work" && cd "$work" || exit 2
 case $seed in
 *.xz) xz -dc "$seed" > many_basic.ncu-rep ;;
 *) cp "$seed" many_basic.ncu-rep ;;
 esac
+[ -s many_basic.ncu-rep ] || { echo "$0: $seed gave no report" >&2; exit 2; }
 [ -s x10.ncu-rep ] || python3 "$bigrep" many_basic.ncu-rep x10.ncu-rep 10 >/dev/null
 [ -s x40.ncu-rep ] || python3 "$bigrep" many_basic.ncu-rep x40.ncu-rep 40 >/dev/null
 [ -s x40_copy.ncu-rep ] || cp x40.ncu-rep x40_copy.ncu-rep
@@ -34,6 +37,7 @@ run() { bench_timed "$@"; }
 
 if [ -n "$text" ]; then
     case $text in *.xz) xz -dc "$text" > one.txt ;; *) cp "$text" one.txt ;; esac
+    [ -s one.txt ] || { echo "$0: $text gave no text" >&2; exit 2; }
     rm -f x10.details_all.txt
     while [ "$(stat -c %s x10.details_all.txt 2>/dev/null || echo 0)" -lt 111000000 ]; do cat one.txt >> x10.details_all.txt; done
 else

@@ -24,6 +24,7 @@ make_text() { # name, source (.xz or plain): the source repeated to 111 MB
     [ -s "$name" ] && return
     case $source in *.xz) xz -dc "$source" > one.txt ;; *) cp "$source" one.txt ;; esac
     : > "$name"
+    [ -s one.txt ] || { echo "$0: $source gave no text" >&2; exit 2; }
     while [ "$(stat -c %s "$name")" -lt 111000000 ]; do cat one.txt >> "$name"; done
     rm -f one.txt
 }
