@@ -196,7 +196,7 @@ pub fn load_series_keeping(files: &[SeriesFile], metrics: &[&str]) -> Loaded {
     // on its share of the cores, so that the opens together hold the buffers of one open on
     // every core, whatever the core count.
     let cores = rayon::current_num_threads();
-    let at_once = (cores / 4).max(1);
+    let at_once = (cores / 8).max(1);
     let per_open = (cores / at_once).max(1);
     let load = || -> Vec<Result<Report, parse::LoadError>> {
         files
