@@ -79,4 +79,3 @@ fn run_app(_files: Vec<std::path::PathBuf>, _follow: Option<std::path::PathBuf>)
     );
     1
 }
-
