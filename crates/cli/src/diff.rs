@@ -81,10 +81,18 @@ enum Rendered {
 /// rule fired (by default: no matched kernel's duration worse by more than 5 %, no kernel only
 /// in the base), 1 when one did, 2 when an input could not be read.
 pub fn run(args: &DiffArgs) -> i32 {
-    let (base, current) = match (
-        parse::load_path(&args.base),
-        parse::load_path(&args.current),
-    ) {
+    // Both reports are read at once: each read is one thread reading its file while others
+    // decode what it read.
+    let loaded = std::thread::scope(|scope| {
+        let current = scope.spawn(|| parse::load_path(&args.current));
+        let base = parse::load_path(&args.base);
+        (base, current.join())
+    });
+    let (base, current) = match loaded {
+        (base, Ok(current)) => (base, current),
+        (_, Err(panic)) => std::panic::resume_unwind(panic),
+    };
+    let (base, current) = match (base, current) {
         (Ok(b), Ok(c)) => (b, c),
         (b, c) => {
             for e in [b.err(), c.err()].into_iter().flatten() {
