@@ -225,6 +225,41 @@ fn json_and_csv_written_pair_by_pair_are_the_whole_documents() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The JSON document of `sightline diff`, whose pairs are written on every core into files of
+/// their own and copied out in order, is byte for byte the document printed whole from a
+/// comparison that kept every metric, on one worker thread and on several.
+#[test]
+fn the_json_command_prints_the_whole_document_on_any_number_of_threads() {
+    let dir = temp_dir("diff_output_json_threads");
+    for pair in PAIRS {
+        let (base, current, bf, cf) = open_pair(&dir, pair);
+        let full = compare_keeping(&base, &current, &DiffOptions::default(), Keep::All);
+        assert!(full.matched.len() > 1, "{pair:?}");
+        let fail_on = FailOn::default();
+        let failures = fail_on.check(&full);
+        let mut doc = sightline_engine::output::compare::document::json_document(
+            &full, &base, &current, &fail_on, &failures,
+        );
+        doc["matched"] = sightline_engine::output::compare::to_json(&full)["matched"].take();
+        let whole = serde_json::to_string_pretty(&doc).unwrap() + "\n";
+        for threads in ["1", "3"] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_sightline"))
+                .env("RAYON_NUM_THREADS", threads)
+                .args(["diff", "--format", "json"])
+                .arg(&bf)
+                .arg(&cf)
+                .output()
+                .unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                whole,
+                "{pair:?}, {threads} threads"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `sightline diff` on the renaming rewrite of `fixtures/renames`: every format says which
 /// kernels it paired as renamed; `--no-auto-pair` only suggests them, and then the default
 /// `--fail-on` counts the renamed kernels as removed.

@@ -9,6 +9,7 @@ use crate::analysis::compare::request::{self, DiffFormat};
 use crate::analysis::compare::{CompareRequest, DiffOptions, Keep, RenamePolicy};
 use crate::choice_arg::choice_parser;
 use crate::output::compare::{self as compare_out, MarkdownOptions};
+use crate::output::spill::{Piece, Pieces, Spill};
 use crate::parse;
 use clap::Args;
 use std::io::Write;
@@ -69,14 +70,29 @@ pub(crate) fn parse_pair(s: &str) -> Result<(u64, u64), String> {
     request::parse_pair(s).map_err(|e| e.to_string())
 }
 
+/// What a pair gives the output while the comparison goes on: its CSV rows, or where its
+/// JSON item was kept.
+enum Rendered {
+    Text(Vec<u8>),
+    Kept(Piece),
+}
+
 /// Loads both reports, prints the comparison and returns the exit code: 0 when no `--fail-on`
 /// rule fired (by default: no matched kernel's duration worse by more than 5 %, no kernel only
 /// in the base), 1 when one did, 2 when an input could not be read.
 pub fn run(args: &DiffArgs) -> i32 {
-    let (base, current) = match (
-        parse::load_path(&args.base),
-        parse::load_path(&args.current),
-    ) {
+    // Both reports are read at once: each read is one thread reading its file while others
+    // decode what it read.
+    let loaded = std::thread::scope(|scope| {
+        let current = scope.spawn(|| parse::load_path(&args.current));
+        let base = parse::load_path(&args.base);
+        (base, current.join())
+    });
+    let (base, current) = match loaded {
+        (base, Ok(current)) => (base, current),
+        (_, Err(panic)) => std::panic::resume_unwind(panic),
+    };
+    let (base, current) = match (base, current) {
         (Ok(b), Ok(c)) => (b, c),
         (b, c) => {
             for e in [b.err(), c.err()].into_iter().flatten() {
@@ -105,8 +121,9 @@ pub fn run(args: &DiffArgs) -> i32 {
     // compared with every metric, the comparison keeps of it only what the text forms show or
     // the `--fail-on` rules read, and JSON and CSV, which list every metric, get the pair's
     // text made on the same core. CSV writes it at once; JSON, whose document lists the
-    // failures before the pairs, keeps the pairs' text in a temporary file until the
-    // comparison is complete. Memory does not grow with the results.
+    // failures before the pairs, keeps the pairs' text in temporary files (one per core,
+    // written by that core) until the comparison is complete. Memory does not grow with the
+    // results.
     let reads = |key: &str| fail_on.reads_metric(key);
     // A pair naming a result a report lacks is refused before anything is written.
     let manual = match request::pairs_by_id(&args.pairs, &base, &current) {
@@ -126,18 +143,10 @@ pub fn run(args: &DiffArgs) -> i32 {
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut spill = match args.format {
-        DiffFormat::Json => match tempfile::tempfile() {
-            Ok(file) => Some(std::io::BufWriter::with_capacity(1 << 20, file)),
-            Err(e) => {
-                eprintln!("error: no temporary file for the comparison: {e}");
-                return EXIT_UNREADABLE;
-            }
-        },
-        _ => None,
-    };
+    // JSON: each pair's item is kept, where it was made, in a temporary file of that core.
+    let spill = (args.format == DiffFormat::Json).then(Spill::new);
+    let mut pieces = Pieces::default();
     let mut failed: Option<std::io::Error> = None;
-    let mut first = true;
     if args.format == DiffFormat::Csv {
         failed = out.write_all(&compare_out::csv_header()).err();
     }
@@ -145,24 +154,25 @@ pub fn run(args: &DiffArgs) -> i32 {
     let diff = request.run_each(
         &base,
         &current,
-        |pair| match format {
-            DiffFormat::Json => compare_out::pair_json_bytes(pair),
-            DiffFormat::Csv => compare_out::pair_csv(pair),
-            _ => Ok(Vec::new()),
+        |pair| match (format, &spill) {
+            (DiffFormat::Json, Some(spill)) => spill
+                .put(|text| compare_out::pair_json::append_pair_json_item(pair, text))
+                .map(Rendered::Kept),
+            (DiffFormat::Csv, _) => compare_out::pair_csv(pair).map(Rendered::Text),
+            _ => Ok(Rendered::Text(Vec::new())),
         },
-        |text| {
+        |rendered| {
             if failed.is_some() || !matches!(format, DiffFormat::Json | DiffFormat::Csv) {
                 return;
             }
-            let written = text.and_then(|text| match &mut spill {
-                Some(spill) => {
-                    spill.write_all(compare_out::pair_json_separator(first))?;
-                    spill.write_all(&text)
+            failed = match rendered {
+                Ok(Rendered::Kept(piece)) => {
+                    pieces.push(piece);
+                    None
                 }
-                None => out.write_all(&text),
-            });
-            first = false;
-            failed = written.err();
+                Ok(Rendered::Text(text)) => out.write_all(&text).err(),
+                Err(e) => Some(e),
+            };
         },
     );
     let failures = fail_on.check(&diff);
@@ -186,8 +196,7 @@ pub fn run(args: &DiffArgs) -> i32 {
             DiffFormat::Json => compare_out::document::write_json(
                 &mut out,
                 compare_out::document::json_document(&diff, &base, &current, &fail_on, &failures),
-                spill.take(),
-                first,
+                spill.map(|spill| (spill, pieces)),
             ),
             DiffFormat::Csv => compare_out::write_csv_unmatched(&mut out, &diff),
             DiffFormat::Html => {

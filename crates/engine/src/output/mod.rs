@@ -22,6 +22,7 @@ pub mod sections_json;
 pub mod sections_text;
 pub mod source_csv;
 pub mod source_json;
+pub mod spill;
 pub mod summary_csv;
 pub mod summary_html;
 pub mod summary_json;

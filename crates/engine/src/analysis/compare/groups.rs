@@ -69,40 +69,48 @@ pub fn groups(
     renamed: &[Rename],
 ) -> Vec<KernelGroup> {
     type Sides<'a> = (Vec<&'a KernelResult>, Vec<&'a KernelResult>);
-    // The current group of each renamed base function (no kernel's identity is worked out
-    // again where nothing was renamed).
-    let mut current_key: BTreeMap<&str, String> = BTreeMap::new();
-    for r in current.iter().filter(|_| !renamed.is_empty()) {
-        if let Some(rename) = renamed
-            .iter()
-            .find(|n| n.current_function == KernelIdentity::of(r).function)
-        {
+    // Each launch's group key and function, worked out from its long demangled name on
+    // every core (the function only where something was renamed).
+    let keyed = |results: &[KernelResult]| -> Vec<(String, Option<String>)> {
+        use rayon::prelude::*;
+        results
+            .par_iter()
+            .map(|r| {
+                let identity = KernelIdentity::of(r);
+                let key = unify_bools(&identity.base);
+                (key, (!renamed.is_empty()).then_some(identity.function))
+            })
+            .collect()
+    };
+    let (base_keys, current_keys) = rayon::join(|| keyed(base), || keyed(current));
+    // The current group of each renamed base function.
+    let mut current_key: BTreeMap<&str, &str> = BTreeMap::new();
+    for (key, function) in &current_keys {
+        let Some(function) = function else { continue };
+        if let Some(rename) = renamed.iter().find(|n| n.current_function == *function) {
             current_key
                 .entry(rename.base_function.as_str())
-                .or_insert_with(|| group_key(r));
+                .or_insert(key.as_str());
         }
     }
     let mut renamed_from: BTreeMap<String, &str> = BTreeMap::new();
     let mut by_key: BTreeMap<String, Sides<'_>> = BTreeMap::new();
-    for r in base {
-        let renamed_to = (!current_key.is_empty())
-            .then(|| {
-                let function = KernelIdentity::of(r).function;
-                let rename = renamed.iter().find(|n| n.base_function == function)?;
-                Some((current_key.get(function.as_str())?, rename))
-            })
-            .flatten();
+    for (r, (own_key, function)) in base.iter().zip(base_keys) {
+        let renamed_to = function.and_then(|function| {
+            let rename = renamed.iter().find(|n| n.base_function == function)?;
+            Some((*current_key.get(function.as_str())?, rename))
+        });
         let key = match renamed_to {
             Some((key, rename)) => {
-                renamed_from.insert(key.clone(), &rename.base_function);
-                key.clone()
+                renamed_from.insert(key.to_string(), &rename.base_function);
+                key.to_string()
             }
-            None => group_key(r),
+            None => own_key,
         };
         by_key.entry(key).or_default().0.push(r);
     }
-    for r in current {
-        by_key.entry(group_key(r)).or_default().1.push(r);
+    for (r, (key, _)) in current.iter().zip(current_keys) {
+        by_key.entry(key).or_default().1.push(r);
     }
     let mut out: Vec<KernelGroup> = by_key
         .into_iter()

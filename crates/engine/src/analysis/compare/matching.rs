@@ -223,8 +223,10 @@ pub fn launch_shape(result: &KernelResult) -> Option<(Dim3, Dim3)> {
 /// The launches of one report as the alignment sees them. `use_mangled`: key by the mangled
 /// name (both reports have one for every result).
 fn launches(results: &[KernelResult], use_mangled: bool) -> Vec<Launch> {
+    use rayon::prelude::*;
+    // Long demangled names are worked out on every core.
     results
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(index, r)| launch_of(index, r, use_mangled))
         .collect()
@@ -325,8 +327,10 @@ pub fn match_results_with(
     renames: &RenamePolicy,
 ) -> Matching {
     let use_mangled = all_mangled(base) && all_mangled(current);
-    let base_launches = launches(base, use_mangled);
-    let current_launches = launches(current, use_mangled);
+    let (base_launches, current_launches) = rayon::join(
+        || launches(base, use_mangled),
+        || launches(current, use_mangled),
+    );
     let mut notes = Vec::new();
     let mut pairs = Vec::new();
     let mut base_manual = vec![false; base.len()];

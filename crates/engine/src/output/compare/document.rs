@@ -1,12 +1,13 @@
 //! The whole JSON document of `diff --format json`: the comparison with both reports, the
 //! `--fail-on` rules and their failures and the groups of repeated kernels, its "matched"
-//! list written from the file the pairs' items were kept in while they were compared.
+//! list written from the files the pairs' items were kept in while they were compared.
 
 use crate::analysis::compare::ReportDiff;
 use crate::analysis::compare::fail_on::{FailOn, Failure};
 use crate::analysis::compare::groups::groups;
 use crate::model::Report;
-use std::io::{Seek, Write};
+use crate::output::spill::{Pieces, Spill};
+use std::io::Write;
 
 /// The JSON document of the comparison without its pairs
 /// ([`super::to_json_without_pairs`]), with both sides, the failures and the groups of
@@ -53,13 +54,13 @@ pub fn json_document(
     doc
 }
 
-/// Writes the JSON document with its "matched" list taken from `pairs`, the file the pairs'
-/// items were written to (separated as the list separates them; `none` says none was).
+/// Writes the JSON document with its "matched" list taken from `pairs`, the pieces the pairs'
+/// items were kept in while they were compared, each an item after the separator that comes
+/// between two ([`super::pair_json::append_pair_json_item`]); `None` when no pair was written.
 pub fn write_json<W: Write>(
     out: &mut W,
     doc: serde_json::Value,
-    pairs: Option<std::io::BufWriter<std::fs::File>>,
-    none: bool,
+    pairs: Option<(Spill, Pieces)>,
 ) -> std::io::Result<()> {
     let (head, tail) = super::json_around_pairs(doc)?;
     out.write_all(head.as_bytes())?;
@@ -67,14 +68,11 @@ pub fn write_json<W: Write>(
         return out.write_all(b"\n");
     };
     out.write_all(b"[")?;
-    if let Some(pairs) = pairs {
-        let mut file = pairs.into_inner().map_err(|e| e.into_error())?;
-        file.seek(std::io::SeekFrom::Start(0))?;
-        // From file to standard output by the kernel where it can (the writer's concrete type
-        // lets the copy see both ends): gigabytes for a large pair of reports.
-        std::io::copy(&mut file, out)?;
-    }
-    if !none {
+    if let Some((spill, pieces)) = pairs.filter(|(_, pieces)| !pieces.is_empty()) {
+        // The first item's comma left out. From the files to standard output by the kernel
+        // where it can (the writer's concrete type lets the copy see both ends): gigabytes for
+        // a large pair of reports.
+        spill.copy_to(&pieces, out, 1)?;
         out.write_all(b"\n  ")?;
     }
     out.write_all(b"]")?;

@@ -88,7 +88,7 @@ impl Serialize for MetricsJson<'_> {
 }
 
 /// The duration of a pair: both sides, the change (also in words, `Brief`) and its verdict.
-struct DurationJson<'a>(&'a MatchedDiff, PairDetail);
+pub(super) struct DurationJson<'a>(pub(super) &'a MatchedDiff, pub(super) PairDetail);
 
 impl Serialize for DurationJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -114,7 +114,7 @@ impl Serialize for DurationJson<'_> {
 
 /// The explanations of a pair: the whole ranked list (`Full`), or those the outputs list
 /// with their kind, words and whether they agree with the duration's way (`Brief`).
-struct WhyJson<'a>(&'a MatchedDiff, PairDetail);
+pub(super) struct WhyJson<'a>(pub(super) &'a MatchedDiff, pub(super) PairDetail);
 
 impl Serialize for WhyJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

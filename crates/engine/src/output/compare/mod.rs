@@ -9,6 +9,7 @@ pub mod failures;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod pair_json;
 pub mod text;
 
 pub use csv::*;
