@@ -11,9 +11,10 @@ use std::time::Instant;
 
 /// mimalloc rather than the system allocator: text reports and comparisons build and drop
 /// millions of small values on every core, and glibc's allocator spent a quarter of the time
-/// of `summary --json` of a large text in `malloc` and `free` and in waiting for its heap
-/// locks, and kept what a thread freed in that thread's heap (resident memory that grew with
-/// the threads). See "Allocator" in docs/benchmarks.md.
+/// of `summary --json` of a large text in `malloc` and `free` and in waits on its heap locks.
+/// Its version 2, without transparent huge pages (Cargo.toml): freed pages go back to the
+/// system within 10 ms, and no heap is rounded up to a huge page. See "Allocator, series
+/// copies and the window's spinner" in docs/benchmarks.md.
 #[global_allocator]
 static HEAP: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
