@@ -43,9 +43,33 @@ pub fn map_ordered<T: Send, E>(
     Ok(())
 }
 
+/// Runs `work` in rayon's pool, or, where that pool has more threads than the machine has
+/// cores, in a pool of one thread per core. Reading result bodies parses and drops them on the
+/// thread that asks, in that thread's heap, which keeps some of what it freed: threads beyond
+/// the cores add no speed, only heaps (`summary --json` of a 119 MB text with 16 worker threads
+/// on 2 cores held 160 – 172 MB, against 74 MB with 2).
+fn on_cores<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if rayon::current_num_threads() <= cores {
+        return work();
+    }
+    let pool = POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cores)
+            .thread_name(|i| format!("result reader {i}"))
+            .build()
+            .ok()
+    });
+    match pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
+}
+
 /// [`map_ordered`] over the results of a report: `work` reads the report (decoding the bodies
-/// it needs), then the bodies decoded in the window are released before `each` sees the
-/// outcomes in order.
+/// it needs) on at most a thread per core ([`on_cores`]), then the bodies decoded in the window
+/// are released before `each` sees the outcomes in order.
 pub fn map_results<T: Send, E>(
     report: &mut crate::model::Report,
     work: impl Fn(&crate::model::Report, usize) -> T + Sync,
@@ -57,10 +81,12 @@ pub fn map_results<T: Send, E>(
     while start < len {
         let end = start.saturating_add(window).min(len);
         let shared: &crate::model::Report = report;
-        let done: Vec<T> = (start..end)
-            .into_par_iter()
-            .map(|i| work(shared, i))
-            .collect();
+        let done: Vec<T> = on_cores(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|i| work(shared, i))
+                .collect()
+        });
         for r in &mut report.results[start..end] {
             r.release_body();
         }
@@ -74,7 +100,30 @@ pub fn map_results<T: Send, E>(
 
 #[cfg(test)]
 mod tests {
-    use super::{map_ordered, window_len};
+    use super::{map_ordered, on_cores, window_len};
+
+    #[test]
+    fn results_are_worked_on_at_most_a_thread_per_core() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for threads in [1, cores, cores * 2 + 1] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool");
+            let (workers, sum) = pool.install(|| {
+                on_cores(|| {
+                    use rayon::prelude::*;
+                    let sum: usize = (0..1000usize).into_par_iter().sum();
+                    (rayon::current_num_threads(), sum)
+                })
+            });
+            assert_eq!(
+                (workers, sum),
+                (threads.min(cores), 499_500),
+                "{threads} threads"
+            );
+        }
+    }
 
     #[test]
     fn outcomes_come_in_order_and_errors_stop() {
