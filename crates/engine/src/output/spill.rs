@@ -79,38 +79,7 @@ impl Spill {
         }
         kept
     }
-}
 
-fn lock(slot: &Mutex<Slot>) -> std::sync::MutexGuard<'_, Slot> {
-    slot.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// The pieces of a [`Spill`] in the order they are to be written; pieces that follow each
-/// other in one file are one.
-#[derive(Debug, Default)]
-pub struct Pieces(Vec<Piece>);
-
-impl Pieces {
-    /// Whether no piece was added.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// Adds the next piece.
-    pub fn push(&mut self, piece: Piece) {
-        if let Some(last) = self.0.last_mut()
-            && last.file == piece.file
-            && last.offset + last.len == piece.offset
-        {
-            last.len += piece.len;
-            return;
-        }
-        self.0.push(piece);
-    }
-}
-
-impl Spill {
     /// Writes `pieces` in order, their first `skip` bytes left out, copied by the kernel where
     /// the output is a file or a pipe; the files are closed after, on every core (closing a
     /// file of gigabytes frees its pages).
@@ -145,6 +114,35 @@ impl Spill {
         let copied = copy();
         files.par_iter_mut().for_each(|f| drop(f.take()));
         copied
+    }
+}
+
+fn lock(slot: &Mutex<Slot>) -> std::sync::MutexGuard<'_, Slot> {
+    slot.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The pieces of a [`Spill`] in the order they are to be written; pieces that follow each
+/// other in one file are one.
+#[derive(Debug, Default)]
+pub struct Pieces(Vec<Piece>);
+
+impl Pieces {
+    /// Whether no piece was added.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Adds the next piece.
+    pub fn push(&mut self, piece: Piece) {
+        if let Some(last) = self.0.last_mut()
+            && last.file == piece.file
+            && last.offset + last.len == piece.offset
+        {
+            last.len += piece.len;
+            return;
+        }
+        self.0.push(piece);
     }
 }
 

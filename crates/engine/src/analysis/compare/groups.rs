@@ -41,7 +41,12 @@ impl KernelGroup {
 
 /// The group key of a launch.
 pub fn group_key(r: &KernelResult) -> String {
-    unify_bools(&KernelIdentity::of(r).base)
+    key_of(&KernelIdentity::of(r))
+}
+
+/// [`group_key`] of a launch whose identity is worked out already.
+fn key_of(identity: &KernelIdentity) -> String {
+    unify_bools(&identity.base)
 }
 
 fn stats(results: &[&KernelResult]) -> GroupStats {
@@ -77,8 +82,10 @@ pub fn groups(
             .par_iter()
             .map(|r| {
                 let identity = KernelIdentity::of(r);
-                let key = unify_bools(&identity.base);
-                (key, (!renamed.is_empty()).then_some(identity.function))
+                (
+                    key_of(&identity),
+                    (!renamed.is_empty()).then_some(identity.function),
+                )
             })
             .collect()
     };
