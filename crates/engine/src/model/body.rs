@@ -117,6 +117,13 @@ pub trait BodySource: Send + Sync {
     /// Decodes the body of the result at `index` in the source.
     fn load(&self, index: usize) -> Result<ResultBody, String>;
 
+    /// Decodes the body of the result at `index` with its values only: its sections, rules and
+    /// metrics, with no instances, printed forms or printed section bodies where the source
+    /// can leave them out (for outputs that print no more); the whole body by default.
+    fn load_values(&self, index: usize) -> Result<ResultBody, String> {
+        self.load(index)
+    }
+
     /// A number that grows with every body access, for releasing the least recently used.
     fn tick(&self) -> u64;
 
@@ -199,8 +206,22 @@ impl Body {
 
     /// The body, decoded now if it was not.
     pub fn get(&self) -> &ResultBody {
+        self.get_by(|source, index| source.load(index))
+    }
+
+    /// The body, decoded now with its values only ([`BodySource::load_values`]) if it was not
+    /// decoded: it stays so until released, so only an output that prints no more, and
+    /// releases the body after, reads it this way.
+    pub fn get_values(&self) -> &ResultBody {
+        self.get_by(|source, index| source.load_values(index))
+    }
+
+    fn get_by(
+        &self,
+        load: impl FnOnce(&dyn BodySource, usize) -> Result<ResultBody, String>,
+    ) -> &ResultBody {
         let body = self.decoded.get_or_init(|| match &self.lazy {
-            Some(lazy) => lazy.source.load(lazy.index).unwrap_or_else(|e| {
+            Some(lazy) => load(lazy.source.as_ref(), lazy.index).unwrap_or_else(|e| {
                 let _ = lazy.error.set(e);
                 ResultBody::default()
             }),

@@ -335,6 +335,13 @@ impl KernelResult {
         self.content.is_decoded()
     }
 
+    /// Decodes a body read on demand with its values only, if it is not decoded
+    /// ([`Body::get_values`]): for an output that prints the sections, rules and metric values
+    /// and releases the body after.
+    pub fn decode_values(&self) {
+        self.content.get_values();
+    }
+
     /// Drops the decoded body of a result read on demand; the next access decodes it again.
     /// Results not read on demand keep their body.
     pub fn release_body(&mut self) {

@@ -382,8 +382,8 @@ pub enum ReportBodies {
 impl ReportBodies {
     /// Moves the printed bodies of `results` into their bodies ([`ReportBodies::InResults`]).
     pub fn move_into_results(&mut self, results: &mut [super::KernelResult]) {
-        if let ReportBodies::Printed(by_result) = std::mem::take(self) {
-            for (index, bodies) in by_result {
+        if let ReportBodies::Printed(by_result) = self {
+            for (index, bodies) in std::mem::take(by_result) {
                 if let Some(r) = results.get_mut(index) {
                     r.body_mut().printed = bodies;
                 }

@@ -115,6 +115,9 @@ pub fn write_json(
         .collect();
     let doc = json!({"reports": skeleton, "errors": errors_json(errors)});
     json_stream::write_report_texts(out, &doc, "    ", reports, |_, rep, k, indent| {
-        json_stream::pretty_indented(&ResultJson(&rep.results[k]), indent)
+        let result = &rep.results[k];
+        // Instances, printed forms and printed section bodies are not written: not read.
+        result.decode_values();
+        json_stream::pretty_indented(&ResultJson(result), indent)
     })
 }

@@ -17,35 +17,62 @@ pub struct PrintedList<'a> {
 /// Splits `agg (list)` or `(list)`; `None` when the text does not end in one parenthesised
 /// list without nested parentheses.
 pub fn split(text: &str) -> Option<PrintedList<'_>> {
+    let (aggregate, list) = split_list(text)?;
+    Some(PrintedList {
+        aggregate,
+        items: items(list).collect(),
+    })
+}
+
+/// The aggregate of `text` when it reads as a value with instances, as [`split`] and
+/// [`instances_of`] read it for the CLI text (strings read as instances where
+/// [`PrintedList::plausible_strings`]), without building them: a list of several items always
+/// does.
+pub fn listed_aggregate(text: &str) -> Option<&str> {
+    let (aggregate, list) = split_list(text)?;
+    let mut listed = items(list);
+    let (_, first) = listed.next()?;
+    let read = listed.next().is_some()
+        || first == aggregate
+        || (aggregate.is_empty() || is_number(&parse_value(aggregate).0))
+            && is_number(&parse_value(first).0);
+    read.then_some(aggregate)
+}
+
+/// The aggregate of `agg (list)` or `(list)` and the text of its list.
+fn split_list(text: &str) -> Option<(&str, &str)> {
     let body = text.trim().strip_suffix(')')?;
-    let (agg_end, list_start) = match find_spaced(body, b' ', b'(') {
+    let (agg_end, list_start) = match memchr::memmem::find(body.as_bytes(), b" (") {
         Some(i) => (i, i + 2),
         None if body.starts_with('(') => (0, 1),
         None => return None,
     };
     let list = body.get(list_start..)?;
-    if list.contains(['(', ')']) || list.trim().is_empty() {
+    if memchr::memchr2(b'(', b')', list.as_bytes()).is_some() || list.trim().is_empty() {
         return None;
     }
-    let mut items = Vec::new();
-    let mut rest = list;
-    loop {
-        let (item, next) = match find_spaced(rest, b';', b' ') {
-            Some(i) => (&rest[..i], Some(&rest[i + 2..])),
-            None => (rest, None),
+    Some((body.get(..agg_end)?.trim(), list))
+}
+
+/// The items of a list's text, `id: value` or `value`, between `; `.
+fn items(list: &str) -> impl Iterator<Item = (Option<&str>, &str)> {
+    let mut rest = Some(list);
+    std::iter::from_fn(move || {
+        let now = rest?;
+        let item = match find_spaced(now, b';', b' ') {
+            Some(i) => {
+                rest = Some(&now[i + 2..]);
+                &now[..i]
+            }
+            None => {
+                rest = None;
+                now
+            }
         };
-        items.push(match find_spaced(item, b':', b' ') {
+        Some(match find_spaced(item, b':', b' ') {
             Some(i) => (Some(item[..i].trim()), item[i + 2..].trim()),
             None => (None, item.trim()),
-        });
-        match next {
-            Some(next) => rest = next,
-            None => break,
-        }
-    }
-    Some(PrintedList {
-        aggregate: body.get(..agg_end)?.trim(),
-        items,
+        })
     })
 }
 
@@ -148,6 +175,33 @@ mod tests {
         assert_eq!(split("(256, 1, 1)").unwrap().items.len(), 1);
         assert!(split("NVIDIA H100 80GB HBM3").is_none());
         assert!(split("f(g(x))").is_none());
+        for text in [
+            "256 (256; 256; 128)",
+            "0 (0: 1; 1: 2)",
+            "(1.5; 2.5)",
+            "(2.5)",
+            "7 (8)",
+            "7 (x)",
+            "all (all)",
+            "NVIDIA H100 (SXM)",
+            "CachePreferNone (CachePreferNone; CachePreferNone)",
+            "x (y)",
+            " ()",
+            "f(g(x))",
+            "12",
+        ] {
+            let read = split(text).is_some_and(|l| {
+                instances_of(&l, 1.0, l.plausible_strings()).is_some_and(|i| !i.is_empty())
+            });
+            assert_eq!(listed_aggregate(text).is_some(), read, "{text:?}");
+            if let Some(aggregate) = listed_aggregate(text) {
+                assert_eq!(
+                    Some(aggregate),
+                    split(text).map(|l| l.aggregate),
+                    "{text:?}"
+                );
+            }
+        }
     }
 
     #[test]

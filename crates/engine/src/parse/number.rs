@@ -5,6 +5,15 @@ use crate::model::Value;
 /// A printed value, parsed: the value and the number of decimals printed.
 pub fn parse_value(text: &str) -> (Value, u8) {
     let t = text.trim();
+    // Most values are plain numbers, read without allocating.
+    if let Some(v) = plain_number(t) {
+        return v;
+    }
+    read_value(t)
+}
+
+/// [`parse_value`] of a trimmed text, without the plain numbers' shortcut.
+fn read_value(t: &str) -> (Value, u8) {
     let t = t.strip_prefix("(!)").map(str::trim).unwrap_or(t);
     if t.is_empty() || t == "n/a" || t == "N/A" || t == "-" || t == "no data" {
         return (Value::Missing, 0);
@@ -12,6 +21,56 @@ pub fn parse_value(text: &str) -> (Value, u8) {
     match parse_number(t) {
         Some(v) => v,
         None => (Value::Str(t.into()), 0),
+    }
+}
+
+/// Digits with optional `,` groups of three and an optional fraction, as [`parse_number`] reads
+/// them. `None` for anything else (signs, exponents, odd grouping, very long numbers).
+fn plain_number(t: &str) -> Option<(Value, u8)> {
+    let bytes = t.as_bytes();
+    let mut buf = [0u8; 40];
+    if bytes.is_empty() || bytes.len() > buf.len() || !bytes[0].is_ascii_digit() {
+        return None;
+    }
+    let mut len = 0;
+    let mut group = 0usize;
+    let mut saw_comma = false;
+    let mut decimals: Option<u8> = None;
+    for &b in bytes {
+        match b {
+            b'0'..=b'9' => {
+                buf[len] = b;
+                len += 1;
+                match decimals.as_mut() {
+                    Some(d) => *d += 1,
+                    None => group += 1,
+                }
+            }
+            b',' if decimals.is_none() => {
+                if group == 0 || (saw_comma && group != 3) || (!saw_comma && group > 3) {
+                    return None;
+                }
+                saw_comma = true;
+                group = 0;
+            }
+            b'.' if decimals.is_none() => {
+                buf[len] = b'.';
+                len += 1;
+                decimals = Some(0);
+            }
+            _ => return None,
+        }
+    }
+    let digits = std::str::from_utf8(&buf[..len]).ok()?;
+    match decimals {
+        None => {
+            if saw_comma && group != 3 {
+                return None;
+            }
+            digits.parse::<u64>().ok().map(|v| (Value::U64(v), 0))
+        }
+        Some(0) => None,
+        Some(d) => digits.parse::<f64>().ok().map(|v| (Value::Double(v), d)),
     }
 }
 
@@ -91,6 +150,51 @@ pub fn parse_number(t: &str) -> Option<(Value, u8)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_numbers_read_as_the_full_reading_reads_them() {
+        let mut plain_read = 0;
+        for t in [
+            "0",
+            "7",
+            "142,196",
+            "135,884.39",
+            "2.62",
+            "1,2",
+            "12,34",
+            "1,234,5678",
+            "1,23.5",
+            "1.",
+            ".5",
+            "1.2.3",
+            "-3",
+            "4.979e-05",
+            "nan",
+            "(!) n/a",
+            "n/a",
+            "PolicySpread",
+            "18446744073709551615",
+            "18446744073709551616",
+            "2,618,678,414.10",
+            "0.00",
+            "123456789012345678901234567890.5",
+            "1,000",
+            "1000,000",
+            "1 000",
+        ] {
+            if let Some(plain) = plain_number(t) {
+                plain_read += 1;
+                assert_eq!(plain, read_value(t), "{t}");
+            }
+            // Debug text, so that NaN compares equal to NaN.
+            assert_eq!(
+                format!("{:?}", parse_value(t)),
+                format!("{:?}", read_value(t.trim())),
+                "{t}"
+            );
+        }
+        assert_eq!(plain_read, 11);
+    }
 
     #[test]
     fn parses_ncu_numbers() {

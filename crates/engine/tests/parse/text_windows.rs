@@ -397,3 +397,79 @@ fn a_stray_quote_costs_its_row_at_any_size() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A metric's value and unit, which a body read for its values keeps.
+fn value_of(m: &sightline_engine::model::Metric) -> String {
+    format!("{:?} {:?} {}", m.name, m.value, m.unit)
+}
+
+/// Bodies read for their values only (as `summary --json` reads them) hold the sections, rules
+/// and metric values of the whole bodies, without instances, printed forms or printed section
+/// bodies; the JSON written from them is the JSON of the text read whole.
+#[test]
+fn bodies_read_for_their_values_hold_the_whole_bodies_values() {
+    let dir = temp_dir("windows-values");
+    for (rel, window_bytes, lists_instances) in [
+        ("h100/kernels_full.details_all.txt.xz", 8 << 10, true),
+        ("big/many_basic.details.txt.xz", 64 << 10, false),
+    ] {
+        let path = fixture_file(&dir, rel);
+        let mut cut = windowed(&path, window_bytes);
+        let mut instances = 0;
+        for (i, r) in cut.results.iter().enumerate() {
+            let source = r.content.source().expect("read on demand");
+            let whole = source.load(i).expect("whole body");
+            let values = source.load_values(i).expect("values");
+            assert_eq!(values.rules, whole.rules, "{rel}: result {i}");
+            assert!(values.printed.is_empty(), "{rel}: result {i}");
+            let keys = |b: &sightline_engine::model::ResultBody| -> Vec<String> {
+                b.metrics
+                    .iter()
+                    .map(|(k, m)| format!("{k} {}", value_of(&m.to_metric())))
+                    .collect()
+            };
+            assert_eq!(keys(&values), keys(&whole), "{rel}: result {i}");
+            assert_eq!(values.sections.len(), whole.sections.len(), "{rel}");
+            for (a, b) in values.sections.iter().zip(&whole.sections) {
+                assert_eq!((&a.name, &a.rules), (&b.name, &b.rules), "{rel}");
+                let rows = |s: &sightline_engine::model::Section| -> Vec<String> {
+                    s.rows
+                        .iter()
+                        .map(|row| format!("{} {}", row.label, value_of(&row.metric)))
+                        .collect()
+                };
+                assert_eq!(rows(a), rows(b), "{rel}: {}", a.name);
+            }
+            assert!(
+                values
+                    .metrics
+                    .iter()
+                    .all(|(_, m)| m.instances.is_empty() && m.printed.is_none()),
+                "{rel}: result {i}"
+            );
+            instances += whole
+                .metrics
+                .iter()
+                .filter(|(_, m)| !m.instances.is_empty())
+                .count();
+        }
+        assert_eq!(
+            instances > 0,
+            lists_instances,
+            "{rel}: the whole bodies list instances"
+        );
+        let mut whole = vec![parse::load_path(&path).expect("whole")];
+        let json = |reports: &mut [Report]| {
+            let mut out = Vec::new();
+            sightline_engine::output::summary_json::write_json(&mut out, reports, &[])
+                .expect("written");
+            String::from_utf8(out).expect("UTF-8")
+        };
+        assert_eq!(
+            json(std::slice::from_mut(&mut cut)),
+            json(&mut whole),
+            "{rel}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -14,9 +14,24 @@ const ROOFLINE_PARTS: [&str; 4] = [
     "Achieved Traffic",
 ];
 
+/// What a [`BodyCollector`] keeps of the lines it is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Collect {
+    /// Every body.
+    Bodies,
+    /// No body, only whether an item printed a row: the report then has bodies to read on
+    /// demand.
+    Presence,
+    /// Nothing: every line is passed over.
+    Nothing,
+}
+
 /// Collects the bodies of one result while its lines are read.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct BodyCollector {
+    collect: Collect,
+    /// Whether an item printed a row.
+    had_rows: bool,
     sections: Vec<SectionBodies>,
     /// The section being read.
     section: String,
@@ -29,8 +44,25 @@ pub struct BodyCollector {
 }
 
 impl BodyCollector {
+    /// A collector that keeps what `collect` says.
+    pub fn new(collect: Collect) -> Self {
+        BodyCollector {
+            collect,
+            had_rows: false,
+            sections: Vec::new(),
+            section: String::new(),
+            titles: Vec::new(),
+            part_label: None,
+            open: false,
+        }
+    }
+
     /// A new section starts: items end.
     pub fn section(&mut self, name: &str) {
+        if self.collect != Collect::Bodies {
+            self.open = false;
+            return;
+        }
         self.section = name.to_string();
         self.titles.clear();
         self.part_label = None;
@@ -39,6 +71,14 @@ impl BodyCollector {
 
     /// A line inside a section that is neither a table nor a rule message.
     pub fn text_line(&mut self, text: &str) {
+        match self.collect {
+            Collect::Bodies => {}
+            Collect::Presence => {
+                self.open |= text.trim().starts_with("Table Name : ");
+                return;
+            }
+            Collect::Nothing => return,
+        }
         let text = text.trim();
         if let Some(label) = text.strip_prefix("Table Name : ") {
             self.start_item(label.trim());
@@ -111,6 +151,10 @@ impl BodyCollector {
 
     /// A row of the open item's table.
     pub fn row(&mut self, label: &str, metric: &Metric) {
+        self.had_rows |= self.open;
+        if self.collect != Collect::Bodies {
+            return;
+        }
         let group = match self.titles.last().map(String::as_str) {
             Some(part) if ROOFLINE_PARTS.contains(&part) => Some(match &self.part_label {
                 Some(l) => format!("{l}: {part}"),
@@ -133,6 +177,16 @@ impl BodyCollector {
             metric: metric.clone(),
             drawn_as: None,
         });
+    }
+
+    /// A row of the open item's table that is not kept (read for a listing).
+    pub fn row_passed_over(&mut self) {
+        self.had_rows |= self.open;
+    }
+
+    /// Whether an item printed a row.
+    pub fn had_rows(&self) -> bool {
+        self.had_rows
     }
 
     /// The table the rows came from has ended.

@@ -6,63 +6,6 @@ use crate::model::units::{BaseUnit, to_base};
 use crate::model::{Instance, Metric, MetricKey, Printed, Unit, Value};
 use crate::parse::number::parse_value;
 
-/// A printed value and its decimals: plain numbers (`142,196`, `2.62`) are read without
-/// allocating; everything else goes through [`parse_value`], which gives the same result for
-/// plain numbers.
-pub fn value_of(text: &str) -> (Value, u8) {
-    plain_number(text.trim()).unwrap_or_else(|| parse_value(text))
-}
-
-/// Digits with optional `,` groups of three and an optional fraction, as `parse_number` reads
-/// them. `None` for anything else (signs, exponents, odd grouping, very long numbers).
-fn plain_number(t: &str) -> Option<(Value, u8)> {
-    let bytes = t.as_bytes();
-    let mut buf = [0u8; 40];
-    if bytes.is_empty() || bytes.len() > buf.len() || !bytes[0].is_ascii_digit() {
-        return None;
-    }
-    let mut len = 0;
-    let mut group = 0usize;
-    let mut saw_comma = false;
-    let mut decimals: Option<u8> = None;
-    for &b in bytes {
-        match b {
-            b'0'..=b'9' => {
-                buf[len] = b;
-                len += 1;
-                match decimals.as_mut() {
-                    Some(d) => *d += 1,
-                    None => group += 1,
-                }
-            }
-            b',' if decimals.is_none() => {
-                if group == 0 || (saw_comma && group != 3) || (!saw_comma && group > 3) {
-                    return None;
-                }
-                saw_comma = true;
-                group = 0;
-            }
-            b'.' if decimals.is_none() => {
-                buf[len] = b'.';
-                len += 1;
-                decimals = Some(0);
-            }
-            _ => return None,
-        }
-    }
-    let digits = std::str::from_utf8(&buf[..len]).ok()?;
-    match decimals {
-        None => {
-            if saw_comma && group != 3 {
-                return None;
-            }
-            digits.parse::<u64>().ok().map(|v| (Value::U64(v), 0))
-        }
-        Some(0) => None,
-        Some(d) => digits.parse::<f64>().ok().map(|v| (Value::Double(v), d)),
-    }
-}
-
 /// Most units kept by [`UnitCache`]; ncu prints a few dozen distinct units at most.
 const UNIT_CACHE_SIZE: usize = 64;
 
@@ -143,13 +86,42 @@ pub fn printed_metric(name: Option<&str>, value_text: &str, unit: &str, base: &B
 
 /// Whether a printed value reads as text and lists no instances: what makes a row whose unit
 /// says it is a number damaged. The same reading as [`printed_metric`], without the metric.
-pub fn reads_as_text(value_text: &str, base: &BaseUnit) -> bool {
-    match printed_value(value_text, base) {
-        PrintedValue::Listed(_) => false,
-        PrintedValue::Read {
-            value, instances, ..
-        } => matches!(value, Value::Str(_)) && instances.is_empty(),
+pub fn reads_as_text(value_text: &str) -> bool {
+    let (value, lists) = value_and_listing(value_text);
+    matches!(value, Value::Str(_)) && !lists
+}
+
+/// A metric from a printed value and unit with its value only, as [`printed_metric`] reads it
+/// but with no instances and no printed form, and whether the value lists instances.
+pub fn value_metric(name: Option<&str>, value_text: &str, base: &BaseUnit) -> (Metric, bool) {
+    let (value, lists) = value_and_listing(value_text);
+    let metric = Metric {
+        name: name.map(MetricKey::from),
+        value: value.scaled(base.factor),
+        unit: Unit::new(&base.unit),
+        instances: Vec::new(),
+        printed: None,
+    };
+    (metric, lists)
+}
+
+/// The value [`printed_value`] reads (as printed, unscaled) and whether it lists instances,
+/// found without building them.
+fn value_and_listing(value_text: &str) -> (Value, bool) {
+    if value_text.ends_with(')')
+        && let Some(aggregate) = crate::parse::instances::listed_aggregate(value_text)
+    {
+        return (parse_value(aggregate).0, true);
     }
+    if value_text.as_bytes().contains(&b';')
+        && value_text.contains("; ")
+        && let Some(list) = crate::parse::instances::split(&format!("({value_text})"))
+        && crate::parse::instances::instances_of(&list, 1.0, false).is_some()
+    {
+        // The older form: instances without an aggregate.
+        return (Value::Missing, true);
+    }
+    (parse_value(value_text).0, false)
 }
 
 /// A printed value as read: instances listed without an aggregate (the older form), or a
@@ -180,7 +152,7 @@ fn printed_value(value_text: &str, base: &BaseUnit) -> PrintedValue {
     {
         return PrintedValue::Listed(list);
     }
-    let (value, decimals) = value_of(shown);
+    let (value, decimals) = parse_value(shown);
     PrintedValue::Read {
         value,
         decimals,
@@ -199,7 +171,7 @@ pub fn summary_metric(name: Option<&str>, stats: [&str; 3], unit: &str, base: &B
         .zip(stats)
         .map(|(id, text)| Instance {
             id: Some(Value::Str((*id).into())),
-            value: value_of(text).0.scaled(base.factor),
+            value: parse_value(text).0.scaled(base.factor),
         })
         .collect();
     metric
@@ -240,45 +212,6 @@ mod tests {
         let m = printed_metric(None, "NVIDIA H100 (SXM)", "", units.base(""));
         assert_eq!(m.value, Value::Str("NVIDIA H100 (SXM)".into()));
         assert!(m.instances.is_empty());
-    }
-
-    #[test]
-    fn plain_numbers_read_like_parse_value() {
-        for t in [
-            "0",
-            "7",
-            "142,196",
-            "135,884.39",
-            "2.62",
-            "1,2",
-            "12,34",
-            "1,234,5678",
-            "1,23.5",
-            "1.",
-            ".5",
-            "1.2.3",
-            "-3",
-            "4.979e-05",
-            "nan",
-            "(!) n/a",
-            "n/a",
-            "PolicySpread",
-            "18446744073709551615",
-            "18446744073709551616",
-            "2,618,678,414.10",
-            "0.00",
-            "123456789012345678901234567890.5",
-            "1,000",
-            "1000,000",
-            "1 000",
-        ] {
-            // Debug text, so that NaN compares equal to NaN.
-            assert_eq!(
-                format!("{:?}", value_of(t)),
-                format!("{:?}", parse_value(t)),
-                "{t}"
-            );
-        }
     }
 
     #[test]

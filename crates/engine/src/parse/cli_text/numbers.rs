@@ -47,12 +47,14 @@ pub fn formats_of(text: &str, fallback: Option<NumberFormat>) -> Formats {
             continue;
         }
         // A value cell: the last cell of a row, after a run of spaces.
-        if let Some((before, value)) = rest.rsplit_once(' ')
-            && before.ends_with(' ')
-            && value.as_bytes().last().is_some_and(u8::is_ascii_digit)
+        let bytes = rest.as_bytes();
+        if bytes.last().is_some_and(u8::is_ascii_digit)
+            && let Some(space) = memchr::memrchr(b' ', bytes)
+            && space > 0
+            && bytes[space - 1] == b' '
             && let Some((_, tally)) = blocks.last_mut()
         {
-            tally.add(value);
+            tally.add(&rest[space + 1..]);
         }
     }
     let mut whole = Tally::default();

@@ -4,9 +4,9 @@
 //! counted and named in the report's warnings; lines outside every result and unindented ones
 //! are not ncu's (the program's own output, text around a pasted block) and are noted apart.
 
-use super::bodies::BodyCollector;
+use super::bodies::{BodyCollector, Collect};
 use super::cell_value::{
-    UnitCache, printed_metric, reads_as_text, split_label_name, summary_metric,
+    UnitCache, printed_metric, reads_as_text, split_label_name, summary_metric, value_metric,
 };
 use super::heading::{
     KernelLine, device_line, is_nvtx_header, kernel_line, nvtx_range, process_line,
@@ -69,6 +69,8 @@ struct Shared<'a> {
     numbers: NumberFormat,
     /// What is read of each result: every value, or only what its head needs.
     wanted: Wanted,
+    /// The text of a body metric's key being made (`Section/Table/Label`).
+    key: String,
 }
 
 impl Shared<'_> {
@@ -138,6 +140,9 @@ pub struct Reader<'a> {
     report: Report,
     /// Printed section bodies by result position within this part.
     bodies: BTreeMap<usize, Vec<SectionBodies>>,
+    /// Whether a result printed a section body with rows (kept in `bodies` when whole bodies
+    /// are read).
+    printed_bodies: bool,
     shared: Shared<'a>,
     process: Option<(u64, &'a str)>,
     current: Option<ResultState<'a>>,
@@ -174,6 +179,7 @@ impl<'a> Reader<'a> {
         Reader {
             report: Report::new("", Format::CliText),
             bodies: BTreeMap::new(),
+            printed_bodies: false,
             shared: Shared {
                 labels: LabelCache::default(),
                 units: UnitCache::default(),
@@ -186,6 +192,7 @@ impl<'a> Reader<'a> {
                 other: OtherText::default(),
                 numbers: NumberFormat::Point,
                 wanted: Wanted::Bodies,
+                key: String::new(),
             },
             process: None,
             current: None,
@@ -389,7 +396,12 @@ impl<'a> Reader<'a> {
         self.current = Some(ResultState {
             result,
             body_metrics,
-            bodies: BodyCollector::default(),
+            // Only a reading of whole bodies keeps the printed section bodies.
+            bodies: BodyCollector::new(match self.shared.wanted {
+                Wanted::Bodies => Collect::Bodies,
+                Wanted::Heads => Collect::Presence,
+                Wanted::Values => Collect::Nothing,
+            }),
             section: None,
             table: None,
             rule: None,
@@ -401,6 +413,7 @@ impl<'a> Reader<'a> {
 
     fn finish_result(&mut self) {
         if let Some(cur) = self.current.take() {
+            self.printed_bodies |= cur.bodies.had_rows();
             let (result, bodies) = cur.finish(&mut self.shared);
             if !bodies.is_empty() {
                 self.bodies.insert(self.report.results.len(), bodies);
@@ -437,6 +450,9 @@ impl<'a> Reader<'a> {
         }
         if !self.bodies.is_empty() {
             report.bodies = ReportBodies::Printed(self.bodies);
+        } else if self.printed_bodies && self.shared.wanted == Wanted::Heads {
+            // Read for the heads: the bodies are read with each result's body.
+            report.bodies = ReportBodies::InResults;
         }
         Part {
             report,
@@ -456,8 +472,12 @@ pub enum Wanted {
     /// What the result's head needs ([`crate::model::HEAD_METRICS`] and its rules): listing a
     /// large text reads it this way and parses a body again when a view asks for it. The
     /// lines are recognised and the warnings counted as for a full reading; of the metric
-    /// rows only the head metrics are kept, and the printed bodies get no rows.
+    /// rows only the head metrics are kept, and no printed body.
     Heads,
+    /// Every section, rule and metric value, without what only the views of one result show:
+    /// no instances, printed forms or printed section bodies. The values, keys and warnings
+    /// are those of [`Wanted::Bodies`]; outputs that print values only read bodies this way.
+    Values,
 }
 
 /// What reading a part of a text gives.

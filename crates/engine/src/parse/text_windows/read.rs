@@ -46,7 +46,8 @@ struct Skipping {
     lines: usize,
 }
 
-/// Reads the file window by window, parsing a batch of windows at once on all cores.
+/// Reads the file window by window, parsing a batch of windows at once on all cores while the
+/// next batch is read.
 pub fn read_windows(
     source: &TextSource,
     file: File,
@@ -64,87 +65,196 @@ pub fn read_windows(
         at: Vec::new(),
         warnings: Vec::new(),
     };
+    let mut buffers = Buffers::new(windows.window_bytes);
     let mut batch: Vec<(WindowAt, Vec<u8>)> = Vec::new();
-    let mut window = Filling::default();
-    let mut line: Vec<u8> = Vec::new();
+    let mut window = Filling {
+        bytes: buffers.take(),
+        ..Filling::default()
+    };
     let mut long_lines = Skipped::new("line", "line");
     let mut skipping: Option<Skipping> = None;
     let (mut offset, mut lines) = (0u64, 0usize);
-    loop {
-        let (spanned, too_long) = next_line(&mut input, &mut line, max).map_err(WindowError::Io)?;
-        let end = spanned == 0;
-        // Every line goes through the cutter, in order, whether the window is cut there or not
-        // (a line too long to hold as the empty line it is read as).
-        let starts = !end && cut.may_start(&line);
-        if let Some(skipped) = skipping.as_ref()
-            && (end || starts)
-        {
-            out.warnings.push(skipped_warning(skipped, max));
-            skipping = None;
-            window.start = offset;
-            window.lines_before = lines;
-        }
-        let grown = !window.bytes.is_empty() && window.bytes.len() + line.len() > max;
-        let bound = !end && !starts && skipping.is_none() && grown;
-        let full = window.bytes.len() >= windows.window_bytes || grown;
-        if end || bound || (starts && full) {
-            if !window.bytes.is_empty() {
-                let next = Filling {
-                    start: offset,
-                    lines_before: lines,
-                    ..Filling::default()
-                };
-                let full = std::mem::replace(&mut window, next);
-                batch.push((
-                    WindowAt {
-                        start: full.start,
-                        span: offset - full.start,
-                        holes: full.holes,
-                        lines_before: full.lines_before,
-                        last: end,
-                        first_result: 0,
-                        results: 0,
-                        numbers: None,
-                    },
-                    full.bytes,
-                ));
+    std::thread::scope(|scope| {
+        let mut parsing: Option<InFlight<'_>> = None;
+        loop {
+            // The line is read onto the end of the window, and moved to the next window when
+            // the window ends before it.
+            let mut at = window.bytes.len();
+            let (spanned, too_long) =
+                next_line(&mut input, &mut window.bytes, max).map_err(WindowError::Io)?;
+            let end = spanned == 0;
+            let line_len = window.bytes.len() - at;
+            // Every line goes through the cutter, in order, whether the window is cut there or
+            // not (a line too long to hold as the empty line it is read as).
+            let starts = !end && cut.may_start(&window.bytes[at..]);
+            if let Some(skipped) = skipping.as_ref()
+                && (end || starts)
+            {
+                out.warnings.push(skipped_warning(skipped, max));
+                skipping = None;
+                window.start = offset;
+                window.lines_before = lines;
             }
-            if batch.len() >= workers || end {
-                parse_batch(source, &mut batch, &mut out)?;
-                progress(offset, size);
+            let grown = at > 0 && at + line_len > max;
+            let bound = !end && !starts && skipping.is_none() && grown;
+            let full = at >= windows.window_bytes || grown;
+            if end || bound || (starts && full) {
+                if at > 0 {
+                    let mut next = Filling {
+                        bytes: buffers.take(),
+                        start: offset,
+                        lines_before: lines,
+                        ..Filling::default()
+                    };
+                    next.bytes.extend_from_slice(&window.bytes[at..]);
+                    window.bytes.truncate(at);
+                    at = 0;
+                    let full = std::mem::replace(&mut window, next);
+                    batch.push((
+                        WindowAt {
+                            start: full.start,
+                            span: offset - full.start,
+                            holes: full.holes,
+                            lines_before: full.lines_before,
+                            last: end,
+                            first_result: 0,
+                            results: 0,
+                            numbers: None,
+                        },
+                        full.bytes,
+                    ));
+                }
+                if batch.len() >= workers || end {
+                    // One batch is parsed while the next is read.
+                    if let Some(done) = parsing.take() {
+                        done.join(&mut out, &mut buffers)?;
+                        progress(offset, size);
+                    }
+                    let taken = std::mem::take(&mut batch);
+                    parsing = Some(InFlight::spawn(scope, source, out.at.len(), taken));
+                }
+                if end {
+                    break;
+                }
+                if bound {
+                    skipping = Some(Skipping {
+                        first_line: lines + 1,
+                        lines: 0,
+                    });
+                }
             }
-            if end {
-                break;
-            }
-            if bound {
-                skipping = Some(Skipping {
-                    first_line: lines + 1,
-                    lines: 0,
-                });
-            }
-        }
-        let ended = usize::from(line.last() == Some(&b'\n'));
-        if let Some(skipped) = skipping.as_mut() {
-            skipped.lines += 1;
-        } else {
-            if too_long {
+            let ended = usize::from(window.bytes.last() == Some(&b'\n') && line_len > 0);
+            if let Some(skipped) = skipping.as_mut() {
+                skipped.lines += 1;
+                window.bytes.truncate(at);
+            } else if too_long {
                 long_lines.add(&format!("longer than {} MiB", max >> 20), lines + 1);
                 window.holes.push(Hole {
                     at: offset,
                     len: spanned - ended as u64,
                 });
             }
-            window.bytes.extend_from_slice(&line);
+            offset += spanned;
+            lines += ended;
+            if skipping.is_some() {
+                window.start = offset;
+                window.lines_before = lines;
+            }
         }
-        offset += spanned;
-        lines += ended;
-        if skipping.is_some() {
-            window.start = offset;
-            window.lines_before = lines;
+        if let Some(done) = parsing.take() {
+            done.join(&mut out, &mut buffers)?;
+            progress(offset, size);
         }
-    }
+        Ok::<(), WindowError>(())
+    })?;
     out.warnings.extend(long_lines.warnings());
     Ok(out)
+}
+
+/// The windows' byte buffers, used again once their windows are parsed, so that reading a
+/// large file touches the same few megabytes instead of new memory for every window.
+struct Buffers {
+    spare: Vec<Vec<u8>>,
+    capacity: usize,
+}
+
+impl Buffers {
+    fn new(window_bytes: usize) -> Self {
+        Buffers {
+            spare: Vec::new(),
+            // A window ends at the first result after it fills: room for it past the size.
+            capacity: window_bytes.saturating_add(window_bytes / 4),
+        }
+    }
+
+    fn take(&mut self) -> Vec<u8> {
+        self.spare
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(self.capacity))
+    }
+
+    fn give_back(&mut self, mut bytes: Vec<u8>) {
+        if bytes.capacity() <= self.capacity.saturating_mul(2) {
+            bytes.clear();
+            self.spare.push(bytes);
+        }
+    }
+}
+
+/// A batch of windows being parsed on threads of their own.
+struct InFlight<'scope> {
+    first_window: usize,
+    handle: std::thread::ScopedJoinHandle<'scope, Batch>,
+}
+
+/// A batch of windows with what parsing each gave.
+type Batch = (
+    Vec<(WindowAt, Vec<u8>)>,
+    Vec<Result<(Parsed, Vec<BodyHead>), ParseError>>,
+);
+
+impl<'scope> InFlight<'scope> {
+    /// Starts parsing `batch`, whose first window is window `first_window` of the file.
+    fn spawn<'env>(
+        scope: &'scope std::thread::Scope<'scope, 'env>,
+        source: &'env TextSource,
+        first_window: usize,
+        batch: Vec<(WindowAt, Vec<u8>)>,
+    ) -> Self {
+        let handle = scope.spawn(move || {
+            let parsed = parse_windows(
+                source,
+                batch
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (at, raw))| (first_window + i, at, raw.as_slice())),
+            );
+            (batch, parsed)
+        });
+        InFlight {
+            first_window,
+            handle,
+        }
+    }
+
+    /// Waits for the batch and appends what its windows hold, in order.
+    fn join(self, out: &mut Windowed, buffers: &mut Buffers) -> Result<(), WindowError> {
+        let (batch, parsed) = self
+            .handle
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        debug_assert_eq!(self.first_window, out.at.len());
+        for ((mut w, raw), result) in batch.into_iter().zip(parsed) {
+            buffers.give_back(raw);
+            let (part, part_heads) = result.map_err(WindowError::Parse)?;
+            w.first_result = out.heads.len();
+            w.results = part_heads.len();
+            out.heads.extend(part_heads);
+            out.parts.push(part);
+            out.at.push(w);
+        }
+        Ok(())
+    }
 }
 
 /// The warning for lines skipped after a window that grew past the bound.
@@ -165,33 +275,33 @@ fn skipped_warning(skipped: &Skipping, max: usize) -> Warning {
     )
 }
 
-/// Reads the next line of `input` into `line`, keeping at most `max` bytes of it: a longer
-/// line is read past and leaves only its line end in `line`. Returns the bytes the line spans
-/// in the file (0 at the end) and whether it was longer than `max`.
-fn next_line(input: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<(u64, bool)> {
-    line.clear();
+/// Reads the next line of `input` onto the end of `buf`, keeping at most `max` bytes of it: a
+/// longer line is read past and leaves only its line end. Returns the bytes the line spans in
+/// the file (0 at the end) and whether it was longer than `max`.
+fn next_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> io::Result<(u64, bool)> {
+    let at = buf.len();
     let mut spanned = 0u64;
     let mut too_long = false;
     let mut ended = false;
     loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        if buf.is_empty() {
+        if chunk.is_empty() {
             break;
         }
-        let (n, done) = match memchr::memchr(b'\n', buf) {
+        let (n, done) = match memchr::memchr(b'\n', chunk) {
             Some(i) => (i + 1, true),
-            None => (buf.len(), false),
+            None => (chunk.len(), false),
         };
         if !too_long {
-            line.extend_from_slice(&buf[..n]);
-            let content = line.len() - usize::from(done);
+            buf.extend_from_slice(&chunk[..n]);
+            let content = buf.len() - at - usize::from(done);
             if content > max {
                 too_long = true;
-                line.clear();
+                buf.truncate(at);
             }
         }
         input.consume(n);
@@ -203,34 +313,9 @@ fn next_line(input: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Re
     }
     if too_long && ended {
         // The line end stays, so that lines keep their numbers.
-        line.push(b'\n');
+        buf.push(b'\n');
     }
     Ok((spanned, too_long))
-}
-
-/// Parses a batch of windows on their own threads and appends what they hold, in order.
-fn parse_batch(
-    source: &TextSource,
-    batch: &mut Vec<(WindowAt, Vec<u8>)>,
-    out: &mut Windowed,
-) -> Result<(), WindowError> {
-    let first_window = out.at.len();
-    let parsed = parse_windows(
-        source,
-        batch
-            .iter()
-            .enumerate()
-            .map(|(i, (at, raw))| (first_window + i, at, raw.as_slice())),
-    );
-    for ((mut w, _), result) in batch.drain(..).zip(parsed) {
-        let (part, part_heads) = result.map_err(WindowError::Parse)?;
-        w.first_result = out.heads.len();
-        w.results = part_heads.len();
-        out.heads.extend(part_heads);
-        out.parts.push(part);
-        out.at.push(w);
-    }
-    Ok(())
 }
 
 /// Parses windows `(index, where, raw bytes)` at once, one thread each, their bodies taken out.
@@ -274,14 +359,18 @@ mod tests {
         let mut line = Vec::new();
         assert_eq!(next_line(&mut input, &mut line, 8).unwrap(), (6, false));
         assert_eq!(line, b"short\n");
+        // Lines are read onto the end of what the buffer holds.
         assert_eq!(next_line(&mut input, &mut line, 8).unwrap(), (21, true));
-        assert_eq!(line, b"\n");
+        assert_eq!(line, b"short\n\n");
+        line.clear();
         assert_eq!(next_line(&mut input, &mut line, 8).unwrap(), (4, false));
         assert_eq!(line, b"last");
+        line.clear();
         assert_eq!(next_line(&mut input, &mut line, 8).unwrap(), (0, false));
         assert!(line.is_empty());
         let mut input = std::io::BufReader::with_capacity(4, &b"0123456789"[..]);
+        line.extend_from_slice(b"kept");
         assert_eq!(next_line(&mut input, &mut line, 8).unwrap(), (10, true));
-        assert!(line.is_empty());
+        assert_eq!(line, b"kept");
     }
 }

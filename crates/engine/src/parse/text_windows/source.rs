@@ -2,7 +2,9 @@
 //! asks for them. The few windows parsed last keep their other bodies, so that reading every
 //! result in order (a comparison, an export) parses each window once; a window one thread is
 //! parsing is waited for by the others that ask for its results, not parsed again beside it, so
-//! the work and the memory do not grow with the number of threads asking.
+//! the work and the memory do not grow with the number of threads asking. A body may be asked
+//! for with its values only ([`Wanted::Values`]): its window is then parsed without building
+//! instances, printed forms or printed section bodies, and kept apart from whole ones.
 
 use super::{Reading, WindowAt, windows_in_flight};
 use crate::model::{BodySource, ResultBody};
@@ -22,7 +24,16 @@ pub const CACHED_WINDOWS: usize = 4;
 /// The bodies of one window, each taken out when asked for; `None` while a thread parses it.
 struct CachedWindow {
     window: usize,
+    /// What the bodies hold.
+    wanted: Wanted,
     bodies: Option<Vec<Option<ResultBody>>>,
+}
+
+impl CachedWindow {
+    /// Whether this is `window` read for `wanted`: whole bodies serve a reading of values too.
+    fn serves(&self, window: usize, wanted: Wanted) -> bool {
+        self.window == window && (self.wanted == wanted || self.wanted == Wanted::Bodies)
+    }
 }
 
 /// The results of one text file read in windows.
@@ -111,11 +122,11 @@ impl TextSource {
     /// however many threads ask, the windows parsed at once stay that few. `Err(())` when the
     /// window is not there: the caller is then marked as parsing it and must call
     /// [`TextSource::parsed`].
-    fn cached(&self, window: usize, slot: usize) -> Result<Option<ResultBody>, ()> {
+    fn cached(&self, window: usize, slot: usize, wanted: Wanted) -> Result<Option<ResultBody>, ()> {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
             let parsing = cache.iter().filter(|c| c.bodies.is_none()).count();
-            match cache.iter_mut().find(|c| c.window == window) {
+            match cache.iter_mut().find(|c| c.serves(window, wanted)) {
                 Some(CachedWindow {
                     bodies: Some(bodies),
                     ..
@@ -123,6 +134,7 @@ impl TextSource {
                 None if parsing < windows_in_flight() => {
                     cache.push_back(CachedWindow {
                         window,
+                        wanted,
                         bodies: None,
                     });
                     return Err(());
@@ -140,9 +152,9 @@ impl TextSource {
 
     /// Keeps the bodies of `window` once parsed (`None`: parsing failed, nothing is kept), and
     /// wakes the threads waiting for it. The windows parsed longest ago are let go.
-    fn parsed(&self, window: usize, bodies: Option<Vec<Option<ResultBody>>>) {
+    fn parsed(&self, window: usize, wanted: Wanted, bodies: Option<Vec<Option<ResultBody>>>) {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        cache.retain(|c| c.window != window);
+        cache.retain(|c| c.window != window || c.wanted != wanted);
         if let Some(bodies) = bodies {
             while cache.iter().filter(|c| c.bodies.is_some()).count() >= CACHED_WINDOWS {
                 let Some(oldest) = cache.iter().position(|c| c.bodies.is_some()) else {
@@ -152,22 +164,24 @@ impl TextSource {
             }
             cache.push_back(CachedWindow {
                 window,
+                wanted,
                 bodies: Some(bodies),
             });
         }
         self.parsed.notify_all();
     }
 
-    /// Parses `window` and returns the bodies of its results.
+    /// Parses `window` and returns the bodies of its results, holding what `wanted` asks.
     fn parse_window(
         &self,
         window: usize,
         at: &WindowAt,
+        wanted: Wanted,
     ) -> Result<Vec<Option<ResultBody>>, String> {
         let raw = self.read(at)?;
         let report = self
             .reading
-            .parse(&raw, at, window, Wanted::Bodies)
+            .parse(&raw, at, window, wanted)
             .map_err(|e| format!("{}: {e}", self.path.display()))?
             .into_report();
         if report.results.len() != at.results {
@@ -186,22 +200,23 @@ impl TextSource {
         &self,
         window: usize,
         at: &WindowAt,
+        wanted: Wanted,
     ) -> Result<Vec<Option<ResultBody>>, String> {
         let mut giving_up = GiveUp {
             source: self,
-            window: Some(window),
+            window: Some((window, wanted)),
         };
-        let parsed = self.parse_window(window, at);
+        let parsed = self.parse_window(window, at, wanted);
         giving_up.window = None;
         if parsed.is_err() {
-            self.parsed(window, None);
+            self.parsed(window, wanted, None);
         }
         parsed
     }
 
     /// Claims for parsing the windows after `window` that are neither kept nor being parsed,
     /// as many as keep the windows parsed at once within [`read_ahead`].
-    fn claim_ahead(&self, window: usize, windows: usize) -> Vec<usize> {
+    fn claim_ahead(&self, window: usize, windows: usize, wanted: Wanted) -> Vec<usize> {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         let mut claimed = Vec::new();
         for next in window + 1..windows.min(window + read_ahead()) {
@@ -209,9 +224,10 @@ impl TextSource {
             if parsing >= read_ahead() {
                 break;
             }
-            if cache.iter().all(|c| c.window != next) {
+            if !cache.iter().any(|c| c.serves(next, wanted)) {
                 cache.push_back(CachedWindow {
                     window: next,
+                    wanted,
                     bodies: None,
                 });
                 claimed.push(next);
@@ -229,6 +245,21 @@ fn read_ahead() -> usize {
 
 impl BodySource for TextSource {
     fn load(&self, index: usize) -> Result<ResultBody, String> {
+        self.load_wanted(index, Wanted::Bodies)
+    }
+
+    fn load_values(&self, index: usize) -> Result<ResultBody, String> {
+        self.load_wanted(index, Wanted::Values)
+    }
+
+    fn tick(&self) -> u64 {
+        self.clock.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+impl TextSource {
+    /// The body of result `index`, holding what `wanted` asks.
+    fn load_wanted(&self, index: usize, wanted: Wanted) -> Result<ResultBody, String> {
         let windows = self
             .windows
             .get()
@@ -248,35 +279,35 @@ impl BodySource for TextSource {
                 .and_then(Option::take)
                 .ok_or_else(|| self.changed())
         };
-        match self.cached(window, slot) {
+        match self.cached(window, slot, wanted) {
             Ok(Some(body)) => return Ok(body),
             // Taken already (asked for twice): parsed again, beside the cache.
-            Ok(None) => return self.parse_window(window, at).and_then(|mut b| take(&mut b)),
+            Ok(None) => {
+                return self
+                    .parse_window(window, at, wanted)
+                    .and_then(|mut b| take(&mut b));
+            }
             Err(()) => {}
         }
         // The windows after it are parsed at the same time on threads of their own, and waited
         // for: readers go through the results in order, so a batch of results asks for one
         // window at a time.
-        let ahead = self.claim_ahead(window, windows.len());
+        let ahead = self.claim_ahead(window, windows.len(), wanted);
         std::thread::scope(|scope| {
             for &next in &ahead {
                 let at = &windows[next];
                 scope.spawn(move || {
-                    if let Ok(bodies) = self.parse_claimed(next, at) {
-                        self.parsed(next, Some(bodies));
+                    if let Ok(bodies) = self.parse_claimed(next, at, wanted) {
+                        self.parsed(next, wanted, Some(bodies));
                     }
                 });
             }
-            self.parse_claimed(window, at).and_then(|mut b| {
+            self.parse_claimed(window, at, wanted).and_then(|mut b| {
                 let body = take(&mut b);
-                self.parsed(window, Some(b));
+                self.parsed(window, wanted, Some(b));
                 body
             })
         })
-    }
-
-    fn tick(&self) -> u64 {
-        self.clock.fetch_add(1, Ordering::Relaxed) + 1
     }
 }
 
@@ -284,13 +315,13 @@ impl BodySource for TextSource {
 /// parsing), so that no thread waits for it forever.
 struct GiveUp<'a> {
     source: &'a TextSource,
-    window: Option<usize>,
+    window: Option<(usize, Wanted)>,
 }
 
 impl Drop for GiveUp<'_> {
     fn drop(&mut self) {
-        if let Some(window) = self.window {
-            self.source.parsed(window, None);
+        if let Some((window, wanted)) = self.window {
+            self.source.parsed(window, wanted, None);
         }
     }
 }

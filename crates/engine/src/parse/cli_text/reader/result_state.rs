@@ -371,33 +371,43 @@ impl<'a> ResultState<'a> {
         let unkept = sh.wanted == Wanted::Heads && !name.is_some_and(is_head_metric);
         if unkept && !matches!(table.kind, Kind::Summary { .. }) {
             table.rows += 1;
-            if !row.unit.trim().is_empty() && reads_as_text(&row.values[0], sh.units.base(row.unit))
-            {
+            if !row.unit.trim().is_empty() && reads_as_text(&row.values[0]) {
                 sh.skipped.add(VALUE_NOT_A_NUMBER, row.line);
+            } else if table.role == Role::Body {
+                bodies.row_passed_over();
             }
             return;
         }
         let name = if unkept { None } else { name };
         let base = sh.units.base(row.unit);
-        let metric = match table.kind {
-            Kind::Summary { .. } => summary_metric(
-                name,
-                [&row.values[0], &row.values[1], &row.values[2]],
-                row.unit,
-                base,
-            ),
-            _ => printed_metric(name, &row.values[0], row.unit, base),
+        let (metric, lists) = match table.kind {
+            Kind::Summary { .. } => {
+                let metric = summary_metric(
+                    name,
+                    [&row.values[0], &row.values[1], &row.values[2]],
+                    row.unit,
+                    base,
+                );
+                let lists = !metric.instances.is_empty();
+                (metric, lists)
+            }
+            _ if sh.wanted == Wanted::Values => value_metric(name, &row.values[0], base),
+            _ => {
+                let metric = printed_metric(name, &row.values[0], row.unit, base);
+                let lists = !metric.instances.is_empty();
+                (metric, lists)
+            }
         };
         table.rows += 1;
-        if !row.unit.trim().is_empty()
-            && matches!(metric.value, Value::Str(_))
-            && metric.instances.is_empty()
-        {
+        if !row.unit.trim().is_empty() && matches!(metric.value, Value::Str(_)) && !lists {
             // A damaged row: the unit column says the value is a number.
             sh.skipped.add(VALUE_NOT_A_NUMBER, row.line);
             return;
         }
         if unkept {
+            if table.role == Role::Body {
+                bodies.row_passed_over();
+            }
             return;
         }
         match table.role {
@@ -415,10 +425,19 @@ impl<'a> ResultState<'a> {
                 }
                 let key = match name {
                     Some(n) => MetricKey::new(n),
-                    None => MetricKey::from(format!(
-                        "{}/{}/{}",
-                        section.name, section.table_name, label
-                    )),
+                    None => {
+                        let key = &mut sh.key;
+                        key.clear();
+                        for (i, part) in
+                            [section.name, section.table_name, label].iter().enumerate()
+                        {
+                            if i > 0 {
+                                key.push('/');
+                            }
+                            key.push_str(part);
+                        }
+                        MetricKey::new(key)
+                    }
                 };
                 body_metrics.push((key, metric));
             }
