@@ -186,31 +186,12 @@ pub fn load_series(files: &[SeriesFile], metric: Option<&str>) -> Loaded {
 
 /// [`load_series`] keeping the values of several metrics (a sweep's FLOP/s reads a few).
 pub fn load_series_keeping(files: &[SeriesFile], metrics: &[&str]) -> Loaded {
-    use rayon::prelude::*;
-    // Every report read on every core and reduced to what the trend reads (heads, and the
-    // metric asked for): each lets go of its file at once, so a folder of thousands of
-    // reports never holds thousands of files open. The few runs the steps compare are read
-    // again for their why.
-    // Opening a report decodes it on threads of its own, each with its buffers: reports are
-    // opened a few at a time (a quarter of the cores), not one per core, and each open decodes
-    // on its share of the cores, so that the opens together hold the buffers of one open on
-    // every core, whatever the core count.
-    let cores = rayon::current_num_threads();
-    let at_once = (cores / 8).max(1);
-    let per_open = (cores / at_once).max(1);
-    let load = || -> Vec<Result<Report, parse::LoadError>> {
-        files
-            .par_iter()
-            .map(|f| {
-                parse::ncu_rep::open::with_decode_threads(per_open, || parse::load_path(&f.path))
-                    .map(|r| detached_keeping(&r, metrics))
-            })
-            .collect()
-    };
-    let loaded = match rayon::ThreadPoolBuilder::new().num_threads(at_once).build() {
-        Ok(pool) => pool.install(load),
-        Err(_) => load(),
-    };
+    // Every report read and reduced to what the trend reads (heads, and the metric asked
+    // for): each lets go of its file at once, so a folder of thousands of reports never holds
+    // thousands of files open. The few runs the steps compare are read again for their why.
+    let loaded = opens_on_budget(files.len(), |i| {
+        parse::load_path(&files[i].path).map(|r| detached_keeping(&r, metrics))
+    });
     let mut out = Loaded {
         reports: Vec::new(),
         files: Vec::new(),
@@ -241,6 +222,27 @@ pub fn load_series_keeping(files: &[SeriesFile], metrics: &[&str]) -> Loaded {
         }
     }
     out
+}
+
+/// Runs `open(i)` for each of `0..count` in order. Opening a report decodes it on threads of
+/// its own, each with its buffers: reports are opened a few at a time (an eighth of the
+/// cores), not one per core, and each open decodes on its share of the cores, so that the
+/// opens together hold the buffers of one open on every core, whatever the core count.
+fn opens_on_budget<T: Send>(count: usize, open: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    use rayon::prelude::*;
+    let cores = rayon::current_num_threads();
+    let at_once = (cores / 8).max(1);
+    let per_open = (cores / at_once).max(1);
+    let run = || -> Vec<T> {
+        (0..count)
+            .into_par_iter()
+            .map(|i| parse::ncu_rep::open::with_decode_threads(per_open, || open(i)))
+            .collect()
+    };
+    match rayon::ThreadPoolBuilder::new().num_threads(at_once).build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    }
 }
 
 /// Runs the command for a series of runs (`sweep::run` runs it with `--by-size`).
@@ -286,13 +288,14 @@ pub fn run(args: &TrendArgs) -> i32 {
     let labels = run_labels(&files);
     let refs: Vec<&Report> = reports.iter().collect();
     let mut t = trend_table(&refs, &labels, &options);
-    let again: Vec<(usize, Report)> = {
-        use rayon::prelude::*;
-        runs_to_explain(&t)
-            .into_par_iter()
-            .filter_map(|i| Some((i, parse::load_path(files.get(i)?).ok()?)))
-            .collect()
-    };
+    let explained = runs_to_explain(&t);
+    let again: Vec<(usize, Report)> = opens_on_budget(explained.len(), |k| {
+        let i = explained[k];
+        Some((i, parse::load_path(files.get(i)?).ok()?))
+    })
+    .into_iter()
+    .flatten()
+    .collect();
     explain_steps(&mut t, |input| {
         again.iter().find(|(i, _)| *i == input).map(|(_, r)| r)
     });
