@@ -4,13 +4,15 @@
 //! one let go is opened again by its path when asked for, and refused unless it is the very
 //! file opened first (device, inode, size and modification time unchanged). So a window or
 //! a series of thousands of reports never takes the process to its open-file limit.
+//! Readers share a descriptor and read at positions ([`read_exact_at`]), so threads reading
+//! results of one report do not wait for each other.
 
 use std::collections::HashMap;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::SystemTime;
 
 /// Most files kept open, whatever the open-file limit.
@@ -52,6 +54,32 @@ fn identity_of(file: &File) -> io::Result<Identity> {
     })
 }
 
+/// Reads exactly `buf.len()` bytes of `file` from `pos`, without moving a shared position.
+pub fn read_exact_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<()> {
+    let mut done = 0;
+    while done < buf.len() {
+        match read_at(file, &mut buf[done..], pos + done as u64) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => done += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Reads what is there of `file` from `pos` into `buf`, without moving a shared position.
+#[cfg(unix)]
+pub fn read_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, pos)
+}
+
+/// Reads what is there of `file` from `pos` into `buf`.
+#[cfg(windows)]
+pub fn read_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, pos)
+}
+
 /// Why a file could not be read again.
 #[derive(Debug)]
 pub enum ReopenError {
@@ -60,9 +88,10 @@ pub enum ReopenError {
     Io(io::Error),
 }
 
-/// The descriptors kept open, by file.
+/// The descriptors kept open, by file (a descriptor let go while a reader uses it is closed
+/// when the reader is done).
 struct Pool {
-    open: HashMap<u64, (File, u64)>,
+    open: HashMap<u64, (Arc<File>, u64)>,
     clock: u64,
 }
 
@@ -81,7 +110,7 @@ fn pool() -> MutexGuard<'static, Pool> {
 impl Pool {
     /// Keeps `file` as the one of `id`, letting go of those used least lately beyond the
     /// bound.
-    fn put(&mut self, id: u64, file: File) {
+    fn put(&mut self, id: u64, file: Arc<File>) {
         self.clock += 1;
         self.open.insert(id, (file, self.clock));
         let keep = kept_files();
@@ -114,7 +143,7 @@ impl Reopenable {
         static NEXT: AtomicU64 = AtomicU64::new(1);
         let identity = identity_of(&file)?;
         let id = NEXT.fetch_add(1, Ordering::Relaxed);
-        pool().put(id, file);
+        pool().put(id, Arc::new(file));
         Ok(Reopenable {
             id,
             path: path.to_path_buf(),
@@ -123,20 +152,30 @@ impl Reopenable {
     }
 
     /// Runs `read` on the file: the descriptor kept, else the path opened again, refused
-    /// when it is no longer the file opened first. One call at a time per file (its owner
-    /// holds a lock while reading).
-    pub fn with<R>(&self, read: impl FnOnce(&mut File) -> io::Result<R>) -> Result<R, ReopenError> {
-        let kept = pool().open.remove(&self.id).map(|(file, _)| file);
-        let mut file = match kept {
+    /// when it is no longer the file opened first. Several threads may read at once: `read`
+    /// reads at positions, sharing the descriptor.
+    pub fn with<R>(&self, read: impl FnOnce(&File) -> io::Result<R>) -> Result<R, ReopenError> {
+        let kept = {
+            let mut pool = pool();
+            pool.clock += 1;
+            let now = pool.clock;
+            pool.open.get_mut(&self.id).map(|(file, used)| {
+                *used = now;
+                Arc::clone(file)
+            })
+        };
+        let file = match kept {
             Some(file) => file,
-            None => File::open(&self.path).map_err(ReopenError::Io)?,
+            None => {
+                let file = Arc::new(File::open(&self.path).map_err(ReopenError::Io)?);
+                pool().put(self.id, Arc::clone(&file));
+                file
+            }
         };
         if identity_of(&file).map_err(ReopenError::Io)? != self.identity {
             return Err(ReopenError::Changed);
         }
-        let out = read(&mut file).map_err(ReopenError::Io);
-        pool().put(self.id, file);
-        out
+        read(&file).map_err(ReopenError::Io)
     }
 
     /// Whether the descriptor is open now (tests).
@@ -154,14 +193,11 @@ impl Drop for Reopenable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Read;
 
     fn read_all(r: &Reopenable) -> Result<Vec<u8>, ReopenError> {
         r.with(|f| {
-            use std::io::Seek;
-            f.rewind()?;
-            let mut out = Vec::new();
-            f.read_to_end(&mut out)?;
+            let mut out = vec![0; usize::try_from(f.metadata()?.len()).unwrap()];
+            read_exact_at(f, &mut out, 0)?;
             Ok(out)
         })
     }

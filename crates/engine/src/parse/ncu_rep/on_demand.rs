@@ -1,5 +1,6 @@
 //! Decoding a result of an opened `.ncu-rep` file when a view asks for it: one positioned read
 //! of the result's message into a reused buffer, then the same decoder that opening used.
+//! Threads read results of one report at once: the reads are positioned, on one descriptor.
 //! A report read from its own path does not keep its file open: the descriptor is among the
 //! files used last ([`crate::parse::reopen`]) and the path is opened again when it was let
 //! go, so thousands of open reports hold a bounded number of descriptors. A file changed
@@ -14,9 +15,9 @@ use super::unknown::Unknown;
 use crate::model::{BodySource, ResultBody, ResultKind};
 use crate::parse::ParseError;
 use crate::parse::read::stamp_of;
-use crate::parse::reopen::{ReopenError, Reopenable};
+use crate::parse::reopen::{ReopenError, Reopenable, read_at, read_exact_at};
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -50,11 +51,11 @@ enum ReadFailure {
 }
 
 impl FileSource {
-    /// Runs `read` on the file as it was opened.
+    /// Runs `read` on the file as it was opened; it reads at positions.
     fn with<R>(
-        &mut self,
+        &self,
         stamp: (u64, Option<SystemTime>),
-        read: impl FnOnce(&mut File) -> io::Result<R>,
+        read: impl FnOnce(&File) -> io::Result<R>,
     ) -> Result<R, ReadFailure> {
         match self {
             FileSource::Kept(file) => {
@@ -71,10 +72,14 @@ impl FileSource {
     }
 }
 
-/// The file and the buffer its results are read into.
-struct Reader {
-    file: FileSource,
-    buffer: Vec<u8>,
+/// Largest buffer a report keeps for the next reads; a larger result gets a buffer of its own.
+const SPARE_BUFFER_BYTES: usize = 1 << 20;
+
+/// How many buffers a report keeps for the next reads: one per thread that reads at once
+/// (found once: finding the cores reads the process's limits).
+fn spare_buffers() -> usize {
+    static SPARE: OnceLock<usize> = OnceLock::new();
+    *SPARE.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(16)))
 }
 
 /// The fields no schema names inside the bodies read so far.
@@ -90,7 +95,9 @@ struct BodiesRead {
 /// The results of one opened report file, decoded on demand.
 pub struct OnDemand {
     path: PathBuf,
-    reader: Mutex<Reader>,
+    file: FileSource,
+    /// Buffers left by earlier reads, for the next ones.
+    spare: Mutex<Vec<Vec<u8>>>,
     /// Size and modification time when opened.
     stamp: (u64, Option<SystemTime>),
     /// Names and processes of the whole file, set when opening has read all of it.
@@ -109,12 +116,7 @@ impl OnDemand {
     /// The message of `len` bytes at `offset`, without its fields too large to read
     /// ([`super::oversized`]).
     pub fn read_compacted(&self, offset: u64, len: u32) -> io::Result<Vec<u8>> {
-        let mut reader = self
-            .reader
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        reader
-            .file
+        self.file
             .with(self.stamp, |file| {
                 super::oversized::read_compacted_at(file, offset, len)
             })
@@ -145,10 +147,8 @@ impl OnDemand {
         };
         Ok(OnDemand {
             path: path.to_path_buf(),
-            reader: Mutex::new(Reader {
-                file,
-                buffer: Vec::new(),
-            }),
+            file,
+            spare: Mutex::new(Vec::new()),
             stamp,
             ctx: OnceLock::new(),
             entries: OnceLock::new(),
@@ -204,45 +204,43 @@ impl OnDemand {
         let entry = entries
             .get(index)
             .ok_or_else(|| ParseError::NotAResult(format!("no result {index} in the report")))?;
-        // Only the read holds the file; decoding runs outside the lock, so several threads
-        // decode results of one report at once.
+        // Several threads read and decode results of one report at once.
         let mut bytes = {
-            let mut reader = self
-                .reader
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let Reader { file, buffer } = &mut *reader;
             // A message larger than any field may be is read without its oversized fields;
             // any other into a spare buffer left by an earlier read, else a new one.
             let oversized = u64::from(entry.len) > super::oversized::MAX_FIELD_BYTES;
             let mut bytes = if oversized {
                 Vec::new()
             } else {
-                std::mem::take(buffer)
+                self.spare
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .pop()
+                    .unwrap_or_default()
             };
             bytes.clear();
-            file.with(self.stamp, |file| {
-                if oversized {
-                    bytes = super::oversized::read_compacted_at(file, entry.offset, entry.len)?;
-                    return Ok(());
-                }
-                bytes.resize(entry.len as usize, 0);
-                file.seek(SeekFrom::Start(entry.offset))?;
-                file.read_exact(&mut bytes)
-            })
-            .map_err(|e| match e {
-                ReadFailure::Changed => ParseError::NotAResult(format!(
-                    "{} changed since it was opened; reload it",
-                    self.path.display()
-                )),
-                ReadFailure::Io(e) => corrupt(
-                    entry.offset as usize,
-                    format!(
-                        "result {index}: {}",
-                        crate::parse::open_files::io_error_text(&e)
+            self.file
+                .with(self.stamp, |file| {
+                    if oversized {
+                        bytes = super::oversized::read_compacted_at(file, entry.offset, entry.len)?;
+                        return Ok(());
+                    }
+                    bytes.resize(entry.len as usize, 0);
+                    read_exact_at(file, &mut bytes, entry.offset)
+                })
+                .map_err(|e| match e {
+                    ReadFailure::Changed => ParseError::NotAResult(format!(
+                        "{} changed since it was opened; reload it",
+                        self.path.display()
+                    )),
+                    ReadFailure::Io(e) => corrupt(
+                        entry.offset as usize,
+                        format!(
+                            "result {index}: {}",
+                            crate::parse::open_files::io_error_text(&e)
+                        ),
                     ),
-                ),
-            })?;
+                })?;
             bytes
         };
         let offset = usize::try_from(entry.offset).unwrap_or(usize::MAX);
@@ -256,23 +254,22 @@ impl OnDemand {
             },
             index as u64,
         );
-        // The buffer is kept for the next read, unless grown for one very large result.
-        if bytes.capacity() <= 16 << 20 {
+        // The buffer is kept for the next read, unless grown for a large result.
+        if bytes.capacity() <= SPARE_BUFFER_BYTES {
             bytes.clear();
-            let mut reader = self
-                .reader
+            let mut spare = self
+                .spare
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if reader.buffer.capacity() < bytes.capacity() {
-                reader.buffer = bytes;
+            if spare.len() < spare_buffers() {
+                spare.push(bytes);
             }
         }
         decoded
     }
 }
 
-/// The open file read from `pos` on, one chunk per lock of the reader (the results decoded
-/// meanwhile seek it too), refused once the file changed since it was opened.
+/// The open file read from `pos` on, refused once the file changed since it was opened.
 struct PlainFile<'a> {
     source: &'a OnDemand,
     pos: u64,
@@ -280,18 +277,11 @@ struct PlainFile<'a> {
 
 impl Read for PlainFile<'_> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let mut reader = self
-            .source
-            .reader
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let pos = self.pos;
-        let n = reader
+        let n = self
+            .source
             .file
-            .with(self.source.stamp, |file| {
-                file.seek(SeekFrom::Start(pos))?;
-                file.read(out)
-            })
+            .with(self.source.stamp, |file| read_at(file, out, pos))
             .map_err(|e| match e {
                 ReadFailure::Changed => io::Error::other(format!(
                     "{} changed since it was opened; reload it",

@@ -81,18 +81,10 @@ pub fn read_compacted(read_at: &mut ReadAt<'_>, len: u64) -> io::Result<Vec<u8>>
 /// [`read_compacted`] of the message of `len` bytes at `offset` in `file`, read with
 /// positioned reads (the file's own position is left as it is).
 pub fn read_compacted_at(file: &std::fs::File, offset: u64, len: u32) -> io::Result<Vec<u8>> {
-    let mut read_at = |at: u64, buf: &mut [u8]| read_at(file, offset.saturating_add(at), buf);
+    let mut read_at = |at: u64, buf: &mut [u8]| {
+        crate::parse::reopen::read_at(file, buf, offset.saturating_add(at))
+    };
     read_compacted(&mut read_at, u64::from(len))
-}
-
-#[cfg(unix)]
-fn read_at(file: &std::fs::File, pos: u64, buf: &mut [u8]) -> io::Result<usize> {
-    std::os::unix::fs::FileExt::read_at(file, buf, pos)
-}
-
-#[cfg(windows)]
-fn read_at(file: &std::fs::File, pos: u64, buf: &mut [u8]) -> io::Result<usize> {
-    std::os::windows::fs::FileExt::seek_read(file, buf, pos)
 }
 
 /// The fields of a report's messages left out for their size.
