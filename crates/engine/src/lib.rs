@@ -8,6 +8,7 @@
 //! it.
 
 pub mod analysis;
+pub mod cores;
 pub mod model;
 pub mod output;
 pub mod parse;

@@ -34,8 +34,7 @@ pub fn listed_aggregate(text: &str) -> Option<&str> {
     let (_, first) = listed.next()?;
     let read = listed.next().is_some()
         || first == aggregate
-        || (aggregate.is_empty() || is_number(&parse_value(aggregate).0))
-            && is_number(&parse_value(first).0);
+        || aggregate_reads(aggregate) && is_number(&parse_value(first).0);
     read.then_some(aggregate)
 }
 
@@ -105,6 +104,11 @@ fn is_number(v: &Value) -> bool {
     !matches!(v, Value::Str(_))
 }
 
+/// Whether an aggregate lets its list read as instances of numbers: none, or a number.
+fn aggregate_reads(aggregate: &str) -> bool {
+    aggregate.is_empty() || is_number(&parse_value(aggregate).0)
+}
+
 /// A correlation id as printed: an unsigned integer, or a string (`FFMA`).
 fn id_of(text: &str) -> Value {
     match parse_value(text).0 {
@@ -117,8 +121,7 @@ fn id_of(text: &str) -> Value {
 /// an aggregate or instance value is not a number (the text is then a plain string, such as a
 /// device name with a parenthesis); with `strings` true, string lists are read too.
 pub fn instances_of(list: &PrintedList<'_>, factor: f64, strings: bool) -> Option<Vec<Instance>> {
-    let agg_ok = list.aggregate.is_empty() || is_number(&parse_value(list.aggregate).0);
-    if !strings && !agg_ok {
+    if !strings && !aggregate_reads(list.aggregate) {
         return None;
     }
     let mut out = Vec::with_capacity(list.items.len());

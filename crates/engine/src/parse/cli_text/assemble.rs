@@ -66,7 +66,7 @@ fn read_part_in(
 /// Reads a text, in parallel parts when it is large, and assembles the report.
 pub fn read(text: &str) -> Result<Report, ParseError> {
     let workers = if text.len() >= PARALLEL_MIN_BYTES {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_PARTS))
+        crate::cores::cores().min(MAX_PARTS)
     } else {
         1
     };

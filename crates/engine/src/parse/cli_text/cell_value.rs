@@ -113,15 +113,21 @@ fn value_and_listing(value_text: &str) -> (Value, bool) {
     {
         return (parse_value(aggregate).0, true);
     }
-    if value_text.as_bytes().contains(&b';')
-        && value_text.contains("; ")
-        && let Some(list) = crate::parse::instances::split(&format!("({value_text})"))
-        && crate::parse::instances::instances_of(&list, 1.0, false).is_some()
-    {
-        // The older form: instances without an aggregate.
+    if listed_alone(value_text, 1.0).is_some() {
         return (Value::Missing, true);
     }
     (parse_value(value_text).0, false)
+}
+
+/// The instances of a value printed in the older form, a list without an aggregate
+/// (`1.5; 2.5`), values scaled by `factor`.
+fn listed_alone(value_text: &str, factor: f64) -> Option<Vec<Instance>> {
+    if !value_text.as_bytes().contains(&b';') || !value_text.contains("; ") {
+        return None;
+    }
+    let wrapped = format!("({value_text})");
+    let list = crate::parse::instances::split(&wrapped)?;
+    crate::parse::instances::instances_of(&list, factor, false)
 }
 
 /// A printed value as read: instances listed without an aggregate (the older form), or a
@@ -145,11 +151,7 @@ fn printed_value(value_text: &str, base: &BaseUnit) -> PrintedValue {
     {
         shown = list.aggregate;
         instances = found;
-    } else if value_text.as_bytes().contains(&b';')
-        && value_text.contains("; ")
-        && let Some(list) = crate::parse::instances::split(&format!("({value_text})"))
-            .and_then(|l| crate::parse::instances::instances_of(&l, base.factor, false))
-    {
+    } else if let Some(list) = listed_alone(value_text, base.factor) {
         return PrintedValue::Listed(list);
     }
     let (value, decimals) = parse_value(shown);

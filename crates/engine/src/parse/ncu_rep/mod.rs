@@ -157,10 +157,7 @@ fn decode_all(
     first_id: u64,
     decode: Decoder,
 ) -> Vec<Result<Decoded, ParseError>> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(entries.len() / 2)
-        .clamp(1, 16);
+    let threads = crate::cores::cores().min(entries.len() / 2).clamp(1, 16);
     if threads == 1 {
         return entries
             .iter()

@@ -75,11 +75,9 @@ impl FileSource {
 /// Largest buffer a report keeps for the next reads; a larger result gets a buffer of its own.
 const SPARE_BUFFER_BYTES: usize = 1 << 20;
 
-/// How many buffers a report keeps for the next reads: one per thread that reads at once
-/// (found once: finding the cores reads the process's limits).
+/// How many buffers a report keeps for the next reads: one per thread that reads at once.
 fn spare_buffers() -> usize {
-    static SPARE: OnceLock<usize> = OnceLock::new();
-    *SPARE.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(16)))
+    crate::cores::cores().min(16)
 }
 
 /// The fields no schema names inside the bodies read so far.

@@ -93,8 +93,7 @@ pub fn open_from(
     };
     let source = Arc::new(OnDemand::new(path, reader, temp, reopen).map_err(io_error)?);
     let chunks = usize::try_from(size / CHUNK as u64).unwrap_or(usize::MAX);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
+    let threads = crate::cores::cores()
         .min(DECODE_THREADS.get().unwrap_or(usize::MAX))
         .min(chunks + 1)
         .clamp(1, MAX_THREADS);

@@ -57,15 +57,9 @@ pub const MAX_PAGE_BYTES: u64 = 64 << 20;
 /// At most this many windows are parsed at once (one per core).
 pub const MAX_WINDOWS_IN_FLIGHT: usize = 8;
 
-/// How many windows are parsed at once on this machine (found once: finding the cores reads
-/// the process's limits, and every body read asks).
+/// How many windows are parsed at once on this machine.
 pub fn windows_in_flight() -> usize {
-    static IN_FLIGHT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *IN_FLIGHT.get_or_init(|| {
-        std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(MAX_WINDOWS_IN_FLIGHT)
-    })
+    crate::cores::cores().min(MAX_WINDOWS_IN_FLIGHT)
 }
 
 /// Bytes at the start of the file its form is detected from.

@@ -203,7 +203,6 @@ impl Buffers {
 
 /// A batch of windows being parsed on threads of their own.
 struct InFlight<'scope> {
-    first_window: usize,
     handle: std::thread::ScopedJoinHandle<'scope, Batch>,
 }
 
@@ -231,10 +230,7 @@ impl<'scope> InFlight<'scope> {
             );
             (batch, parsed)
         });
-        InFlight {
-            first_window,
-            handle,
-        }
+        InFlight { handle }
     }
 
     /// Waits for the batch and appends what its windows hold, in order.
@@ -243,7 +239,6 @@ impl<'scope> InFlight<'scope> {
             .handle
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        debug_assert_eq!(self.first_window, out.at.len());
         for ((mut w, raw), result) in batch.into_iter().zip(parsed) {
             buffers.give_back(raw);
             let (part, part_heads) = result.map_err(WindowError::Parse)?;

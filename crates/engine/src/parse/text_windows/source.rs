@@ -10,9 +10,10 @@ use super::{Reading, WindowAt, windows_in_flight};
 use crate::model::{BodySource, ResultBody};
 use crate::parse::cli_text::Wanted;
 use crate::parse::read::stamp_of;
+use crate::parse::reopen::read_exact_at;
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
@@ -39,7 +40,8 @@ impl CachedWindow {
 /// The results of one text file read in windows.
 pub struct TextSource {
     path: PathBuf,
-    file: Mutex<File>,
+    /// Read at positions, so that threads reading windows at once do not take turns.
+    file: File,
     /// Size and modification time when opened.
     stamp: (u64, Option<SystemTime>),
     reading: Reading,
@@ -63,7 +65,7 @@ impl TextSource {
         Ok(TextSource {
             path: path.to_path_buf(),
             stamp: stamp_of(&file)?,
-            file: Mutex::new(file),
+            file,
             reading,
             windows: OnceLock::new(),
             cache: Mutex::new(VecDeque::new()),
@@ -92,27 +94,32 @@ impl TextSource {
 
     /// The raw bytes of a window, its holes left out, from a file that has not changed.
     pub(super) fn read(&self, at: &WindowAt) -> Result<Vec<u8>, String> {
-        let mut file = self.file.lock().unwrap_or_else(PoisonError::into_inner);
-        if stamp_of(&file).map_err(|_| self.changed())? != self.stamp {
+        if stamp_of(&self.file).map_err(|_| self.changed())? != self.stamp {
             return Err(self.changed());
         }
         let end = at.start + at.span;
         let holes: u64 = at.holes.iter().map(|h| h.len).sum();
-        let mut raw = Vec::with_capacity(usize::try_from(at.span - holes).unwrap_or(0));
-        let mut from = at.start;
+        let len = usize::try_from(at.span - holes).map_err(|_| self.changed())?;
+        let mut raw = vec![0; len];
+        let (mut from, mut filled) = (at.start, 0usize);
         let pieces = at
             .holes
             .iter()
             .map(|h| (h.at, h.at + h.len))
             .chain(std::iter::once((end, end)));
         for (to, next) in pieces {
-            file.seek(SeekFrom::Start(from))
-                .and_then(|_| (&mut *file).take(to - from).read_to_end(&mut raw))
-                .map_err(|e| format!("{}: {e}", self.path.display()))?;
+            let piece = usize::try_from(to - from).map_err(|_| self.changed())?;
+            let into = raw
+                .get_mut(filled..filled + piece)
+                .ok_or_else(|| self.changed())?;
+            match read_exact_at(&self.file, into, from) {
+                Ok(()) => {}
+                // Shorter than when it was opened.
+                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Err(self.changed()),
+                Err(e) => return Err(format!("{}: {e}", self.path.display())),
+            }
+            filled += piece;
             from = next;
-        }
-        if raw.len() as u64 != at.span - holes {
-            return Err(self.changed());
         }
         Ok(raw)
     }

@@ -380,23 +380,23 @@ impl<'a> ResultState<'a> {
         }
         let name = if unkept { None } else { name };
         let base = sh.units.base(row.unit);
-        let (metric, lists) = match table.kind {
-            Kind::Summary { .. } => {
-                let metric = summary_metric(
+        let summary = matches!(table.kind, Kind::Summary { .. });
+        // Whether the value lists instances, which makes a text value no damage.
+        let (metric, lists) = if sh.wanted == Wanted::Values && !summary {
+            value_metric(name, &row.values[0], base)
+        } else {
+            let metric = if summary {
+                summary_metric(
                     name,
                     [&row.values[0], &row.values[1], &row.values[2]],
                     row.unit,
                     base,
-                );
-                let lists = !metric.instances.is_empty();
-                (metric, lists)
-            }
-            _ if sh.wanted == Wanted::Values => value_metric(name, &row.values[0], base),
-            _ => {
-                let metric = printed_metric(name, &row.values[0], row.unit, base);
-                let lists = !metric.instances.is_empty();
-                (metric, lists)
-            }
+                )
+            } else {
+                printed_metric(name, &row.values[0], row.unit, base)
+            };
+            let lists = !metric.instances.is_empty();
+            (metric, lists)
         };
         table.rows += 1;
         if !row.unit.trim().is_empty() && matches!(metric.value, Value::Str(_)) && !lists {
@@ -428,14 +428,11 @@ impl<'a> ResultState<'a> {
                     None => {
                         let key = &mut sh.key;
                         key.clear();
-                        for (i, part) in
-                            [section.name, section.table_name, label].iter().enumerate()
-                        {
-                            if i > 0 {
-                                key.push('/');
-                            }
-                            key.push_str(part);
-                        }
+                        key.push_str(section.name);
+                        key.push('/');
+                        key.push_str(section.table_name);
+                        key.push('/');
+                        key.push_str(label);
                         MetricKey::new(key)
                     }
                 };
