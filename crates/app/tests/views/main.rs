@@ -1,7 +1,7 @@
 //! The view-models the window's pages draw, built from real reports without a window: the
 //! Details page's section drawings, occupancy and side-by-side views, the rules list, report
 //! against report, the Source page (its listing, SASS per architecture and nvdisasm's limits,
-//! its baseline), the Trend page's chart and its By size view. One test binary; each module is a
+//! its baseline), the Trend page's chart and its By size view, the results table's rows. One test binary; each module is a
 //! topic of its own.
 
 mod sass_arch;
@@ -10,5 +10,6 @@ mod section_drawing;
 mod source_baseline;
 mod source_listing;
 mod sweep_view;
+mod table_rows;
 mod trend_chart;
 mod view_models;
