@@ -1,7 +1,8 @@
 //! Files in the desktop app, driven headless with egui_kittest: loads that are cancelled (one,
 //! or all at once) never add a report, loading progress, reports whose file changes on disk
 //! (the bar, Reload in place keeping position, selection and baselines, Dismiss), files that
-//! vanish, reloads that fail, and the `--time-to-table` measurement.
+//! vanish, reloads that fail, files that start loading before the window, and the
+//! `--time-to-table` measurement.
 
 use crate::common;
 
@@ -13,8 +14,9 @@ use common::app_harness::{
 use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui_kittest::kittest::Queryable;
 use sightline_app::core::ids::ResultRef;
+use sightline_app::core::started_loads::StartedLoads;
 use sightline_engine::output::text::size_text;
-use sightline_ui::{Command, OpenRequest, PageId, SightlineApp};
+use sightline_ui::{AppOptions, Command, OpenRequest, PageId, SightlineApp};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -434,6 +436,42 @@ fn time_to_table_closes_the_window_after_the_complete_table() {
         "closed before the table showed {complete}"
     );
     assert_loaded(&h, 2, 413);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn files_started_before_the_window_are_its_loads_in_order_and_no_demo_opens() {
+    let dir = temp_dir("started_loads");
+    let big = fixture_file(&dir, BIG);
+    let started = StartedLoads::start([
+        OpenRequest::Path(big.clone()),
+        OpenRequest::Path(fixture_path(BASIC)),
+    ]);
+    assert_eq!(started.len(), 2);
+    let options = AppOptions {
+        demo_when_empty: true,
+        ..common::app_harness::options(Vec::new(), false)
+    };
+    let app = SightlineApp::with_started_loads(None, options, started);
+    let pending: Vec<Option<PathBuf>> = app
+        .state()
+        .workspace()
+        .pending()
+        .iter()
+        .map(|p| p.path.clone())
+        .collect();
+    assert_eq!(pending, [Some(big.clone()), Some(fixture_path(BASIC))]);
+    let mut h = harness(app);
+    settle_ok(&mut h);
+    assert_loaded(&h, 2, 413);
+    let names: Vec<&str> = h
+        .state()
+        .workspace()
+        .reports()
+        .iter()
+        .map(|r| r.name.as_str())
+        .collect();
+    assert_eq!(names, [BIG_NAME, "kernels_basic.details.txt"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

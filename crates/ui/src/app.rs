@@ -18,6 +18,7 @@ use sightline_app::core::commands::{Command, OpenRequest};
 use sightline_app::core::page_id::PageId;
 use sightline_app::core::settings::PanelSizes;
 use sightline_app::core::settings::Settings;
+use sightline_app::core::started_loads::StartedLoads;
 use sightline_app::core::state::AppState;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -119,11 +120,22 @@ impl SightlineApp {
     /// Creates the app, restoring settings from `storage` when given, and starts loading
     /// `options.files` (or the demo).
     pub fn new(storage: Option<&dyn eframe::Storage>, options: AppOptions) -> Self {
+        SightlineApp::with_started_loads(storage, options, StartedLoads::default())
+    }
+
+    /// [`Self::new`], with `started` (loads begun before the window opened) as its first
+    /// pending loads, before `options.files`.
+    pub fn with_started_loads(
+        storage: Option<&dyn eframe::Storage>,
+        options: AppOptions,
+        started: StartedLoads,
+    ) -> Self {
         let settings: Settings = storage
             .and_then(|s| eframe::get_value(s, eframe::APP_KEY))
             .unwrap_or_default();
+        let nothing_started = started.is_empty();
         let mut app = SightlineApp {
-            state: AppState::new(settings),
+            state: AppState::with_started_loads(settings, started),
             table: ResultsTable::default(),
             pages: Pages::default(),
             released_seen: 0,
@@ -140,7 +152,7 @@ impl SightlineApp {
         app.state.disassembler = options.disassembler;
         if let Some(dir) = options.follow {
             app.handle(Command::FollowFolder(dir));
-        } else if options.files.is_empty() && options.demo_when_empty {
+        } else if options.files.is_empty() && nothing_started && options.demo_when_empty {
             app.handle(Command::Open(OpenRequest::Demo));
         }
         if !options.files.is_empty() {

@@ -38,6 +38,7 @@ pub use pages::Page;
 pub use sightline_app::{Command, OpenRequest, PageId, Settings, ThemeChoice};
 pub use widgets::{plot_util, sol_bars, theme};
 
+use sightline_app::core::started_loads::StartedLoads;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -117,26 +118,30 @@ fn run_app(
         viewport,
         ..Default::default()
     };
+    // A screenshot opens the files one after the other, so their order is fixed; otherwise
+    // they start reading now, while the window opens.
+    let (started, later) = if screenshot {
+        (StartedLoads::default(), files)
+    } else {
+        (
+            StartedLoads::start(files.into_iter().map(OpenRequest::Path)),
+            Vec::new(),
+        )
+    };
     eframe::run_native(
         "Sightline",
         options,
         Box::new(move |cc| {
-            // A screenshot opens the files one after the other, so their order is fixed.
-            let (now, later) = if screenshot && !files.is_empty() {
-                (Vec::new(), files)
-            } else {
-                (files, Vec::new())
-            };
-            let mut app = SightlineApp::new(
+            let mut app = SightlineApp::with_started_loads(
                 cc.storage,
                 AppOptions {
-                    demo_when_empty: now.is_empty() && later.is_empty() && follow.is_none(),
-                    files: now,
+                    demo_when_empty: later.is_empty() && follow.is_none(),
                     persist_state: !screenshot && time_to_table.is_none(),
                     file_dialog: true,
                     follow,
                     ..AppOptions::default()
                 },
+                started,
             );
             app.set_context(&cc.egui_ctx);
             if let Some((started, rows)) = time_to_table {

@@ -10,8 +10,9 @@
 //!   [`actions`]: the table of what the user asks for from the menu and the keyboard (text,
 //!   tooltip, key, command), which the window's menu, help list and key handler read;
 //! - [`loader`]: loading on background threads with progress and cancel, failing with an
-//!   [`error::OpenError`]; [`demo`] is the report built into the binary; [`sass_imports`]
-//!   reads ncu's SASS exports opened beside a report;
+//!   [`error::OpenError`] ([`started_loads`]: loads begun before the state, while the window
+//!   opens); [`demo`] is the report built into the binary; [`sass_imports`] reads ncu's SASS
+//!   exports opened beside a report;
 //! - [`file_watch`] and [`file_notices`]: files of open reports that changed on disk;
 //!   [`follow`] and [`followed`]: a followed folder, its reports opened as they arrive and
 //!   shown as being written until they settle;
@@ -39,6 +40,7 @@ pub mod row_filter;
 pub mod rows;
 pub mod sass_imports;
 pub mod settings;
+pub mod started_loads;
 pub mod state;
 pub mod table_view;
 pub mod waker;

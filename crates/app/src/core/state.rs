@@ -13,12 +13,12 @@ use crate::core::page_id::PageId;
 use crate::core::rows::RowSummary;
 use crate::core::sass_imports::SassImports;
 use crate::core::settings::Settings;
+use crate::core::started_loads::{StartedLoads, start_pending};
 use crate::core::table_view::TableView;
 use crate::core::waker::{WakeFn, Waker};
-use crate::core::workspace::{FailedLoad, PendingLoad, Workspace};
+use crate::core::workspace::{FailedLoad, Workspace};
 use crate::model::format::count_text;
 use crate::model::{KernelResult, Report};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Result bodies decoded on demand kept per report: the results viewed last.
@@ -83,11 +83,24 @@ impl Default for AppState {
 impl AppState {
     /// A state with nothing open.
     pub fn new(settings: Settings) -> Self {
-        let waker = Waker::default();
+        AppState::with_started_loads(settings, StartedLoads::default())
+    }
+
+    /// A state whose pending loads are `started` (begun before the state was made).
+    pub fn with_started_loads(settings: Settings, started: StartedLoads) -> Self {
+        let StartedLoads {
+            loader,
+            waker,
+            pending,
+        } = started;
+        let mut workspace = Workspace::default();
+        for load in pending {
+            workspace.add_pending(load);
+        }
         AppState {
             settings,
-            workspace: Workspace::default(),
-            loader: Loader::new(waker.clone()),
+            workspace,
+            loader,
             selection: None,
             auto_selection: false,
             follower: None,
@@ -414,19 +427,8 @@ impl AppState {
     /// Starts a load on a background thread and lists it as pending; `replaces` is the open
     /// report a reload reads again.
     fn start_load(&mut self, request: OpenRequest, replaces: Option<ReportId>) {
-        let name = request.display_name();
-        let path = request.path().map(Path::to_path_buf);
-        let size = request.size_hint();
-        let (id, control) = self.loader.start(request);
-        self.workspace.add_pending(PendingLoad {
-            id,
-            name,
-            path,
-            size,
-            started: Instant::now(),
-            control,
-            replaces,
-        });
+        let pending = start_pending(&mut self.loader, request, replaces);
+        self.workspace.add_pending(pending);
     }
 
     /// Reads an open report's file again (once at a time); the outcome replaces it in place.
