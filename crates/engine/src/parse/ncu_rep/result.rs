@@ -343,7 +343,6 @@ pub(super) fn scan_result<'a>(
     mut on_metric: impl FnMut(usize, usize, &'a [u8]),
 ) -> Result<(ResultHead, ResultParts<'a>), ParseError> {
     let at = |rel: usize, what: &str| corrupt(entry.offset + rel, format!("result {id}: {what}"));
-    let head = decode_head(entry.kind, entry.bytes).map_err(|e| at(0, &e.to_string()))?;
     let fields = layout(entry.kind);
     let known = super::unknown::result_fields(entry.kind);
     let mut parts = ResultParts {
@@ -357,8 +356,25 @@ pub(super) fn scan_result<'a>(
         unknown: Vec::new(),
         left_out: Vec::new(),
     };
-    for field in FieldIter::new(entry.bytes) {
-        let field = field.map_err(|e| at(e.offset, e.message))?;
+    // The small fields, copied out as they are, for the head's decoder: given the whole
+    // message it walked every metric again to skip it.
+    let mut small: Vec<u8> = Vec::with_capacity(SMALL_FIELDS_BYTES);
+    let mut walk = FieldIter::new(entry.bytes);
+    loop {
+        let start = walk.position();
+        let Some(field) = walk.next() else { break };
+        let field = match field {
+            Ok(field) => field,
+            Err(e) => {
+                // A head that does not decode is the error said first, as when the head was
+                // decoded from the whole message before its fields were walked.
+                decode_head(entry.kind, entry.bytes).map_err(|e| at(0, &e.to_string()))?;
+                return Err(at(e.offset, e.message));
+            }
+        };
+        if !fields.is_part(field.number) {
+            small.extend_from_slice(&entry.bytes[start..walk.position()]);
+        }
         if field.number == super::oversized::LEFT_OUT_FIELD {
             if let WireValue::Bytes(note) = field.value
                 && let Some(left_out) = super::oversized::note_of(note)
@@ -391,8 +407,12 @@ pub(super) fn scan_result<'a>(
             _ => {}
         }
     }
+    let head = decode_head(entry.kind, &small).map_err(|e| at(0, &e.to_string()))?;
     Ok((head, parts))
 }
+
+/// Room for a result's small fields: its names, shape, times and ids.
+const SMALL_FIELDS_BYTES: usize = 1024;
 
 /// Decodes the result stored at `entry`; `id` is its position in the file.
 pub fn decode_result(ctx: &Context, entry: &Entry<'_>, id: u64) -> Result<Decoded, ParseError> {

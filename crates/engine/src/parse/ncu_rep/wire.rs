@@ -43,6 +43,11 @@ impl<'a> FieldIter<'a> {
         }
     }
 
+    /// Where the next field starts, from the start of the message.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
     fn varint(&mut self) -> Result<u64, WireError> {
         let mut value = 0u64;
         for i in 0..10 {

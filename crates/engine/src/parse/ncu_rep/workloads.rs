@@ -26,6 +26,22 @@ pub struct Layout {
 }
 
 /// The layout of a result kind's message.
+impl Layout {
+    /// Whether field `number` is one of the parts (metrics, sections, rules, NVTX, samples,
+    /// links, the section set), none of which the kind's head declares: its head decodes the
+    /// same with or without them.
+    pub fn is_part(&self, number: u32) -> bool {
+        number == self.metrics
+            || number == self.sections
+            || number == self.rules
+            || number == self.nvtx
+            || number == self.pc_sampling
+            || number == self.section_set
+            || Some(number) == self.graph_link
+            || Some(number) == self.device_nvtx
+    }
+}
+
 pub fn layout(kind: ResultKind) -> Layout {
     match kind {
         ResultKind::Kernel => Layout {
@@ -176,6 +192,52 @@ pub fn decode_head(kind: ResultKind, bytes: &[u8]) -> Result<ResultHead, prost::
                 context_id: h.context_id,
                 ..ResultHead::default()
             }))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{decode_head, layout};
+    use crate::model::ResultKind;
+
+    /// A key of field `number` with wire type `wire`.
+    fn key(number: u32, wire: u32) -> Vec<u8> {
+        let mut v = u64::from(number << 3 | wire);
+        let mut out = Vec::new();
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+        out
+    }
+
+    #[test]
+    fn no_kinds_head_declares_one_of_its_parts() {
+        for kind in [
+            ResultKind::Kernel,
+            ResultKind::Range,
+            ResultKind::Graph,
+            ResultKind::CommandList,
+        ] {
+            let parts = layout(kind);
+            let numbers = (1..64).filter(|&n| parts.is_part(n)).collect::<Vec<_>>();
+            assert!(numbers.len() >= 6, "{kind:?}: {numbers:?}");
+            let empty = decode_head(kind, &[]).unwrap();
+            for n in numbers {
+                // The part as bytes and as a number: a head that declared it would keep it
+                // or refuse the other wire type.
+                let mut bytes = key(n, 2);
+                bytes.extend([3, 0x08, 0x01, 0x00]);
+                bytes.extend(key(n, 0));
+                bytes.push(7);
+                assert_eq!(
+                    decode_head(kind, &bytes).unwrap(),
+                    empty,
+                    "{kind:?} field {n}"
+                );
+            }
         }
     }
 }
