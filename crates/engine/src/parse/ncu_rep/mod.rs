@@ -74,6 +74,7 @@ fn assemble(
     let mut driver = None;
     let mut unknown = c.unknown.clone();
     let mut left_out = oversized::LeftOut::default();
+    report.results.reserve_exact(decoded.len());
     for d in decoded {
         match d {
             Ok(d) if first_error.is_none() => {
