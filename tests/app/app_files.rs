@@ -1,8 +1,8 @@
 //! Files in the desktop app, driven headless with egui_kittest: loads that are cancelled (one,
 //! or all at once) never add a report, loading progress, reports whose file changes on disk
 //! (the bar, Reload in place keeping position, selection and baselines, Dismiss), files that
-//! vanish, reloads that fail, files that start loading before the window, and the
-//! `--time-to-table` measurement.
+//! vanish, reloads that fail, files that start loading before the window and the central
+//! panel while files open, and the `--time-to-table` measurement.
 
 use crate::common;
 
@@ -88,12 +88,7 @@ fn a_pending_load_shows_its_size_and_cancelling_it_adds_nothing() {
 #[test]
 fn the_late_outcome_of_a_cancelled_load_is_dropped() {
     let dir = temp_dir("cancel_pipe");
-    let pipe = dir.join("incoming.details.txt");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&pipe)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    let pipe = pipes(&dir, &["incoming.details.txt"]).remove(0);
     let mut h = harness(new_app(vec![pipe.clone()]));
     h.step();
     assert_label(&h, "incoming.details.txt");
@@ -107,21 +102,7 @@ fn the_late_outcome_of_a_cancelled_load_is_dropped() {
     h.run();
     assert!(h.state().workspace().pending().is_empty());
     assert!(!has_label(&h, "incoming.details.txt"));
-    // A writer lets the waiting thread go on (opened without blocking: it succeeds only while
-    // a reader waits, ENXIO otherwise).
-    const O_NONBLOCK: i32 = 0o4000;
-    while h.state().loading_threads() > 0 {
-        use std::os::unix::fs::OpenOptionsExt;
-        let writer = std::fs::OpenOptions::new()
-            .write(true)
-            .custom_flags(O_NONBLOCK)
-            .open(&pipe);
-        if writer.is_ok() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    wait_for_threads(&mut h);
+    release_pipes(&mut h, std::slice::from_ref(&pipe));
     assert_loaded(&h, 0, 0);
     assert!(
         h.state().workspace().failed().is_empty(),
@@ -129,6 +110,77 @@ fn the_late_outcome_of_a_cancelled_load_is_dropped() {
         h.state().workspace().failed()
     );
     assert!(!has_label(&h, "incoming.details.txt"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Named pipes in `dir` that nobody writes yet: a load of one waits until it is cancelled.
+#[cfg(target_os = "linux")]
+fn pipes(dir: &Path, names: &[&str]) -> Vec<PathBuf> {
+    names
+        .iter()
+        .map(|name| {
+            let pipe = dir.join(name);
+            let made = std::process::Command::new("mkfifo")
+                .arg(&pipe)
+                .status()
+                .unwrap();
+            assert!(made.success());
+            pipe
+        })
+        .collect()
+}
+
+/// Lets the loading threads waiting on `pipes` go on, each opening a writer (without
+/// blocking: it succeeds only while a reader waits, ENXIO otherwise), and waits for them.
+#[cfg(target_os = "linux")]
+fn release_pipes(h: &mut AppHarness, pipes: &[PathBuf]) {
+    use std::os::unix::fs::OpenOptionsExt;
+    const O_NONBLOCK: i32 = 0o4000;
+    let mut waiting: Vec<&PathBuf> = pipes.iter().collect();
+    while h.state().loading_threads() > 0 && !waiting.is_empty() {
+        waiting.retain(|pipe| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(O_NONBLOCK)
+                .open(pipe)
+                .is_err()
+        });
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    wait_for_threads(h);
+}
+
+/// While no report is open, the central panel shows the files being opened (one by name,
+/// several by count), each with a Cancel button of its own, and the welcome again once none
+/// is left.
+#[cfg(target_os = "linux")]
+#[test]
+fn with_no_report_open_the_central_panel_shows_each_file_being_opened() {
+    let dir = temp_dir("central_loading");
+    let names = ["first.details.txt", "second.details.txt"];
+    let incoming = pipes(&dir, &names);
+    let mut h = harness(new_app(Vec::new()));
+    h.run();
+    assert_label(&h, "Open a Nsight Compute result");
+    h.state_mut().open(OpenRequest::Path(incoming[0].clone()));
+    h.step();
+    assert_label(&h, "Opening first.details.txt");
+    assert!(!has_label(&h, "Open a Nsight Compute result"));
+    h.state_mut().open(OpenRequest::Path(incoming[1].clone()));
+    h.step();
+    assert_label(&h, "Opening 2 files");
+    h.get_by_label("Cancel opening first.details.txt").click();
+    h.run();
+    assert_eq!(h.state().workspace().pending().len(), 1);
+    assert_label(&h, "Opening second.details.txt");
+    assert!(!has_label(&h, "Cancel opening first.details.txt"));
+    h.get_by_label("Cancel opening second.details.txt").click();
+    h.run();
+    assert!(h.state().workspace().pending().is_empty());
+    assert_label(&h, "Open a Nsight Compute result");
+    release_pipes(&mut h, &incoming);
+    assert_loaded(&h, 0, 0);
+    assert!(h.state().workspace().failed().is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -10,8 +10,9 @@ use super::menu;
 use super::pages::{self, PageContext, Pages};
 use super::reports_panel;
 use super::results_table::ResultsTable;
+use super::time_to_table::TimeToTable;
+use super::welcome;
 use super::widgets::{plot_util, theme};
-use crate::model::format::count_text;
 use sightline_app::core::actions::{Action, ActionContext};
 use sightline_app::core::baselines;
 use sightline_app::core::commands::{Command, OpenRequest};
@@ -20,6 +21,7 @@ use sightline_app::core::settings::PanelSizes;
 use sightline_app::core::settings::Settings;
 use sightline_app::core::started_loads::StartedLoads;
 use sightline_app::core::state::AppState;
+use sightline_app::views::loading::load_progress;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -97,23 +99,6 @@ impl std::ops::DerefMut for SightlineApp {
     fn deref_mut(&mut self) -> &mut AppState {
         &mut self.state
     }
-}
-
-/// The `--time-to-table` measurement: the first frame after the one that showed every loaded
-/// result in the table (so that frame was painted) prints the time and closes the window.
-/// With `--click-through N`, the frames after the complete table first select the table's
-/// rows one per frame on the Details page, as a user clicking down the table, N of them.
-#[derive(Debug, Clone, Copy)]
-struct TimeToTable {
-    started: Instant,
-    /// Results and reports of the frame that showed them all.
-    shown: Option<(usize, usize)>,
-    /// Rows to click through after the complete table, and how many were.
-    click_through: usize,
-    clicked: usize,
-    /// When the first row was clicked.
-    clicks_started: Option<Instant>,
-    done: bool,
 }
 
 impl SightlineApp {
@@ -195,14 +180,7 @@ impl SightlineApp {
     /// through N results in T ms` and closes the window. For measuring the memory of walking
     /// through many results.
     pub fn click_through_then_report(&mut self, started: Instant, rows: usize) {
-        self.time_to_table = Some(TimeToTable {
-            started,
-            shown: None,
-            click_through: rows,
-            clicked: 0,
-            clicks_started: None,
-            done: false,
-        });
+        self.time_to_table = Some(TimeToTable::new(started, rows));
     }
 
     /// The one place where commands are carried out: the file dialogs here, everything else
@@ -541,86 +519,18 @@ impl SightlineApp {
         self.note_table_complete(&ctx);
     }
 
-    /// For `--time-to-table`: remembers the first frame whose table lists every loaded result
-    /// once nothing is loading, and asks for the next frame (which prints the time).
+    /// For `--time-to-table`: see [`TimeToTable::note_complete`].
     fn note_table_complete(&mut self, ctx: &egui::Context) {
-        let Some(t) = self.time_to_table.as_mut() else {
-            return;
-        };
-        if t.shown.is_some() || self.state.workspace.is_loading() {
-            return;
-        }
-        let results = self.state.workspace.result_count();
-        let listed = if self.state.workspace.reports().is_empty() {
-            0
-        } else {
-            self.state.visible_rows().len()
-        };
-        if listed == results {
-            t.shown = Some((results, self.state.workspace.reports().len()));
-            ctx.request_repaint();
+        if let Some(t) = self.time_to_table.as_mut() {
+            t.note_complete(&mut self.state, ctx);
         }
     }
 
-    /// For `--time-to-table`: on the frame after the complete table was painted, prints the
-    /// time since start and closes the window. Returns whether the window is closing.
+    /// For `--time-to-table`: see [`TimeToTable::finish`]; whether the window is closing.
     fn finish_time_to_table(&mut self, ctx: &egui::Context) -> bool {
-        let Some(t) = self.time_to_table.as_mut() else {
-            return false;
-        };
-        if t.done {
-            return true;
-        }
-        let Some((results, reports)) = t.shown else {
-            return false;
-        };
-        if t.clicks_started.is_none() {
-            let ms = t.started.elapsed().as_secs_f64() * 1e3;
-            if reports == 0 {
-                eprintln!(
-                    "no results table: {} could not be read ({ms:.1} ms)",
-                    count_text(self.state.workspace.failed().len(), "file", "files")
-                );
-            } else {
-                println!(
-                    "results table shown: {} from {} in {ms:.1} ms",
-                    count_text(results, "result", "results"),
-                    count_text(reports, "report", "reports")
-                );
-            }
-            t.clicks_started = Some(Instant::now());
-        }
-        let rows = self.state.visible_rows().len();
-        let Some(t) = self.time_to_table.as_mut() else {
-            return false;
-        };
-        // One row a frame on the Details page; this frame draws the row selected here.
-        if t.clicked < t.click_through.min(rows) {
-            let row = t.clicked;
-            t.clicked += 1;
-            self.state.settings.page = PageId::Details;
-            self.state.select_row(row);
-            ctx.request_repaint();
-            return false;
-        }
-        t.done = true;
-        if t.click_through > 0 {
-            let ms = t
-                .clicks_started
-                .map_or(0.0, |s| s.elapsed().as_secs_f64() * 1e3);
-            println!(
-                "clicked through {} in {ms:.1} ms ({} bodies decoded at the end)",
-                count_text(t.clicked, "result", "results"),
-                self.state
-                    .workspace
-                    .reports()
-                    .iter()
-                    .map(|r| r.report.decoded_bodies())
-                    .sum::<usize>()
-            );
-        }
-        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-        true
+        self.time_to_table
+            .as_mut()
+            .is_some_and(|t| t.finish(&mut self.state, ctx))
     }
 
     fn notice_ui(&mut self, ui: &mut egui::Ui) {
@@ -661,7 +571,14 @@ impl SightlineApp {
 
     fn central_ui(&mut self, ui: &mut egui::Ui) {
         if self.state.workspace.reports().is_empty() {
-            self.welcome_ui(ui);
+            let pending: Vec<_> = self
+                .state
+                .workspace
+                .pending()
+                .iter()
+                .map(load_progress)
+                .collect();
+            welcome::show(ui, &pending, &mut self.queued);
             return;
         }
         // The page keeps at least PAGE_MIN_HEIGHT below the table (a small window, a zoom):
@@ -764,23 +681,6 @@ impl SightlineApp {
         if let Some(at) = self.pages.take_selection_request() {
             self.queued.push(Command::Select(at));
         }
-    }
-
-    fn welcome_ui(&mut self, ui: &mut egui::Ui) {
-        ui.vertical_centered(|ui| {
-            ui.add_space(ui.available_height() * 0.25);
-            ui.heading("Open a Nsight Compute result");
-            ui.add_space(8.0);
-            ui.label(".ncu-rep reports, ncu text output, CSV exports, session pages, GUI copies");
-            ui.weak("Drag files here, paste ncu text with Ctrl+V, or use File > Open (Ctrl+O).");
-            ui.add_space(8.0);
-            if ui.button("Open…").clicked() {
-                self.queued.push(Command::ShowOpenDialog);
-            }
-            if ui.button("Open the demo report").clicked() {
-                self.queued.push(Command::Open(OpenRequest::Demo));
-            }
-        });
     }
 }
 

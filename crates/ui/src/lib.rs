@@ -1,6 +1,7 @@
 //! The desktop app (egui/eframe), drawing the application core ([`sightline_app`]): a results
 //! table across every open report ([`results_table`]), the list of open reports and baselines
-//! ([`reports_panel`]), and the pages of the selected result ([`pages`], one file each, all
+//! ([`reports_panel`]), the files being opened or the welcome while none is open ([`welcome`]),
+//! and the pages of the selected result ([`pages`], one file each, all
 //! implementing [`Page`]):
 //!
 //! - Details: speed-of-light bars, every section's metrics and rule results;
@@ -31,6 +32,8 @@ pub mod menu;
 pub mod pages;
 pub mod reports_panel;
 pub mod results_table;
+pub mod time_to_table;
+pub mod welcome;
 pub mod widgets;
 
 pub use app::{AppOptions, SightlineApp};

@@ -5,7 +5,6 @@
 //! shown or hidden with its checkbox, removable, and reopened when its file is closed.
 
 use crate::output::arrival_text;
-use crate::output::text::size_text;
 use crate::widgets::theme;
 use sightline_app::core::actions::Action;
 use sightline_app::core::baselines::Baseline;
@@ -13,6 +12,7 @@ use sightline_app::core::commands::{Command, OpenRequest};
 use sightline_app::core::file_notices::{FileNoticeKind, FileNotices};
 use sightline_app::core::ids::ResultRef;
 use sightline_app::core::workspace::{PendingLoad, ReportArrival, Workspace};
+use sightline_app::views::loading::load_progress;
 
 /// Gives a button the name screen readers (and tests) know it by, when its text alone does
 /// not say what it acts on.
@@ -233,32 +233,17 @@ fn pending_ui(ui: &mut egui::Ui, pending: &[PendingLoad], commands: &mut Vec<Com
             }
         });
     }
-    for load in pending {
-        let name = match load.replaces {
-            Some(_) => format!("Reloading {}", load.name),
-            None => load.name.clone(),
-        };
+    for load in pending.iter().map(load_progress) {
         ui.horizontal(|ui| {
             crate::widgets::calm_spinner::calm_spinner(ui);
-            ui.label(name);
+            ui.label(&load.title);
             if icon_button(ui, "Cancel", &format!("Cancel {}", load.name)).clicked() {
                 commands.push(Command::CancelLoad(load.id));
             }
         });
         ui.indent(("pending_facts", load.id.0), |ui| {
-            let read = load.control.bytes_read();
-            let size = load.size.map(|size| match read {
-                0 => size_text(size),
-                read => format!("{} of {}", size_text(read.min(size)), size_text(size)),
-            });
-            let seconds = load.started.elapsed().as_secs_f64();
-            let started = load.control.has_started();
-            let what = if started { "Loading" } else { "Queued" };
-            let facts = ui.weak(match size {
-                Some(size) => format!("{what} · {size} · {seconds:.1} s"),
-                None => format!("{what} · {seconds:.1} s"),
-            });
-            if !started {
+            let facts = ui.weak(&load.facts);
+            if load.queued {
                 facts.on_hover_text("Waits for a free core: files load a few at a time");
             }
         });

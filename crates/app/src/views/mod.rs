@@ -11,11 +11,14 @@
 //! - [`raw`]: the Raw page's search over the result's metric names;
 //! - [`section_bodies`]: section bodies as drawn (the Details page's, the Compare page's
 //!   paired bars);
+//! - [`loading`]: a file being loaded (the reports panel, the central panel while none is
+//!   open);
 //! - [`trend`]: the Trend page (every open report as a run of one series), and [`sweep`],
 //!   its "By size" view (the open reports as a sweep over problem sizes).
 
 pub mod compare;
 pub mod hot_spots;
+pub mod loading;
 pub mod occupancy;
 pub mod raw;
 pub mod report_compare;
