@@ -135,7 +135,10 @@ pub fn show(
             {
                 ui.add(egui::Label::new(egui::RichText::new(note).small().weak()).wrap());
             }
-            pending_ui(ui, workspace.pending(), commands);
+            // With no report open the central panel shows the loads' progress (`welcome`),
+            // drawn a few times a second; a spinner here would draw the window ten times.
+            let spin = !workspace.reports().is_empty();
+            pending_ui(ui, workspace.pending(), spin, commands);
             for failed in workspace.failed() {
                 ui.horizontal(|ui| {
                     if icon_button(ui, "×", &format!("Dismiss {}", failed.name)).clicked() {
@@ -223,8 +226,14 @@ fn notes_badge(ui: &mut egui::Ui, report: u64, notes: &[String]) {
 }
 
 /// The files still loading, each with a Cancel button (and Cancel all when there are several),
-/// its size and the time so far; a load waiting for a free core says it is queued.
-fn pending_ui(ui: &mut egui::Ui, pending: &[PendingLoad], commands: &mut Vec<Command>) {
+/// its size and the time so far; a load waiting for a free core says it is queued. With
+/// `spin`, each has a spinner (otherwise its place is kept empty).
+fn pending_ui(
+    ui: &mut egui::Ui,
+    pending: &[PendingLoad],
+    spin: bool,
+    commands: &mut Vec<Command>,
+) {
     if pending.len() > 1 {
         ui.horizontal(|ui| {
             ui.weak(format!("Loading {} files", pending.len()));
@@ -235,7 +244,11 @@ fn pending_ui(ui: &mut egui::Ui, pending: &[PendingLoad], commands: &mut Vec<Com
     }
     for load in pending.iter().map(load_progress) {
         ui.horizontal(|ui| {
-            crate::widgets::calm_spinner::calm_spinner(ui);
+            if spin {
+                crate::widgets::calm_spinner::calm_spinner(ui);
+            } else {
+                ui.add_space(ui.style().spacing.interact_size.y);
+            }
             ui.label(&load.title);
             if icon_button(ui, "Cancel", &format!("Cancel {}", load.name)).clicked() {
                 commands.push(Command::CancelLoad(load.id));
