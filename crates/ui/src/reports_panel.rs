@@ -228,12 +228,7 @@ fn notes_badge(ui: &mut egui::Ui, report: u64, notes: &[String]) {
 /// The files still loading, each with a Cancel button (and Cancel all when there are several),
 /// its size and the time so far; a load waiting for a free core says it is queued. With
 /// `spin`, each has a spinner (otherwise its place is kept empty).
-fn pending_ui(
-    ui: &mut egui::Ui,
-    pending: &[PendingLoad],
-    spin: bool,
-    commands: &mut Vec<Command>,
-) {
+fn pending_ui(ui: &mut egui::Ui, pending: &[PendingLoad], spin: bool, commands: &mut Vec<Command>) {
     if pending.len() > 1 {
         ui.horizontal(|ui| {
             ui.weak(format!("Loading {} files", pending.len()));

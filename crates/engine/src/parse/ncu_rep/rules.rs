@@ -2,7 +2,7 @@
 //! kind, title, text (link markup rendered the way the ncu CLI prints it), estimated speedup and
 //! focus metrics, tagged with the identifier of the section it belongs to.
 
-use super::messages::{RuleResultMsg, SourceMarkerMsg};
+use super::messages::{RuleBodyItem, RuleResultMsg, SourceMarkerMsg};
 use crate::model::section::SourceMarker;
 use crate::model::{RuleKind, RuleResult, SpeedupKind};
 use prost::Message;
@@ -34,54 +34,80 @@ pub fn decode_rule(bytes: &[u8]) -> Result<Vec<(Option<String>, RuleResult)>, pr
     let rule = RuleResultMsg::decode(bytes)?;
     let mut out = Vec::new();
     // The rule's markers go with its first message.
-    let mut markers: Vec<SourceMarker> = rule.source_markers.iter().map(marker).collect();
+    let mut markers = markers_of(&rule);
     for item in rule.body.into_iter().flat_map(|b| b.items) {
-        let Some(msg) = item.message else { continue };
-        let text = msg.message.unwrap_or_default();
-        let kind = msg.kind.unwrap_or(0);
-        if text.is_empty() && kind == 0 {
-            continue;
+        if let Some(result) = rule_result(&rule.identifier, item, &mut markers) {
+            out.push((rule.section_identifier.clone(), result));
         }
-        let speedup = item.speedup.and_then(|s| {
-            let kind = if s.speedup_type == Some(1) {
-                SpeedupKind::Local
-            } else {
-                SpeedupKind::Global
-            };
-            s.value.map(|v| (kind, v))
-        });
-        let guidance = item
-            .focus_metrics
-            .iter()
-            .filter_map(|f| {
-                let info = f.info.as_deref().filter(|i| !i.is_empty())?;
-                Some((f.metric_name.clone().unwrap_or_default(), info.to_string()))
-            })
-            .collect();
-        out.push((
-            rule.section_identifier.clone(),
-            RuleResult {
-                identifier: rule.identifier.clone(),
-                kind: kind_of(kind),
-                title: msg.name.unwrap_or_default(),
-                message: render_markup(&text),
-                speedup,
-                focus_metrics: item
-                    .focus_metrics
-                    .into_iter()
-                    .map(|f| {
-                        (
-                            f.metric_name.unwrap_or_default(),
-                            f.metric_value.unwrap_or(f64::NAN),
-                        )
-                    })
-                    .collect(),
-                guidance,
-                markers: std::mem::take(&mut markers),
-            },
-        ));
     }
     Ok(out)
+}
+
+/// The source markers of a stored rule result (they go with its first message).
+pub fn markers_of(rule: &RuleResultMsg) -> Vec<SourceMarker> {
+    rule.source_markers.iter().map(marker).collect()
+}
+
+/// Whether an item of a rule's body is a message a reader sees (one with neither text nor
+/// kind is not).
+pub fn is_shown(item: &RuleBodyItem) -> bool {
+    item.message.as_ref().is_some_and(|msg| {
+        !(msg.message.as_deref().unwrap_or_default().is_empty() && msg.kind.unwrap_or(0) == 0)
+    })
+}
+
+/// The estimated speedup of an item of a rule's body.
+pub fn speedup_of(item: &RuleBodyItem) -> Option<(SpeedupKind, f64)> {
+    item.speedup.as_ref().and_then(|s| {
+        let kind = if s.speedup_type == Some(1) {
+            SpeedupKind::Local
+        } else {
+            SpeedupKind::Global
+        };
+        s.value.map(|v| (kind, v))
+    })
+}
+
+/// The rule result of one item of the body of rule `identifier`, taking `markers` (the
+/// rule's, for its first message); `None` for an item that is not shown ([`is_shown`]).
+pub fn rule_result(
+    identifier: &Option<String>,
+    item: RuleBodyItem,
+    markers: &mut Vec<SourceMarker>,
+) -> Option<RuleResult> {
+    if !is_shown(&item) {
+        return None;
+    }
+    let speedup = speedup_of(&item);
+    let msg = item.message?;
+    let text = msg.message.unwrap_or_default();
+    let guidance = item
+        .focus_metrics
+        .iter()
+        .filter_map(|f| {
+            let info = f.info.as_deref().filter(|i| !i.is_empty())?;
+            Some((f.metric_name.clone().unwrap_or_default(), info.to_string()))
+        })
+        .collect();
+    Some(RuleResult {
+        identifier: identifier.clone(),
+        kind: kind_of(msg.kind.unwrap_or(0)),
+        title: msg.name.unwrap_or_default(),
+        message: render_markup(&text),
+        speedup,
+        focus_metrics: item
+            .focus_metrics
+            .into_iter()
+            .map(|f| {
+                (
+                    f.metric_name.unwrap_or_default(),
+                    f.metric_value.unwrap_or(f64::NAN),
+                )
+            })
+            .collect(),
+        guidance,
+        markers: std::mem::take(markers),
+    })
 }
 
 /// Renders link markup as the CLI prints it: `@section:<id>:<label>@` and
