@@ -8,8 +8,8 @@ use crate::common;
 
 use common::app_harness::{
     AppHarness, WAIT_TIMEOUT, assert_label, assert_label_containing, assert_loaded, fixture_copies,
-    harness, harness_with, has_label, has_label_containing, new_app, selected_function, settle,
-    settle_ok, step_until,
+    harness, harness_with, has_label, has_label_containing, new_app, report_names,
+    selected_function, settle, settle_ok, step_until,
 };
 use common::{fixture_bytes, fixture_file, fixture_path, load_truth, temp_dir};
 use egui_kittest::kittest::Queryable;
@@ -516,14 +516,7 @@ fn files_started_before_the_window_are_its_loads_in_order_and_no_demo_opens() {
     let mut h = harness(app);
     settle_ok(&mut h);
     assert_loaded(&h, 2, 413);
-    let names: Vec<&str> = h
-        .state()
-        .workspace()
-        .reports()
-        .iter()
-        .map(|r| r.name.as_str())
-        .collect();
-    assert_eq!(names, [BIG_NAME, "kernels_basic.details.txt"]);
+    assert_eq!(report_names(&h), [BIG_NAME, "kernels_basic.details.txt"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

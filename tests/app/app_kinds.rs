@@ -5,6 +5,7 @@ use crate::common;
 
 use common::app_harness::{
     assert_label, assert_labels, has_label, has_label_containing, open_ok, open_settled,
+    report_names,
 };
 use common::{fixture_bytes, temp_dir};
 use egui_kittest::kittest::Queryable;
@@ -25,14 +26,7 @@ fn ranges_and_graphs_show_with_their_kind_and_sections() {
     let graph = fixture_at(&dir, "b", "report.ncu-rep", "graph/graph_graph.ncu-rep.xz");
     let range = fixture_at(&dir, "a", "report.ncu-rep", "range/range_nvtx.ncu-rep.xz");
     let h = open_ok(vec![graph, range], false);
-    let names: Vec<&str> = h
-        .state()
-        .workspace()
-        .reports()
-        .iter()
-        .map(|r| r.name.as_str())
-        .collect();
-    assert_eq!(names, ["b/report.ncu-rep", "a/report.ncu-rep"]);
+    assert_eq!(report_names(&h), ["b/report.ncu-rep", "a/report.ncu-rep"]);
     assert_labels(&h, &["init", "region (range)", "a/report.ncu-rep"]);
     assert_eq!(h.query_all_by_label("graph (graph)").count(), 2);
     std::fs::remove_dir_all(&dir).ok();

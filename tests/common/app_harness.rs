@@ -95,6 +95,16 @@ pub fn settle(h: &mut AppHarness) {
     until_compared(h);
 }
 
+/// The names of the open reports, in the order the Reports panel lists them.
+pub fn report_names(h: &AppHarness) -> Vec<&str> {
+    h.state()
+        .workspace()
+        .reports()
+        .iter()
+        .map(|r| r.name.as_str())
+        .collect()
+}
+
 /// The failure messages, to show when a report that should have loaded did not.
 pub fn failures(h: &AppHarness) -> String {
     h.state()

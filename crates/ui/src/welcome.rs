@@ -7,7 +7,7 @@ use sightline_app::views::loading::LoadProgress;
 /// Most loads shown one by one; the reports panel lists them all.
 const MOST_SHOWN: usize = 6;
 
-/// Width of a load's progress bar.
+/// Width of a load's progress bar (less in a narrow window).
 const BAR_WIDTH: f32 = 360.0;
 
 /// Draws the loads in `pending`, or the welcome when there are none.
@@ -48,7 +48,7 @@ fn loading(ui: &mut egui::Ui, pending: &[LoadProgress], commands: &mut Vec<Comma
         }
         ui.add(
             egui::ProgressBar::new(load.fraction.unwrap_or(0.0))
-                .desired_width(BAR_WIDTH)
+                .desired_width(ui.available_width().min(BAR_WIDTH))
                 .show_percentage(),
         );
         ui.weak(&load.facts);

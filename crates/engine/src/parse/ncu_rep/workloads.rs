@@ -200,16 +200,12 @@ pub fn decode_head(kind: ResultKind, bytes: &[u8]) -> Result<ResultHead, prost::
 mod tests {
     use super::{decode_head, layout};
     use crate::model::ResultKind;
+    use prost::encoding::{WireType, encode_key};
 
     /// A key of field `number` with wire type `wire`.
-    fn key(number: u32, wire: u32) -> Vec<u8> {
-        let mut v = u64::from(number << 3 | wire);
+    fn key(number: u32, wire: WireType) -> Vec<u8> {
         let mut out = Vec::new();
-        while v >= 0x80 {
-            out.push((v as u8) | 0x80);
-            v >>= 7;
-        }
-        out.push(v as u8);
+        encode_key(number, wire, &mut out);
         out
     }
 
@@ -228,9 +224,9 @@ mod tests {
             for n in numbers {
                 // The part as bytes and as a number: a head that declared it would keep it
                 // or refuse the other wire type.
-                let mut bytes = key(n, 2);
+                let mut bytes = key(n, WireType::LengthDelimited);
                 bytes.extend([3, 0x08, 0x01, 0x00]);
-                bytes.extend(key(n, 0));
+                bytes.extend(key(n, WireType::Varint));
                 bytes.push(7);
                 assert_eq!(
                     decode_head(kind, &bytes).unwrap(),
