@@ -7,7 +7,9 @@
 # BEFORE and AFTER are sightline release binaries; each round runs `cat REPORT`, then for each
 # binary `summary REPORT` and the window under xvfb-run (`--time-to-table REPORT`). Prints one
 # line per run: what, binary, the time the window printed (ms) or the wall time (s), and the
-# peak resident memory (MB) by /usr/bin/time; then the median of each.
+# peak resident memory (MB) by /usr/bin/time; then the median of each. ANCHOR, when set, is a
+# command run once first with REPORT as its last argument, such as NVIDIA's module making the
+# same table: ANCHOR="python3 ../shared/tools/table_only.py" (ncu_report installed).
 set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 BEFORE AFTER REPORT [ROUNDS]" >&2; exit 2; }
 before=$(realpath "$1") after=$(realpath "$2") report=$(realpath "$3") rounds=${4:-10}
@@ -24,6 +26,10 @@ timed() { # LABEL BINARY-NAME COMMAND...: wall seconds and peak MB of COMMAND
     read -r wall kb < "$log"
     echo "$label $name ${wall}s $((kb / 1024))MB" | tee -a "$out"
 }
+if [ -n "${ANCHOR:-}" ]; then
+    # shellcheck disable=SC2086 # ANCHOR is a command line
+    timed anchor - $ANCHOR "$report"
+fi
 for round in $(seq "$rounds"); do
     timed cat - cat "$report"
     for name in before after; do
@@ -37,7 +43,7 @@ for round in $(seq "$rounds"); do
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "medians of $rounds rounds:"
-for what in "cat -" "summary before" "summary after" "window before" "window after"; do
+for what in "anchor -" "cat -" "summary before" "summary after" "window before" "window after"; do
     grep "^$what " "$out" | awk '{v=$3; sub(/[a-z]+$/, "", v); print v, $4}' | sort -n |
         awk -v what="$what" '{t[NR]=$1; m[NR]=$2} END {if (NR) printf "  %s: %s (%s to %s), peak %s\n", what, t[int((NR+1)/2)], t[1], t[NR], m[int((NR+1)/2)]}'
 done
