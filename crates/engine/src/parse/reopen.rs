@@ -54,12 +54,26 @@ fn identity_of(file: &File) -> io::Result<Identity> {
     })
 }
 
-/// Reads exactly `buf.len()` bytes of `file` from `pos`, without moving a shared position.
+/// Reads exactly `buf.len()` bytes of `file` from `pos`, without moving a shared position;
+/// `UnexpectedEof` where the file ends first.
+#[cfg(unix)]
+pub fn read_exact_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, pos)
+}
+
+/// Reads exactly `buf.len()` bytes of `file` from `pos`; `UnexpectedEof` where the file ends
+/// first, said as Unix's says it.
+#[cfg(windows)]
 pub fn read_exact_at(file: &File, buf: &mut [u8], pos: u64) -> io::Result<()> {
     let mut done = 0;
     while done < buf.len() {
         match read_at(file, &mut buf[done..], pos + done as u64) {
-            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(0) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "failed to fill whole buffer",
+                ));
+            }
             Ok(n) => done += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
@@ -164,16 +178,19 @@ impl Reopenable {
                 Arc::clone(file)
             })
         };
-        let file = match kept {
-            Some(file) => file,
-            None => {
-                let file = Arc::new(File::open(&self.path).map_err(ReopenError::Io)?);
-                pool().put(self.id, Arc::clone(&file));
-                file
-            }
+        let (file, opened) = match kept {
+            Some(file) => (file, false),
+            None => (
+                Arc::new(File::open(&self.path).map_err(ReopenError::Io)?),
+                true,
+            ),
         };
         if identity_of(&file).map_err(ReopenError::Io)? != self.identity {
             return Err(ReopenError::Changed);
+        }
+        // A descriptor opened again is kept only when it is the file opened first.
+        if opened {
+            pool().put(self.id, Arc::clone(&file));
         }
         read(&file).map_err(ReopenError::Io)
     }
@@ -230,6 +247,10 @@ mod tests {
             read_all(f).unwrap();
         }
         assert!(matches!(read_all(&files[0]), Err(ReopenError::Changed)));
+        assert!(
+            !files[0].is_kept(),
+            "the other file's descriptor is not kept"
+        );
         // Changed in place (kept open, or opened again: refused either way).
         let last = files.last().unwrap();
         read_all(last).unwrap();
