@@ -229,18 +229,17 @@ impl<'a> NameCells<'a> {
     /// The Kernel column's text and the filter's key of `r`, made once per name for kernels
     /// (a range's cell also names its kind).
     fn of(&mut self, r: &'a KernelResult, report: &Report) -> (String, String) {
-        if !r.kind.is_kernel() {
+        let made = || {
             let cell = kernel_cell(r, report);
             let key = filter_key(&cell, &r.name.demangled);
-            return (cell, key);
+            (cell, key)
+        };
+        if !r.kind.is_kernel() {
+            return made();
         }
         self.0
             .entry((r.name.function.as_str(), r.name.demangled.as_str()))
-            .or_insert_with(|| {
-                let cell = kernel_cell(r, report);
-                let key = filter_key(&cell, &r.name.demangled);
-                (cell, key)
-            })
+            .or_insert_with(made)
             .clone()
     }
 }
